@@ -1,0 +1,36 @@
+/**
+ * Misuse and bad input fail at once with a stable code and one sentence, never a stack trace.
+ * Codes are grouped by layer: KC0xx checker, KC1xx model/config, KC2xx command line and reports.
+ * Domain outcomes (a property violated, a bound reached) are results, never errors.
+ */
+export class KubecheckError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(`${code}: ${message}`);
+    this.name = 'KubecheckError';
+    this.code = code;
+  }
+}
+
+/** Checker error codes; stable once released. */
+export const CheckerErrorCode = {
+  /** Two properties of one model share an id. */
+  duplicatePropertyId: 'KC001',
+  /** The model has no initial state. */
+  noInitialState: 'KC002',
+  /** A bound (depth, states, time, memory) is negative, zero where not allowed, or not a number. */
+  invalidBound: 'KC003',
+  /** A property id asked for is not one of the model's. */
+  unknownProperty: 'KC004',
+  /** A property id is not kebab-case. */
+  invalidPropertyId: 'KC005',
+  /** A replayed path names a step that the model does not have or that is not enabled. */
+  pathDoesNotReplay: 'KC006',
+  /** Two actions of one model share a name. */
+  duplicateActionName: 'KC007',
+} as const;
+
+/** Throws a {@link KubecheckError}; a helper so call sites read as one line. */
+export function fail(code: string, message: string): never {
+  throw new KubecheckError(code, message);
+}

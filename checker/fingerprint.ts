@@ -1,0 +1,106 @@
+/**
+ * 64-bit fingerprints (xxh64) of a canonical encoding of a state.
+ *
+ * The generic encoder turns a value into a string in which every nested object or array appears
+ * as the hex fingerprint of its own encoding. That hex is memoised by object identity in a
+ * `WeakMap`, so for immutable states that share unchanged subtrees (immer, spreads) hashing a
+ * successor costs what changed, not the whole state. Object keys are sorted, so two equal values
+ * built in different orders get one fingerprint. Maps and Sets are encoded by sorted entries.
+ *
+ * Not handled: cyclic values, functions, class instances' hidden state (only own enumerable keys).
+ */
+import xxhash from 'xxhash-wasm';
+
+/** A 64-bit fingerprint; branded so it cannot be mixed up with other bigints. Never 0. */
+export type Fingerprint = bigint & { readonly __brand: 'Fingerprint' };
+
+const { h64 } = await xxhash();
+
+/** xxh64 of a string (UTF-8); 0 is remapped to 1 because the visited table uses 0 as "empty". */
+export function hashString(text: string): Fingerprint {
+  const h = h64(text);
+  return (h === 0n ? 1n : h) as Fingerprint;
+}
+
+const memo = new WeakMap<object, string>();
+
+/** The 16-hex-digit fingerprint of an object's encoding, memoised by identity. */
+function objectToken(value: object): string {
+  const cached = memo.get(value);
+  if (cached !== undefined) return cached;
+  const token = hashString(encodeObject(value)).toString(16).padStart(16, '0');
+  memo.set(value, token);
+  return token;
+}
+
+function encodeScalar(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Object.is(value, -0) ? '0' : String(value);
+    case 'boolean':
+      return value ? 't' : 'f';
+    case 'undefined':
+      return 'u';
+    case 'bigint':
+      return `${value}n`;
+    case 'object':
+      return value === null ? 'n' : `#${objectToken(value)}`;
+    default:
+      throw new TypeError(`cannot fingerprint a ${typeof value}`);
+  }
+}
+
+function encodeObject(value: object): string {
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + encodeScalar(value[i]);
+    return out + ']';
+  }
+  if (value instanceof Set) {
+    return `S[${[...value].map(encodeScalar).sort().join(',')}]`;
+  }
+  if (value instanceof Map) {
+    return `M[${[...value].map(([k, v]) => `${encodeScalar(k)}:${encodeScalar(v)}`).sort().join(',')}]`;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    const v = record[k];
+    if (v === undefined) continue; // an absent key and an undefined one are the same state
+    out += `${i ? ',' : ''}${k}:${encodeScalar(v)}`;
+  }
+  return out + '}';
+}
+
+/** The canonical encoding of a value: what is hashed. Nested objects appear as their hashes. */
+export function encode(value: unknown): string {
+  return typeof value === 'string' ? value : encodeScalar(value);
+}
+
+/** The fingerprint of a value: a string is hashed as is, anything else through {@link encode}. */
+export function fingerprint(value: unknown): Fingerprint {
+  return hashString(encode(value));
+}
+
+/**
+ * The encoding with no hashing of sub-objects: exact, for the debug mode that detects fingerprint
+ * collisions (two different states, one fingerprint).
+ */
+export function exactEncoding(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value, (_k, v: unknown) => {
+    if (v instanceof Set) return { $set: [...v].map((x) => JSON.stringify(x)).sort() };
+    if (v instanceof Map) return { $map: [...v].map((x) => JSON.stringify(x)).sort() };
+    if (typeof v === 'bigint') return `${v}n`;
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const sorted: Record<string, unknown> = {};
+      for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k];
+      return sorted;
+    }
+    return v;
+  });
+}

@@ -1,0 +1,20 @@
+/**
+ * kubecheck's generic explicit-state model checker. It knows nothing of Kubernetes: any system
+ * written as a {@link Model} can be checked.
+ */
+export { KubecheckError, CheckerErrorCode, fail } from './errors.js';
+export { action, formatAction } from './model.js';
+export type { ActionDef, ActionLabel, AnyActionDef, JsonValue, Model, StepDescription } from './model.js';
+export { always, alwaysStep, boundedResponse, observer, sometimes, isKebabCase } from './properties.js';
+export type { ActionProperty, BoundedResponse, Invariant, Observer, Property, PropertyKind, Reachability } from './properties.js';
+export { check } from './search.js';
+export type { CheckOptions, Progress } from './options.js';
+export type { BoundReached, CheckResult, Path, PropertyOutcome, PropertyStatus, SearchStats, Trace, Verdict } from './result.js';
+export { failures, violations, witnesses } from './result.js';
+export { forEachSuccessor, labelOf, successors, successorAt, ordinalOf } from './successors.js';
+export type { Successor } from './successors.js';
+export { replayPath, replayLabels } from './trace.js';
+export type { LabelReplay } from './trace.js';
+export { encode, exactEncoding, fingerprint, hashString } from './fingerprint.js';
+export type { Fingerprint } from './fingerprint.js';
+export { FingerprintTable } from './fingerprintTable.js';

@@ -1,0 +1,102 @@
+/**
+ * The model interface every system checked by kubecheck implements, in the spirit of Stateright's
+ * `Model`: initial states, guarded actions in a deterministic order, optional symmetry and view,
+ * and descriptions for people. The checker imports nothing else; the Kubernetes cluster in
+ * `model/` and the two-phase-commit example are both just `Model`s.
+ */
+import type { Property } from './properties.js';
+
+/** A JSON value: what action parameters and serialised traces are made of. */
+export type JsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | readonly JsonValue[]
+  | { readonly [key: string]: JsonValue };
+
+/** One step's label: plain serialisable data, shared by BFS, random exploration and replay. */
+export interface ActionLabel {
+  readonly name: string;
+  readonly param?: JsonValue;
+}
+
+/**
+ * A guarded command. `params` enumerates the parameter values in a fixed order (a list, or a
+ * function of the state); an action without `params` runs once with `undefined`.
+ * `enabled` is checked before `apply`, so `apply` may assume it and never builds a draft for a
+ * disabled action. `apply` may still return `undefined` to say "no step" when computing the guard
+ * separately would repeat the work.
+ *
+ * Methods (not function-valued fields) on purpose: that keeps `ActionDef<S, Node>` assignable to
+ * `ActionDef<S, JsonValue>` in a list of heterogeneous actions.
+ */
+export interface ActionDef<S, P extends JsonValue | undefined = undefined> {
+  readonly name: string;
+  /** Parameter values in a deterministic order. */
+  readonly params?: readonly P[] | ((state: S) => readonly P[]);
+  /** Guard; defaults to always enabled. */
+  enabled?(state: S, param: P): boolean;
+  /** Pure transition: returns the successor, or `undefined` for no step. */
+  apply(state: S, param: P): S | undefined;
+  /** Weak fairness mark, kept for liveness checking and for random exploration's weighting. */
+  readonly fair?: boolean;
+}
+
+/** Any action of a model, whatever its parameter type. */
+export type AnyActionDef<S> = ActionDef<S, JsonValue | undefined>;
+
+/** What a step means to a person: who acted, what it did, and whom it talked to (for diagrams). */
+export interface StepDescription {
+  /** The acting component, e.g. `kube-controller-manager/node-lifecycle` or `rm-2`. */
+  readonly actor: string;
+  /** One line, e.g. `marks node-2 Ready=Unknown`. */
+  readonly summary: string;
+  /** Components the step sent something to, in order (sequence diagrams draw arrows to them). */
+  readonly to?: readonly string[];
+}
+
+/**
+ * A system to check. `S` must be an immutable value: the checker memoises sub-object hashes by
+ * identity, so a state must never be mutated after it is returned.
+ */
+export interface Model<S> {
+  /** A short name used in reports, e.g. `two-phase-commit(3)`. */
+  readonly name: string;
+  /** Initial states, in a deterministic order. */
+  initialStates(): readonly S[];
+  /** Actions, in a deterministic order (a trace stores indices into this order). */
+  readonly actions: readonly AnyActionDef<S>[];
+  /** The properties checked by default. */
+  readonly properties: readonly Property<S>[];
+  /** Whether a state with no enabled action is a violation (`deadlock`). Default false. */
+  readonly checkDeadlock?: boolean;
+  /**
+   * Symmetry: maps a state to the representative of its orbit. Used only for fingerprinting, so
+   * traces stay real paths. Properties must be invariant under the symmetry.
+   */
+  canonicalize?(state: S): S;
+  /**
+   * What of a state is fingerprinted. A string is hashed directly (fast, for hand-written compact
+   * keys); any other value is encoded generically. Default: the whole state.
+   */
+  view?(state: S): unknown;
+  /** A person's description of a step; the default names the action and its parameter. */
+  describeStep?(before: S, action: ActionLabel, after: S): StepDescription;
+  /** A person's one-line description of a state. */
+  describeState?(state: S): string;
+}
+
+/** Declares one action with its parameter type checked; the result fits any model's list. */
+export function action<S, P extends JsonValue | undefined = undefined>(
+  def: ActionDef<S, P>,
+): AnyActionDef<S> {
+  return def as unknown as AnyActionDef<S>;
+}
+
+/** Formats an action label as `name(param)` for people and logs. */
+export function formatAction(label: ActionLabel): string {
+  if (label.param === undefined) return label.name;
+  const p = typeof label.param === 'string' ? label.param : JSON.stringify(label.param);
+  return `${label.name}(${p})`;
+}

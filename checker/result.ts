@@ -1,0 +1,88 @@
+/** Results are data: the checker returns them, reports format them, nothing throws a violation. */
+import type { ActionLabel } from './model.js';
+import type { PropertyKind } from './properties.js';
+
+/** The candidate ordinals that rebuild a trace by replay from the model's initial states. */
+export interface Path {
+  /** Index into `model.initialStates()`. */
+  readonly initial: number;
+  /** One candidate ordinal per step (see `successors.ts`). */
+  readonly steps: readonly number[];
+}
+
+/** A behaviour: `states[0]` is initial and `actions[i]` leads from `states[i]` to `states[i+1]`. */
+export interface Trace<S> {
+  readonly states: readonly S[];
+  readonly actions: readonly ActionLabel[];
+  readonly path: Path;
+}
+
+/**
+ * A property's outcome. `holds`: no violation on the explored space (with verdict `ok`, on the
+ * whole space). `violated`: a counterexample is attached. `witnessed`: a reachability goal with
+ * its witness. `unwitnessed`: a goal not reached on the whole space. `unknown`: the search was
+ * stopped by a bound before the property was decided.
+ */
+export type PropertyStatus = 'holds' | 'violated' | 'witnessed' | 'unwitnessed' | 'unknown';
+
+export interface PropertyOutcome<S> {
+  readonly id: string;
+  readonly kind: PropertyKind;
+  readonly description: string;
+  readonly source?: string;
+  readonly status: PropertyStatus;
+  /** Shortest counterexample (violated) or witness (witnessed) under BFS. */
+  readonly trace?: Trace<S>;
+}
+
+/** `ok`: every property holds on the whole space and every goal is witnessed. */
+export type Verdict = 'ok' | 'violation' | 'incomplete';
+
+/** Which bound stopped a search. */
+export interface BoundReached {
+  readonly bound: 'depth' | 'states' | 'time' | 'memory';
+  readonly limit: number;
+}
+
+export interface SearchStats {
+  /** Distinct states (fingerprints) stored. With symmetry, orbits. */
+  readonly distinctStates: number;
+  /** Initial states plus every successor produced, duplicates and self-loops included (TLC). */
+  readonly generatedStates: number;
+  /** BFS levels including the initial one (DFS: the deepest level reached). */
+  readonly depth: number;
+  readonly seconds: number;
+  /** Distinct states per second. */
+  readonly statesPerSecond: number;
+  /** Peak resident set size of the process during the search, in MiB. */
+  readonly peakMemoryMB: number;
+  /** Bytes held by the visited table and parent links, per distinct state. */
+  readonly bytesPerState: number;
+  /** Fingerprint collisions detected (only with `detectCollisions`). */
+  readonly collisions?: number;
+}
+
+export interface CheckResult<S> {
+  readonly model: string;
+  readonly strategy: 'bfs' | 'dfs';
+  readonly verdict: Verdict;
+  readonly properties: readonly PropertyOutcome<S>[];
+  readonly stats: SearchStats;
+  /** Set when a bound stopped the search. */
+  readonly stoppedBy?: BoundReached;
+}
+
+/** The outcomes with a counterexample (violated). */
+export function violations<S>(result: CheckResult<S>): PropertyOutcome<S>[] {
+  return result.properties.filter((p) => p.status === 'violated');
+}
+
+/** The outcomes with a witness. */
+export function witnesses<S>(result: CheckResult<S>): PropertyOutcome<S>[] {
+  return result.properties.filter((p) => p.status === 'witnessed');
+}
+
+/** Failed properties: violated, or goals unwitnessed on the whole space. */
+export function failures<S>(result: CheckResult<S>): PropertyOutcome<S>[] {
+  return result.properties.filter((p) => p.status === 'violated' || p.status === 'unwitnessed');
+}

@@ -1,0 +1,346 @@
+/**
+ * Explicit-state search: breadth-first (shortest counterexamples) or depth-first, over
+ * fingerprints. States of the frontier are kept; visited states are kept only as fingerprints with
+ * parent links (parent id, candidate ordinal) in typed arrays, and traces are rebuilt by replaying
+ * from the initial state, as TLC does.
+ */
+import { encode, exactEncoding, fingerprint, hashString, type Fingerprint } from './fingerprint.js';
+import { FingerprintTable } from './fingerprintTable.js';
+import { GrowableInt32Array } from './growableArray.js';
+import type { ActionLabel, Model } from './model.js';
+import { validateOptions, type CheckOptions } from './options.js';
+import type { ActionProperty, Invariant, Observer, Property, Reachability } from './properties.js';
+import type { BoundReached, CheckResult, Path, PropertyOutcome, PropertyStatus, Verdict } from './result.js';
+import { forEachSuccessor, labelOf } from './successors.js';
+import { replayPath } from './trace.js';
+import { initialStatesOf, selectProperties } from './validateModel.js';
+
+const NO_OBSERVERS: readonly unknown[] = Object.freeze([]);
+const SEPARATOR = '\u0001';
+
+/** Where a property was decided: the state `id`, and the step `ordinal` out of it (or -1). */
+interface Discovery {
+  readonly id: number;
+  readonly ordinal: number;
+}
+
+/** Explores `model` and returns the verdict, every property's outcome and the statistics. */
+export function check<S>(model: Model<S>, options: CheckOptions = {}): CheckResult<S> {
+  validateOptions(options);
+  return new Search(model, options).run();
+}
+
+class Search<S> {
+  private readonly invariants: Invariant<S>[] = [];
+  private readonly actionProperties: ActionProperty<S>[] = [];
+  private readonly goals: Reachability<S>[] = [];
+  private readonly observers: Observer<S, unknown>[] = [];
+  private readonly selected: Property<S>[];
+  private readonly checkDeadlock: boolean;
+  private readonly found = new Map<string, Discovery>();
+  private pending: number;
+
+  private readonly table = new FingerprintTable();
+  private readonly parents = new GrowableInt32Array();
+  private readonly ordinals = new GrowableInt32Array();
+  private readonly exact: Map<Fingerprint, string> | undefined;
+  private collisions = 0;
+
+  private readonly canonicalize: ((s: S) => S) | undefined;
+  private readonly view: ((s: S) => unknown) | undefined;
+
+  private generated = 0;
+  private depth = 0;
+  private stoppedBy: BoundReached | undefined;
+  private halted = false;
+  private readonly started = performance.now();
+  private lastProgress = this.started;
+  private peakRss = process.memoryUsage.rss();
+  private expansions = 0;
+
+  constructor(
+    private readonly model: Model<S>,
+    private readonly options: CheckOptions,
+  ) {
+    this.selected = selectProperties(model, options.properties);
+    for (const p of this.selected) {
+      if (p.kind === 'invariant') this.invariants.push(p);
+      else if (p.kind === 'action') this.actionProperties.push(p);
+      else if (p.kind === 'reachable') this.goals.push(p);
+      else this.observers.push(p);
+    }
+    this.checkDeadlock = model.checkDeadlock === true && (options.properties === undefined || options.properties.includes('deadlock'));
+    this.pending = this.selected.length + (this.checkDeadlock ? 1 : 0);
+    this.exact = options.detectCollisions ? new Map() : undefined;
+    const symmetry = options.symmetry ?? true;
+    this.canonicalize = symmetry && model.canonicalize ? model.canonicalize.bind(model) : undefined;
+    this.view = model.view ? model.view.bind(model) : undefined;
+  }
+
+  run(): CheckResult<S> {
+    const roots = initialStatesOf(this.model);
+    if ((this.options.strategy ?? 'bfs') === 'dfs') this.dfs(roots);
+    else this.bfs(roots);
+    return this.result();
+  }
+
+  // ---- fingerprints -------------------------------------------------------------------------
+
+  private key(state: S): unknown {
+    let v: unknown = state;
+    if (this.canonicalize) v = this.canonicalize(state);
+    if (this.view) v = this.view(v as S);
+    return v;
+  }
+
+  private fingerprintOf(state: S, observed: readonly unknown[]): Fingerprint {
+    const key = this.key(state);
+    let fp: Fingerprint;
+    let obsText = '';
+    if (this.observers.length === 0) {
+      fp = fingerprint(key);
+    } else {
+      for (let i = 0; i < this.observers.length; i++) {
+        const ob = this.observers[i];
+        obsText += SEPARATOR + (ob.encode ? ob.encode(observed[i]) : encode(observed[i]));
+      }
+      fp = hashString(encode(key) + obsText);
+    }
+    if (this.exact !== undefined) {
+      const text = exactEncoding(key) + obsText;
+      const prior = this.exact.get(fp);
+      if (prior === undefined) this.exact.set(fp, text);
+      else if (prior !== text) this.collisions++;
+    }
+    return fp;
+  }
+
+  // ---- properties ---------------------------------------------------------------------------
+
+  private decide(id: string, at: Discovery): void {
+    if (this.found.has(id)) return;
+    this.found.set(id, at);
+    this.pending--;
+    const isViolation = !this.goals.some((g) => g.id === id);
+    if (this.pending === 0 || (isViolation && this.options.stopAtFirstViolation)) this.halted = true;
+  }
+
+  /** Checks state properties on a newly stored state. */
+  private onNewState(state: S, observed: readonly unknown[], id: number): void {
+    for (const inv of this.invariants) if (!this.found.has(inv.id) && !inv.holds(state)) this.decide(inv.id, { id, ordinal: -1 });
+    for (const goal of this.goals) if (!this.found.has(goal.id) && goal.reached(state)) this.decide(goal.id, { id, ordinal: -1 });
+    for (let i = 0; i < this.observers.length; i++) {
+      const ob = this.observers[i];
+      if (!this.found.has(ob.id) && !ob.holds(observed[i], state)) this.decide(ob.id, { id, ordinal: -1 });
+    }
+  }
+
+  private stepObservers(observed: readonly unknown[], before: S, label: ActionLabel, after: S): readonly unknown[] {
+    const next = new Array<unknown>(this.observers.length);
+    for (let i = 0; i < this.observers.length; i++) next[i] = this.observers[i].step(observed[i], before, label, after);
+    return next;
+  }
+
+  // ---- bounds -------------------------------------------------------------------------------
+
+  private stop(bound: BoundReached['bound'], limit: number): void {
+    this.stoppedBy ??= { bound, limit };
+    this.halted = true;
+  }
+
+  /** Called once per expanded state; looks at the clock and memory only now and then. */
+  private tick(queued: number): void {
+    if ((++this.expansions & 1023) !== 0) return;
+    const now = performance.now();
+    const { timeLimitSeconds, maxMemoryMB, onProgress } = this.options;
+    if (timeLimitSeconds !== undefined && now - this.started > timeLimitSeconds * 1000) this.stop('time', timeLimitSeconds);
+    if ((this.expansions & 16383) === 0 || maxMemoryMB !== undefined) {
+      const rss = process.memoryUsage.rss();
+      if (rss > this.peakRss) this.peakRss = rss;
+      if (maxMemoryMB !== undefined && rss > maxMemoryMB * 1048576) this.stop('memory', maxMemoryMB);
+    }
+    if (onProgress && now - this.lastProgress >= (this.options.progressIntervalMs ?? 500)) {
+      this.lastProgress = now;
+      onProgress({
+        distinctStates: this.table.size,
+        generatedStates: this.generated,
+        depth: this.depth,
+        queued,
+        seconds: (now - this.started) / 1000,
+      });
+    }
+  }
+
+  // ---- exploration --------------------------------------------------------------------------
+
+  /**
+   * Stores a state if its fingerprint is new; returns its id, or -1 if it was seen (or could not
+   * be stored because of the state bound, which then stops the search).
+   */
+  private store(state: S, observed: readonly unknown[], parent: number, ordinal: number, atDepthLimit: boolean): number {
+    const fp = this.fingerprintOf(state, observed);
+    const id = this.table.size;
+    const limit = this.options.maxStates;
+    if (atDepthLimit || (limit !== undefined && id >= limit)) {
+      if (this.table.get(fp) === -1) {
+        // Something lies beyond the depth bound: the search goes on with the other states of
+        // the last level (their edges are still checked) but can no longer say "ok".
+        if (atDepthLimit) this.stoppedBy ??= { bound: 'depth', limit: this.options.maxDepth ?? 0 };
+        else this.stop('states', limit ?? 0);
+      }
+      return -1;
+    }
+    if (this.table.insert(fp, id) !== -1) return -1;
+    this.parents.push(parent);
+    this.ordinals.push(ordinal);
+    this.onNewState(state, observed, id);
+    return id;
+  }
+
+  private storeRoots(roots: readonly S[], push: (s: S, o: readonly unknown[], id: number) => void): void {
+    for (let i = 0; i < roots.length && !this.halted; i++) {
+      const s = roots[i];
+      this.generated++;
+      const observed = this.observers.length ? this.observers.map((ob) => ob.initial(s)) : NO_OBSERVERS;
+      const id = this.store(s, observed, -1, i, false);
+      if (id >= 0) push(s, observed, id);
+    }
+  }
+
+  /**
+   * Generates the successors of one state; `push` receives the new ones. At the depth limit the
+   * successors are only looked up, so the search knows whether anything lies beyond.
+   */
+  private expand(state: S, observed: readonly unknown[], id: number, atDepthLimit: boolean, push: (s: S, o: readonly unknown[], id: number) => void): void {
+    const hasStepWatchers = this.actionProperties.length > 0 || this.observers.length > 0;
+    const produced = forEachSuccessor(this.model, state, (next, ordinal, def, param) => {
+      this.generated++;
+      let nextObserved = NO_OBSERVERS;
+      if (hasStepWatchers) {
+        const label = labelOf(def, param);
+        for (const ap of this.actionProperties) {
+          if (!this.found.has(ap.id) && !ap.holds(state, label, next)) this.decide(ap.id, { id, ordinal });
+        }
+        if (this.observers.length) nextObserved = this.stepObservers(observed, state, label, next);
+      }
+      const nextId = this.store(next, nextObserved, id, ordinal, atDepthLimit);
+      if (nextId >= 0) push(next, nextObserved, nextId);
+      return this.halted;
+    });
+    if (produced === 0 && this.checkDeadlock && !this.found.has('deadlock')) this.decide('deadlock', { id, ordinal: -1 });
+  }
+
+  private bfs(roots: readonly S[]): void {
+    let states: S[] = [];
+    let observed: (readonly unknown[])[] = [];
+    let ids: number[] = [];
+    const push = (s: S, o: readonly unknown[], id: number): void => {
+      states.push(s);
+      observed.push(o);
+      ids.push(id);
+    };
+    this.storeRoots(roots, push);
+    const maxDepth = this.options.maxDepth ?? Infinity;
+    while (states.length > 0 && !this.halted) {
+      this.depth++;
+      const level = states;
+      const levelObserved = observed;
+      const levelIds = ids;
+      states = [];
+      observed = [];
+      ids = [];
+      const atDepthLimit = this.depth >= maxDepth;
+      for (let i = 0; i < level.length && !this.halted; i++) {
+        this.tick(level.length - i + states.length);
+        this.expand(level[i], levelObserved[i], levelIds[i], atDepthLimit, push);
+      }
+    }
+  }
+
+  private dfs(roots: readonly S[]): void {
+    const states: S[] = [];
+    const observed: (readonly unknown[])[] = [];
+    const ids: number[] = [];
+    const depths: number[] = [];
+    let current = 1;
+    const push = (s: S, o: readonly unknown[], id: number): void => {
+      states.push(s);
+      observed.push(o);
+      ids.push(id);
+      depths.push(current);
+    };
+    this.storeRoots(roots, push);
+    const maxDepth = this.options.maxDepth ?? Infinity;
+    while (states.length > 0 && !this.halted) {
+      const s = states.pop() as S;
+      const o = observed.pop() as readonly unknown[];
+      const id = ids.pop() as number;
+      const d = depths.pop() as number;
+      if (d > this.depth) this.depth = d;
+      current = d + 1;
+      this.tick(states.length);
+      this.expand(s, o, id, d >= maxDepth, push);
+    }
+  }
+
+  // ---- results ------------------------------------------------------------------------------
+
+  private pathTo(at: Discovery): Path {
+    const steps: number[] = [];
+    let cur = at.id;
+    while (this.parents.at(cur) !== -1) {
+      steps.push(this.ordinals.at(cur));
+      cur = this.parents.at(cur);
+    }
+    steps.reverse();
+    if (at.ordinal >= 0) steps.push(at.ordinal);
+    return { initial: this.ordinals.at(cur), steps };
+  }
+
+  private result(): CheckResult<S> {
+    const complete = this.stoppedBy === undefined && !this.halted;
+    const outcomes: PropertyOutcome<S>[] = [];
+    const all: { id: string; kind: PropertyOutcome<S>['kind']; description: string; source?: string }[] = [...this.selected];
+    if (this.checkDeadlock) all.push({ id: 'deadlock', kind: 'deadlock', description: 'every reachable state has an enabled action' });
+    for (const p of all) {
+      const at = this.found.get(p.id);
+      const isGoal = p.kind === 'reachable';
+      let status: PropertyStatus;
+      if (at !== undefined) status = isGoal ? 'witnessed' : 'violated';
+      else if (!complete) status = 'unknown';
+      else status = isGoal ? 'unwitnessed' : 'holds';
+      const outcome: PropertyOutcome<S> = {
+        id: p.id,
+        kind: p.kind,
+        description: p.description,
+        ...(p.source === undefined ? {} : { source: p.source }),
+        status,
+        ...(at === undefined ? {} : { trace: replayPath(this.model, this.pathTo(at)) }),
+      };
+      outcomes.push(outcome);
+    }
+    const failed = outcomes.some((o) => o.status === 'violated' || o.status === 'unwitnessed');
+    const verdict: Verdict = failed ? 'violation' : outcomes.some((o) => o.status === 'unknown') ? 'incomplete' : 'ok';
+    const seconds = (performance.now() - this.started) / 1000;
+    const rss = process.memoryUsage.rss();
+    if (rss > this.peakRss) this.peakRss = rss;
+    const distinct = this.table.size;
+    return {
+      model: this.model.name,
+      strategy: this.options.strategy ?? 'bfs',
+      verdict,
+      properties: outcomes,
+      stats: {
+        distinctStates: distinct,
+        generatedStates: this.generated,
+        depth: this.depth,
+        seconds,
+        statesPerSecond: seconds > 0 ? distinct / seconds : 0,
+        peakMemoryMB: this.peakRss / 1048576,
+        bytesPerState: distinct ? (this.table.bytes + this.parents.bytes + this.ordinals.bytes) / distinct : 0,
+        ...(this.exact === undefined ? {} : { collisions: this.collisions }),
+      },
+      ...(this.stoppedBy === undefined ? {} : { stoppedBy: this.stoppedBy }),
+    };
+  }
+}

@@ -1,0 +1,3 @@
+export { twoPhasePlain } from './plain.js';
+export { twoPhaseImmer } from './immer.js';
+export * from './common.js';
