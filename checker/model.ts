@@ -81,6 +81,11 @@ export interface Model<S> {
    * keys); any other value is encoded generically. Default: the whole state.
    */
   view?(state: S): unknown;
+  /**
+   * Model time that passes on a step, in seconds (e.g. the tick quantum on `tick`, else 0).
+   * Reports rebuild absolute time (`T+50s`) along a trace from it; states need not store it.
+   */
+  elapsed?(before: S, action: ActionLabel, after: S): number;
   /** A person's description of a step; the default names the action and its parameter. */
   describeStep?(before: S, action: ActionLabel, after: S): StepDescription;
   /** A person's one-line description of a state. */
