@@ -18,3 +18,5 @@ export type { LabelReplay } from './trace.js';
 export { encode, exactEncoding, fingerprint, hashString } from './fingerprint.js';
 export type { Fingerprint } from './fingerprint.js';
 export { FingerprintTable } from './fingerprintTable.js';
+export { simulate, traceArbitrary, traceOfChoices } from './simulate.js';
+export type { SimulateOptions, SimulationResult } from './simulate.js';

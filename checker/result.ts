@@ -64,7 +64,7 @@ export interface SearchStats {
 
 export interface CheckResult<S> {
   readonly model: string;
-  readonly strategy: 'bfs' | 'dfs';
+  readonly strategy: 'bfs' | 'dfs' | 'random';
   readonly verdict: Verdict;
   readonly properties: readonly PropertyOutcome<S>[];
   readonly stats: SearchStats;
