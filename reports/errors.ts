@@ -1,0 +1,35 @@
+/**
+ * Error codes of the command line and the reports (KC2xx), in one place, stable once released.
+ * Codes KC0xx belong to the checker (`checker/errors.ts`) and KC1xx to the model and its config.
+ * Every one of them reaches the user as one line, `kubecheck: KC2xx: ...`, with exit code 2.
+ */
+export { KubecheckError, fail } from '../checker/errors.js';
+
+export const ToolErrorCode = {
+  /** A command-line option is missing, unknown or has a bad value (commander's own errors too). */
+  badOption: 'KC200',
+  /** A file given on the command line cannot be read. */
+  unreadableFile: 'KC201',
+  /** A config file is not valid YAML or JSON, or is not a mapping. */
+  malformedConfig: 'KC202',
+  /** A trace file is not ITF JSON (no `#meta`/`vars`/`states`, a state without its action label). */
+  notItf: 'KC203',
+  /** A trace was made for another scenario, another config or by another tool. */
+  traceMismatch: 'KC204',
+  /** A trace no longer replays: a step is not enabled, or leads to another state than saved. */
+  traceDiverges: 'KC205',
+  /** A trace replays but does not show what it claims (the property no longer fails at its end). */
+  traceNotReproduced: 'KC206',
+  /** `--out DIR` would overwrite an existing file (use `--force`). */
+  wouldOverwrite: 'KC207',
+  /** A state graph is larger than the cap that Graphviz can lay out. */
+  graphTooLarge: 'KC208',
+  /** An unknown scenario (when the model has not said so itself). */
+  unknownScenario: 'KC209',
+  /** An unknown property id. */
+  unknownProperty: 'KC210',
+  /** An output format that cannot be produced here (e.g. PNG without the `dot` program). */
+  formatUnavailable: 'KC211',
+} as const;
+
+export type ToolErrorCode = (typeof ToolErrorCode)[keyof typeof ToolErrorCode];

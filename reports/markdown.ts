@@ -1,0 +1,65 @@
+/**
+ * The Markdown report, fit for a CI job summary (`$GITHUB_STEP_SUMMARY`): the verdict, a table of
+ * properties, the statistics, and each counterexample as a Mermaid sequence diagram (GitHub
+ * renders it) followed by its timeline with the state changes.
+ */
+import { stringify } from 'yaml';
+import type { CheckResult, Model } from '../checker/index.js';
+import { formatDuration } from './duration.js';
+import { mermaidSequence, type MermaidOptions } from './mermaid.js';
+import { exitCodeOf, formatStats, formatStop, type RunInfo } from './outcome.js';
+import { formatTimeline, timelineSteps, traceDuration } from './timeline.js';
+
+export interface MarkdownOptions {
+  /** Participants placed first in sequence diagrams (see {@link MermaidOptions.order}). */
+  readonly participants?: readonly string[];
+  /** File names of the ITF traces, by property id, to link and to show the replay command. */
+  readonly traceFiles?: Readonly<Record<string, string>>;
+  /** Wall-clock figures (seconds, rate, memory) in the statistics; off for golden files. */
+  readonly timings?: boolean;
+}
+
+const ICON = { ok: '✅', violation: '❌', incomplete: '⚠️' } as const;
+const STATUS = { holds: '✅ holds', witnessed: '✅ witnessed', violated: '❌ violated', unwitnessed: '❌ unwitnessed', unknown: '⚠️ unknown' } as const;
+
+/** Escapes a table cell. */
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+/** The report as Markdown. */
+export function markdownReport<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, options: MarkdownOptions = {}): string {
+  const out: string[] = [];
+  const subject = info.scenario ?? model.name;
+  out.push(`## ${ICON[result.verdict]} kubecheck ${info.command} \`${subject}\`: ${result.verdict}`, '');
+  out.push(`Model \`${model.name}\`; exit code ${exitCodeOf(result.verdict)}.`, '');
+  out.push('| property | kind | status | what must hold | source |', '| --- | --- | --- | --- | --- |');
+  for (const p of result.properties) {
+    out.push(`| \`${p.id}\` | ${p.kind} | ${STATUS[p.status]} | ${cell(p.description)} | ${cell(p.source ?? '')} |`);
+  }
+  out.push('');
+  const s = result.stats;
+  out.push(options.timings === false
+    ? `${s.distinctStates.toLocaleString('en-US')} distinct states, ${s.generatedStates.toLocaleString('en-US')} generated, depth ${s.depth}.`
+    : `${formatStats(result)}.`);
+  const stop = formatStop(result);
+  if (stop) out.push('', `⚠️ Incomplete: ${stop}.`);
+  if (info.simulation) {
+    const sim = info.simulation;
+    out.push('', `Random exploration: seed \`${sim.seed}\`, ${sim.runs} runs, ${sim.steps} steps${sim.replay ? `; replay path \`${sim.replay}\`` : ''}.`);
+  }
+  for (const p of result.properties.filter((q) => q.status === 'violated' && q.trace)) {
+    const trace = p.trace!;
+    const steps = timelineSteps(model, trace);
+    out.push('', `### Counterexample to \`${p.id}\``, '');
+    out.push(`${p.description}${p.source ? ` (${p.source})` : ''}. Violated after ${trace.actions.length} steps and ${formatDuration(traceDuration(steps))} of model time.`, '');
+    out.push('```mermaid', mermaidSequence(model, trace, { order: options.participants ?? [], conclusion: `✗ ${p.id} violated` }), '```', '');
+    out.push('<details><summary>Timeline with state changes</summary>', '', '```text', formatTimeline(model, trace), '```', '', '</details>');
+    const file = options.traceFiles?.[p.id];
+    if (file) out.push('', `ITF trace: [\`${file}\`](${file}); re-execute it with \`npx kubecheck replay ${file}\`.`);
+  }
+  if (info.config !== undefined) {
+    out.push('', '<details><summary>Config</summary>', '', '```yaml', stringify(info.config).trimEnd(), '```', '', '</details>');
+  }
+  return `${out.join('\n')}\n`;
+}

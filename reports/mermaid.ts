@@ -1,0 +1,77 @@
+/**
+ * A trace as a Mermaid sequence diagram (GitHub renders it in Markdown): one participant per
+ * component, one arrow per message. A step's `to` list is drawn as a chain: the actor sends to
+ * `to[0]`, which passes it on to `to[1]` (kubelet → kube-apiserver → etcd). A step with no `to`
+ * is a note over its actor; time-only steps are folded into a note across the diagram.
+ */
+import type { Model, Trace } from '../checker/index.js';
+import { formatTime } from './duration.js';
+import { foldTime, timelineSteps } from './timeline.js';
+
+export interface MermaidOptions {
+  /** A last note, e.g. `consistent violated`. */
+  readonly conclusion?: string;
+  /** Participants to place first, in this order, when they appear (e.g. kubelets, apiserver, etcd). */
+  readonly order?: readonly string[];
+  /** Most lines drawn before the diagram is cut with a note (default 300). */
+  readonly maxLines?: number;
+}
+
+/** Text safe inside a Mermaid message: `;` and `#` are written as entity codes, one line. */
+export function mermaidText(text: string): string {
+  return text.replace(/#/g, '#35;').replace(/;/g, '#59;').replace(/[\r\n]+/g, ' ').trim() || ' ';
+}
+
+/** Orders participants: those named in `order` first (prefix match: `kubelet` matches `kubelet/node-1`), then by first appearance. */
+function orderParticipants(seen: readonly string[], order: readonly string[]): string[] {
+  const rank = (p: string): number => {
+    const i = order.findIndex((o) => p === o || p.startsWith(`${o}/`) || p.startsWith(`${o}-`));
+    return i < 0 ? order.length : i;
+  };
+  return seen.map((p, i) => ({ p, i, r: rank(p) })).sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.p);
+}
+
+/** The `sequenceDiagram` source for a trace. */
+export function mermaidSequence<S>(model: Model<S>, trace: Trace<S>, options: MermaidOptions = {}): string {
+  const lines = foldTime(timelineSteps(model, trace));
+  const seen: string[] = [];
+  const add = (p: string): void => {
+    if (!seen.includes(p)) seen.push(p);
+  };
+  for (const l of lines) {
+    if (l.timeOnly) continue;
+    add(l.actor);
+    for (const t of l.step?.to ?? []) add(t);
+  }
+  if (seen.length === 0) add(model.name);
+  const participants = orderParticipants(seen, options.order ?? []);
+  const ids = new Map(participants.map((p, i) => [p, `P${i}`]));
+  const id = (p: string): string => ids.get(p) as string;
+  const span = participants.length > 1 ? `${id(participants[0])},${id(participants[participants.length - 1])}` : id(participants[0]);
+
+  const out = ['sequenceDiagram'];
+  for (const p of participants) out.push(`  participant ${id(p)} as ${mermaidText(p)}`);
+  const max = options.maxLines ?? 300;
+  let drawn = 0;
+  for (const l of lines) {
+    if (drawn >= max) {
+      out.push(`  Note over ${span}: … ${lines.length - drawn} more steps (see the timeline)`);
+      break;
+    }
+    drawn++;
+    const text = mermaidText(`${formatTime(l.seconds)} ${l.summary}`);
+    if (l.timeOnly) {
+      out.push(`  Note over ${span}: ${text}`);
+      continue;
+    }
+    const to = l.step?.to ?? [];
+    if (to.length === 0) {
+      out.push(`  Note over ${id(l.actor)}: ${text}`);
+      continue;
+    }
+    out.push(`  ${id(l.actor)}->>${id(to[0])}: ${text}`);
+    for (let k = 1; k < to.length; k++) out.push(`  ${id(to[k - 1])}->>${id(to[k])}: ${mermaidText(`step ${l.steps[0]}`)}`);
+  }
+  if (options.conclusion) out.push(`  Note over ${span}: ${mermaidText(options.conclusion)}`);
+  return out.join('\n');
+}

@@ -1,0 +1,111 @@
+/**
+ * The one place that formats the outcome of a search for a terminal (as Quint's cliReporting.ts
+ * does): each property's status, the counterexamples as timelines, the statistics and the
+ * verdict with its exit code. The JSON and Markdown forms (json.ts, markdown.ts) read the same
+ * {@link RunInfo}.
+ */
+import type { CheckResult, JsonValue, Model, PropertyOutcome, PropertyStatus, Verdict } from '../checker/index.js';
+import { plain, type Palette } from './colors.js';
+import { formatDuration } from './duration.js';
+import { formatTimeline, timelineSteps, traceDuration } from './timeline.js';
+
+/** What the command ran, beside the checker's result. */
+export interface RunInfo {
+  readonly command: 'check' | 'simulate';
+  readonly scenario?: string;
+  /** The config in its JSON form (what replay reads back). */
+  readonly config?: JsonValue;
+  /** Random exploration's seed, runs, steps and fast-check replay path. */
+  readonly simulation?: { readonly seed: number; readonly runs: number; readonly steps: number; readonly replay?: string };
+}
+
+/** Exit codes: 0 every checked property holds on the whole space, 1 a violation, 3 incomplete (2 is bad input). */
+export function exitCodeOf(verdict: Verdict): 0 | 1 | 3 {
+  return verdict === 'ok' ? 0 : verdict === 'violation' ? 1 : 3;
+}
+
+const MARK: Record<PropertyStatus, string> = { holds: '✓', witnessed: '✓', violated: '✗', unwitnessed: '✗', unknown: '?' };
+
+function colourStatus(c: Palette, status: PropertyStatus, text: string): string {
+  if (status === 'violated' || status === 'unwitnessed') return c.red(text);
+  if (status === 'unknown') return c.yellow(text);
+  return c.green(text);
+}
+
+/** One line per property: mark, id, status, description. */
+export function formatProperties<S>(properties: readonly PropertyOutcome<S>[], c: Palette = plain): string {
+  const idWidth = Math.max(0, ...properties.map((p) => p.id.length));
+  const stWidth = Math.max(0, ...properties.map((p) => p.status.length));
+  return properties
+    .map((p) => `  ${colourStatus(c, p.status, MARK[p.status])} ${p.id.padEnd(idWidth)}  ${colourStatus(c, p.status, p.status.padEnd(stWidth))}  ${c.dim(p.description)}`)
+    .join('\n');
+}
+
+/** `1,234 distinct states, 5,678 generated, depth 12, 0.4s (3,085 states/s), 95 MB`. */
+export function formatStats<S>(result: CheckResult<S>): string {
+  const s = result.stats;
+  const n = (x: number): string => x.toLocaleString('en-US');
+  return `${n(s.distinctStates)} distinct states, ${n(s.generatedStates)} generated, depth ${s.depth}, ${s.seconds.toFixed(2)}s (${n(Math.round(s.statesPerSecond))} states/s), ${Math.round(s.peakMemoryMB)} MB`;
+}
+
+/** Why a search is incomplete, in words. */
+export function formatStop<S>(result: CheckResult<S>): string | undefined {
+  const b = result.stoppedBy;
+  if (!b) return undefined;
+  const what = { depth: `--max-depth ${b.limit}`, states: `--max-states ${b.limit}`, time: `--time-limit ${formatDuration(b.limit)}`, memory: `memory limit ${b.limit} MB` }[b.bound];
+  return `the search stopped at ${what} before the state space was exhausted`;
+}
+
+/** The verdict line, e.g. `violation: 1 property violated (exit 1)`. */
+export function formatVerdict<S>(result: CheckResult<S>, c: Palette = plain): string {
+  const code = exitCodeOf(result.verdict);
+  const failed = result.properties.filter((p) => p.status === 'violated' || p.status === 'unwitnessed').length;
+  const unknown = result.properties.filter((p) => p.status === 'unknown').length;
+  switch (result.verdict) {
+    case 'ok':
+      return c.green(`ok: every checked property holds on the whole state space (exit ${code})`);
+    case 'violation':
+      return c.red(`violation: ${failed} ${failed === 1 ? 'property' : 'properties'} failed (exit ${code})`);
+    case 'incomplete':
+      return c.yellow(`incomplete: no violation found, ${unknown} ${unknown === 1 ? 'property' : 'properties'} undecided (exit ${code})`);
+  }
+}
+
+export interface FormatOptions {
+  readonly colors?: Palette;
+  /** Counterexamples printed in full (default 3); the rest are listed. */
+  readonly maxTraces?: number;
+}
+
+/** The whole terminal report of `check` or `simulate`. */
+export function formatOutcome<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, options: FormatOptions = {}): string {
+  const c = options.colors ?? plain;
+  const out: string[] = [];
+  out.push(c.bold(`${info.command} ${info.scenario ?? model.name}`) + (info.scenario ? c.dim(`  (${model.name})`) : ''));
+  out.push(formatProperties(result.properties, c));
+  const violated = result.properties.filter((p) => p.status === 'violated' && p.trace);
+  const max = options.maxTraces ?? 3;
+  for (const p of violated.slice(0, max)) {
+    const trace = p.trace!;
+    const steps = timelineSteps(model, trace);
+    out.push('');
+    out.push(c.red(`✗ ${p.id}: ${p.description}`));
+    out.push(c.dim(`  counterexample: ${trace.actions.length} steps, ${formatDuration(traceDuration(steps))} of model time`));
+    out.push(formatTimeline(model, trace, { colors: c }));
+  }
+  if (violated.length > max) out.push(c.dim(`… and ${violated.length - max} more counterexamples (use --out DIR to write them all)`));
+  for (const p of result.properties.filter((q) => q.status === 'unwitnessed')) {
+    out.push('', c.red(`✗ ${p.id}: goal never reached on the whole state space: the scenario may be vacuous`));
+  }
+  if (info.simulation) {
+    const s = info.simulation;
+    out.push('', `seed ${s.seed}, ${s.runs} runs, ${s.steps.toLocaleString('en-US')} steps`);
+    if (s.replay !== undefined) out.push(`replay this failure: --seed ${s.seed} --replay-path ${s.replay}`);
+  }
+  out.push('');
+  out.push(c.dim(formatStats(result)));
+  const stop = formatStop(result);
+  if (stop) out.push(c.yellow(stop));
+  out.push(formatVerdict(result, c));
+  return out.join('\n');
+}

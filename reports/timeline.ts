@@ -1,0 +1,143 @@
+/**
+ * A trace as a timeline people read: one line per step, `T+50s  actor  summary`, with what changed
+ * in the state beneath it. Time is rebuilt from the model's `elapsed` along the path; steps that
+ * only let time pass are folded into one line (`… 40s pass`), since a timeout-driven trace is
+ * mostly ticks.
+ */
+import type { ActionLabel, Model, StepDescription, Trace } from '../checker/index.js';
+import { formatAction } from '../checker/index.js';
+import { plain, type Palette } from './colors.js';
+import { diffStates, formatChange, type Change } from './diff.js';
+import { formatTime, formatDuration } from './duration.js';
+
+/** One step of a trace, described for people. */
+export interface TimelineStep {
+  /** 1-based step number (state `index` is reached by it). */
+  readonly index: number;
+  /** Model time in seconds when the step starts. */
+  readonly seconds: number;
+  /** Model time the step lets pass (0 for an ordinary step). */
+  readonly elapsed: number;
+  readonly action: ActionLabel;
+  readonly actor: string;
+  readonly summary: string;
+  readonly to: readonly string[];
+  readonly changes: readonly Change[];
+}
+
+/** The description of a step, falling back to the action's name when the model gives none. */
+export function describe<S>(model: Model<S>, before: S, action: ActionLabel, after: S): StepDescription {
+  if (model.describeStep) return model.describeStep(before, action, after);
+  return { actor: model.name, summary: formatAction(action) };
+}
+
+/** Describes every step of `trace` with its absolute time and its state changes. */
+export function timelineSteps<S>(model: Model<S>, trace: Trace<S>): TimelineStep[] {
+  const out: TimelineStep[] = [];
+  let now = 0;
+  for (let i = 0; i < trace.actions.length; i++) {
+    const before = trace.states[i];
+    const after = trace.states[i + 1];
+    const action = trace.actions[i];
+    const d = describe(model, before, action, after);
+    const elapsed = model.elapsed?.(before, action, after) ?? 0;
+    out.push({
+      index: i + 1,
+      seconds: now,
+      elapsed,
+      action,
+      actor: d.actor,
+      summary: d.summary,
+      to: d.to ?? [],
+      changes: diffStates(before, after),
+    });
+    now += elapsed;
+  }
+  return out;
+}
+
+/** Total model time a trace covers, in seconds. */
+export function traceDuration(steps: readonly TimelineStep[]): number {
+  const last = steps[steps.length - 1];
+  return last === undefined ? 0 : last.seconds + last.elapsed;
+}
+
+/** A line of the timeline: a step, or a run of time-only steps folded together. */
+export interface TimelineLine {
+  readonly seconds: number;
+  readonly actor: string;
+  readonly summary: string;
+  /** First and last step numbers covered. */
+  readonly steps: readonly [number, number];
+  readonly changes: readonly Change[];
+  readonly timeOnly: boolean;
+  readonly step?: TimelineStep;
+}
+
+/** Folds consecutive time-only steps (elapsed > 0) into one line each. */
+export function foldTime(steps: readonly TimelineStep[]): TimelineLine[] {
+  const out: TimelineLine[] = [];
+  for (let i = 0; i < steps.length; ) {
+    const s = steps[i];
+    if (s.elapsed <= 0) {
+      out.push({ seconds: s.seconds, actor: s.actor, summary: s.summary, steps: [s.index, s.index], changes: s.changes, timeOnly: false, step: s });
+      i++;
+      continue;
+    }
+    let j = i;
+    let total = 0;
+    while (j < steps.length && steps[j].elapsed > 0) total += steps[j++].elapsed;
+    const n = j - i;
+    out.push({
+      seconds: s.seconds,
+      actor: s.actor,
+      summary: n === 1 ? s.summary : `${formatDuration(total)} pass (${n} steps)`,
+      steps: [s.index, steps[j - 1].index],
+      changes: [],
+      timeOnly: true,
+    });
+    i = j;
+  }
+  return out;
+}
+
+export interface TimelineOptions {
+  /** Show the state changes under each step (default true). */
+  readonly changes?: boolean;
+  /** Most change lines shown per step (default 8). */
+  readonly maxChanges?: number;
+  /** Fold time-only steps (default true). */
+  readonly foldTime?: boolean;
+  readonly colors?: Palette;
+}
+
+/**
+ * The timeline as text:
+ * ```
+ * T+0s    tm    commits and sends Commit
+ *                 tmState: init → committed
+ * ```
+ */
+export function formatTimeline<S>(model: Model<S>, trace: Trace<S>, options: TimelineOptions = {}): string {
+  const c = options.colors ?? plain;
+  const steps = timelineSteps(model, trace);
+  const lines = options.foldTime === false
+    ? steps.map((s) => ({ seconds: s.seconds, actor: s.actor, summary: s.summary, changes: s.changes, timeOnly: s.elapsed > 0 }))
+    : foldTime(steps);
+  const timeWidth = Math.max(7, ...lines.map((l) => formatTime(l.seconds).length));
+  const actorWidth = Math.max(...lines.map((l) => l.actor.length), 0);
+  const max = options.maxChanges ?? 8;
+  const out: string[] = [];
+  const init = trace.states[0];
+  if (model.describeState && init !== undefined) out.push(`${c.dim('initial'.padEnd(timeWidth))}  ${model.describeState(init)}`);
+  for (const l of lines) {
+    const time = c.dim(formatTime(l.seconds).padEnd(timeWidth));
+    const actor = l.timeOnly ? c.dim(l.actor.padEnd(actorWidth)) : c.cyan(l.actor.padEnd(actorWidth));
+    out.push(`${time}  ${actor}  ${l.timeOnly ? c.dim(l.summary) : l.summary}`.trimEnd());
+    if (options.changes === false || l.timeOnly) continue;
+    const pad = ' '.repeat(timeWidth + 4);
+    for (const ch of l.changes.slice(0, max)) out.push(c.dim(`${pad}${formatChange(ch)}`));
+    if (l.changes.length > max) out.push(c.dim(`${pad}… ${l.changes.length - max} more changes`));
+  }
+  return out.join('\n');
+}
