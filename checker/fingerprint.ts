@@ -2,7 +2,8 @@
  * 64-bit fingerprints (xxh64) of a canonical encoding of a state.
  *
  * The generic encoder turns a value into a string in which every nested object or array appears
- * as the hex fingerprint of its own encoding. That hex is memoised by object identity in a
+ * as its own encoding when that is short, else as the hex fingerprint of it. Either is memoised
+ * by object identity in a
  * `WeakMap`, so for immutable states that share unchanged subtrees (immer, spreads) hashing a
  * successor costs what changed, not the whole state. Object keys are sorted, so two equal values
  * built in different orders get one fingerprint. Maps and Sets are encoded by sorted entries.
@@ -24,11 +25,18 @@ export function hashString(text: string): Fingerprint {
 
 const memo = new WeakMap<object, string>();
 
-/** The 16-hex-digit fingerprint of an object's encoding, memoised by identity. */
+/** Encodings up to this length stand inline in their parent's; longer ones by their hash. */
+const INLINE_LIMIT = 64;
+
+/**
+ * How an object appears inside its parent's encoding, memoised by identity: its own encoding when
+ * short (exact, and cheaper than hashing), else `#` and the 16 hex digits of its fingerprint.
+ */
 function objectToken(value: object): string {
   const cached = memo.get(value);
   if (cached !== undefined) return cached;
-  const token = hashString(encodeObject(value)).toString(16).padStart(16, '0');
+  const text = encodeObject(value);
+  const token = text.length <= INLINE_LIMIT ? text : `#${hashString(text).toString(16).padStart(16, '0')}`;
   memo.set(value, token);
   return token;
 }
@@ -46,7 +54,7 @@ function encodeScalar(value: unknown): string {
     case 'bigint':
       return `${value}n`;
     case 'object':
-      return value === null ? 'n' : `#${objectToken(value)}`;
+      return value === null ? 'n' : objectToken(value);
     default:
       throw new TypeError(`cannot fingerprint a ${typeof value}`);
   }
@@ -67,11 +75,13 @@ function encodeObject(value: object): string {
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record).sort();
   let out = '{';
+  let first = true;
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
     const v = record[k];
     if (v === undefined) continue; // an absent key and an undefined one are the same state
-    out += `${i ? ',' : ''}${k}:${encodeScalar(v)}`;
+    out += `${first ? '' : ','}${JSON.stringify(k)}:${encodeScalar(v)}`;
+    first = false;
   }
   return out + '}';
 }
@@ -83,6 +93,8 @@ export function encode(value: unknown): string {
 
 /** The fingerprint of a value: a string is hashed as is, anything else through {@link encode}. */
 export function fingerprint(value: unknown): Fingerprint {
+  // A root object is hashed from its own encoding (it is new on every successor; no memo).
+  if (typeof value === 'object' && value !== null) return hashString(encodeObject(value));
   return hashString(encode(value));
 }
 

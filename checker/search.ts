@@ -46,8 +46,7 @@ class Search<S> {
   private readonly exact: Map<Fingerprint, string> | undefined;
   private collisions = 0;
 
-  private readonly canonicalize: ((s: S) => S) | undefined;
-  private readonly view: ((s: S) => unknown) | undefined;
+  private readonly symmetry: boolean;
 
   private generated = 0;
   private depth = 0;
@@ -72,9 +71,7 @@ class Search<S> {
     this.checkDeadlock = model.checkDeadlock === true && (options.properties === undefined || options.properties.includes('deadlock'));
     this.pending = this.selected.length + (this.checkDeadlock ? 1 : 0);
     this.exact = options.detectCollisions ? new Map() : undefined;
-    const symmetry = options.symmetry ?? true;
-    this.canonicalize = symmetry && model.canonicalize ? model.canonicalize.bind(model) : undefined;
-    this.view = model.view ? model.view.bind(model) : undefined;
+    this.symmetry = (options.symmetry ?? true) && model.canonicalize !== undefined;
   }
 
   run(): CheckResult<S> {
@@ -87,14 +84,14 @@ class Search<S> {
   // ---- fingerprints -------------------------------------------------------------------------
 
   private key(state: S): unknown {
-    let v: unknown = state;
-    if (this.canonicalize) v = this.canonicalize(state);
-    if (this.view) v = this.view(v as S);
-    return v;
+    const model = this.model;
+    const s = this.symmetry ? (model.canonicalize as (s: S) => S)(state) : state;
+    return model.view === undefined ? s : model.view(s);
   }
 
   private fingerprintOf(state: S, observed: readonly unknown[]): Fingerprint {
     const key = this.key(state);
+    if (this.observers.length === 0 && this.exact === undefined) return fingerprint(key);
     let fp: Fingerprint;
     let obsText = '';
     if (this.observers.length === 0) {

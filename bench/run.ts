@@ -1,0 +1,56 @@
+/**
+ * `npm run bench [-- --json] [-- --full] [-- names...]`: runs each measurement in its own process
+ * and prints a table for people, or with --json one JSON object per line for scripts.
+ * Default set: TwoPhase n=7 and n=8, plain and immer (auto-freeze on and off at n=7), random
+ * exploration, and the Kubernetes node-failure scenario. --full adds TwoPhase n=9 (10,340,352
+ * states) with a larger heap.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { Measurement } from './measure.js';
+
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const full = args.includes('--full');
+const named = args.filter((a) => !a.startsWith('--'));
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+const defaults = [
+  'twophase-7-plain',
+  'twophase-7-immer',
+  'twophase-7-immer-nofreeze',
+  'twophase-8-plain',
+  'twophase-8-immer-nofreeze',
+  'random-twophase-7',
+  'coverage-twophase-5',
+  ...(existsSync(`${here}nodeFailure.ts`) ? ['node-failure-symmetry', 'node-failure-nosymmetry'] : []),
+  ...(full ? ['twophase-9-plain'] : []),
+];
+const names = named.length ? named : defaults;
+
+if (!json) {
+  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, one thread`);
+  console.log(['bench', 'distinct', 'generated', 'depth', 'seconds', 'distinct/s', 'peak RSS MB', 'extra'].join('\t'));
+}
+let failed = false;
+for (const name of names) {
+  const heap = name.startsWith('twophase-9') || name.startsWith('twophase-10') ? ['--max-old-space-size=20000'] : [];
+  const run = spawnSync(process.execPath, [...heap, '--import', 'tsx', `${here}measure.ts`, name], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  if (run.status !== 0) {
+    failed = true;
+    console.error(`${name}: failed: ${(run.stderr || run.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+    continue;
+  }
+  for (const line of run.stdout.trim().split('\n')) {
+    const m = JSON.parse(line) as Measurement;
+    if (json) console.log(JSON.stringify(m));
+    else {
+      const { bench, distinct, generated, depth, seconds, distinctPerSecond, peakRssMB, ...extra } = m;
+      const rest = Object.entries(extra).map(([k, v]) => `${k}=${v}`).join(' ');
+      console.log([bench, distinct, generated, depth, seconds, distinctPerSecond, peakRssMB, rest].join('\t'));
+    }
+  }
+}
+process.exit(failed ? 1 : 0);
