@@ -1,0 +1,81 @@
+/**
+ * `kubecheck graph`: the state graph of a scenario as DOT (default), SVG or PNG. A small space is
+ * drawn whole; a large one as the neighbourhood of a trace: the one given with `--trace`, or the
+ * first counterexample (else the longest witness) found by checking the scenario.
+ */
+import { writeFileSync } from 'node:fs';
+import { check, type Model, type Trace } from '../../checker/index.js';
+import { dotToPngFile, dotToSvg, graphToDot } from '../../reports/dot.js';
+import { fail, ToolErrorCode } from '../../reports/errors.js';
+import { traceNeighbourhood, wholeGraph, type StateGraph, type TraceMark } from '../../reports/graph.js';
+import { parseItf } from '../../reports/itf.js';
+import { replayItf } from '../../reports/replay.js';
+import { readText } from '../input.js';
+import { resolveFromOptions, type ConfigOptions } from '../subjects.js';
+
+export interface GraphCommandOptions extends ConfigOptions {
+  readonly trace?: string;
+  readonly format?: string;
+  readonly output?: string;
+  readonly maxNodes?: number;
+  readonly maxStates?: number;
+  readonly symmetry?: boolean;
+  readonly property?: string[];
+}
+
+const FORMATS = ['dot', 'svg', 'png'] as const;
+
+function formatOf(opts: GraphCommandOptions): (typeof FORMATS)[number] {
+  const f = opts.format ?? (opts.output ? opts.output.split('.').pop() : 'dot');
+  if (!(FORMATS as readonly string[]).includes(f ?? '')) fail(ToolErrorCode.badOption, `--format must be one of ${FORMATS.join(', ')}, got "${f}"`);
+  return f as (typeof FORMATS)[number];
+}
+
+/** The trace to draw around when the space is too large: a counterexample, else the longest witness. */
+function traceToDraw(model: Model<unknown>, properties: readonly string[], maxStates: number | undefined): { trace: Trace<unknown>; mark: TraceMark } | undefined {
+  const result = check(model, { properties, ...(maxStates ? { maxStates } : {}) });
+  const bad = result.properties.find((p) => p.status === 'violated' && p.trace);
+  if (bad) return { trace: bad.trace!, mark: { property: bad.id, status: 'violated' } };
+  const goals = result.properties.filter((p) => p.status === 'witnessed' && p.trace);
+  goals.sort((a, b) => b.trace!.actions.length - a.trace!.actions.length);
+  return goals[0] ? { trace: goals[0].trace!, mark: { property: goals[0].id, status: 'witnessed' } } : undefined;
+}
+
+export async function runGraph(opts: GraphCommandOptions): Promise<number> {
+  const format = formatOf(opts);
+  if (format === 'png' && !opts.output) fail(ToolErrorCode.badOption, 'PNG is written to a file: give --output FILE.png');
+  const r = await resolveFromOptions(opts);
+  const maxNodes = opts.maxNodes ?? 500;
+  const gopts = { maxNodes, ...(opts.symmetry ? { symmetry: true } : {}) };
+  let graph: StateGraph | undefined;
+  if (opts.trace) {
+    const itf = parseItf(readText(opts.trace, 'trace file'));
+    if (itf.meta.scenario !== undefined && itf.meta.scenario !== r.scenario) {
+      fail(ToolErrorCode.traceMismatch, `${opts.trace} was made for scenario "${itf.meta.scenario}", not "${r.scenario}"`);
+    }
+    const rep = replayItf(r.model, itf);
+    graph = traceNeighbourhood(r.model, rep.trace, { ...(rep.property ? { property: rep.property } : {}), ...(rep.outcome === 'replayed' ? {} : { status: rep.outcome }) }, gopts);
+  } else {
+    graph = wholeGraph(r.model, gopts);
+    if (!graph) {
+      const ids = opts.property && opts.property.length > 0 ? opts.property : r.defaultProperties;
+      const found = traceToDraw(r.model, ids, opts.maxStates);
+      if (!found) {
+        fail(ToolErrorCode.graphTooLarge, `scenario ${r.scenario} has more than ${maxNodes} states, too many to lay out, and no counterexample or witness to draw around; give --trace FILE or a larger --max-nodes`);
+      }
+      process.stderr.write(`kubecheck: the state space has more than ${maxNodes} states; drawing the ${found.trace.actions.length}-step trace (${found.mark.property} ${found.mark.status}) and its direct successors\n`);
+      graph = traceNeighbourhood(r.model, found.trace, found.mark, gopts);
+    }
+  }
+  if (graph.note) process.stderr.write(`kubecheck: graph capped: ${graph.note}\n`);
+  const dot = graphToDot(graph);
+  if (format === 'png') {
+    await dotToPngFile(dot, opts.output!);
+  } else {
+    const text = format === 'svg' ? await dotToSvg(dot) : dot;
+    if (opts.output) writeFileSync(opts.output, text);
+    else process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+  if (opts.output) process.stderr.write(`kubecheck: wrote ${graph.nodes.length} states and ${graph.edges.length} steps to ${opts.output}\n`);
+  return 0;
+}

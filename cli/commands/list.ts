@@ -1,0 +1,34 @@
+/** `kubecheck list`: scenarios, properties (id, one line, source) and parameters with defaults and Kubernetes names. */
+import { allSubjects } from '../subjects.js';
+import { stdoutPalette } from '../terminal.js';
+
+export interface ListOptions {
+  readonly json?: boolean;
+  readonly color?: boolean;
+}
+
+function table(rows: readonly (readonly string[])[]): string[] {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => `  ${r.map((x, i) => (i === r.length - 1 ? x : x.padEnd(widths[i]))).join('  ')}`.trimEnd());
+}
+
+export async function runList(what: string | undefined, opts: ListOptions): Promise<number> {
+  const subjects = await allSubjects();
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify(subjects.map((s) => ({ subject: s.name, scenarios: s.scenarios, properties: s.properties, parameters: s.parameters() })), null, 2)}\n`);
+    return 0;
+  }
+  const c = stdoutPalette(opts.color === false);
+  const out: string[] = [];
+  const show = (section: string): boolean => what === undefined || what === section;
+  for (const s of subjects) {
+    const title = s.name === 'kubernetes' ? '' : ` (example: ${s.name})`;
+    if (show('scenarios')) out.push(c.bold(`Scenarios${title}`), ...table(s.scenarios.map((x) => [x.name, x.description])), '');
+    if (show('properties')) out.push(c.bold(`Properties${title}`), ...table(s.properties.map((p) => [p.id, p.kind, p.description, p.source ?? ''])), '');
+    if (show('parameters')) {
+      out.push(c.bold(`Parameters${title}`), ...table([['key', 'default', 'kubernetes name', 'description'], ...s.parameters().map((p) => [p.key, p.defaultValue, p.kubernetesName ?? '-', p.description])]), '');
+    }
+  }
+  process.stdout.write(`${out.join('\n').trimEnd()}\n`);
+  return 0;
+}

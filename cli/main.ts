@@ -1,0 +1,154 @@
+/**
+ * The `kubecheck` command: parsing, wiring and exit codes, nothing more. Every command returns its
+ * exit code (0 holds on the whole space, 1 violation, 2 bad input, 3 incomplete); every error
+ * reaches the user as one line `kubecheck: KCxxx: ...` on stderr with exit code 2, a stack trace
+ * only with KUBECHECK_DEBUG=1.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { KubecheckError } from '../checker/index.js';
+import { ToolErrorCode } from '../reports/errors.js';
+import { runExplain } from './commands/explain.js';
+import { runGraph } from './commands/graph.js';
+import { runList } from './commands/list.js';
+import { runReplay } from './commands/replay.js';
+import { runSearch } from './commands/run.js';
+import { collectList, collectSet, nonNegativeInt, parseDuration, positiveInt } from './input.js';
+
+function configOptions(cmd: Command): Command {
+  return cmd
+    .option('-s, --scenario <name>', 'scenario to check (see kubecheck list); default node-failure')
+    .option('-c, --config <file>', 'config file, YAML or JSON (parameters as in kubecheck list)')
+    .option('--set <key=value>', 'set one cluster or timing parameter, e.g. kubeControllerManager.nodeMonitorGracePeriod=40s (repeatable)', collectSet)
+    .option('--allow-unsafe-config', 'accept a config Kubernetes would refuse (to study what it would do)');
+}
+
+function outputOptions(cmd: Command): Command {
+  return cmd
+    .option('--json', 'print one JSON object instead of text')
+    .option('--no-color', 'no colours (NO_COLOR is honoured too)');
+}
+
+function searchOptions(cmd: Command): Command {
+  return cmd
+    .option('-p, --property <id>', 'check this property (repeatable; default: the scenario\'s)', collectList)
+    .option('-o, --out <dir>', 'write report.md, result.json and per counterexample its timeline, ITF trace, DOT and SVG')
+    .option('--force', 'let --out overwrite existing files')
+    .addOption(new Option('--max-nodes <n>', 'cap of the graphs written by --out').argParser(positiveInt('--max-nodes')).hideHelp());
+}
+
+/** Builds the program; `exit` receives the exit code of the command that ran. */
+export function program(exit: (code: number) => void): Command {
+  const p = new Command('kubecheck')
+    .description('An explicit-state model checker for the Kubernetes control plane')
+    .version('0.1.0', '-V, --version')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({ writeErr: () => {}, outputError: () => {} });
+  const run = (f: () => Promise<number>) => async () => exit(await f());
+
+  const checkCmd = searchOptions(outputOptions(configOptions(p.command('check').description('check every reachable state of a scenario; exit 0 holds, 1 violation, 2 bad input, 3 incomplete'))))
+    .option('--max-depth <n>', 'stop after this many BFS levels (exit 3 if nothing was violated)', positiveInt('--max-depth'))
+    .option('--max-states <n>', 'stop after this many distinct states', positiveInt('--max-states'))
+    .option('--time-limit <duration>', 'stop after this wall-clock time, e.g. 30s, 5m', (v) => parseDuration('--time-limit', v))
+    .option('--symmetry', 'merge interchangeable nodes and pods (default when the scenario has a symmetry)')
+    .option('--no-symmetry', 'explore every state, without symmetry reduction')
+    .option('--dfs', 'depth-first search (less memory; counterexamples not the shortest)');
+  checkCmd.action(function (this: Command) {
+    return run(() => runSearch('check', this.opts()))();
+  });
+
+  const simCmd = searchOptions(outputOptions(configOptions(p.command('simulate').description('random runs with shrinking; exit 1 on a violation, 3 when none is found (random runs prove nothing)'))))
+    .option('--runs <n>', 'number of random runs (default 100)', positiveInt('--runs'))
+    .option('--max-steps <n>', 'steps per run at most (default 200)', positiveInt('--max-steps'))
+    .option('--seed <n>', 'seed, printed on every run so a failure replays', nonNegativeInt('--seed'))
+    .option('--replay-path <path>', 'with --seed, replay the failing run fast-check reported');
+  simCmd.action(function (this: Command) {
+    return run(() => runSearch('simulate', this.opts()))();
+  });
+
+  outputOptions(configOptions(p.command('replay').argument('<trace>', 'ITF trace written by check --out (a .itf.json file)')
+    .description('re-execute a saved trace step by step; exit 1 violation reproduced, 0 witness replayed, 2 the trace does not replay')))
+    .option('-q, --quiet', 'print the verdict only, not the timeline')
+    .action(function (this: Command, trace: string) {
+      return run(() => runReplay(trace, this.opts()))();
+    });
+
+  configOptions(p.command('graph').description('the state graph as DOT (default), SVG or PNG: whole when small, else the neighbourhood of a trace'))
+    .option('-t, --trace <file>', 'draw the neighbourhood of this ITF trace')
+    .option('-f, --format <format>', 'dot | svg | png (default: from --output, else dot)')
+    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .option('--max-nodes <n>', 'most states drawn (default 500; Graphviz struggles with thousands)', positiveInt('--max-nodes'))
+    .option('--max-states <n>', 'bound of the search for a trace to draw around', positiveInt('--max-states'))
+    .option('-p, --property <id>', 'with a large space, draw around this property\'s trace (repeatable)', collectList)
+    .option('--symmetry', 'merge symmetric states')
+    .action(function (this: Command) {
+      return run(() => runGraph(this.opts()))();
+    });
+
+  outputOptions(configOptions(p.command('explain').argument('[scenario]', 'scenario to narrate (default node-failure)')
+    .description('narrate one run of a scenario, produced by the model, as a timeline with times from the config')))
+    .option('-g, --goal <id>', 'narrate the run to this reachability goal (repeatable)', collectList)
+    .option('--changes', 'show the state changes under each step')
+    .option('--all-steps', 'show every tick instead of folding them')
+    .option('--max-states <n>', 'bound of the search', positiveInt('--max-states'))
+    .option('--time-limit <duration>', 'bound of the search, e.g. 30s', (v) => parseDuration('--time-limit', v))
+    .action(function (this: Command, scenario: string | undefined) {
+      return run(() => runExplain(scenario, this.opts()))();
+    });
+
+  p.command('list').argument('[what]', 'scenarios | properties | parameters (default: all)')
+    .description('scenarios, properties (id, one line, source) and parameters with defaults and Kubernetes names')
+    .option('--json', 'print JSON')
+    .option('--no-color', 'no colours')
+    .action(function (this: Command, what: string | undefined) {
+      return run(async () => {
+        if (what !== undefined && !['scenarios', 'properties', 'parameters'].includes(what)) {
+          throw new KubecheckError(ToolErrorCode.badOption, `unknown list "${what}"; known: scenarios, properties, parameters`);
+        }
+        return runList(what, this.opts());
+      })();
+    });
+  return p;
+}
+
+/** One line for any error; exit code 2 (0 for --help and --version). */
+export function reportError(e: unknown): number {
+  if (e instanceof CommanderError) {
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+    const message = e.message.replace(/^error: /, '').replace(/\n+/g, ' ').trim();
+    process.stderr.write(`kubecheck: ${ToolErrorCode.badOption}: ${message} (see kubecheck --help)\n`);
+    return 2;
+  }
+  if (e instanceof KubecheckError) {
+    process.stderr.write(`kubecheck: ${e.message.split('\n')[0]}\n`);
+    if (process.env.KUBECHECK_DEBUG === '1') process.stderr.write(`${e.stack}\n`);
+    return 2;
+  }
+  const err = e as Error;
+  process.stderr.write(`kubecheck: unexpected error: ${String(err?.message ?? e).split('\n')[0]} (set KUBECHECK_DEBUG=1 for the stack trace)\n`);
+  if (process.env.KUBECHECK_DEBUG === '1') process.stderr.write(`${err?.stack}\n`);
+  return 2;
+}
+
+/** Runs the command line on `argv` (process.argv form); resolves to the exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  let code = 0;
+  try {
+    const p = program((c) => {
+      code = c;
+    });
+    if (argv.length <= 2) {
+      process.stdout.write(p.helpInformation());
+      return 0;
+    }
+    await p.parseAsync(argv as string[]);
+    return code;
+  } catch (e) {
+    return reportError(e);
+  }
+}
+
+const isEntry = process.argv[1] !== undefined && /cli[\\/]main\.ts$/.test(process.argv[1]);
+if (isEntry || (globalThis as { __kubecheckBin?: boolean }).__kubecheckBin) {
+  process.exitCode = await main(process.argv);
+}

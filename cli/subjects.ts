@@ -1,0 +1,75 @@
+/** Which subject a scenario belongs to, and the config resolved for it from the command line. */
+import { fail, KubecheckError, ToolErrorCode } from '../reports/errors.js';
+import { readConfigFile } from './input.js';
+import { kubernetesSubject } from './kubernetesSubject.js';
+import type { Resolved, Subject } from './subject.js';
+import { twoPhaseSubject } from './twoPhaseSubject.js';
+
+const EXAMPLES: readonly Subject[] = [twoPhaseSubject];
+
+/** Every subject that loads: Kubernetes first (when its model is present), then the examples. */
+export async function allSubjects(): Promise<Subject[]> {
+  try {
+    return [await kubernetesSubject(), ...EXAMPLES];
+  } catch (e) {
+    if (e instanceof KubecheckError && e.code === ToolErrorCode.modelUnavailable) return [...EXAMPLES];
+    throw e;
+  }
+}
+
+/** The subject of `scenario` (default: the first Kubernetes scenario, node-failure). KC209 lists the known ones. */
+export async function subjectOf(scenario: string | undefined): Promise<{ subject: Subject; scenario: string }> {
+  const example = EXAMPLES.find((s) => s.scenarios.some((x) => x.name === scenario));
+  if (example && scenario) return { subject: example, scenario };
+  const subjects = await allSubjects();
+  const k8s = subjects.find((s) => s.name === 'kubernetes');
+  if (scenario === undefined) {
+    if (!k8s) await kubernetesSubject(); // throws KC214 with the reason
+    return { subject: k8s!, scenario: k8s!.scenarios[0].name };
+  }
+  const owner = subjects.find((s) => s.scenarios.some((x) => x.name === scenario));
+  if (!owner) {
+    const known = subjects.flatMap((s) => s.scenarios.map((x) => x.name));
+    fail(ToolErrorCode.unknownScenario, `unknown scenario "${scenario}"; known: ${known.join(', ')}`);
+  }
+  return { subject: owner, scenario };
+}
+
+/** What the config options of a command say. */
+export interface ConfigOptions {
+  readonly scenario?: string;
+  readonly config?: string;
+  readonly set?: Record<string, string>;
+  readonly allowUnsafeConfig?: boolean;
+}
+
+/** Resolves scenario and config from the options; a config file may name its scenario (`scenario: node-partition`). */
+export async function resolveFromOptions(opts: ConfigOptions): Promise<Resolved & { subject: Subject }> {
+  const file = opts.config === undefined ? undefined : readConfigFile(opts.config);
+  const named = file && typeof (file as Record<string, unknown>).scenario === 'string' ? ((file as Record<string, unknown>).scenario as string) : undefined;
+  if (opts.scenario && named && named !== opts.scenario) {
+    fail(ToolErrorCode.badOption, `--scenario ${opts.scenario} disagrees with "scenario: ${named}" in ${opts.config}`);
+  }
+  const { subject, scenario } = await subjectOf(opts.scenario ?? named);
+  let fileForModel = file;
+  if (named) {
+    const { scenario: _drop, ...rest } = file as Record<string, unknown>;
+    fileForModel = rest;
+  }
+  const resolved = subject.resolve(scenario, {
+    ...(fileForModel === undefined ? {} : { file: fileForModel }),
+    ...(opts.set ? { set: opts.set } : {}),
+    ...(opts.allowUnsafeConfig ? { allowUnsafe: true } : {}),
+  });
+  return { ...resolved, subject };
+}
+
+/** Checks the ids asked for against the subject's catalogue; KC210 lists the known ones. */
+export function checkPropertyIds(subject: Subject, ids: readonly string[] | undefined): void {
+  for (const id of ids ?? []) {
+    if (id === 'deadlock') continue;
+    if (!subject.properties.some((p) => p.id === id)) {
+      fail(ToolErrorCode.unknownProperty, `unknown property "${id}"; known: ${subject.properties.map((p) => p.id).join(', ')}`);
+    }
+  }
+}
