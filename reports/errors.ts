@@ -30,6 +30,12 @@ export const ToolErrorCode = {
   unknownProperty: 'KC210',
   /** An output format that cannot be produced here (e.g. PNG without the `dot` program). */
   formatUnavailable: 'KC211',
+  /** A parameter that the scenario does not have (when the model has not said so itself). */
+  unknownParameter: 'KC212',
+  /** A parameter value outside its rule (when the model has not said so itself). */
+  badParameterValue: 'KC213',
+  /** The model could not be loaded (a broken install or checkout). */
+  modelUnavailable: 'KC214',
 } as const;
 
 export type ToolErrorCode = (typeof ToolErrorCode)[keyof typeof ToolErrorCode];

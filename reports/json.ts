@@ -37,12 +37,13 @@ export interface CounterexampleJson {
 }
 
 /** The ITF of one property's trace, with the run's scenario and config in `#meta`. */
-export function itfOf<S>(model: Model<S>, outcome: PropertyOutcome<S>, info: Pick<RunInfo, 'scenario' | 'config'>): ItfTrace {
+export function itfOf<S>(model: Model<S>, outcome: PropertyOutcome<S>, info: Pick<RunInfo, 'scenario' | 'config' | 'allowUnsafeConfig'>): ItfTrace {
   return toItf(outcome.trace!, {
     description: `${outcome.status === 'witnessed' ? 'witness of' : 'counterexample to'} ${outcome.id}: ${outcome.description}`,
     model: model.name,
     ...(info.scenario === undefined ? {} : { scenario: info.scenario }),
     ...(info.config === undefined ? {} : { config: info.config }),
+    ...(info.allowUnsafeConfig ? { allowUnsafeConfig: true } : {}),
     property: outcome.id,
     status: outcome.status === 'witnessed' ? 'witnessed' : 'violated',
   });
@@ -52,6 +53,7 @@ export function itfOf<S>(model: Model<S>, outcome: PropertyOutcome<S>, info: Pic
 export function counterexampleJson<S>(model: Model<S>, outcome: PropertyOutcome<S>, info: RunInfo): CounterexampleJson {
   const steps = timelineSteps(model, outcome.trace!);
   return {
+    ...(info.allowUnsafeConfig ? { allowUnsafeConfig: true } : {}),
     property: outcome.id,
     description: outcome.description,
     steps: steps.length,

@@ -15,6 +15,8 @@ export interface RunInfo {
   readonly scenario?: string;
   /** The config in its JSON form (what replay reads back). */
   readonly config?: JsonValue;
+  /** The config was accepted with `--allow-unsafe-config` (replay needs the same switch). */
+  readonly allowUnsafeConfig?: boolean;
   /** Random exploration's seed, runs, steps and fast-check replay path. */
   readonly simulation?: { readonly seed: number; readonly runs: number; readonly steps: number; readonly replay?: string };
 }
