@@ -39,11 +39,11 @@ function fromCheck(bench: string, r: CheckResult<unknown>): Measurement {
 const round = (x: number): number => Math.round(x * 100) / 100;
 
 async function measure(name: string): Promise<Measurement[]> {
-  const twoPhase = /^twophase-(\d+)-(plain|immer)(-nofreeze)?$/.exec(name);
+  const twoPhase = /^twophase-(\d+)-(plain|immer)(-nofreeze)?(-generic)?$/.exec(name);
   if (twoPhase) {
     const n = Number(twoPhase[1]);
     if (twoPhase[2] === 'immer') setAutoFreeze(twoPhase[3] === undefined);
-    const model = (twoPhase[2] === 'plain' ? twoPhasePlain : twoPhaseImmer)({ rms: n });
+    const model = twoPhase[2] === 'plain' ? twoPhasePlain({ rms: n }) : twoPhaseImmer({ rms: n, genericFingerprint: twoPhase[4] !== undefined });
     return [fromCheck(name, check(model) as CheckResult<unknown>)];
   }
   const random = /^random-twophase-(\d+)$/.exec(name);

@@ -21,6 +21,7 @@ const defaults = [
   'twophase-7-plain',
   'twophase-7-immer',
   'twophase-7-immer-nofreeze',
+  'twophase-7-immer-nofreeze-generic',
   'twophase-8-plain',
   'twophase-8-immer-nofreeze',
   'random-twophase-7',

@@ -1,16 +1,17 @@
 /**
  * TwoPhase written with immer: each transition is a `produce` recipe, guards are checked before
- * `produce` so no draft is built for a disabled action, and fingerprints use the checker's
- * generic encoder (hashes memoised per unchanged sub-object).
+ * `produce` so no draft is built for a disabled action. Fingerprints use the compact key by
+ * default, or with `genericFingerprint` the checker's generic encoder (hashes memoised per
+ * unchanged sub-object), which is what models without a hand-written key get.
  */
 import { produce } from 'immer';
 import { action, type Model } from '../../checker/index.js';
 import {
-  canonicalize, consistent, describeState, describeStep, initialState, rmIndices,
+  canonicalize, compactKey, consistent, describeState, describeStep, initialState, rmIndices,
   type TwoPhaseOptions, type TwoPhaseState,
 } from './common.js';
 
-export function twoPhaseImmer(options: TwoPhaseOptions): Model<TwoPhaseState> {
+export function twoPhaseImmer(options: TwoPhaseOptions & { readonly genericFingerprint?: boolean }): Model<TwoPhaseState> {
   const { rms: n, bug } = options;
   const rms = rmIndices(n);
   return {
@@ -60,6 +61,7 @@ export function twoPhaseImmer(options: TwoPhaseOptions): Model<TwoPhaseState> {
     ],
     properties: [consistent],
     ...(options.symmetry ? { canonicalize } : {}),
+    ...(options.genericFingerprint ? {} : { view: compactKey }),
     describeStep: (_b, a) => describeStep(a),
     describeState,
   };
