@@ -100,19 +100,25 @@ export function fingerprint(value: unknown): Fingerprint {
 
 /**
  * The encoding with no hashing of sub-objects: exact, for the debug mode that detects fingerprint
- * collisions (two different states, one fingerprint).
+ * collisions (two different states, one fingerprint). Keys sorted, Sets and Maps by sorted
+ * entries, at every depth.
  */
 export function exactEncoding(value: unknown): string {
   if (typeof value === 'string') return value;
-  return JSON.stringify(value, (_k, v: unknown) => {
-    if (v instanceof Set) return { $set: [...v].map((x) => JSON.stringify(x)).sort() };
-    if (v instanceof Map) return { $map: [...v].map((x) => JSON.stringify(x)).sort() };
-    if (typeof v === 'bigint') return `${v}n`;
-    if (v && typeof v === 'object' && !Array.isArray(v)) {
-      const sorted: Record<string, unknown> = {};
-      for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k];
-      return sorted;
-    }
-    return v;
-  });
+  return exact(value);
+}
+
+function exact(value: unknown): string {
+  if (typeof value !== 'object' || value === null) {
+    return typeof value === 'bigint' ? `${value}n` : value === undefined ? 'u' : (JSON.stringify(value) ?? 'u');
+  }
+  if (Array.isArray(value)) return `[${value.map(exact).join(',')}]`;
+  if (value instanceof Set) return `S[${[...value].map(exact).sort().join(',')}]`;
+  if (value instanceof Map) return `M[${[...value].map(([k, v]) => `${exact(k)}:${exact(v)}`).sort().join(',')}]`;
+  const record = value as Record<string, unknown>;
+  const parts: string[] = [];
+  for (const k of Object.keys(record).sort()) {
+    if (record[k] !== undefined) parts.push(`${JSON.stringify(k)}:${exact(record[k])}`);
+  }
+  return `{${parts.join(',')}}`;
 }

@@ -41,7 +41,7 @@ function checkBound(name: string, value: unknown, integer: boolean): void {
   if (!ok) {
     fail(
       CheckerErrorCode.invalidBound,
-      `${name} must be a positive ${integer ? 'integer' : 'number'}, got ${JSON.stringify(value) ?? String(value)}`,
+      `${name} must be a positive ${integer ? 'integer' : 'number'}, got ${typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value))}`,
     );
   }
 }

@@ -147,11 +147,12 @@ class Search<S> {
 
   /** Called once per expanded state; looks at the clock and memory only now and then. */
   private tick(queued: number): void {
-    if ((++this.expansions & 1023) !== 0) return;
-    const now = performance.now();
     const { timeLimitSeconds, maxMemoryMB, onProgress } = this.options;
+    // The clock is read on every expansion only under a time limit (steps may be slow).
+    if ((++this.expansions & 1023) !== 0 && timeLimitSeconds === undefined) return;
+    const now = performance.now();
     if (timeLimitSeconds !== undefined && now - this.started > timeLimitSeconds * 1000) this.stop('time', timeLimitSeconds);
-    if ((this.expansions & 16383) === 0 || maxMemoryMB !== undefined) {
+    if ((this.expansions & 16383) === 0 || (maxMemoryMB !== undefined && (this.expansions & 1023) === 0)) {
       const rss = process.memoryUsage.rss();
       if (rss > this.peakRss) this.peakRss = rss;
       if (maxMemoryMB !== undefined && rss > maxMemoryMB * 1048576) this.stop('memory', maxMemoryMB);
@@ -317,7 +318,9 @@ class Search<S> {
       outcomes.push(outcome);
     }
     const failed = outcomes.some((o) => o.status === 'violated' || o.status === 'unwitnessed');
-    const verdict: Verdict = failed ? 'violation' : outcomes.some((o) => o.status === 'unknown') ? 'incomplete' : 'ok';
+    // Halting because every property is decided leaves nothing unknown; any other stop is partial.
+    const partial = this.stoppedBy !== undefined || (this.halted && this.pending > 0);
+    const verdict: Verdict = failed ? 'violation' : partial ? 'incomplete' : 'ok';
     const seconds = (performance.now() - this.started) / 1000;
     const rss = process.memoryUsage.rss();
     if (rss > this.peakRss) this.peakRss = rss;

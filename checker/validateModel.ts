@@ -7,7 +7,7 @@ import { isKebabCase, type Property } from './properties.js';
 export function selectProperties<S>(model: Model<S>, ids?: readonly string[]): Property<S>[] {
   const seen = new Set<string>();
   for (const p of model.properties) {
-    if (!isKebabCase(p.id)) fail(CheckerErrorCode.invalidPropertyId, `property id "${p.id}" is not kebab-case (e.g. single-leader)`);
+    if (!isKebabCase(p.id)) fail(CheckerErrorCode.invalidPropertyId, `property id ${JSON.stringify(p.id)} is not kebab-case (e.g. single-leader)`);
     if (p.id === 'deadlock') fail(CheckerErrorCode.duplicatePropertyId, `property id "deadlock" is reserved for the checker's deadlock check`);
     if (seen.has(p.id)) fail(CheckerErrorCode.duplicatePropertyId, `model ${model.name} has two properties with id "${p.id}"; ids must be unique`);
     seen.add(p.id);
