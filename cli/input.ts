@@ -28,11 +28,9 @@ export function readConfigFile(path: string): unknown {
     }
   } else {
     try {
-      value = parseYaml(text, { prettyErrors: false, uniqueKeys: true });
+      value = parseYaml(text, { prettyErrors: true, uniqueKeys: true });
     } catch (e) {
-      const err = e as Error & { linePos?: { line: number; col: number }[] };
-      const at = err.linePos?.[0] ? ` (line ${err.linePos[0].line}, column ${err.linePos[0].col})` : '';
-      fail(ToolErrorCode.malformedConfig, `${path} is not valid YAML${at}: ${err.message.split('\n')[0]}`);
+      fail(ToolErrorCode.malformedConfig, `${path} is not valid YAML: ${(e as Error).message.split('\n')[0].replace(/:$/, '')}`);
     }
   }
   if (value === null || value === undefined) return {};

@@ -57,7 +57,9 @@ export function replayItf<S>(model: Model<S>, itf: ParsedItf): ReplayReport<S> {
     fail(ToolErrorCode.traceDiverges, `the trace starts in initial state ${itf.initial}, but the model has ${init.length}`);
   }
   const first = firstDifference(itf.states[0], stateVars(init[itf.initial]));
-  if (first !== undefined) fail(ToolErrorCode.traceDiverges, `the initial state differs from the model's in "${first}"`);
+  if (first !== undefined) {
+    fail(ToolErrorCode.traceDiverges, `the initial state differs in "${first}" from the one the model builds from the trace's scenario and config (an edited trace, or one from another version?)`);
+  }
   const run = replayLabels(model, itf.labels, itf.initial);
   if (!run.ok) {
     fail(ToolErrorCode.traceDiverges, `step ${run.failedStep} (${formatAction(run.action)}) is not an enabled step of the state reached; the trace no longer replays`);
@@ -81,6 +83,13 @@ export function replayItf<S>(model: Model<S>, itf: ParsedItf): ReplayReport<S> {
     fail(ToolErrorCode.traceNotReproduced, `the trace replays, but ${goal ? `goal "${id}" is never reached` : `property "${id}" holds`} along it`);
   }
   return { trace, outcome: goal ? 'witnessed' : 'violated', property: id, at };
+}
+
+/** The value at a dotted path of a JSON object, for messages. */
+export function valueAt(value: unknown, path: string): unknown {
+  let v = value;
+  for (const k of path.split('.')) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined;
+  return v;
 }
 
 /** Names the first config field whose value differs (dotted path), or undefined when equal. */

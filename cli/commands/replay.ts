@@ -9,7 +9,7 @@ import { formatAction } from '../../checker/index.js';
 import { formatTime } from '../../reports/duration.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import { parseItf } from '../../reports/itf.js';
-import { configDifference, replayItf } from '../../reports/replay.js';
+import { configDifference, replayItf, valueAt } from '../../reports/replay.js';
 import { formatTimeline, timelineSteps } from '../../reports/timeline.js';
 import { readText } from '../input.js';
 import { resolveFromOptions, subjectOf, type ConfigOptions } from '../subjects.js';
@@ -38,7 +38,10 @@ export async function runReplay(file: string, opts: ReplayOptions): Promise<numb
   if (opts.config !== undefined || opts.set !== undefined) {
     const asked = await resolveFromOptions({ ...opts, scenario });
     const diff = configDifference(rebuilt.config, asked.config);
-    if (diff !== undefined) fail(ToolErrorCode.traceMismatch, `${file} was made for another config: "${diff}" differs from the one given`);
+    if (diff !== undefined) {
+      const show = (v: unknown): string => JSON.stringify(valueAt(v, diff)) ?? 'unset';
+      fail(ToolErrorCode.traceMismatch, `${file} was made for another config: ${diff} is ${show(rebuilt.config)} in the trace, ${show(asked.config)} here`);
+    }
   }
   const report = replayItf(rebuilt.model, itf);
   const steps = report.trace.actions.length;

@@ -1,0 +1,43 @@
+/** Runs the kubecheck command as a separate process, as users do, and normalises what varies. */
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/kubecheck.js', import.meta.url));
+
+export interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+const ENV = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, KUBECHECK_DEBUG: undefined };
+
+/** `kubecheck ...args`, synchronously. */
+export function kubecheck(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Run {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: { ...ENV, ...options.env }, encoding: 'utf8', timeout: 120_000 });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** `kubecheck ...args` without blocking, so independent commands run side by side. */
+export function kubecheckAsync(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: { ...ENV, ...options.env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/**
+ * Replaces what differs between runs and machines: wall-clock seconds, rates, memory, the random
+ * seed of unseeded runs, temporary directories.
+ */
+export function normalise(text: string): string {
+  return text
+    .replace(/\d+\.\d+s \([\d,]+ states\/s\), \d+ MB/g, '<time> (<rate> states/s), <mem> MB')
+    .replace(/\/tmp\/[^\s/]+/g, '<tmp>')
+    .replace(/\r\n/g, '\n');
+}
