@@ -1,0 +1,154 @@
+/**
+ * The testing API: kubecheck inside a user's own test runner (vitest, jest, node:test).
+ *
+ * ```ts
+ * import { expectHolds, expectViolation, kubernetesScenario } from 'kubecheck/testing';
+ * it('node-failure holds with our timing', async () => {
+ *   const { model, properties } = await kubernetesScenario('node-failure', { set: { 'kubeControllerManager.nodeMonitorGracePeriod': '40s' } });
+ *   await expectHolds(model, { properties });
+ * });
+ * ```
+ *
+ * A failure throws an `Error` whose message has the verdict, the timeline of the counterexample
+ * and where the full report (Markdown, ITF, DOT, SVG) was written: `$KUBECHECK_REPORT_DIR`, or a
+ * fresh folder under the system's temporary directory. Random runs take their seed from
+ * `$KUBECHECK_SEED` when set and print it on every failure.
+ */
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  check, simulate, type CheckOptions, type CheckResult, type JsonValue, type Model, type SimulateOptions,
+  type SimulationResult, type Trace,
+} from '../checker/index.js';
+import type { RunInfo } from '../reports/outcome.js';
+import { formatTimeline } from '../reports/timeline.js';
+import { runArtifacts, writeArtifacts } from './artifacts.js';
+import type { ConfigInput } from './subject.js';
+import { subjectOf } from './subjects.js';
+
+/** Where a failing assertion writes its report, and what it says the run was. */
+export interface ReportOptions {
+  /** Folder for reports; default `$KUBECHECK_REPORT_DIR` or a new temporary folder. */
+  readonly reportDir?: string;
+  /** Scenario name and config shown in the report and saved in the ITF trace (for replay). */
+  readonly scenario?: string;
+  readonly config?: JsonValue;
+}
+
+/** A scenario of the Kubernetes model, resolved as `kubecheck check --scenario` would. */
+export interface ResolvedScenario<S> {
+  readonly model: Model<S>;
+  readonly scenario: string;
+  readonly config: JsonValue;
+  /** The property ids `kubecheck check` checks for this scenario by default. */
+  readonly properties: readonly string[];
+}
+
+/**
+ * Resolves a scenario with a config (a parsed file and/or `--set`-style pairs). `extend` adds the
+ * user's own controllers: it receives the stock model and returns one with more actions (or
+ * properties). Bad config throws the same one-line `KubecheckError` as the command line.
+ */
+export async function kubernetesScenario<S = unknown>(
+  name: string,
+  input: ConfigInput & { readonly extend?: (model: Model<S>) => Model<S> } = {},
+): Promise<ResolvedScenario<S>> {
+  const { subject, scenario } = await subjectOf(name);
+  const resolved = subject.resolve(scenario, input);
+  const base = resolved.model as Model<S>;
+  return {
+    model: input.extend ? input.extend(base) : base,
+    scenario,
+    config: resolved.config,
+    properties: resolved.defaultProperties,
+  };
+}
+
+function reportFolder(options: ReportOptions): string {
+  const root = options.reportDir ?? process.env.KUBECHECK_REPORT_DIR;
+  if (root === undefined || root === '') return mkdtempSync(join(tmpdir(), 'kubecheck-'));
+  // A fresh sub-folder per failure: nothing already there is overwritten.
+  mkdirSync(root, { recursive: true });
+  return mkdtempSync(join(root, `${slug(options.scenario ?? 'run')}-`));
+}
+
+const slug = (s: string): string => s.replace(/[^a-z0-9-]+/gi, '-').toLowerCase();
+
+async function failWith<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, headline: string, options: ReportOptions): Promise<never> {
+  const dir = reportFolder(options);
+  const files = await runArtifacts(model, result, info, undefined, 200);
+  writeArtifacts(dir, files, false);
+  const lines = [headline];
+  for (const p of result.properties) {
+    if (p.status === 'violated' && p.trace) {
+      lines.push('', `${p.id} violated (${p.trace.actions.length} steps): ${p.description}`, formatTimeline(model, p.trace));
+    } else if (p.status === 'unwitnessed') {
+      lines.push('', `${p.id} never reached on the whole space: ${p.description}`);
+    }
+  }
+  if (info.simulation) {
+    const { seed, replay } = info.simulation;
+    lines.push('', `seed ${seed}${replay ? `, path ${replay}` : ''} (rerun with KUBECHECK_SEED=${seed})`);
+  }
+  lines.push('', `full report: ${join(dir, 'report.md')}`);
+  throw new Error(lines.join('\n'));
+}
+
+const runInfo = (command: 'check' | 'simulate', options: ReportOptions): RunInfo => ({
+  command,
+  ...(options.scenario === undefined ? {} : { scenario: options.scenario }),
+  ...(options.config === undefined ? {} : { config: options.config }),
+});
+
+/**
+ * Asserts that every property holds on the whole space and every goal is witnessed (verdict `ok`).
+ * Returns the result for further assertions (e.g. on `stats`).
+ */
+export async function expectHolds<S>(model: Model<S>, options: CheckOptions & ReportOptions = {}): Promise<CheckResult<S>> {
+  const result = check(model, options);
+  if (result.verdict !== 'ok') {
+    const why = result.verdict === 'incomplete' ? `the search was stopped by its ${result.stoppedBy?.bound ?? 'a'} bound` : 'a property failed';
+    await failWith(model, result, runInfo('check', options), `expected every property of ${options.scenario ?? model.name} to hold, but ${why} (verdict ${result.verdict})`, options);
+  }
+  return result;
+}
+
+/**
+ * Asserts that `property` is violated and returns its shortest counterexample, so a test can say
+ * how long it is and how it ends.
+ */
+export async function expectViolation<S>(model: Model<S>, property: string, options: CheckOptions & ReportOptions = {}): Promise<Trace<S>> {
+  const result = check(model, { ...options, properties: [property] });
+  const outcome = result.properties.find((p) => p.id === property);
+  if (outcome?.status !== 'violated' || !outcome.trace) {
+    throw new Error(`expected ${property} to be violated in ${options.scenario ?? model.name}, but it ${outcome?.status === 'holds' ? 'holds on the whole space' : `is ${outcome?.status ?? 'unknown'}`} (verdict ${result.verdict}, ${result.stats.distinctStates} states)`);
+  }
+  return outcome.trace;
+}
+
+/** The seed of random runs: `$KUBECHECK_SEED` when set, else a fresh one (always reported). */
+export function seedFromEnvironment(): number | undefined {
+  const raw = process.env.KUBECHECK_SEED;
+  if (raw === undefined || raw === '') return undefined;
+  const seed = Number(raw);
+  if (!Number.isInteger(seed)) throw new Error(`KUBECHECK_SEED must be an integer, got "${raw}"`);
+  return seed;
+}
+
+/**
+ * Random runs (fast-check) that must find no violation. On failure the message has the seed, the
+ * fast-check path, the minimal trace's timeline and the report's path.
+ */
+export async function expectNoRandomViolation<S>(model: Model<S>, options: SimulateOptions & ReportOptions = {}): Promise<SimulationResult<S>> {
+  const seed = options.seed ?? seedFromEnvironment();
+  const result = simulate(model, { ...options, ...(seed === undefined ? {} : { seed }) });
+  if (result.verdict === 'violation') {
+    const info: RunInfo = {
+      ...runInfo('simulate', options),
+      simulation: { seed: result.seed, runs: result.runs, steps: result.steps, ...(result.replay ? { replay: result.replay } : {}) },
+    };
+    await failWith(model, result, info, `random exploration of ${options.scenario ?? model.name} found a violation`, options);
+  }
+  return result;
+}

@@ -1,0 +1,59 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { expectHolds, expectNoRandomViolation, expectViolation, seedFromEnvironment } from '../../cli/testing.js';
+import { twoPhasePlain } from '../../examples/two-phase-commit/index.js';
+
+const buggy = () => twoPhasePlain({ rms: 3, bug: 'rm-commits-on-prepared' });
+
+describe('the testing API', () => {
+  it('should pass a model whose properties hold and return its figures', async () => {
+    const result = await expectHolds(twoPhasePlain({ rms: 3 }));
+    expect(result.stats.distinctStates).toBe(288);
+  });
+
+  it('should fail with the timeline and the report path, and write the report there', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kc-api-'));
+    const error = await expectHolds(buggy(), { reportDir: dir, scenario: 'two-phase-commit' }).then(() => undefined, (e: Error) => e);
+    expect(error).toBeInstanceOf(Error);
+    const message = error!.message;
+    expect(message).toMatch(/consistent violated \(3 steps\)/);
+    expect(message).toMatch(/T\+0s\s+rm-1\s+prepares and sends Prepared/);
+    const reportPath = /full report: (.*report\.md)/.exec(message)?.[1];
+    expect(reportPath).toBeDefined();
+    expect(readFileSync(reportPath!, 'utf8')).toMatch(/sequenceDiagram/);
+    const written = readdirSync(dir);
+    expect(written).toHaveLength(1);
+    expect(readdirSync(join(dir, written[0]))).toContain('consistent.itf.json');
+  });
+
+  it('should return the shortest counterexample of an expected violation', async () => {
+    // Shortest: one RM prepares (a Prepared message exists), another chooses to abort, one
+    // commits on the Prepared message: 3 steps; no 2-step path has both a commit and an abort.
+    const trace = await expectViolation(buggy(), 'consistent');
+    expect(trace.actions.map((a) => a.name)).toEqual(['RMPrepare', 'RMChooseToAbort', 'RMRcvCommitMsg']);
+  });
+
+  it('should fail an expected violation that does not happen, saying it holds', async () => {
+    const error = await expectViolation(twoPhasePlain({ rms: 3 }), 'consistent').then(() => undefined, (e: Error) => e);
+    expect(error?.message).toMatch(/consistent to be violated .* holds on the whole space/);
+  });
+
+  it('should print the seed of a random failure and replay it from KUBECHECK_SEED', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kc-api-'));
+    const before = process.env.KUBECHECK_SEED;
+    process.env.KUBECHECK_SEED = '1234';
+    try {
+      expect(seedFromEnvironment()).toBe(1234);
+      const first = await expectNoRandomViolation(buggy(), { reportDir: dir }).then(() => '', (e: Error) => e.message);
+      const second = await expectNoRandomViolation(buggy(), { reportDir: dir }).then(() => '', (e: Error) => e.message);
+      expect(first).toMatch(/seed 1234, path [\d:]+ \(rerun with KUBECHECK_SEED=1234\)/);
+      const timeline = (m: string) => m.split('full report')[0];
+      expect(timeline(second)).toBe(timeline(first));
+    } finally {
+      if (before === undefined) delete process.env.KUBECHECK_SEED;
+      else process.env.KUBECHECK_SEED = before;
+    }
+  });
+});
