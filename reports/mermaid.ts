@@ -19,7 +19,7 @@ export interface MermaidOptions {
 
 /** Text safe inside a Mermaid message: `;` and `#` are written as entity codes, one line. */
 export function mermaidText(text: string): string {
-  return text.replace(/#/g, '#35;').replace(/;/g, '#59;').replace(/[\r\n]+/g, ' ').trim() || ' ';
+  return text.replace(/[#;]/g, (ch) => (ch === '#' ? '#35;' : '#59;')).replace(/[\r\n]+/g, ' ').trim() || ' ';
 }
 
 /** Orders participants: those named in `order` first (prefix match: `kubelet` matches `kubelet/node-1`), then by first appearance. */
