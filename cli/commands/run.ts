@@ -26,6 +26,17 @@ export interface RunOptions extends ConfigOptions {
   readonly replayPath?: string;
 }
 
+/** The command line that replays a random failure: this one, with its seed and fast-check path. */
+function replayCommand(seed: number, path: string): string {
+  const args = process.argv.slice(2);
+  const kept: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--seed' || args[i] === '--replay-path' || args[i] === '--out' || args[i] === '-o') i++;
+    else if (!/^--(seed|replay-path|out)=/.test(args[i]) && args[i] !== '--force') kept.push(/[\s'"$]/.test(args[i]) ? `'${args[i]}'` : args[i]);
+  }
+  return `kubecheck ${kept.join(' ')} --seed ${seed} --replay-path '${path}'`;
+}
+
 /** Runs `check` or `simulate`; returns the exit code. */
 export async function runSearch(command: 'check' | 'simulate', opts: RunOptions): Promise<number> {
   const r = await resolveFromOptions(opts);
@@ -58,7 +69,8 @@ export async function runSearch(command: 'check' | 'simulate', opts: RunOptions)
       ...(opts.symmetry === undefined ? {} : { symmetry: opts.symmetry }),
     });
     result = sim;
-    info = { ...info, simulation: { seed: sim.seed, runs: sim.runs, steps: sim.steps, ...(sim.replay === undefined ? {} : { replay: sim.replay }) } };
+    const replay = sim.replay === undefined ? {} : { replay: sim.replay, replayCommand: replayCommand(sim.seed, sim.replay) };
+    info = { ...info, simulation: { seed: sim.seed, runs: sim.runs, steps: sim.steps, ...replay } };
   }
   let written: string[] = [];
   if (opts.out !== undefined) {
