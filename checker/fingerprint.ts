@@ -110,6 +110,7 @@ export function exactEncoding(value: unknown): string {
 
 function exact(value: unknown): string {
   if (typeof value !== 'object' || value === null) {
+    if (typeof value === 'number' && !Number.isFinite(value)) return String(value); // NaN, ±Infinity: not JSON's null
     return typeof value === 'bigint' ? `${value}n` : value === undefined ? 'u' : (JSON.stringify(value) ?? 'u');
   }
   if (Array.isArray(value)) return `[${value.map(exact).join(',')}]`;
