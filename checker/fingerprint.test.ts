@@ -243,7 +243,7 @@ describe('exactEncoding is exact', () => {
     );
   });
 
-  // BUG (checker/fingerprint.ts, exact(): scalars go through `JSON.stringify(value)`, which
+  // Regression (checker/fingerprint.ts, exact() once sent scalars go through `JSON.stringify(value)`, which
   // writes NaN, Infinity and -Infinity as "null"): exactEncoding([NaN]), ([Infinity]),
   // ([-Infinity]) and ([null]) are all "[null]", while `fingerprint` tells them apart ("NaN",
   // "Infinity", "n"). The collision detector would miss a real collision between such states.
