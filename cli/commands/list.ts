@@ -8,6 +8,7 @@ export interface ListOptions {
 }
 
 function table(rows: readonly (readonly string[])[]): string[] {
+  if (rows.length === 0) return ['  (none)'];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r) => `  ${r.map((x, i) => (i === r.length - 1 ? x : x.padEnd(widths[i]))).join('  ')}`.trimEnd());
 }
@@ -26,7 +27,7 @@ export async function runList(what: string | undefined, opts: ListOptions): Prom
     if (show('scenarios')) out.push(c.bold(`Scenarios${title}`), ...table(s.scenarios.map((x) => [x.name, x.description])), '');
     if (show('properties')) out.push(c.bold(`Properties${title}`), ...table(s.properties.map((p) => [p.id, p.kind, p.description, p.source ?? ''])), '');
     if (show('parameters')) {
-      out.push(c.bold(`Parameters${title}`), ...table([['key', 'default', 'kubernetes name', 'description'], ...s.parameters().map((p) => [p.key, p.defaultValue, p.kubernetesName ?? '-', p.description])]), '');
+      out.push(c.bold(`Parameters${title}`), ...table([['key', 'default', 'kubernetes name', 'description'], ...s.parameters().map((p) => [p.key, p.defaultValue, p.kubernetesName || '-', p.description])]), '');
     }
   }
   process.stdout.write(`${out.join('\n').trimEnd()}\n`);
