@@ -1,14 +1,17 @@
-/** Runs test/cli/examples.md: every command block as a separate process, outputs compared after normalising. */
+/** Runs test/cli/examples.md and kubernetes.md: every command block as a separate process, outputs compared after normalising. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseExamples, updateExamples, type Block } from './literate.js';
 import { kubecheckAsync, normalise, type Run } from './run.js';
 
-const FILE = fileURLToPath(new URL('./examples.md', import.meta.url));
+const update = process.env.KUBECHECK_UPDATE_GOLDEN === '1';
+for (const name of ['examples.md', 'kubernetes.md']) literate(name);
+
+function literate(name: string): void {
+const FILE = fileURLToPath(new URL(`./${name}`, import.meta.url));
 const text = readFileSync(FILE, 'utf8');
 const examples = parseExamples(text);
-const update = process.env.KUBECHECK_UPDATE_GOLDEN === '1';
 
 // Start every command at once; each test awaits its own.
 const runs = new Map<number, Promise<Run>>();
@@ -18,7 +21,7 @@ const runOf = (i: number): Promise<Run> => {
 };
 examples.forEach((_, i) => runOf(i));
 
-describe('examples.md', () => {
+describe(name, () => {
   const rewrites: { block: Block; text: string }[] = [];
   examples.forEach((ex, i) => {
     it(`${ex.title}: kubecheck ${ex.args.join(' ')}`, async () => {
@@ -42,3 +45,4 @@ describe('examples.md', () => {
     });
   }
 });
+}
