@@ -1,0 +1,148 @@
+/**
+ * Assembles the cluster model: components, faults and the tick, in the order that defines
+ * urgency. While some urgent action (periodic or reactive work of a live component) is due, only
+ * the *first* due urgent action in this order may fire (all its due parameters are choices), and
+ * neither tick nor faults are enabled.
+ *
+ * What the fixed order within an instant abstracts: work that becomes due at the same instant
+ * runs leader election first, then kubelets, then the controller manager's controllers, then the
+ * scheduler. Kubelets therefore always act on an API change before a controller chain reacts to
+ * it within the same second, and the node lifecycle controller sees a renewal made in the same
+ * second. Races finer than the quantum between different components are not explored; races
+ * between candidates of one election and between scheduler choices are.
+ */
+import type { ActionLabel, AnyActionDef, JsonValue, Model, StepDescription } from '../checker/model.js';
+import type { ClusterConfig } from './config.js';
+import { makeCtx, type ClusterAction, type Ctx } from './context.js';
+import { describeState } from './describe.js';
+import { faultActions, operatorActions } from './faults.js';
+import { initialStates } from './initial.js';
+import { kubeletActions } from './kubelet.js';
+import { leaderElectionActions } from './leaderElection.js';
+import { nodeLifecycleActions } from './nodeLifecycle.js';
+import { podGcActions } from './podGC.js';
+import { schedulerActions } from './scheduler.js';
+import type { ClusterState } from './state.js';
+import { canonicalize } from './symmetry.js';
+import { stateKey } from './key.js';
+import { taintEvictionActions } from './taintEviction.js';
+import { syncHistory, tickAction } from './time.js';
+import { workloadActions } from './workloads.js';
+
+export interface ClusterModelOptions {
+  /**
+   * Extra urgent actions (e.g. a user's controller), placed after the built-in ones in the
+   * urgency order. Each must stop being enabled once it has acted, or time would stop.
+   */
+  readonly urgentActions?: readonly ClusterAction[];
+  /**
+   * Extra non-urgent actions (e.g. an operator or a remediation controller that may act at any
+   * instant after its condition holds). They run between instants, like faults.
+   */
+  readonly extraActions?: readonly (ClusterAction | AnyActionDef<ClusterState>)[];
+  /** Use symmetry reduction (default true); the checker's `symmetry: false` also turns it off. */
+  readonly symmetry?: boolean;
+}
+
+/** The built-in urgent actions, in urgency order. */
+export function urgentActions(ctx: Ctx): ClusterAction[] {
+  return [
+    ...leaderElectionActions(ctx),
+    ...kubeletActions(ctx),
+    ...nodeLifecycleActions(ctx),
+    ...taintEvictionActions(ctx),
+    ...workloadActions(ctx),
+    ...podGcActions(ctx),
+    ...schedulerActions(ctx),
+  ];
+}
+
+/** The built-in non-urgent actions: tick, faults, operator actions. */
+export function backgroundActions(ctx: Ctx): ClusterAction[] {
+  return [tickAction(ctx), ...faultActions(ctx), ...operatorActions(ctx)];
+}
+
+const paramsOf = (a: ClusterAction, s: ClusterState): readonly (JsonValue | undefined)[] =>
+  a.params === undefined ? [undefined] : typeof a.params === 'function' ? a.params(s) : a.params;
+
+function isClusterAction(a: ClusterAction | AnyActionDef<ClusterState>): a is ClusterAction {
+  return 'urgent' in a && 'describe' in a;
+}
+
+/** The Kubernetes cluster as a checker `Model`, without properties (see `properties/`). */
+export function clusterModel(config: ClusterConfig, options: ClusterModelOptions = {}): Model<ClusterState> {
+  const ctx = makeCtx(config);
+  const urgent = [...urgentActions(ctx), ...(options.urgentActions ?? [])];
+  const background: (ClusterAction | AnyActionDef<ClusterState>)[] = [...backgroundActions(ctx), ...(options.extraActions ?? [])];
+  const firstDueCache = new WeakMap<ClusterState, number>();
+  /** Index in `urgent` of the first action with a due parameter, or -1 (quiescent). */
+  const firstDue = (s: ClusterState): number => {
+    const hit = firstDueCache.get(s);
+    if (hit !== undefined) return hit;
+    let found = -1;
+    for (let i = 0; i < urgent.length && found < 0; i++) {
+      const a = urgent[i];
+      for (const p of paramsOf(a, s)) {
+        if (a.enabled(s, p)) {
+          found = i;
+          break;
+        }
+      }
+    }
+    firstDueCache.set(s, found);
+    return found;
+  };
+  const describers = new Map<string, ClusterAction>();
+  const actions: AnyActionDef<ClusterState>[] = [];
+  urgent.forEach((a, i) => {
+    describers.set(a.name, a);
+    actions.push({
+      name: a.name,
+      ...(a.params === undefined ? {} : { params: a.params }),
+      enabled: (s, p) => firstDue(s) === i && a.enabled(s, p),
+      apply: (s, p) => syncHistory(a.apply(s, p)),
+    });
+  });
+  for (const a of background) {
+    if (isClusterAction(a)) {
+      describers.set(a.name, a);
+      actions.push({
+        name: a.name,
+        ...(a.params === undefined ? {} : { params: a.params }),
+        enabled: (s, p) => firstDue(s) < 0 && a.enabled(s, p),
+        apply: (s, p) => syncHistory(a.apply(s, p)),
+      });
+    } else {
+      actions.push({
+        ...a,
+        enabled: (s, p) => firstDue(s) < 0 && (a.enabled === undefined || a.enabled(s, p)),
+        apply: (s, p) => {
+          const next = a.apply(s, p);
+          return next === undefined ? undefined : syncHistory(next);
+        },
+      });
+    }
+  }
+  const symmetry = options.symmetry ?? true;
+  return {
+    name: `kubernetes(${config.scenario})`,
+    initialStates: () => initialStates(ctx),
+    actions,
+    properties: [],
+    ...(symmetry ? { canonicalize: (s: ClusterState) => canonicalize(ctx, s) } : {}),
+    view: stateKey,
+    elapsed: (_b: ClusterState, a: ActionLabel) => (a.name === 'tick' ? ctx.tick : 0),
+    describeStep: (b: ClusterState, a: ActionLabel, after: ClusterState): StepDescription => {
+      const d = describers.get(a.name);
+      if (d === undefined) return { actor: 'extension', summary: a.param === undefined ? a.name : `${a.name}(${JSON.stringify(a.param)})` };
+      return d.describe(b, a.param, after);
+    },
+    describeState,
+  };
+}
+
+/** Whether no urgent built-in work is due in `s` (time may pass, faults may happen). */
+export function quiescent(config: ClusterConfig, s: ClusterState): boolean {
+  const ctx = makeCtx(config);
+  return urgentActions(ctx).every((a) => paramsOf(a, s).every((p) => !a.enabled(s, p)));
+}

@@ -1,0 +1,45 @@
+/**
+ * Durations as users write them (`10s`, `5m`, `1m30s`, `500ms`, Go's `time.ParseDuration` units
+ * h, m, s, ms) and back. Internally every duration is a number of seconds.
+ */
+import { ModelErrorCode, modelError } from './errors.js';
+
+const UNIT_SECONDS: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 0.001 };
+const PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/y;
+
+/**
+ * Parses a duration string into seconds. Throws KC103 naming `field` for a negative, unit-less
+ * or malformed value. `0s` is accepted (the caller checks positivity where Kubernetes does).
+ */
+export function parseDuration(field: string, raw: unknown): number {
+  if (typeof raw === 'number') {
+    modelError(ModelErrorCode.invalidDuration, `${field}: duration ${raw} has no unit; write e.g. "${raw}s"`);
+  }
+  if (typeof raw !== 'string') modelError(ModelErrorCode.invalidDuration, `${field}: expected a duration like "10s", got ${JSON.stringify(raw)}`);
+  const text = raw.trim();
+  if (text.startsWith('-')) modelError(ModelErrorCode.invalidDuration, `${field}: duration "${text}" is negative; durations must be ≥ 0`);
+  if (/^\d+(\.\d+)?$/.test(text)) modelError(ModelErrorCode.invalidDuration, `${field}: duration "${text}" has no unit; write e.g. "${text}s"`);
+  if (text === '0') return 0;
+  let total = 0;
+  PART.lastIndex = 0;
+  let pos = 0;
+  while (pos < text.length) {
+    PART.lastIndex = pos;
+    const m = PART.exec(text);
+    if (m === null) modelError(ModelErrorCode.invalidDuration, `${field}: "${text}" is not a duration; write e.g. "10s", "5m", "1m30s" or "500ms"`);
+    total += Number(m[1]) * UNIT_SECONDS[m[2]];
+    pos = PART.lastIndex;
+  }
+  if (text.length === 0) modelError(ModelErrorCode.invalidDuration, `${field}: empty duration; write e.g. "10s"`);
+  return Math.round(total * 1000) / 1000;
+}
+
+/** Formats seconds as the shortest duration string that parses back to the same value. */
+export function formatDuration(seconds: number): string {
+  if (seconds === 0) return '0s';
+  if (!Number.isInteger(seconds)) return `${Math.round(seconds * 1000)}ms`;
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s ? `${s}s` : ''}`;
+}

@@ -1,0 +1,33 @@
+/**
+ * Error codes of the Kubernetes model and its configuration (KC1xx). Every code is stable once
+ * released; the message is one line naming the field and the rule. Domain outcomes (a property
+ * violated) are results, never errors.
+ */
+import { KubecheckError } from '../checker/errors.js';
+
+export const ModelErrorCode = {
+  /** The scenario name is not one of `scenarios` (the message lists the known ones). */
+  unknownScenario: 'KC101',
+  /** A `--set` key or config-file field is not a parameter (the message lists close keys). */
+  unknownParameter: 'KC102',
+  /** A duration is negative, has no unit, or is not of the form `10s`, `5m`, `1m30s`, `500ms`. */
+  invalidDuration: 'KC103',
+  /** A value is malformed for its type (integer, number, boolean, enumeration). */
+  invalidValue: 'KC104',
+  /**
+   * A configuration Kubernetes itself refuses (e.g. client-go's leader-election rules); it can
+   * still be explored with `allowUnsafe`.
+   */
+  refusedByKubernetes: 'KC105',
+  /** A value the model cannot represent exactly (e.g. a duration that is not a multiple of the tick). */
+  modelLimit: 'KC106',
+  /** A cluster shape that makes no sense (e.g. more zones than nodes, a negative fault budget). */
+  invalidShape: 'KC107',
+  /** A config file that is not an object of sections (e.g. a list, or a section that is a scalar). */
+  invalidConfigFile: 'KC108',
+} as const;
+
+/** Throws a {@link KubecheckError} with a model error code. */
+export function modelError(code: (typeof ModelErrorCode)[keyof typeof ModelErrorCode], message: string): never {
+  throw new KubecheckError(code, message);
+}

@@ -1,0 +1,225 @@
+/**
+ * Faults and operator actions. Never urgent: they happen between instants (when no periodic or
+ * reactive work is due), each within the scenario's budget. A fault at "t+" is the same as one
+ * just before the next instant, so the 1 s quantum loses no ordering against whole instants; it
+ * does hide orderings *inside* an instant (e.g. a crash between two kubelets' renewals of one
+ * second).
+ */
+import { produce, type Draft } from 'immer';
+import type { JsonValue } from '../checker/model.js';
+import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
+import { candidateRefs, freshFollower, parseCandidate } from './leaderElection.js';
+import { addSorted, candidateName, canWrite, nodeIndex, nodeName, running, type Candidate, type ClusterState } from './state.js';
+
+type Budget = keyof Ctx['config']['faults'] | keyof Ctx['config']['operator'];
+
+interface Def<P extends JsonValue> {
+  name: string;
+  budget: Budget;
+  params: (s: ClusterState) => P[];
+  enabled: (s: ClusterState, p: P) => boolean;
+  recipe: (d: Draft<ClusterState>, p: P, s: ClusterState) => void;
+  actor: 'fault' | 'operator';
+  summary: (p: P) => string;
+  to?: readonly string[];
+}
+
+function budgeted<P extends JsonValue>(def: Def<P>): ClusterAction {
+  return clusterAction<P>({
+    name: def.name,
+    urgent: false,
+    params: (s) => ((s.budget[def.budget] ?? 0) > 0 ? def.params(s) : []),
+    enabled: (s, p) => (s.budget[def.budget] ?? 0) > 0 && def.enabled(s, p),
+    apply: (s, p) =>
+      produce(s, (d) => {
+        (d.budget as Record<string, number>)[def.budget] = s.budget[def.budget] - 1;
+        def.recipe(d, p, s);
+      }),
+    describe: (_b, p) => ({ actor: def.actor, summary: def.summary(p), to: def.to ?? [] }),
+  });
+}
+
+const nodes = (s: ClusterState): string[] => s.nodes.map((_, n) => nodeName(n));
+const cands = (s: ClusterState): string[] => candidateRefs(s).map(({ e, c }) => candidateName(e, c));
+const cand = (s: ClusterState, p: string): Candidate => {
+  const { e, c } = parseCandidate(p);
+  return s.candidates[e][c];
+};
+const dcand = (d: Draft<ClusterState>, p: string): Draft<Candidate> => {
+  const { e, c } = parseCandidate(p);
+  return d.candidates[e][c];
+};
+
+export function faultActions(ctx: Ctx): ClusterAction[] {
+  const f = ctx.config.faults;
+  return [
+    budgeted<string>({
+      name: 'node-crash', budget: 'nodeCrash', actor: 'fault', params: nodes,
+      enabled: (s, p) => s.nodes[nodeIndex(p)].up,
+      recipe: (d, p) => {
+        const n = d.nodes[nodeIndex(p)];
+        n.up = false;
+        n.kubeletUp = false;
+        n.running = [];
+      },
+      summary: (p) => `${p} crashes: its containers and kubelet stop`,
+    }),
+    budgeted<string>({
+      name: 'node-restart', budget: 'nodeRestart', actor: 'fault', params: nodes,
+      enabled: (s, p) => !s.nodes[nodeIndex(p)].up,
+      recipe: (d, p) => {
+        const n = d.nodes[nodeIndex(p)];
+        n.up = true;
+        n.kubeletUp = true;
+        n.heartbeatIn = 0;
+      },
+      summary: (p) => `${p} restarts (no containers)`,
+    }),
+    budgeted<string>({
+      name: 'kubelet-crash', budget: 'kubeletCrash', actor: 'fault', params: nodes,
+      enabled: (s, p) => s.nodes[nodeIndex(p)].up && s.nodes[nodeIndex(p)].kubeletUp,
+      recipe: (d, p) => {
+        d.nodes[nodeIndex(p)].kubeletUp = false;
+      },
+      summary: (p) => `the kubelet of ${p} crashes (containers keep running)`,
+    }),
+    budgeted<string>({
+      name: 'kubelet-restart', budget: 'kubeletRestart', actor: 'fault', params: nodes,
+      enabled: (s, p) => s.nodes[nodeIndex(p)].up && !s.nodes[nodeIndex(p)].kubeletUp,
+      recipe: (d, p) => {
+        d.nodes[nodeIndex(p)].kubeletUp = true;
+        d.nodes[nodeIndex(p)].heartbeatIn = 0;
+      },
+      summary: (p) => `the kubelet of ${p} restarts`,
+    }),
+    budgeted<string>({
+      name: 'node-partition', budget: 'nodePartition', actor: 'fault', params: nodes,
+      enabled: (s, p) => s.nodes[nodeIndex(p)].up && !s.nodes[nodeIndex(p)].partitioned,
+      recipe: (d, p) => {
+        d.nodes[nodeIndex(p)].partitioned = true;
+      },
+      summary: (p) => `${p} is cut off from the control plane (keeps running)`,
+    }),
+    budgeted<string>({
+      name: 'node-partition-heal', budget: 'nodePartitionHeal', actor: 'fault', params: nodes,
+      enabled: (s, p) => s.nodes[nodeIndex(p)].partitioned,
+      recipe: (d, p) => {
+        d.nodes[nodeIndex(p)].partitioned = false;
+      },
+      summary: (p) => `the partition of ${p} heals`,
+    }),
+    budgeted<string>({
+      name: 'component-crash', budget: 'componentCrash', actor: 'fault', params: cands,
+      enabled: (s, p) => cand(s, p).up,
+      recipe: (d, p) => {
+        const k = dcand(d, p);
+        k.up = false;
+        k.leader = false;
+        k.paused = 0;
+        k.ctrl = null;
+      },
+      summary: (p) => `${p} crashes`,
+    }),
+    budgeted<string>({
+      name: 'component-restart', budget: 'componentRestart', actor: 'fault', params: cands,
+      enabled: (s, p) => !cand(s, p).up,
+      recipe: (d, p, s) => {
+        const { e, c } = parseCandidate(p);
+        const old = s.candidates[e][c];
+        d.candidates[e][c] = { ...freshFollower(old.rate, 0), partitioned: old.partitioned } as Draft<Candidate>;
+      },
+      summary: (p) => `${p} restarts as a follower`,
+    }),
+    budgeted<string>({
+      name: 'control-plane-partition', budget: 'controlPlanePartition', actor: 'fault', params: cands,
+      enabled: (s, p) => cand(s, p).up && !cand(s, p).partitioned,
+      recipe: (d, p) => {
+        dcand(d, p).partitioned = true;
+      },
+      summary: (p) => `${p} is cut off from the kube-apiserver`,
+    }),
+    budgeted<string>({
+      name: 'control-plane-partition-heal', budget: 'controlPlanePartitionHeal', actor: 'fault', params: cands,
+      enabled: (s, p) => cand(s, p).partitioned,
+      recipe: (d, p) => {
+        dcand(d, p).partitioned = false;
+      },
+      summary: (p) => `the partition of ${p} heals`,
+    }),
+    budgeted<string>({
+      name: 'etcd-member-loss', budget: 'etcdMemberLoss', actor: 'fault',
+      params: (s) => s.etcd.map((_, i) => `etcd-${i + 1}`),
+      enabled: (s, p) => s.etcd[Number(p.slice(5)) - 1],
+      recipe: (d, p) => {
+        d.etcd[Number(p.slice(5)) - 1] = false;
+      },
+      summary: (p) => `${p} is lost`,
+    }),
+    budgeted<string>({
+      name: 'apiserver-loss', budget: 'apiserverLoss', actor: 'fault',
+      params: (s) => s.apiservers.map((_, i) => `kube-apiserver-${i + 1}`),
+      enabled: (s, p) => s.apiservers[Number(p.slice('kube-apiserver-'.length)) - 1],
+      recipe: (d, p) => {
+        d.apiservers[Number(p.slice('kube-apiserver-'.length)) - 1] = false;
+      },
+      summary: (p) => `${p} is lost`,
+    }),
+    budgeted<string>({
+      name: 'process-pause', budget: 'processPause', actor: 'fault', params: cands,
+      enabled: (s, p) => running(cand(s, p)),
+      recipe: (d, p) => {
+        dcand(d, p).paused = f.processPauseDuration;
+      },
+      summary: (p) => `${p} is paused (stop-the-world) for ${f.processPauseDuration}s`,
+    }),
+    budgeted<string>({
+      name: 'clock-drift', budget: 'clockDrift', actor: 'fault', params: cands,
+      enabled: (s, p) => cand(s, p).up && cand(s, p).rate !== f.clockDriftRate,
+      recipe: (d, p) => {
+        dcand(d, p).rate = f.clockDriftRate;
+      },
+      summary: (p) => `the clock of ${p} now runs at ${f.clockDriftRate}× real time`,
+    }),
+  ];
+}
+
+const opWrite = (s: ClusterState): boolean => canWrite(s, false);
+
+export function operatorActions(_ctx: Ctx): ClusterAction[] {
+  const objNodes = (s: ClusterState): string[] => s.api.nodes.flatMap((o, n) => (o !== null ? [nodeName(n)] : []));
+  return [
+    budgeted<string>({
+      name: 'force-delete-pod', budget: 'forceDeletePod', actor: 'operator', to: API,
+      params: (s) => s.api.pods.map((p) => p.name),
+      enabled: (s, p) => opWrite(s) && s.api.pods.some((q) => q.name === p),
+      recipe: (d, p) => {
+        d.api.pods = d.api.pods.filter((q) => q.name !== p);
+      },
+      summary: (p) => `force-deletes pod ${p} (--grace-period=0 --force)`,
+    }),
+    budgeted<string>({
+      name: 'delete-node', budget: 'deleteNode', actor: 'operator', to: API, params: objNodes,
+      enabled: (s, p) => opWrite(s) && s.api.nodes[nodeIndex(p)] !== null,
+      recipe: (d, p) => {
+        d.api.nodes[nodeIndex(p)] = null;
+      },
+      summary: (p) => `deletes the Node object ${p}`,
+    }),
+    budgeted<string>({
+      name: 'out-of-service-taint', budget: 'outOfServiceTaint', actor: 'operator', to: API, params: objNodes,
+      enabled: (s, p) => opWrite(s) && s.api.nodes[nodeIndex(p)] !== null && !s.api.nodes[nodeIndex(p)]!.taints.includes('out-of-service:NoExecute'),
+      recipe: (d, p) => {
+        addSorted(d.api.nodes[nodeIndex(p)]!.taints, 'out-of-service:NoExecute');
+      },
+      summary: (p) => `taints ${p} node.kubernetes.io/out-of-service:NoExecute`,
+    }),
+    budgeted<string>({
+      name: 'cordon', budget: 'cordon', actor: 'operator', to: API, params: objNodes,
+      enabled: (s, p) => opWrite(s) && s.api.nodes[nodeIndex(p)] !== null && !s.api.nodes[nodeIndex(p)]!.unschedulable,
+      recipe: (d, p) => {
+        d.api.nodes[nodeIndex(p)]!.unschedulable = true;
+      },
+      summary: (p) => `cordons ${p}`,
+    }),
+  ];
+}

@@ -1,0 +1,68 @@
+/**
+ * Initial states: a cluster in steady state at T+0. Every node is Ready and has just renewed its
+ * Lease; pods are spread round-robin (ReplicaSet pods first) and running; candidate 1 of each
+ * election leads and the others have just observed its renewal. Components in `cluster.outage`
+ * and the first `etcdMembersDownAtStart` etcd members are down. There is one initial state per
+ * phase of the node lifecycle controller's monitor pass against the kubelets' renewals (offsets
+ * tick .. nodeMonitorPeriod), so detection latencies cover their whole range.
+ */
+import type { Ctx } from './context.js';
+import { freshControllers } from './leaderElection.js';
+import type { Candidate, ClusterState, PodObject } from './state.js';
+
+export function initialStates(ctx: Ctx): ClusterState[] {
+  const c = ctx.config;
+  const cl = c.cluster;
+  const names = [
+    ...Array.from({ length: cl.replicaSetReplicas }, (_, i) => ({ name: `web-${i}`, workload: 'web' as const })),
+    ...Array.from({ length: cl.statefulSetReplicas }, (_, i) => ({ name: `db-${i}`, workload: 'db' as const })),
+  ];
+  const pods: PodObject[] = names
+    .map((p, i) => ({ ...p, nodeName: i % cl.nodes, deletion: null, tolerationSeconds: ctx.toleration[p.workload], replacement: false }))
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
+  const kcmDown = cl.outage === 'kube-controller-manager';
+  const schedDown = cl.outage === 'kube-scheduler';
+  const phases: number[] = [];
+  for (let t = ctx.tick; t <= ctx.monitorPeriod + 1e-9; t += ctx.tick) phases.push(Math.round(t * 1e6) / 1e6);
+  const candidates = (e: number, down: boolean, monitorIn: number): Candidate[] =>
+    Array.from({ length: e === 0 ? cl.controllerManagerCandidates : cl.schedulerCandidates }, (_, i) => ({
+      up: !down,
+      paused: 0,
+      partitioned: false,
+      rate: 1,
+      leader: !down && i === 0,
+      retryIn: ctx.leaderElection[e].retryPeriod,
+      renewAge: 0,
+      observedAge: 0,
+      observedHolder: down ? -1 : 0,
+      observedDuration: ctx.leaderElection[e].leaseDuration,
+      unseen: false,
+      ctrl: e === 0 && !down && i === 0 ? freshControllers(ctx, monitorIn, c.kubeControllerManager.podGcPeriod) : null,
+    }));
+  const budget: Record<string, number> = { ...c.faults, ...c.operator };
+  delete budget.processPauseDuration;
+  delete budget.clockDriftRate;
+  return (kcmDown ? [ctx.monitorPeriod] : phases).map((monitorIn) => ({
+    api: {
+      nodes: Array.from({ length: cl.nodes }, () => ({ ready: 'True' as const, unschedulable: false, taints: [] })),
+      pods,
+      leases: [
+        { holder: kcmDown ? -1 : 0, durationSeconds: ctx.leaderElection[0].leaseDuration, transitioned: false },
+        { holder: schedDown ? -1 : 0, durationSeconds: ctx.leaderElection[1].leaseDuration, transitioned: false },
+      ],
+    },
+    nodes: Array.from({ length: cl.nodes }, (_, n) => ({
+      up: true,
+      kubeletUp: true,
+      partitioned: false,
+      heartbeatIn: ctx.renewInterval,
+      running: pods.filter((p) => p.nodeName === n).map((p) => p.name),
+      sinceHeartbeat: 0,
+      sinceNoExecute: -1,
+    })),
+    etcd: Array.from({ length: cl.etcdMembers }, (_, i) => i >= cl.etcdMembersDownAtStart),
+    apiservers: Array.from({ length: cl.apiservers }, () => cl.outage !== 'kube-apiserver'),
+    candidates: [candidates(0, kcmDown, monitorIn), candidates(1, schedDown, 0)],
+    budget,
+  }));
+}

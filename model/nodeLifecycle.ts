@@ -1,0 +1,225 @@
+/**
+ * Node lifecycle controller (kubernetes/kubernetes:pkg/controller/nodelifecycle), run by the
+ * kube-controller-manager that believes it leads:
+ *
+ * - `monitorNodeHealth` every nodeMonitorPeriod: a Lease renewed since the last look sets
+ *   probeTimestamp = local now; Ready becomes Unknown when now > probeTimestamp + grace; zone
+ *   states (Normal / PartialDisruption / FullDisruption) set each zone's eviction rate; when every
+ *   zone is in FullDisruption ("master disruption mode") all NoExecute taints are removed and no
+ *   node is tainted until one is Ready again, and on leaving it every probeTimestamp is reset.
+ *   Ready=True removes the NoExecute taints (markNodeAsReachable).
+ * - NoSchedule taints follow the conditions at once (`doNoScheduleTaintingPass`, event driven).
+ * - NoExecute taints (`doNoExecuteTaintingPass`) are added per zone through a token bucket of
+ *   the zone's rate with burst 1 (Normal: --node-eviction-rate; PartialDisruption: 0, or the
+ *   secondary rate when the zone has more than --large-cluster-size-threshold nodes;
+ *   FullDisruption of one zone: the normal rate).
+ *
+ * The 100 ms NoExecute loop acts within the instant. Not modelled: the startup grace period of
+ * nodes that never posted Ready, MarkPodsNotReady, pressure conditions.
+ */
+import { produce } from 'immer';
+import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
+import { acting, addSorted, candidateName, canWrite, KCM, nodeName, removeItem, type ClusterState, type NodeObject, type Taint, type ZoneState } from './state.js';
+
+/** ComputeZoneState: (ready, notReady) of a zone's nodes → its state. */
+export function zoneState(ctx: Ctx, ready: number, notReady: number): ZoneState {
+  if (ready === 0 && notReady > 0) return 'FullDisruption';
+  if (notReady > 2 && notReady / (ready + notReady) >= ctx.config.kubeControllerManager.unhealthyZoneThreshold) return 'PartialDisruption';
+  return 'Normal';
+}
+
+/** Token interval (seconds per node) of a zone's limiter, or Infinity for rate 0. */
+export function tokenInterval(ctx: Ctx, state: ZoneState, zoneSize: number, allFull: boolean): number {
+  const k = ctx.config.kubeControllerManager;
+  let qps = k.nodeEvictionRate;
+  if (state === 'PartialDisruption') qps = zoneSize > k.largeClusterSizeThreshold ? k.secondaryNodeEvictionRate : 0;
+  if (state === 'FullDisruption' && allFull) qps = 0;
+  return qps > 0 ? 1 / qps : Infinity;
+}
+
+/** The NoSchedule taints a node's conditions and spec call for. */
+export function wantedNoSchedule(node: NodeObject): Taint[] {
+  const out: Taint[] = [];
+  if (node.ready === 'Unknown') out.push('unreachable:NoSchedule');
+  if (node.ready === 'False') out.push('not-ready:NoSchedule');
+  if (node.unschedulable) out.push('unschedulable:NoSchedule');
+  return out;
+}
+
+const NO_SCHEDULE: readonly Taint[] = ['unreachable:NoSchedule', 'not-ready:NoSchedule', 'unschedulable:NoSchedule'];
+
+function noScheduleMismatch(node: NodeObject | null): boolean {
+  if (node === null) return false;
+  const want = wantedNoSchedule(node);
+  const have = node.taints.filter((t) => NO_SCHEDULE.includes(t));
+  return want.length !== have.length || want.some((t) => !have.includes(t));
+}
+
+/** The NoExecute taint a not-Ready node should carry. */
+function wantedNoExecute(node: NodeObject): Taint | undefined {
+  if (node.ready === 'Unknown') return 'unreachable:NoExecute';
+  if (node.ready === 'False') return 'not-ready:NoExecute';
+  return undefined;
+}
+
+/** Nodes the NoExecute pass of candidate c may taint now (a token is free in their zone). */
+export function noExecuteCandidates(ctx: Ctx, s: ClusterState, c: number): number[] {
+  const k = s.candidates[KCM][c];
+  if (!acting(k) || k.ctrl === null || k.ctrl.disruptionMode || !canWrite(s, k.partitioned)) return [];
+  const out: number[] = [];
+  for (let n = 0; n < s.api.nodes.length; n++) {
+    const node = s.api.nodes[n];
+    if (node === null) continue;
+    const want = wantedNoExecute(node);
+    if (want === undefined || node.taints.includes(want)) continue;
+    const other: Taint = want === 'unreachable:NoExecute' ? 'not-ready:NoExecute' : 'unreachable:NoExecute';
+    const swap = node.taints.includes(other);
+    const zone = k.ctrl.zones[ctx.zoneOfNode[n]];
+    const size = ctx.nodesOfZone[ctx.zoneOfNode[n]].length;
+    const allFull = k.ctrl.zones.every((z) => z.state === 'FullDisruption');
+    if (swap || (zone.tokenIn <= 0 && tokenInterval(ctx, zone.state, size, allFull) !== Infinity)) out.push(n);
+  }
+  return out;
+}
+
+function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
+  const k = s.candidates[KCM][c];
+  const writable = canWrite(s, k.partitioned);
+  return produce(s, (d) => {
+    const ctrl = d.candidates[KCM][c].ctrl;
+    if (ctrl === null) return;
+    ctrl.monitorIn = ctx.monitorPeriod;
+    for (let n = 0; n < d.api.nodes.length; n++) {
+      const node = d.api.nodes[n];
+      const h = ctrl.nodes[n];
+      if (h.unseen) {
+        h.sinceProbe = 0;
+        h.unseen = false;
+      }
+      if (node === null) continue;
+      if (node.ready !== 'Unknown' && h.sinceProbe > ctx.grace && writable) node.ready = 'Unknown';
+    }
+    // Zone states and limiters.
+    const states = ctx.nodesOfZone.map((nodes) => {
+      let ready = 0;
+      let notReady = 0;
+      for (const n of nodes) {
+        const node = d.api.nodes[n];
+        if (node === null) continue;
+        if (node.ready === 'True') ready++;
+        else notReady++;
+      }
+      return zoneState(ctx, ready, notReady);
+    });
+    const allFull = states.every((z) => z === 'FullDisruption');
+    states.forEach((st, z) => {
+      if (ctrl.zones[z].state !== st) {
+        ctrl.zones[z].state = st;
+        ctrl.zones[z].tokenIn = 0;
+      }
+    });
+    if (allFull && !ctrl.disruptionMode) ctrl.disruptionMode = true;
+    else if (!allFull && ctrl.disruptionMode) {
+      ctrl.disruptionMode = false;
+      for (const h of ctrl.nodes) h.sinceProbe = 0;
+    }
+    if (!writable) return;
+    for (const node of d.api.nodes) {
+      if (node === null) continue;
+      if (node.ready === 'True' || ctrl.disruptionMode) {
+        removeItem(node.taints, 'unreachable:NoExecute');
+        removeItem(node.taints, 'not-ready:NoExecute');
+      }
+    }
+  });
+}
+
+const kcmRefs = (s: ClusterState): string[] => s.candidates[KCM].map((_, c) => candidateName(KCM, c));
+const idx = (p: string): number => Number(p.slice('kube-controller-manager-'.length)) - 1;
+
+export function nodeLifecycleActions(ctx: Ctx): ClusterAction[] {
+  return [
+    clusterAction<string>({
+      name: 'node-monitor',
+      urgent: true,
+      params: kcmRefs,
+      enabled: (s, p) => {
+        const k = s.candidates[KCM][idx(p)];
+        return acting(k) && k.ctrl !== null && k.ctrl.monitorIn <= 0;
+      },
+      apply: (s, p) => monitorPass(ctx, s, idx(p)),
+      describe: (b, p, a) => {
+        const marked = a.api.nodes.flatMap((n, i) => (n?.ready === 'Unknown' && b.api.nodes[i]?.ready !== 'Unknown' ? [nodeName(i)] : []));
+        const reachable = a.api.nodes.flatMap((n, i) =>
+          b.api.nodes[i] !== null && n !== null && b.api.nodes[i]!.taints.some((t) => t.endsWith('NoExecute') && !n.taints.includes(t)) ? [nodeName(i)] : [],
+        );
+        const parts = marked.map((n) => `marks ${n} Ready=Unknown`);
+        if (reachable.length) parts.push(`removes NoExecute taints from ${reachable.join(', ')}`);
+        const modeB = b.candidates[KCM][idx(p)].ctrl?.disruptionMode;
+        const modeA = a.candidates[KCM][idx(p)].ctrl?.disruptionMode;
+        if (modeA && !modeB) parts.push('enters master disruption mode (every zone FullDisruption)');
+        if (modeB && !modeA) parts.push('leaves master disruption mode');
+        const writes = parts.length > 0;
+        return { actor: 'kube-controller-manager/node-lifecycle', summary: parts.length ? parts.join('; ') : 'node health pass: no change', to: writes ? [...API] : ['kube-apiserver'] };
+      },
+    }),
+    clusterAction<string>({
+      name: 'node-noschedule-taint',
+      urgent: true,
+      params: kcmRefs,
+      enabled: (s, p) => {
+        const k = s.candidates[KCM][idx(p)];
+        return acting(k) && k.ctrl !== null && canWrite(s, k.partitioned) && s.api.nodes.some(noScheduleMismatch);
+      },
+      apply: (s) =>
+        produce(s, (d) => {
+          for (const node of d.api.nodes) {
+            if (node === null || !noScheduleMismatch(node)) continue;
+            const want = wantedNoSchedule(node);
+            node.taints = [...node.taints.filter((t) => !NO_SCHEDULE.includes(t)), ...want].sort();
+          }
+        }),
+      describe: (b, _p, a) => {
+        const parts: string[] = [];
+        b.api.nodes.forEach((n, i) => {
+          if (n === null || !noScheduleMismatch(n)) return;
+          const after = a.api.nodes[i]!.taints;
+          const added = after.filter((t) => !n.taints.includes(t));
+          const removed = n.taints.filter((t) => !after.includes(t));
+          if (added.length) parts.push(`taints ${nodeName(i)} ${added.join(', ')}`);
+          if (removed.length) parts.push(`untaints ${nodeName(i)} ${removed.join(', ')}`);
+        });
+        return { actor: 'kube-controller-manager/node-lifecycle', summary: parts.join('; '), to: [...API] };
+      },
+    }),
+    clusterAction<{ manager: string; node: string }>({
+      name: 'node-noexecute-taint',
+      urgent: true,
+      params: (s) => s.candidates[KCM].flatMap((_, c) => s.api.nodes.map((__, n) => ({ manager: candidateName(KCM, c), node: nodeName(n) }))),
+      enabled: (s, p) => noExecuteCandidates(ctx, s, idx(p.manager)).includes(Number(p.node.slice(5)) - 1),
+      apply: (s, p) => {
+        const c = idx(p.manager);
+        const n = Number(p.node.slice(5)) - 1;
+        return produce(s, (d) => {
+          const node = d.api.nodes[n]!;
+          const want = node.ready === 'Unknown' ? 'unreachable:NoExecute' : 'not-ready:NoExecute';
+          const other = want === 'unreachable:NoExecute' ? 'not-ready:NoExecute' : 'unreachable:NoExecute';
+          const swap = node.taints.includes(other);
+          removeItem(node.taints, other);
+          addSorted(node.taints, want);
+          const ctrl = d.candidates[KCM][c].ctrl!;
+          if (!swap) {
+            const zone = ctrl.zones[ctx.zoneOfNode[n]];
+            const allFull = ctrl.zones.every((z) => z.state === 'FullDisruption');
+            zone.tokenIn = tokenInterval(ctx, zone.state, ctx.nodesOfZone[ctx.zoneOfNode[n]].length, allFull);
+          }
+        });
+      },
+      describe: (_b, p, a) => {
+        const n = Number(p.node.slice(5)) - 1;
+        const t = a.api.nodes[n]!.taints.filter((x) => x.endsWith('NoExecute') && x !== 'out-of-service:NoExecute');
+        return { actor: 'kube-controller-manager/node-lifecycle', summary: `taints ${p.node} ${t.join(', ')}`, to: [...API] };
+      },
+    }),
+  ];
+}

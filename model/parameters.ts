@@ -1,0 +1,98 @@
+/**
+ * Every parameter a user can set (`--set key=value`, or the same dotted path in a config file),
+ * with its Kubernetes name, owning component, default as written, and type. The order is the
+ * order `kubecheck list` shows.
+ */
+export type ParameterType = 'duration' | 'integer' | 'number' | 'boolean' | 'string' | 'outage' | 'toleration';
+
+export interface ParameterInfo {
+  /** Dotted path used by `--set` and config files, e.g. `kubeControllerManager.nodeMonitorGracePeriod`. */
+  readonly key: string;
+  /** Kubernetes' own name (`--node-monitor-grace-period`, `nodeLeaseDurationSeconds`); "" for modelling-only knobs. */
+  readonly kubernetesName: string;
+  readonly component: string;
+  /** The default as the user writes it: `"50s"`, `"3"`, `"true"`. */
+  readonly defaultValue: string;
+  readonly description: string;
+}
+
+/** A parameter with its value type (internal). */
+export interface ParameterSpec extends ParameterInfo {
+  readonly type: ParameterType;
+}
+
+const KCM = 'kube-controller-manager';
+const le = (prefix: string, component: string): ParameterSpec[] => [
+  { key: `${prefix}.leaderElection.leaseDuration`, kubernetesName: '--leader-elect-lease-duration', component, defaultValue: '15s', type: 'duration', description: 'how long a non-leader waits after observing a renewal before it may take the lease' },
+  { key: `${prefix}.leaderElection.renewDeadline`, kubernetesName: '--leader-elect-renew-deadline', component, defaultValue: '10s', type: 'duration', description: 'how long the leader retries renewing before it stops leading' },
+  { key: `${prefix}.leaderElection.retryPeriod`, kubernetesName: '--leader-elect-retry-period', component, defaultValue: '2s', type: 'duration', description: 'interval between acquire/renew attempts' },
+];
+
+const SPECS: readonly ParameterSpec[] = [
+  { key: 'kubernetesVersion', kubernetesName: '', component: 'cluster', defaultValue: '1.32', type: 'string', description: 'selects version-dependent defaults (node-monitor-grace-period 40s up to 1.31, 50s from 1.32)' },
+  { key: 'model.tick', kubernetesName: '', component: 'model', defaultValue: '1s', type: 'duration', description: 'time quantum of the tick action; every duration must be a multiple of it' },
+  { key: 'kubelet.nodeLeaseDurationSeconds', kubernetesName: 'nodeLeaseDurationSeconds', component: 'kubelet', defaultValue: '40', type: 'integer', description: 'node Lease duration; the kubelet renews every 0.25 × this (10 s)' },
+  { key: 'kubeControllerManager.nodeMonitorPeriod', kubernetesName: '--node-monitor-period', component: KCM, defaultValue: '5s', type: 'duration', description: 'period of the node lifecycle controller health pass' },
+  { key: 'kubeControllerManager.nodeMonitorGracePeriod', kubernetesName: '--node-monitor-grace-period', component: KCM, defaultValue: '50s', type: 'duration', description: 'time without a heartbeat before a node is marked Ready=Unknown (40s up to 1.31)' },
+  { key: 'kubeControllerManager.nodeEvictionRate', kubernetesName: '--node-eviction-rate', component: KCM, defaultValue: '0.1', type: 'number', description: 'nodes per second tainted NoExecute per healthy zone (burst 1)' },
+  { key: 'kubeControllerManager.secondaryNodeEvictionRate', kubernetesName: '--secondary-node-eviction-rate', component: KCM, defaultValue: '0.01', type: 'number', description: 'rate in a PartialDisruption zone larger than the large-cluster threshold' },
+  { key: 'kubeControllerManager.largeClusterSizeThreshold', kubernetesName: '--large-cluster-size-threshold', component: KCM, defaultValue: '50', type: 'integer', description: 'zones with at most this many nodes get eviction rate 0 in PartialDisruption' },
+  { key: 'kubeControllerManager.unhealthyZoneThreshold', kubernetesName: '--unhealthy-zone-threshold', component: KCM, defaultValue: '0.55', type: 'number', description: 'fraction of NotReady nodes (and at least 3) that makes a zone PartialDisruption' },
+  { key: 'kubeControllerManager.podGcPeriod', kubernetesName: '', component: KCM, defaultValue: '20s', type: 'duration', description: 'pod GC period (constant gcCheckPeriod in pkg/controller/podgc)' },
+  { key: 'kubeControllerManager.podGcQuarantine', kubernetesName: '', component: KCM, defaultValue: '40s', type: 'duration', description: 'pod GC wait before deleting pods of a missing Node (constant quarantineTime)' },
+  ...le('kubeControllerManager', KCM),
+  ...le('kubeScheduler', 'kube-scheduler'),
+  { key: 'kubeApiserver.defaultNotReadyTolerationSeconds', kubernetesName: '--default-not-ready-toleration-seconds', component: 'kube-apiserver', defaultValue: '300', type: 'integer', description: 'tolerationSeconds the DefaultTolerationSeconds admission adds for not-ready:NoExecute' },
+  { key: 'kubeApiserver.defaultUnreachableTolerationSeconds', kubernetesName: '--default-unreachable-toleration-seconds', component: 'kube-apiserver', defaultValue: '300', type: 'integer', description: 'tolerationSeconds the DefaultTolerationSeconds admission adds for unreachable:NoExecute' },
+  { key: 'cluster.nodes', kubernetesName: '', component: 'cluster', defaultValue: '3', type: 'integer', description: 'worker nodes' },
+  { key: 'cluster.zones', kubernetesName: '', component: 'cluster', defaultValue: '1', type: 'integer', description: 'zones (topology.kubernetes.io/zone); node i is in zone i mod zones' },
+  { key: 'cluster.maxPods', kubernetesName: 'maxPods', component: 'kubelet', defaultValue: '110', type: 'integer', description: 'pods per node (scheduler capacity filter)' },
+  { key: 'cluster.etcdMembers', kubernetesName: '', component: 'etcd', defaultValue: '3', type: 'integer', description: 'etcd members; quorum is ⌊n/2⌋+1' },
+  { key: 'cluster.etcdMembersDownAtStart', kubernetesName: '', component: 'etcd', defaultValue: '0', type: 'integer', description: 'etcd members already down in the initial state' },
+  { key: 'cluster.apiservers', kubernetesName: '', component: 'kube-apiserver', defaultValue: '1', type: 'integer', description: 'kube-apiserver instances' },
+  { key: 'cluster.controllerManagerCandidates', kubernetesName: '', component: KCM, defaultValue: '2', type: 'integer', description: 'kube-controller-manager processes in its leader election' },
+  { key: 'cluster.schedulerCandidates', kubernetesName: '', component: 'kube-scheduler', defaultValue: '2', type: 'integer', description: 'kube-scheduler processes in its leader election' },
+  { key: 'cluster.outage', kubernetesName: '', component: 'cluster', defaultValue: 'none', type: 'outage', description: 'a component all of whose instances are down from the start: none, kube-scheduler, kube-controller-manager, kube-apiserver' },
+  { key: 'cluster.replicaSetReplicas', kubernetesName: 'spec.replicas', component: 'workload', defaultValue: '2', type: 'integer', description: 'replicas of the ReplicaSet "web"' },
+  { key: 'cluster.replicaSetTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', defaultValue: 'default', type: 'toleration', description: 'the web pods\' unreachable/not-ready tolerationSeconds; "default" = set by admission' },
+  { key: 'cluster.statefulSetReplicas', kubernetesName: 'spec.replicas', component: 'workload', defaultValue: '1', type: 'integer', description: 'replicas of the StatefulSet "db"' },
+  { key: 'cluster.statefulSetTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', defaultValue: 'default', type: 'toleration', description: 'the db pods\' unreachable/not-ready tolerationSeconds; "default" = set by admission' },
+  ...(
+    [
+      ['nodeCrash', 'node crashes (containers die, kubelet stops)'],
+      ['nodeRestart', 'restarts of a crashed node'],
+      ['kubeletCrash', 'kubelet crashes (containers keep running)'],
+      ['kubeletRestart', 'restarts of a crashed kubelet'],
+      ['nodePartition', 'node↔control-plane partitions (the node keeps running)'],
+      ['nodePartitionHeal', 'heals of a node partition'],
+      ['componentCrash', 'crashes of a kube-controller-manager or kube-scheduler process'],
+      ['componentRestart', 'restarts of a crashed control-plane process'],
+      ['controlPlanePartition', 'partitions of a control-plane process from the kube-apiserver'],
+      ['controlPlanePartitionHeal', 'heals of a control-plane process partition'],
+      ['etcdMemberLoss', 'etcd members lost'],
+      ['apiserverLoss', 'kube-apiserver instances lost'],
+      ['processPause', 'stop-the-world pauses of a control-plane process'],
+      ['clockDrift', 'control-plane processes whose clock rate drifts'],
+    ] as const
+  ).map(([k, d]): ParameterSpec => ({ key: `faults.${k}`, kubernetesName: '', component: 'faults', defaultValue: '0', type: 'integer', description: `budget: ${d}` })),
+  { key: 'faults.processPauseDuration', kubernetesName: '', component: 'faults', defaultValue: '20s', type: 'duration', description: 'length of a process pause' },
+  { key: 'faults.clockDriftRate', kubernetesName: '', component: 'faults', defaultValue: '2', type: 'number', description: 'clock rate of a drifting process (local seconds per real second)' },
+  ...(
+    [
+      ['forceDeletePod', 'force deletions of a pod (--grace-period=0 --force)'],
+      ['deleteNode', 'deletions of a Node object'],
+      ['outOfServiceTaint', 'node.kubernetes.io/out-of-service:NoExecute taints put on a node'],
+      ['cordon', 'cordons (spec.unschedulable)'],
+    ] as const
+  ).map(([k, d]): ParameterSpec => ({ key: `operator.${k}`, kubernetesName: '', component: 'operator', defaultValue: '0', type: 'integer', description: `budget: ${d}` })),
+];
+
+/** Every parameter with its type (internal; the public view is {@link parameters}). */
+export function parameterSpecs(): readonly ParameterSpec[] {
+  return SPECS;
+}
+
+/** Every parameter a user can set, with its Kubernetes name and default. */
+export function parameters(): readonly ParameterInfo[] {
+  return SPECS.map(({ key, kubernetesName, component, defaultValue, description }) => ({ key, kubernetesName, component, defaultValue, description }));
+}

@@ -1,0 +1,180 @@
+/**
+ * Builds a {@link ClusterConfig} from a scenario, a parsed config file and `--set` pairs, and
+ * validates it as strictly as Kubernetes does, naming the rule. `configToObject` is its inverse.
+ */
+import type { ClusterConfig, Outage } from './config.js';
+import { defaultGracePeriod } from './config.js';
+import { formatDuration, parseDuration } from './duration.js';
+import { ModelErrorCode, modelError } from './errors.js';
+import { parameterSpecs, type ParameterSpec } from './parameters.js';
+import { scenarioOverrides, scenarios } from './scenarios.js';
+import { validateConfig } from './validate.js';
+
+export interface ResolveInput {
+  /** A parsed YAML/JSON object with the same dotted paths as sections, e.g. `{ cluster: { nodes: 3 } }`. */
+  readonly file?: unknown;
+  /** `--set key=value` pairs. */
+  readonly set?: Readonly<Record<string, string>>;
+  /** Explore a config Kubernetes would refuse (its consequences then show in the search). */
+  readonly allowUnsafe?: boolean;
+}
+
+const GRACE = 'kubeControllerManager.nodeMonitorGracePeriod';
+const FILE_META = new Set(['scenario', 'allowUnsafe']);
+
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/** Known keys closest to `key` (by edit distance of the whole key and of its last segment). */
+function closeKeys(key: string): string[] {
+  const last = key.split('.').pop()?.toLowerCase() ?? key;
+  const scored = parameterSpecs().map((s) => {
+    const tail = s.key.split('.').pop()?.toLowerCase() ?? '';
+    return { key: s.key, score: Math.min(distance(key.toLowerCase(), s.key.toLowerCase()), distance(last, tail)) };
+  });
+  scored.sort((a, b) => a.score - b.score || a.key.localeCompare(b.key));
+  return scored.filter((s) => s.score <= Math.max(3, last.length / 3)).slice(0, 4).map((s) => s.key);
+}
+
+function unknownKey(key: string, where: string): never {
+  const close = closeKeys(key);
+  const hint = close.length ? `did you mean ${close.join(', ')}?` : `known keys: ${parameterSpecs().map((s) => s.key).join(', ')}`;
+  modelError(ModelErrorCode.unknownParameter, `unknown parameter "${key}" (${where}); ${hint}`);
+}
+
+/** Flattens a config file object into dotted keys; scalars at the leaves. */
+function flatten(value: unknown, prefix: string, out: Map<string, unknown>): void {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    if (prefix === '') modelError(ModelErrorCode.invalidConfigFile, `config file: expected an object of sections (e.g. { cluster: { nodes: 3 } }), got ${Array.isArray(value) ? 'a list' : JSON.stringify(value)}`);
+    out.set(prefix, value);
+    return;
+  }
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    const isParam = parameterSpecs().some((s) => s.key === key);
+    if (isParam || (prefix === '' && FILE_META.has(k))) out.set(key, v);
+    else if (v !== null && typeof v === 'object' && !Array.isArray(v)) flatten(v, key, out);
+    else unknownKey(key, 'config file');
+  }
+}
+
+function parseInteger(key: string, raw: unknown): number {
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
+  if (!Number.isInteger(n)) modelError(ModelErrorCode.invalidValue, `${key}: expected an integer, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+function parseNumber(key: string, raw: unknown): number {
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : NaN;
+  if (!Number.isFinite(n)) modelError(ModelErrorCode.invalidValue, `${key}: expected a number, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+function parseValue(spec: ParameterSpec, raw: unknown): unknown {
+  switch (spec.type) {
+    case 'duration':
+      return parseDuration(spec.key, raw);
+    case 'integer':
+      return parseInteger(spec.key, raw);
+    case 'number':
+      return parseNumber(spec.key, raw);
+    case 'boolean':
+      if (raw === true || raw === 'true') return true;
+      if (raw === false || raw === 'false') return false;
+      return modelError(ModelErrorCode.invalidValue, `${spec.key}: expected true or false, got ${JSON.stringify(raw)}`);
+    case 'string':
+      if (typeof raw !== 'string' && typeof raw !== 'number') modelError(ModelErrorCode.invalidValue, `${spec.key}: expected a string, got ${JSON.stringify(raw)}`);
+      return String(raw);
+    case 'outage': {
+      const known: Outage[] = ['none', 'kube-scheduler', 'kube-controller-manager', 'kube-apiserver'];
+      if (!known.includes(raw as Outage)) modelError(ModelErrorCode.invalidValue, `${spec.key}: expected one of ${known.join(', ')}, got ${JSON.stringify(raw)}`);
+      return raw;
+    }
+    case 'toleration':
+      if (raw === 'default' || raw === null) return null;
+      return parseInteger(spec.key, raw);
+  }
+}
+
+function setPath(target: Record<string, unknown>, key: string, value: unknown): void {
+  const parts = key.split('.');
+  let cur = target;
+  for (let i = 0; i < parts.length - 1; i++) {
+    cur[parts[i]] ??= {};
+    cur = cur[parts[i]] as Record<string, unknown>;
+  }
+  cur[parts[parts.length - 1]] = value;
+}
+
+function getPath(source: unknown, key: string): unknown {
+  let cur = source;
+  for (const p of key.split('.')) cur = (cur as Record<string, unknown>)[p];
+  return cur;
+}
+
+/**
+ * The configuration of `scenario` with a config file and `--set` pairs applied (in that order),
+ * validated. Throws `KubecheckError` (KC1xx) naming the field and the rule.
+ */
+export function resolveConfig(scenario: string, input: ResolveInput = {}): ClusterConfig {
+  const overrides = scenarioOverrides(scenario);
+  if (overrides === undefined) {
+    modelError(ModelErrorCode.unknownScenario, `unknown scenario "${scenario}"; known: ${scenarios.map((s) => s.name).join(', ')}`);
+  }
+  const raw = new Map<string, unknown>();
+  const explicit = new Set<string>();
+  for (const spec of parameterSpecs()) raw.set(spec.key, spec.defaultValue);
+  for (const [k, v] of Object.entries(overrides)) {
+    raw.set(k, v);
+    explicit.add(k);
+  }
+  let allowUnsafe = input.allowUnsafe === true;
+  if (input.file !== undefined) {
+    const flat = new Map<string, unknown>();
+    flatten(input.file, '', flat);
+    for (const [k, v] of flat) {
+      if (k === 'scenario') continue; // the scenario argument decides
+      if (k === 'allowUnsafe') {
+        allowUnsafe ||= v === true || v === 'true';
+        continue;
+      }
+      raw.set(k, v);
+      explicit.add(k);
+    }
+  }
+  for (const [k, v] of Object.entries(input.set ?? {})) {
+    if (!parameterSpecs().some((s) => s.key === k)) unknownKey(k, '--set');
+    raw.set(k, v);
+    explicit.add(k);
+  }
+  const out: Record<string, unknown> = { scenario, allowUnsafe };
+  for (const spec of parameterSpecs()) setPath(out, spec.key, parseValue(spec, raw.get(spec.key)));
+  if (!explicit.has(GRACE)) {
+    setPath(out, GRACE, defaultGracePeriod(out.kubernetesVersion as string));
+  }
+  const config = out as unknown as ClusterConfig;
+  validateConfig(config);
+  return config;
+}
+
+/** A JSON-serialisable form of `config` that {@link resolveConfig} reads back to an equal config. */
+export function configToObject(config: ClusterConfig): unknown {
+  const out: Record<string, unknown> = { scenario: config.scenario };
+  if (config.allowUnsafe) out.allowUnsafe = true;
+  for (const spec of parameterSpecs()) {
+    const v = getPath(config, spec.key);
+    let written: unknown = v;
+    if (spec.type === 'duration') written = formatDuration(v as number);
+    else if (spec.type === 'toleration') written = v === null ? 'default' : v;
+    setPath(out, spec.key, written);
+  }
+  return out;
+}

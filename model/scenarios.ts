@@ -1,0 +1,56 @@
+/**
+ * Scenarios as data: named starting points, each a set of parameter overrides on the defaults
+ * (cluster shape, workloads, fault and operator budgets). `node-failure` is the default.
+ */
+export interface ScenarioInfo {
+  readonly name: string;
+  readonly description: string;
+}
+
+interface ScenarioDef extends ScenarioInfo {
+  /** Overrides of `parameters()` defaults, as the user would write them with `--set`. */
+  readonly overrides: Readonly<Record<string, string>>;
+}
+
+const DEFS: readonly ScenarioDef[] = [
+  {
+    name: 'node-failure',
+    description: 'one of 3 nodes crashes: it is marked Unknown, tainted, its pods evicted after 300 s and the ReplicaSet pod replaced',
+    overrides: { 'faults.nodeCrash': '1' },
+  },
+  {
+    name: 'node-partition',
+    description: 'a node is cut off from the control plane but keeps running its pods; operator actions can be allowed',
+    overrides: { 'faults.nodePartition': '1', 'faults.nodePartitionHeal': '1' },
+  },
+  {
+    name: 'leader-failover',
+    description: 'the kube-controller-manager and kube-scheduler leaders crash or are cut off; another candidate takes over',
+    overrides: {
+      'cluster.nodes': '1',
+      'cluster.replicaSetReplicas': '0',
+      'cluster.statefulSetReplicas': '0',
+      'faults.componentCrash': '1',
+      'faults.controlPlanePartition': '1',
+      'faults.controlPlanePartitionHeal': '1',
+    },
+  },
+  {
+    name: 'etcd-quorum',
+    description: 'etcd members are lost while a node crashes: with quorum writes proceed, without it nothing is written',
+    overrides: { 'faults.etcdMemberLoss': '1', 'faults.nodeCrash': '1' },
+  },
+  {
+    name: 'component-outage',
+    description: 'a control-plane component is down from the start (kube-scheduler by default) while a node crashes',
+    overrides: { 'cluster.outage': 'kube-scheduler', 'faults.nodeCrash': '1' },
+  },
+];
+
+/** The stock scenarios; the first is the default. */
+export const scenarios: readonly ScenarioInfo[] = DEFS.map(({ name, description }) => ({ name, description }));
+
+/** The overrides of a scenario, or undefined if there is no such scenario. */
+export function scenarioOverrides(name: string): Readonly<Record<string, string>> | undefined {
+  return DEFS.find((d) => d.name === name)?.overrides;
+}

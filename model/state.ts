@@ -1,0 +1,207 @@
+/**
+ * The cluster state: what the API says (objects in etcd) apart from what is real (nodes,
+ * containers, processes and what each process believes). All fields are immutable values; time
+ * lives only in relative, saturating timers (DESIGN.md §3).
+ */
+import type { ClusterConfig } from './config.js';
+
+/** A node's Ready condition as stored in the API. */
+export type Ready = 'True' | 'False' | 'Unknown';
+
+/** The taints the model knows, `node.kubernetes.io/<key>:<Effect>` written `<key>:<Effect>`. */
+export type Taint =
+  | 'not-ready:NoExecute'
+  | 'not-ready:NoSchedule'
+  | 'out-of-service:NoExecute'
+  | 'unreachable:NoExecute'
+  | 'unreachable:NoSchedule'
+  | 'unschedulable:NoSchedule';
+
+/** A Node object. */
+export interface NodeObject {
+  readonly ready: Ready;
+  /** `spec.unschedulable` (cordon). */
+  readonly unschedulable: boolean;
+  /** Sorted. */
+  readonly taints: readonly Taint[];
+}
+
+/** Why a pod object carries a deletionTimestamp. */
+export type Deletion = 'taint-eviction' | 'replicaset' | 'operator';
+
+/** The two workloads: the ReplicaSet `web` and the StatefulSet `db`. */
+export type Workload = 'web' | 'db';
+
+/** A Pod object. */
+export interface PodObject {
+  /** `web-<k>` (ReplicaSet; k is a slot, not Kubernetes' random suffix) or `db-<ordinal>`. */
+  readonly name: string;
+  readonly workload: Workload;
+  /** `spec.nodeName` as a node index; -1 while Pending. */
+  readonly nodeName: number;
+  /** Set when the pod is Terminating (graceful deletion asked, kubelet confirmation pending). */
+  readonly deletion: Deletion | null;
+  /** tolerationSeconds of its unreachable/not-ready NoExecute tolerations, fixed at admission. */
+  readonly tolerationSeconds: number;
+  /** Created by a controller after the start (a replacement). */
+  readonly replacement: boolean;
+}
+
+/** A leader-election record (coordination.k8s.io Lease `kube-system/<component>`). */
+export interface LeaseRecord {
+  /** Candidate index of `holderIdentity`; -1 when empty (released or never held). */
+  readonly holder: number;
+  /** `leaseDurationSeconds` written by the holder (1 after a release). */
+  readonly durationSeconds: number;
+  /** Whether `leaseTransitions` > 0 (saturated: the leader has changed at least once). */
+  readonly transitioned: boolean;
+}
+
+export interface ApiState {
+  /** Node objects by node index; null once deleted. */
+  readonly nodes: readonly (NodeObject | null)[];
+  /** Pod objects sorted by name. */
+  readonly pods: readonly PodObject[];
+  /** Leader-election records: [kube-controller-manager, kube-scheduler]. */
+  readonly leases: readonly [LeaseRecord, LeaseRecord];
+}
+
+/** A worker node as it really is. */
+export interface NodeReal {
+  readonly up: boolean;
+  readonly kubeletUp: boolean;
+  /** Cut off from the control plane (kube-apiserver). */
+  readonly partitioned: boolean;
+  /** Time until the kubelet's next Lease renewal. */
+  readonly heartbeatIn: number;
+  /** Pod names whose containers run here, sorted. */
+  readonly running: readonly string[];
+  /** History: real time since the last successful Lease renewal (saturating), for properties. */
+  readonly sinceHeartbeat: number;
+  /** History: real time since the node got an unreachable/not-ready NoExecute taint; -1 without. */
+  readonly sinceNoExecute: number;
+}
+
+/** Node-health data the node lifecycle controller keeps in memory, per node. */
+export interface NodeHealth {
+  /** Local time since `probeTimestamp` (saturating at grace + 1). */
+  readonly sinceProbe: number;
+  /** The Lease was renewed since the controller last looked ("RenewTime newer than saved"). */
+  readonly unseen: boolean;
+}
+
+export type ZoneState = 'Normal' | 'PartialDisruption' | 'FullDisruption';
+
+/** In-memory state of the controllers of a kube-controller-manager that believes it leads. */
+export interface ControllerManagerLocal {
+  readonly monitorIn: number;
+  readonly gcIn: number;
+  readonly nodes: readonly NodeHealth[];
+  readonly zones: readonly { readonly state: ZoneState; readonly tokenIn: number }[];
+  /** "Entering master disruption mode": every zone is in FullDisruption. */
+  readonly disruptionMode: boolean;
+  /** Taint eviction controller: scheduled deletions (local time left), sorted by pod. */
+  readonly evictions: readonly { readonly pod: string; readonly in: number }[];
+  /** Pod GC: local time since a Node object was seen missing, per node; -1 when present. */
+  readonly gcMissing: readonly number[];
+}
+
+/** A leader-election candidate process (kube-controller-manager or kube-scheduler). */
+export interface Candidate {
+  readonly up: boolean;
+  /** Remaining stop-the-world pause, 0 when running. */
+  readonly paused: number;
+  readonly partitioned: boolean;
+  /** Clock rate: local seconds per real second. */
+  readonly rate: number;
+  /** The process believes it leads (its OnStartedLeading context is live). */
+  readonly leader: boolean;
+  readonly retryIn: number;
+  /** Local time since the last successful renewal (leaders). */
+  readonly renewAge: number;
+  /** Local time since `observedTime` (saturating at leaseDuration). */
+  readonly observedAge: number;
+  /** Holder in the observed record: a candidate, -1 empty, -2 nothing observed yet. */
+  readonly observedHolder: number;
+  readonly observedDuration: number;
+  /** The record was written by someone else since this candidate last read it. */
+  readonly unseen: boolean;
+  /** Controller state while leading (kube-controller-manager only). */
+  readonly ctrl: ControllerManagerLocal | null;
+}
+
+/** Remaining fault and operator budgets (names as in `ClusterConfig.faults` / `.operator`). */
+export type Budgets = Readonly<Record<string, number>>;
+
+export interface ClusterState {
+  readonly api: ApiState;
+  readonly nodes: readonly NodeReal[];
+  readonly etcd: readonly boolean[];
+  readonly apiservers: readonly boolean[];
+  /** Candidates per election: [kube-controller-manager, kube-scheduler]. */
+  readonly candidates: readonly [readonly Candidate[], readonly Candidate[]];
+  readonly budget: Budgets;
+}
+
+/** Election indices. */
+export const KCM = 0;
+export const SCHED = 1;
+export const ELECTION_NAMES = ['kube-controller-manager', 'kube-scheduler'] as const;
+
+export const nodeName = (n: number): string => `node-${n + 1}`;
+export const nodeIndex = (name: string): number => Number(name.slice(5)) - 1;
+export const candidateName = (e: number, c: number): string => `${ELECTION_NAMES[e]}-${c + 1}`;
+export const zoneOf = (config: ClusterConfig, n: number): number => n % config.cluster.zones;
+
+/** etcd has quorum: ⌊n/2⌋+1 members up. */
+export function quorum(s: ClusterState): boolean {
+  let up = 0;
+  for (const m of s.etcd) if (m) up++;
+  return up >= Math.floor(s.etcd.length / 2) + 1;
+}
+
+/** Some kube-apiserver instance is up and reachable from a client that is not partitioned. */
+export function apiReachable(s: ClusterState, partitioned: boolean): boolean {
+  return !partitioned && s.apiservers.includes(true);
+}
+
+/** A client can write: it reaches a kube-apiserver and etcd has quorum. */
+export function canWrite(s: ClusterState, partitioned: boolean): boolean {
+  return apiReachable(s, partitioned) && quorum(s);
+}
+
+/** The kubelet of node n runs. */
+export const kubeletAlive = (s: ClusterState, n: number): boolean => s.nodes[n].up && s.nodes[n].kubeletUp;
+
+/** A candidate process runs and is not paused. */
+export const running = (c: Candidate): boolean => c.up && c.paused === 0;
+
+/** A candidate acts as leader: runs, is not paused, believes it leads. */
+export const acting = (c: Candidate): boolean => c.up && c.paused === 0 && c.leader;
+
+export function podIndex(s: ClusterState, name: string): number {
+  const pods = s.api.pods;
+  for (let i = 0; i < pods.length; i++) if (pods[i].name === name) return i;
+  return -1;
+}
+
+export function hasTaint(node: NodeObject | null, t: Taint): boolean {
+  return node !== null && node.taints.includes(t);
+}
+
+/** The node carries an unreachable or not-ready NoExecute taint. */
+export function conditionNoExecute(node: NodeObject | null): boolean {
+  return hasTaint(node, 'unreachable:NoExecute') || hasTaint(node, 'not-ready:NoExecute');
+}
+
+/** Sorted insert/remove helpers for readonly string lists used inside immer recipes. */
+export function addSorted<T extends string>(list: T[], item: T): void {
+  if (list.includes(item)) return;
+  list.push(item);
+  list.sort();
+}
+
+export function removeItem<T>(list: T[], item: T): void {
+  const i = list.indexOf(item);
+  if (i >= 0) list.splice(i, 1);
+}

@@ -1,0 +1,135 @@
+/**
+ * Symmetry reduction: nodes of one zone (all nodes have the same spec), pods of the ReplicaSet,
+ * and candidates of one election are interchangeable. `canonicalize` maps a state to a
+ * representative of its orbit by sorting each class by a full signature of everything attached
+ * to an item (its object, its reality, the controllers' memory of it, the pods bound to and
+ * running on it), then renaming references. It is used only for fingerprints; traces stay real.
+ *
+ * Exactness: nodes with equal signatures carry equal multisets of pods, so any order of them
+ * yields the same state once ReplicaSet pods are renamed by (attributes, node). With three or more
+ * candidates per election, other candidates are told apart only as "other", which is sound but
+ * may keep two representatives of one orbit. The tests compare orbit counts on small models.
+ */
+import type { Ctx } from './context.js';
+import { candidateKey, ctrlKey, nodeObjectKey, nodeRealKey, podAttrKey } from './key.js';
+import type { Candidate, ClusterState, ControllerManagerLocal, PodObject } from './state.js';
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const isWeb = (name: string): boolean => name.charCodeAt(0) === 119; // 'w'
+
+export function canonicalize(ctx: Ctx, s: ClusterState): ClusterState {
+  const N = s.nodes.length;
+  const pods = s.api.pods;
+  const podByName = new Map<string, PodObject>();
+  for (const p of pods) podByName.set(p.name, p);
+  const kcm = s.candidates[0];
+  const evictionOf = (pod: string): string => {
+    let out = '';
+    for (const k of kcm) {
+      if (k.ctrl === null) continue;
+      const x = k.ctrl.evictions.find((e) => e.pod === pod);
+      out += x === undefined ? '.' : x.in;
+    }
+    return out;
+  };
+  const podAttrs = (p: PodObject): string => `${podAttrKey(p)}${isWeb(p.name) ? '' : p.name}~${evictionOf(p.name)}`;
+
+  // 1. Nodes, within each zone.
+  const sigs: string[] = new Array<string>(N);
+  for (let n = 0; n < N; n++) {
+    const real = s.nodes[n];
+    const bound: string[] = [];
+    for (const p of pods) if (p.nodeName === n) bound.push(podAttrs(p) + (real.running.includes(p.name) ? '+' : '-'));
+    bound.sort();
+    const run = real.running
+      .map((name) => {
+        const p = podByName.get(name);
+        return `${isWeb(name) ? 'web' : name}${p === undefined ? 'g' : p.nodeName === n ? 'h' : 'e'}`;
+      })
+      .sort();
+    let mem = '';
+    for (const k of kcm) if (k.ctrl !== null) mem += `${k.ctrl.nodes[n].sinceProbe}${k.ctrl.nodes[n].unseen ? '*' : ''}${k.ctrl.gcMissing[n]},`;
+    sigs[n] = `${nodeObjectKey(s.api.nodes[n])}/${nodeRealKey(real)}/${bound.join(';')}/${run.join(';')}/${mem}`;
+  }
+  const perm = new Array<number>(N); // perm[new] = old
+  let nodesMoved = false;
+  for (const group of ctx.nodesOfZone) {
+    const sorted = [...group].sort((a, b) => cmp(sigs[a], sigs[b]) || a - b);
+    group.forEach((slot, i) => {
+      perm[slot] = sorted[i];
+      if (sorted[i] !== slot) nodesMoved = true;
+    });
+  }
+  const inv = new Array<number>(N);
+  perm.forEach((old, nu) => (inv[old] = nu));
+  const mapNode = (n: number): number => (n < 0 ? n : inv[n]);
+
+  // 2. ReplicaSet pods: rename by (attributes, canonical node, canonical nodes running it).
+  const webNames: string[] = [];
+  for (const p of pods) if (isWeb(p.name)) webNames.push(p.name);
+  for (const n of s.nodes) for (const r of n.running) if (isWeb(r) && !webNames.includes(r)) webNames.push(r);
+  const webSig = (name: string): string => {
+    const p = podByName.get(name);
+    const on: number[] = [];
+    s.nodes.forEach((n, i) => {
+      if (n.running.includes(name)) on.push(inv[i]);
+    });
+    on.sort();
+    return p === undefined ? `~/${on.join(',')}` : `${podAttrs(p)}@${mapNode(p.nodeName)}/${on.join(',')}`;
+  };
+  const webOrder = webNames.map((name) => ({ name, sig: webSig(name) })).sort((a, b) => cmp(a.sig, b.sig) || cmp(a.name, b.name));
+  const rename = new Map<string, string>();
+  let renamed = false;
+  webOrder.forEach((w, i) => {
+    const nu = `web-${i}`;
+    rename.set(w.name, nu);
+    if (nu !== w.name) renamed = true;
+  });
+  const rn = (name: string): string => rename.get(name) ?? name;
+
+  let state = s;
+  if (nodesMoved || renamed) {
+    const mapCtrl = (c: ControllerManagerLocal | null): ControllerManagerLocal | null =>
+      c === null
+        ? null
+        : {
+            ...c,
+            nodes: perm.map((old) => c.nodes[old]),
+            gcMissing: perm.map((old) => c.gcMissing[old]),
+            evictions: c.evictions.map((x) => ({ pod: rn(x.pod), in: x.in })).sort((a, b) => cmp(a.pod, b.pod)),
+          };
+    state = {
+      ...s,
+      api: {
+        nodes: perm.map((old) => s.api.nodes[old]),
+        pods: pods.map((p) => ({ ...p, name: rn(p.name), nodeName: mapNode(p.nodeName) })).sort((a, b) => cmp(a.name, b.name)),
+        leases: s.api.leases,
+      },
+      nodes: perm.map((old) => ({ ...s.nodes[old], running: s.nodes[old].running.map(rn).sort() })),
+      candidates: s.candidates.map((list) => list.map((k) => (k.ctrl === null ? k : { ...k, ctrl: mapCtrl(k.ctrl) }))) as unknown as ClusterState['candidates'],
+    };
+  }
+
+  // 3. Candidates of each election.
+  let candidatesMoved = false;
+  const leases = [...state.api.leases] as [ClusterState['api']['leases'][0], ClusterState['api']['leases'][1]];
+  const candidates = state.candidates.map((list, e) => {
+    if (list.length < 2) return list;
+    const holder = state.api.leases[e].holder;
+    const ref = (h: number, self: number): string => (h < 0 ? String(h) : h === self ? 's' : 'o');
+    const sig = list.map((k, i) => `${ref(holder, i)}${ref(k.observedHolder, i)}${candidateKey({ ...k, observedHolder: 0 })}`);
+    const order = list.map((_, i) => i).sort((a, b) => cmp(sig[a], sig[b]) || a - b);
+    if (order.every((old, nu) => old === nu)) return list;
+    candidatesMoved = true;
+    const cinv = new Array<number>(order.length);
+    order.forEach((old, nu) => (cinv[old] = nu));
+    const remap = (h: number): number => (h < 0 ? h : cinv[h]);
+    leases[e] = { ...state.api.leases[e], holder: remap(holder) };
+    return order.map((old) => ({ ...list[old], observedHolder: remap(list[old].observedHolder) }) as Candidate);
+  });
+  if (!candidatesMoved) return state;
+  return { ...state, api: { ...state.api, leases }, candidates: candidates as unknown as ClusterState['candidates'] };
+}
+
+/** Exported for tests: the controller key used in candidate signatures. */
+export { ctrlKey };

@@ -1,0 +1,102 @@
+/**
+ * Taint eviction controller (kubernetes/kubernetes:pkg/controller/tainteviction/taint_eviction.go),
+ * in the kube-controller-manager that believes it leads. For a pod on a node with NoExecute
+ * taints: an untolerated taint (here `out-of-service`) deletes it now; otherwise deletion is
+ * scheduled at *its own observation time* + min tolerationSeconds (the taint's TimeAdded is not
+ * used), and removing the taints cancels it. Deletion is graceful: the pod becomes Terminating
+ * and stays so until its kubelet confirms. A new leader starts with no schedule, so a failover
+ * restarts the countdown (issue #108268).
+ */
+import { produce } from 'immer';
+import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
+import { acting, canWrite, conditionNoExecute, hasTaint, KCM, type ClusterState } from './state.js';
+
+interface TecWork {
+  readonly schedule: { pod: string; in: number }[];
+  readonly cancel: string[];
+  readonly evict: string[];
+}
+
+/** What the taint eviction controller of candidate c has to do now. */
+export function taintEvictionWork(s: ClusterState, c: number): TecWork | undefined {
+  const k = s.candidates[KCM][c];
+  if (!acting(k) || k.ctrl === null) return undefined;
+  const schedule: { pod: string; in: number }[] = [];
+  const cancel: string[] = [];
+  const evict: string[] = [];
+  const scheduled = new Map(k.ctrl.evictions.map((x) => [x.pod, x.in]));
+  for (const p of s.api.pods) {
+    const node = p.nodeName >= 0 ? s.api.nodes[p.nodeName] : null;
+    const when = scheduled.get(p.name);
+    scheduled.delete(p.name);
+    if (p.deletion !== null || node === null) {
+      if (when !== undefined) cancel.push(p.name);
+      continue;
+    }
+    if (hasTaint(node, 'out-of-service:NoExecute')) evict.push(p.name);
+    else if (conditionNoExecute(node)) {
+      if (when === undefined) {
+        if (p.tolerationSeconds <= 0) evict.push(p.name);
+        else schedule.push({ pod: p.name, in: p.tolerationSeconds });
+      } else if (when <= 0) evict.push(p.name);
+    } else if (when !== undefined) cancel.push(p.name);
+  }
+  for (const pod of scheduled.keys()) cancel.push(pod); // pods gone from the API
+  if (schedule.length + cancel.length + evict.length === 0) return undefined;
+  return { schedule, cancel, evict };
+}
+
+const refs = (s: ClusterState): string[] => s.candidates[KCM].map((_, c) => `kube-controller-manager-${c + 1}`);
+const idx = (p: string): number => Number(p.slice('kube-controller-manager-'.length)) - 1;
+
+export function taintEvictionActions(_ctx: Ctx): ClusterAction[] {
+  return [
+    clusterAction<string>({
+      name: 'taint-eviction-observe',
+      urgent: true,
+      params: refs,
+      enabled: (s, p) => {
+        const w = taintEvictionWork(s, idx(p));
+        return w !== undefined && w.schedule.length + w.cancel.length > 0;
+      },
+      apply: (s, p) => {
+        const c = idx(p);
+        const w = taintEvictionWork(s, c)!;
+        return produce(s, (d) => {
+          const ctrl = d.candidates[KCM][c].ctrl!;
+          const kept = ctrl.evictions.filter((x) => !w.cancel.includes(x.pod));
+          ctrl.evictions = [...kept, ...w.schedule].sort((a, b) => (a.pod < b.pod ? -1 : 1));
+        });
+      },
+      describe: (b, p) => {
+        const w = taintEvictionWork(b, idx(p))!;
+        const parts = w.schedule.map((x) => `schedules deletion of ${x.pod} in ${x.in}s`);
+        if (w.cancel.length) parts.push(`cancels deletion of ${w.cancel.join(', ')}`);
+        return { actor: 'kube-controller-manager/taint-eviction', summary: parts.join('; '), to: [] };
+      },
+    }),
+    clusterAction<string>({
+      name: 'taint-eviction-delete',
+      urgent: true,
+      params: refs,
+      enabled: (s, p) => {
+        const c = idx(p);
+        const w = taintEvictionWork(s, c);
+        return w !== undefined && w.evict.length > 0 && canWrite(s, s.candidates[KCM][c].partitioned);
+      },
+      apply: (s, p) => {
+        const c = idx(p);
+        const w = taintEvictionWork(s, c)!;
+        return produce(s, (d) => {
+          for (const pod of d.api.pods) if (w.evict.includes(pod.name)) pod.deletion = 'taint-eviction';
+          const ctrl = d.candidates[KCM][c].ctrl!;
+          ctrl.evictions = ctrl.evictions.filter((x) => !w.evict.includes(x.pod));
+        });
+      },
+      describe: (b, p) => {
+        const w = taintEvictionWork(b, idx(p))!;
+        return { actor: 'kube-controller-manager/taint-eviction', summary: `evicts ${w.evict.join(', ')} (graceful delete, DisruptionTarget)`, to: [...API] };
+      },
+    }),
+  ];
+}

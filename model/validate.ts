@@ -1,0 +1,119 @@
+/**
+ * Validation of a resolved configuration, as strict as Kubernetes' own. Rules Kubernetes itself
+ * enforces are KC105 and can be waived with `allowUnsafe` (the user then sees the consequences);
+ * shape and modelling rules cannot.
+ */
+import type { ClusterConfig, LeaderElectionConfig } from './config.js';
+import { leaseRenewInterval } from './config.js';
+import { formatDuration } from './duration.js';
+import { ModelErrorCode, modelError } from './errors.js';
+
+/** client-go's JitterFactor (tools/leaderelection/leaderelection.go). */
+export const JITTER_FACTOR = 1.2;
+
+/**
+ * The rules of client-go `NewLeaderElector`: leaseDuration > renewDeadline > 1.2 × retryPeriod,
+ * each at least 1 ns. Returns the first broken rule as a message, or undefined.
+ */
+export function leaderElectionProblem(prefix: string, le: LeaderElectionConfig): string | undefined {
+  const f = formatDuration;
+  for (const k of ['leaseDuration', 'renewDeadline', 'retryPeriod'] as const) {
+    if (!(le[k] > 0)) return `${prefix}.leaderElection: ${k} (${f(le[k])}) must be at least 1ns (client-go NewLeaderElector)`;
+  }
+  if (le.leaseDuration <= le.renewDeadline) {
+    return `${prefix}.leaderElection: leaseDuration (${f(le.leaseDuration)}) must be greater than renewDeadline (${f(le.renewDeadline)}) (client-go NewLeaderElector)`;
+  }
+  if (le.renewDeadline <= JITTER_FACTOR * le.retryPeriod) {
+    return `${prefix}.leaderElection: renewDeadline (${f(le.renewDeadline)}) must be greater than ${JITTER_FACTOR} × retryPeriod (${f(le.retryPeriod)}) (client-go NewLeaderElector)`;
+  }
+  return undefined;
+}
+
+function shape(ok: boolean, message: string): void {
+  if (!ok) modelError(ModelErrorCode.invalidShape, message);
+}
+
+function multiple(key: string, seconds: number, tick: number): void {
+  const q = seconds / tick;
+  if (Math.abs(q - Math.round(q)) > 1e-9) {
+    modelError(ModelErrorCode.modelLimit, `${key} (${formatDuration(seconds)}) must be a multiple of model.tick (${formatDuration(tick)}) so that the timeline is exact`);
+  }
+}
+
+/** Throws the first broken rule (KC104–KC107). */
+export function validateConfig(c: ClusterConfig): void {
+  const unsafe = (message: string): void => {
+    if (!c.allowUnsafe) modelError(ModelErrorCode.refusedByKubernetes, `${message}; pass allowUnsafe to explore it anyway`);
+  };
+  if (!(c.model.tick > 0)) modelError(ModelErrorCode.modelLimit, `model.tick (${formatDuration(c.model.tick)}) must be positive`);
+  const cl = c.cluster;
+  shape(cl.nodes >= 1, `cluster.nodes (${cl.nodes}) must be at least 1`);
+  shape(cl.zones >= 1 && cl.zones <= cl.nodes, `cluster.zones (${cl.zones}) must be between 1 and cluster.nodes (${cl.nodes})`);
+  shape(cl.maxPods >= 1, `cluster.maxPods (${cl.maxPods}) must be at least 1`);
+  shape(cl.etcdMembers >= 1, `cluster.etcdMembers (${cl.etcdMembers}) must be at least 1`);
+  shape(cl.etcdMembersDownAtStart >= 0 && cl.etcdMembersDownAtStart <= cl.etcdMembers, `cluster.etcdMembersDownAtStart (${cl.etcdMembersDownAtStart}) must be between 0 and cluster.etcdMembers (${cl.etcdMembers})`);
+  shape(cl.apiservers >= 1, `cluster.apiservers (${cl.apiservers}) must be at least 1`);
+  shape(cl.controllerManagerCandidates >= 1, `cluster.controllerManagerCandidates (${cl.controllerManagerCandidates}) must be at least 1`);
+  shape(cl.schedulerCandidates >= 1, `cluster.schedulerCandidates (${cl.schedulerCandidates}) must be at least 1`);
+  shape(cl.replicaSetReplicas >= 0, `cluster.replicaSetReplicas (${cl.replicaSetReplicas}) must not be negative (apps/v1 validation)`);
+  shape(cl.statefulSetReplicas >= 0, `cluster.statefulSetReplicas (${cl.statefulSetReplicas}) must not be negative (apps/v1 validation)`);
+  for (const [k, v] of Object.entries({ ...c.faults, ...c.operator })) {
+    if (k === 'processPauseDuration' || k === 'clockDriftRate') continue;
+    shape(v >= 0, `${k in c.faults ? 'faults' : 'operator'}.${k} (${v}) is a budget and must not be negative`);
+  }
+  if (!(c.faults.clockDriftRate > 0)) modelError(ModelErrorCode.invalidValue, `faults.clockDriftRate (${c.faults.clockDriftRate}) must be positive`);
+
+  const kcm = c.kubeControllerManager;
+  for (const [k, v] of [['nodeEvictionRate', kcm.nodeEvictionRate], ['secondaryNodeEvictionRate', kcm.secondaryNodeEvictionRate]] as const) {
+    if (v < 0) modelError(ModelErrorCode.invalidValue, `kubeControllerManager.${k} (${v}) must not be negative`);
+  }
+  if (!(kcm.unhealthyZoneThreshold > 0 && kcm.unhealthyZoneThreshold <= 1)) {
+    modelError(ModelErrorCode.invalidValue, `kubeControllerManager.unhealthyZoneThreshold (${kcm.unhealthyZoneThreshold}) must be in (0, 1]`);
+  }
+  shape(kcm.largeClusterSizeThreshold >= 0, `kubeControllerManager.largeClusterSizeThreshold (${kcm.largeClusterSizeThreshold}) must not be negative`);
+  for (const k of ['defaultNotReadyTolerationSeconds', 'defaultUnreachableTolerationSeconds'] as const) {
+    if (c.kubeApiserver[k] < 0) modelError(ModelErrorCode.invalidValue, `kubeApiserver.${k} (${c.kubeApiserver[k]}) must not be negative`);
+  }
+  for (const k of ['replicaSetTolerationSeconds', 'statefulSetTolerationSeconds'] as const) {
+    const v = cl[k];
+    if (v !== null && v < 0) modelError(ModelErrorCode.invalidValue, `cluster.${k} (${v}) must not be negative`);
+  }
+
+  // Rules Kubernetes enforces itself.
+  if (!(c.kubelet.nodeLeaseDurationSeconds > 0)) unsafe(`kubelet.nodeLeaseDurationSeconds (${c.kubelet.nodeLeaseDurationSeconds}) must be greater than 0 (kubelet config validation)`);
+  for (const prefix of ['kubeControllerManager', 'kubeScheduler'] as const) {
+    const problem = leaderElectionProblem(prefix, c[prefix].leaderElection);
+    if (problem !== undefined) unsafe(problem);
+  }
+
+  // What the discrete model needs.
+  const periods: [string, number][] = [
+    ['kubeControllerManager.nodeMonitorPeriod', kcm.nodeMonitorPeriod],
+    ['kubeControllerManager.podGcPeriod', kcm.podGcPeriod],
+    ['kubeControllerManager.leaderElection.retryPeriod', kcm.leaderElection.retryPeriod],
+    ['kubeScheduler.leaderElection.retryPeriod', c.kubeScheduler.leaderElection.retryPeriod],
+    ['kubelet lease renew interval (0.25 × nodeLeaseDurationSeconds)', leaseRenewInterval(c)],
+  ];
+  for (const [k, v] of periods) if (!(v > 0)) modelError(ModelErrorCode.modelLimit, `${k} (${formatDuration(v)}) must be positive: a zero period would stop time`);
+  const tick = c.model.tick;
+  const durations: [string, number][] = [
+    ...periods,
+    ['kubeControllerManager.nodeMonitorGracePeriod', kcm.nodeMonitorGracePeriod],
+    ['kubeControllerManager.podGcQuarantine', kcm.podGcQuarantine],
+    ['faults.processPauseDuration', c.faults.processPauseDuration],
+    ['kubeApiserver.defaultNotReadyTolerationSeconds', c.kubeApiserver.defaultNotReadyTolerationSeconds],
+    ['kubeApiserver.defaultUnreachableTolerationSeconds', c.kubeApiserver.defaultUnreachableTolerationSeconds],
+  ];
+  for (const prefix of ['kubeControllerManager', 'kubeScheduler'] as const) {
+    durations.push([`${prefix}.leaderElection.leaseDuration`, c[prefix].leaderElection.leaseDuration]);
+    durations.push([`${prefix}.leaderElection.renewDeadline`, c[prefix].leaderElection.renewDeadline]);
+  }
+  for (const k of ['replicaSetTolerationSeconds', 'statefulSetTolerationSeconds'] as const) {
+    const v = cl[k];
+    if (v !== null) durations.push([`cluster.${k}`, v]);
+  }
+  for (const [k, v] of [['nodeEvictionRate', kcm.nodeEvictionRate], ['secondaryNodeEvictionRate', kcm.secondaryNodeEvictionRate]] as const) {
+    if (v > 0) durations.push([`1 / kubeControllerManager.${k}`, 1 / v]);
+  }
+  for (const [k, v] of durations) multiple(k, v, tick);
+}
