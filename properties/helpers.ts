@@ -1,0 +1,36 @@
+/** Small predicates over cluster states shared by the properties. */
+import type { ClusterConfig, ClusterState } from '../model/index.js';
+
+/** ReplicaSet replicas really serving: active pod objects whose container runs on their (up) node. */
+export function runningReplicas(s: ClusterState): number {
+  let count = 0;
+  for (const p of s.api.pods) {
+    if (p.workload !== 'web' || p.deletion !== null || p.nodeName < 0) continue;
+    const node = s.nodes[p.nodeName];
+    if (node.up && node.running.includes(p.name)) count++;
+  }
+  return count;
+}
+
+/** Containers of ReplicaSet pods really running anywhere (old Terminating copies included). */
+export function webContainers(s: ClusterState): number {
+  let count = 0;
+  for (const n of s.nodes) if (n.up) for (const r of n.running) if (r.startsWith('web-')) count++;
+  return count;
+}
+
+/** Nodes (up) really running a container of `pod`. */
+export function copiesRunning(s: ClusterState, pod: string): number {
+  let count = 0;
+  for (const n of s.nodes) if (n.up && n.running.includes(pod)) count++;
+  return count;
+}
+
+/** The recovery bound of `replacement-within`, derived from the timing config (seconds). */
+export function replacementBound(config: ClusterConfig): number {
+  const k = config.kubeControllerManager;
+  const tol = config.cluster.replicaSetTolerationSeconds ?? config.kubeApiserver.defaultUnreachableTolerationSeconds;
+  const failing = Math.min(config.cluster.nodes, config.faults.nodeCrash + config.faults.nodePartition + config.faults.kubeletCrash);
+  const queue = k.nodeEvictionRate > 0 ? Math.max(0, failing - 1) * (1 / k.nodeEvictionRate) : 0;
+  return 2 * k.nodeMonitorPeriod + k.nodeMonitorGracePeriod + tol + queue;
+}

@@ -1,0 +1,146 @@
+/**
+ * Safety properties: what Kubernetes promises never happens. Each cites the promise and where it
+ * is stated; `kubernetes-semantics.md` (beside DESIGN.md) has the derivations.
+ */
+import { always, alwaysStep, type Property } from '../checker/index.js';
+import { heartbeatsOf, nodeName, quorum, type ClusterState } from '../model/index.js';
+import { copiesRunning } from './helpers.js';
+
+/**
+ * `single-leader`: per leader-election Lease, at most one process acts as leader (believes it
+ * leads while running and not paused). client-go promises this only under bounded clock-rate skew
+ * and timely processes: "does not guarantee that only one client is acting as a leader (a.k.a.
+ * fencing)" (kubernetes/client-go:tools/leaderelection/leaderelection.go package doc).
+ */
+export const singleLeader: Property<ClusterState> = always<ClusterState>(
+  'single-leader',
+  'at most one process per leader-election Lease acts as leader at any instant',
+  (s) => s.candidates.every((list) => list.filter((k) => k.up && k.paused === 0 && k.leader).length <= 1),
+  { source: 'kubernetes/client-go:tools/leaderelection/leaderelection.go (package doc, isLeaseValid)' },
+);
+
+/**
+ * `no-double-binding`: a pod object is bound at most once and spec.nodeName never changes:
+ * `pods/binding` fails with 409 when nodeName is already set ("pod %v is already assigned to node").
+ */
+export const noDoubleBinding: Property<ClusterState> = alwaysStep<ClusterState>(
+  'no-double-binding',
+  'a bound pod object never changes its nodeName',
+  (before, _a, after) => {
+    if (before.api.pods === after.api.pods) return true;
+    for (const p of before.api.pods) {
+      if (p.nodeName < 0) continue;
+      const q = after.api.pods.find((x) => x.name === p.name);
+      if (q !== undefined && q.nodeName !== p.nodeName) return false;
+    }
+    return true;
+  },
+  { source: 'kubernetes/kubernetes:pkg/registry/core/pod/storage/storage.go (BindingREST, assignPod)' },
+);
+
+/**
+ * `statefulset-at-most-one`: "StatefulSet ensures that, at any time, there is at most one Pod
+ * with a given identity running in a cluster", counting containers really running on nodes.
+ */
+export const statefulSetAtMostOne: Property<ClusterState> = always<ClusterState>(
+  'statefulset-at-most-one',
+  'at most one running copy of each StatefulSet pod identity, counting what really runs on nodes',
+  (s) => {
+    const seen = new Set<string>();
+    for (const n of s.nodes) for (const r of n.running) if (r.startsWith('db-')) seen.add(r);
+    for (const name of seen) if (copiesRunning(s, name) > 1) return false;
+    return true;
+  },
+  { source: 'https://kubernetes.io/docs/tasks/run-application/force-delete-stateful-set-pod/' },
+);
+
+/**
+ * `no-schedule-on-unready`: no new binding to a node tainted unreachable or not-ready with
+ * effect NoSchedule (pods do not tolerate it): TaintNodesByCondition, the scheduler's TaintToleration filter.
+ */
+export const noScheduleOnUnready: Property<ClusterState> = alwaysStep<ClusterState>(
+  'no-schedule-on-unready',
+  'no pod is bound to a node tainted unreachable/not-ready:NoSchedule',
+  (before, _a, after) => {
+    if (before.api.pods === after.api.pods) return true;
+    for (const q of after.api.pods) {
+      if (q.nodeName < 0) continue;
+      const p = before.api.pods.find((x) => x.name === q.name);
+      if (p !== undefined && p.nodeName >= 0) continue;
+      if (p === undefined) continue; // created bound: not by the scheduler
+      const node = before.api.nodes[q.nodeName];
+      if (node !== null && (node.taints.includes('unreachable:NoSchedule') || node.taints.includes('not-ready:NoSchedule'))) return false;
+    }
+    return true;
+  },
+  { source: 'https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-nodes-by-condition' },
+);
+
+/**
+ * `writes-need-quorum`: nothing is written to the API (objects or Lease renewals) unless etcd
+ * has quorum ⌊n/2⌋+1: "the etcd cluster fails and cannot accept more writes" without a majority.
+ */
+export const writesNeedQuorum: Property<ClusterState> = alwaysStep<ClusterState>(
+  'writes-need-quorum',
+  'every API write (object change or Lease renewal) happens while etcd has quorum',
+  (before, action, after) => (before.api === after.api && heartbeatsOf(before, action).length === 0) || quorum(before),
+  { source: 'https://etcd.io/docs/v3.6/op-guide/failures/; etcd-io/website:content/en/docs/v3.6/faq.md' },
+);
+
+/**
+ * `running-pods-keep-running`: a container stops only when its node crashes or when its kubelet
+ * sees the pod deleted, terminating or bound elsewhere; control-plane trouble never stops a
+ * running pod ("Running Pods Keep Running", control-plane component failure table).
+ */
+export const runningPodsKeepRunning: Property<ClusterState> = alwaysStep<ClusterState>(
+  'running-pods-keep-running',
+  'a container stops only on a node crash or when its kubelet sees its pod deleted',
+  (before, action, after) => {
+    for (let n = 0; n < before.nodes.length; n++) {
+      const was = before.nodes[n].running;
+      const now = after.nodes[n].running;
+      if (was === now) continue;
+      for (const name of was) {
+        if (now.includes(name)) continue;
+        if (action.name === 'node-crash' && action.param === nodeName(n)) continue;
+        const p = before.api.pods.find((x) => x.name === name);
+        if (action.name === 'kubelet-sync' && (p === undefined || p.deletion !== null || p.nodeName !== n)) continue;
+        return false;
+      }
+    }
+    return true;
+  },
+  { source: 'reference/control-plane-architecture.txt (Component-Level Failures); https://kubernetes.io/docs/concepts/architecture/nodes/' },
+);
+
+/** `no-node-unknown`: no node is marked Ready=Unknown (expected when nothing can write). */
+export const noNodeUnknown: Property<ClusterState> = always<ClusterState>(
+  'no-node-unknown',
+  'no node is marked Ready=Unknown',
+  (s) => s.api.nodes.every((n) => n === null || n.ready !== 'Unknown'),
+  { source: 'kubernetes-semantics.md A6 (quorum loss: the node lifecycle controller cannot write)' },
+);
+
+/** `no-pod-evicted`: no pod is evicted by taint eviction (expected without a controller manager or quorum). */
+export const noPodEvicted: Property<ClusterState> = always<ClusterState>(
+  'no-pod-evicted',
+  'no pod is deleted by the taint eviction controller',
+  (s) => s.api.pods.every((p) => p.deletion !== 'taint-eviction'),
+  { source: 'reference/control-plane-architecture.txt (Controller Manager down: no reconciliation)' },
+);
+
+/** `no-replacement-created`: no controller creates a pod (expected with the controller manager down). */
+export const noReplacementCreated: Property<ClusterState> = always<ClusterState>(
+  'no-replacement-created',
+  'no replacement pod object is created',
+  (s) => s.api.pods.every((p) => !p.replacement),
+  { source: 'reference/control-plane-architecture.txt (Controller Manager: broken Pods not replaced)' },
+);
+
+/** `replacements-stay-pending`: no replacement pod is bound (expected with the scheduler down). */
+export const replacementsStayPending: Property<ClusterState> = always<ClusterState>(
+  'replacements-stay-pending',
+  'every replacement pod stays Pending (unbound)',
+  (s) => s.api.pods.every((p) => !p.replacement || p.nodeName < 0),
+  { source: 'reference/control-plane-architecture.txt (Scheduler down: new Pods stay Pending)' },
+);

@@ -1,0 +1,58 @@
+/**
+ * Reachability goals: each proves a scenario is not vacuous (the behaviour the properties speak
+ * about really happens on some path).
+ */
+import { sometimes, type Property } from '../checker/index.js';
+import type { ClusterConfig, ClusterState } from '../model/index.js';
+import { webContainers } from './helpers.js';
+
+export const nodeMarkedUnknown: Property<ClusterState> = sometimes<ClusterState>(
+  'node-marked-unknown',
+  'some node is marked Ready=Unknown',
+  (s) => s.api.nodes.some((n) => n !== null && n.ready === 'Unknown'),
+  { source: 'https://kubernetes.io/docs/concepts/architecture/nodes/#node-controller' },
+);
+
+export const podEvicted: Property<ClusterState> = sometimes<ClusterState>(
+  'pod-evicted',
+  'some pod is evicted by the taint eviction controller',
+  (s) => s.api.pods.some((p) => p.deletion === 'taint-eviction'),
+  { source: 'https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-based-evictions' },
+);
+
+export const replacementRunning: Property<ClusterState> = sometimes<ClusterState>(
+  'replacement-running',
+  'a ReplicaSet replacement pod runs on a node',
+  (s) => s.api.pods.some((p) => p.workload === 'web' && p.replacement && p.nodeName >= 0 && s.nodes[p.nodeName].up && s.nodes[p.nodeName].running.includes(p.name)),
+  { source: 'pkg/controller/replicaset (IsPodActive excludes Terminating pods)' },
+);
+
+export const leaderFailover: Property<ClusterState> = sometimes<ClusterState>(
+  'leader-failover',
+  'another candidate takes a leader-election Lease over and acts as leader',
+  (s) => s.api.leases.some((l, e) => l.transitioned && l.holder >= 0 && s.candidates[e][l.holder].leader && s.candidates[e][l.holder].up),
+  { source: 'kubernetes/client-go:tools/leaderelection/leaderelection.go (tryAcquireOrRenew)' },
+);
+
+export function replicaSetExtraCopy(config: ClusterConfig): Property<ClusterState> {
+  return sometimes<ClusterState>(
+    'replicaset-extra-copy',
+    'more ReplicaSet containers run than its replicas (allowed: ReplicaSets give no at-most-N guarantee)',
+    (s) => webContainers(s) > config.cluster.replicaSetReplicas,
+    { source: 'https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-based-evictions' },
+  );
+}
+
+export const replacementPending: Property<ClusterState> = sometimes<ClusterState>(
+  'replacement-pending',
+  'a replacement pod exists and is Pending',
+  (s) => s.api.pods.some((p) => p.replacement && p.nodeName < 0 && p.deletion === null),
+  { source: 'reference/control-plane-architecture.txt (Scheduler down: new Pods stay Pending)' },
+);
+
+export const statefulSetRecreated: Property<ClusterState> = sometimes<ClusterState>(
+  'statefulset-recreated',
+  'a StatefulSet pod identity is recreated and runs',
+  (s) => s.api.pods.some((p) => p.workload === 'db' && p.replacement && p.nodeName >= 0 && s.nodes[p.nodeName].running.includes(p.name)),
+  { source: 'pkg/controller/statefulset (identity recreated once the old object is gone)' },
+);
