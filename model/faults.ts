@@ -61,6 +61,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
         n.up = false;
         n.kubeletUp = false;
         n.running = [];
+        n.heartbeatIn = 0; // a dead kubelet keeps no timer (a restart sets it anyway)
       },
       summary: (p) => `${p} crashes: its containers and kubelet stop`,
     }),
@@ -80,6 +81,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
       enabled: (s, p) => s.nodes[nodeIndex(p)].up && s.nodes[nodeIndex(p)].kubeletUp,
       recipe: (d, p) => {
         d.nodes[nodeIndex(p)].kubeletUp = false;
+        d.nodes[nodeIndex(p)].heartbeatIn = 0;
       },
       summary: (p) => `the kubelet of ${p} crashes (containers keep running)`,
     }),
@@ -111,12 +113,12 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
     budgeted<string>({
       name: 'component-crash', budget: 'componentCrash', actor: 'fault', params: cands,
       enabled: (s, p) => cand(s, p).up,
-      recipe: (d, p) => {
-        const k = dcand(d, p);
-        k.up = false;
-        k.leader = false;
-        k.paused = 0;
-        k.ctrl = null;
+      recipe: (d, p, s) => {
+        // A dead process keeps no memory or timers: reset them so that crash times do not
+        // multiply states (a restart overwrites them anyway); rate and partition are the host's.
+        const { e, c } = parseCandidate(p);
+        const old = s.candidates[e][c];
+        d.candidates[e][c] = { ...freshFollower(old.rate, 0), up: false, partitioned: old.partitioned } as Draft<Candidate>;
       },
       summary: (p) => `${p} crashes`,
     }),

@@ -37,8 +37,8 @@ const DEFS: readonly ScenarioDef[] = [
   },
   {
     name: 'etcd-quorum',
-    description: 'etcd members are lost while a node crashes: with quorum writes proceed, without it nothing is written',
-    overrides: { 'faults.etcdMemberLoss': '1', 'faults.nodeCrash': '1' },
+    description: 'one of 3 etcd members is down while a node crashes: writes proceed (set cluster.etcdMembersDownAtStart=2 to lose quorum, or faults.etcdMemberLoss to lose members on the way)',
+    overrides: { 'cluster.etcdMembersDownAtStart': '1', 'faults.nodeCrash': '1' },
   },
   {
     name: 'component-outage',

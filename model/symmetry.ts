@@ -85,30 +85,8 @@ export function canonicalize(ctx: Ctx, s: ClusterState): ClusterState {
     rename.set(w.name, nu);
     if (nu !== w.name) renamed = true;
   });
-  const rn = (name: string): string => rename.get(name) ?? name;
 
-  let state = s;
-  if (nodesMoved || renamed) {
-    const mapCtrl = (c: ControllerManagerLocal | null): ControllerManagerLocal | null =>
-      c === null
-        ? null
-        : {
-            ...c,
-            nodes: perm.map((old) => c.nodes[old]),
-            gcMissing: perm.map((old) => c.gcMissing[old]),
-            evictions: c.evictions.map((x) => ({ pod: rn(x.pod), in: x.in })).sort((a, b) => cmp(a.pod, b.pod)),
-          };
-    state = {
-      ...s,
-      api: {
-        nodes: perm.map((old) => s.api.nodes[old]),
-        pods: pods.map((p) => ({ ...p, name: rn(p.name), nodeName: mapNode(p.nodeName) })).sort((a, b) => cmp(a.name, b.name)),
-        leases: s.api.leases,
-      },
-      nodes: perm.map((old) => ({ ...s.nodes[old], running: s.nodes[old].running.map(rn).sort() })),
-      candidates: s.candidates.map((list) => list.map((k) => (k.ctrl === null ? k : { ...k, ctrl: mapCtrl(k.ctrl) }))) as unknown as ClusterState['candidates'],
-    };
-  }
+  const state = nodesMoved || renamed ? permuteNodesAndPods(s, perm, rename) : s;
 
   // 3. Candidates of each election.
   let candidatesMoved = false;
@@ -131,5 +109,45 @@ export function canonicalize(ctx: Ctx, s: ClusterState): ClusterState {
   return { ...state, api: { ...state.api, leases }, candidates: candidates as unknown as ClusterState['candidates'] };
 }
 
-/** Exported for tests: the controller key used in candidate signatures. */
-export { ctrlKey };
+/**
+ * Applies a node permutation (`perm[new] = old`) and a renaming of ReplicaSet pods to a state.
+ * Exported for tests, which compare `canonicalize` against brute force over all permutations.
+ */
+export function permuteNodesAndPods(s: ClusterState, perm: readonly number[], rename: ReadonlyMap<string, string>): ClusterState {
+  const inv = new Array<number>(perm.length);
+  perm.forEach((old, nu) => (inv[old] = nu));
+  const mapNode = (n: number): number => (n < 0 ? n : inv[n]);
+  const rn = (name: string): string => rename.get(name) ?? name;
+  const mapCtrl = (c: ControllerManagerLocal | null): ControllerManagerLocal | null =>
+    c === null
+      ? null
+      : {
+          ...c,
+          nodes: perm.map((old) => c.nodes[old]),
+          gcMissing: perm.map((old) => c.gcMissing[old]),
+          evictions: c.evictions.map((x) => ({ pod: rn(x.pod), in: x.in })).sort((a, b) => cmp(a.pod, b.pod)),
+        };
+  return {
+    ...s,
+    api: {
+      nodes: perm.map((old) => s.api.nodes[old]),
+      pods: s.api.pods.map((p) => ({ ...p, name: rn(p.name), nodeName: mapNode(p.nodeName) })).sort((a, b) => cmp(a.name, b.name)),
+      leases: s.api.leases,
+    },
+    nodes: perm.map((old) => ({ ...s.nodes[old], running: s.nodes[old].running.map(rn).sort() })),
+    candidates: s.candidates.map((list) => list.map((k) => (k.ctrl === null ? k : { ...k, ctrl: mapCtrl(k.ctrl) }))) as unknown as ClusterState['candidates'],
+  };
+}
+
+/** Applies a permutation of the candidates of election `e` (`order[new] = old`). */
+export function permuteCandidates(s: ClusterState, e: number, order: readonly number[]): ClusterState {
+  const cinv = new Array<number>(order.length);
+  order.forEach((old, nu) => (cinv[old] = nu));
+  const remap = (h: number): number => (h < 0 ? h : cinv[h]);
+  const list = s.candidates[e];
+  const leases = [...s.api.leases] as [ClusterState['api']['leases'][0], ClusterState['api']['leases'][1]];
+  leases[e] = { ...s.api.leases[e], holder: remap(s.api.leases[e].holder) };
+  const candidates = [...s.candidates] as unknown as Candidate[][];
+  candidates[e] = order.map((old) => ({ ...list[old], observedHolder: remap(list[old].observedHolder) }));
+  return { ...s, api: { ...s.api, leases }, candidates: candidates as unknown as ClusterState['candidates'] };
+}
