@@ -3,8 +3,9 @@
  * Lease; pods are spread round-robin (ReplicaSet pods first) and running; candidate 1 of each
  * election leads and the others have just observed its renewal. Components in `cluster.outage`
  * and the first `etcdMembersDownAtStart` etcd members are down. There is one initial state per
- * phase of the node lifecycle controller's monitor pass against the kubelets' renewals (offsets
- * tick .. nodeMonitorPeriod), so detection latencies cover their whole range.
+ * phase of the node lifecycle controller's monitor pass against the kubelets' renewals (next pass
+ * in tick .. nodeMonitorPeriod; the last pass probed then and has not seen the T+0 renewal yet),
+ * so detection latencies cover their whole range.
  */
 import type { Ctx } from './context.js';
 import { freshControllers } from './leaderElection.js';
@@ -37,7 +38,7 @@ export function initialStates(ctx: Ctx): ClusterState[] {
       observedHolder: down ? -1 : 0,
       observedDuration: ctx.leaderElection[e].leaseDuration,
       unseen: false,
-      ctrl: e === 0 && !down && i === 0 ? freshControllers(ctx, monitorIn, c.kubeControllerManager.podGcPeriod) : null,
+      ctrl: e === 0 && !down && i === 0 ? freshControllers(ctx, monitorIn, c.kubeControllerManager.podGcPeriod, Math.round((ctx.monitorPeriod - monitorIn) * 1e6) / 1e6) : null,
     }));
   const budget: Record<string, number> = { ...c.faults, ...c.operator };
   delete budget.processPauseDuration;

@@ -35,13 +35,18 @@ export function parseCandidate(name: string): CandidateRef {
   return { e, c: Number(name.slice(ELECTION_NAMES[e].length + 1)) - 1 };
 }
 
-/** A kube-controller-manager's controllers as they start on acquiring the lease: empty memory. */
-export function freshControllers(ctx: Ctx, monitorIn = 0, gcIn = 0): ControllerManagerLocal {
+/**
+ * A kube-controller-manager's controllers as they start on acquiring the lease: empty memory
+ * ("Missing timestamp for Node. Assuming now as a timestamp"). For the initial steady state,
+ * `lastPassAgo` says how long ago the last monitor pass ran: it probed then, and the renewal made
+ * since is not yet seen.
+ */
+export function freshControllers(ctx: Ctx, monitorIn = 0, gcIn = 0, lastPassAgo = 0): ControllerManagerLocal {
   const n = ctx.config.cluster.nodes;
   return {
     monitorIn,
     gcIn,
-    nodes: Array.from({ length: n }, () => ({ sinceProbe: 0, unseen: false })),
+    nodes: Array.from({ length: n }, () => ({ sinceProbe: lastPassAgo, unseen: lastPassAgo > 0 })),
     zones: Array.from({ length: ctx.config.cluster.zones }, () => ({ state: 'Normal' as const, tokenIn: 0 })),
     disruptionMode: false,
     evictions: [],
