@@ -25,14 +25,13 @@ const DEFS: readonly ScenarioDef[] = [
   },
   {
     name: 'leader-failover',
-    description: 'the kube-controller-manager and kube-scheduler leaders crash or are cut off; another candidate takes over',
+    description: 'a kube-controller-manager or kube-scheduler process crashes and one is cut off from the API server; another candidate takes over',
     overrides: {
       'cluster.nodes': '1',
       'cluster.replicaSetReplicas': '0',
       'cluster.statefulSetReplicas': '0',
       'faults.componentCrash': '1',
       'faults.controlPlanePartition': '1',
-      'faults.controlPlanePartitionHeal': '1',
     },
   },
   {
