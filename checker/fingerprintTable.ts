@@ -6,6 +6,9 @@
 import type { Fingerprint } from './fingerprint.js';
 
 const INITIAL_BITS = 16;
+const SCRATCH_64 = new BigUint64Array(1);
+/** A 32-bit half of SCRATCH_64[0] (the low one on little-endian machines); either is well mixed. */
+const SCRATCH_32 = new Uint32Array(SCRATCH_64.buffer);
 
 export class FingerprintTable {
   private keys: BigUint64Array;
@@ -37,8 +40,10 @@ export class FingerprintTable {
   }
 
   private slot(fp: bigint): number {
-    // The low bits of xxh64 are well mixed; take them as the home slot.
-    return Number(BigInt.asUintN(32, fp)) & this.mask;
+    // The low bits of xxh64 are well mixed; take them as the home slot. Read through a typed
+    // array view, which (unlike BigInt arithmetic) allocates nothing.
+    SCRATCH_64[0] = fp;
+    return SCRATCH_32[0] & this.mask;
   }
 
   /** The id stored with `fp`, or -1 if absent. */
