@@ -12,7 +12,9 @@
  * - NoExecute taints (`doNoExecuteTaintingPass`) are added per zone through a token bucket of
  *   the zone's rate with burst 1 (Normal: --node-eviction-rate; PartialDisruption: 0, or the
  *   secondary rate when the zone has more than --large-cluster-size-threshold nodes;
- *   FullDisruption of one zone: the normal rate).
+ *   FullDisruption of one zone: the normal rate). A rate change swaps the bucket as
+ *   `SwapLimiter` does: a bucket of the same rate is kept, a new one starts drained when the old
+ *   one had no token left (the semantics notes say only "token bucket, burst 1").
  *
  * The 100 ms NoExecute loop acts within the instant. Not modelled: the startup grace period of
  * nodes that never posted Ready, MarkPodsNotReady, pressure conditions.
@@ -112,11 +114,18 @@ function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
       return zoneState(ctx, ready, notReady);
     });
     const allFull = states.every((z) => z === 'FullDisruption');
+    const wasAllFull = ctrl.disruptionMode;
     states.forEach((st, z) => {
-      if (ctrl.zones[z].state !== st) {
-        ctrl.zones[z].state = st;
-        ctrl.zones[z].tokenIn = 0;
-      }
+      const zone = ctrl.zones[z];
+      if (zone.state === st && allFull === wasAllFull) return;
+      // setLimiterInZone → SwapLimiter (scheduler/rate_limited_queue.go): nothing changes when the
+      // rate is the same; a new bucket starts drained when the old one had no token left.
+      const size = ctx.nodesOfZone[z].length;
+      const before = tokenInterval(ctx, zone.state, size, wasAllFull);
+      const after = tokenInterval(ctx, st, size, allFull);
+      zone.state = st;
+      if (before === after) return;
+      zone.tokenIn = after === Infinity ? 0 : before === Infinity || zone.tokenIn > 0 ? after : 0;
     });
     if (allFull && !ctrl.disruptionMode) ctrl.disruptionMode = true;
     else if (!allFull && ctrl.disruptionMode) {
