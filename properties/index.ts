@@ -3,7 +3,7 @@
  * and which properties each scenario checks by default.
  */
 import type { Model, Property } from '../checker/index.js';
-import { clusterModel, type ClusterConfig, type ClusterModelOptions, type ClusterState } from '../model/index.js';
+import { clusterModel, resolveConfig, type ClusterConfig, type ClusterModelOptions, type ClusterState } from '../model/index.js';
 import { noEarlyEviction, replacementAfterToleration, replacementWithin, unknownAfterGrace } from './observers.js';
 import {
   noDoubleBinding, noNodeUnknown, noPodEvicted, noReplacementCreated, noScheduleOnUnready, replacementsStayPending,
@@ -47,18 +47,13 @@ export function kubernetesProperties(config: ClusterConfig): Property<ClusterSta
   ];
 }
 
-/** The catalog: every property id with its kind, description and source (default timing). */
-export const propertyCatalog: readonly PropertyInfo[] = (() => {
-  // Descriptions of timing properties quote the default bounds.
-  const defaults = {
-    kubeControllerManager: { nodeMonitorGracePeriod: 50, nodeMonitorPeriod: 5, nodeEvictionRate: 0.1 },
-    kubeApiserver: { defaultUnreachableTolerationSeconds: 300 },
-    cluster: { replicaSetTolerationSeconds: null, nodes: 3, replicaSetReplicas: 2 },
-    faults: { nodeCrash: 1, nodePartition: 0, kubeletCrash: 0 },
-    model: { tick: 1 },
-  } as unknown as ClusterConfig;
-  return kubernetesProperties(defaults).map((p) => ({ id: p.id, kind: p.kind, description: p.description, source: p.source ?? '' }));
-})();
+/** The catalog: every property id with its kind, description and source (bounds as with node-failure's defaults). */
+export const propertyCatalog: readonly PropertyInfo[] = kubernetesProperties(resolveConfig('node-failure')).map((p) => ({
+  id: p.id,
+  kind: p.kind,
+  description: p.description,
+  source: p.source ?? '',
+}));
 
 /** The cluster model with every Kubernetes property. */
 export function kubernetesModel(config: ClusterConfig, options: ClusterModelOptions = {}): Model<ClusterState> {

@@ -68,4 +68,14 @@ describe('leader-failover', () => {
     expect(run('leader-failover', { ...set, 'faults.clockDriftRate': '1.2' }, ['single-leader']).status['single-leader']).toBe('holds');
     expect(run('leader-failover', { ...set, 'faults.clockDriftRate': '1.5' }, ['single-leader']).status['single-leader']).toBe('violated');
   });
+
+  it('should explore a config client-go refuses when asked, and show why it is refused', () => {
+    // leaseDuration 10 s = renewDeadline: a cut-off leader believes for 12 s after its last
+    // renewal while a follower may take over 10 s after it saw that renewal. A partition alone
+    // then breaks single-leader.
+    const r = run('leader-failover', { ...ONLY, 'faults.controlPlanePartition': '1', 'kubeControllerManager.leaderElection.leaseDuration': '10s' }, ['single-leader']);
+    expect(r.config.allowUnsafe).toBe(true);
+    expect(r.status['single-leader']).toBe('violated');
+    expect(steps(r, 'single-leader').at(-1)?.summary).toContain('acquires');
+  });
 });

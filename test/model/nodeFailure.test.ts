@@ -3,9 +3,9 @@
  * StatefulSet of 1, 2 candidates per election, one node crash), checked exhaustively.
  */
 import { describe, expect, it } from 'vitest';
-import { check, observer } from '../../checker/index.js';
+import { boundedResponse, check, observer } from '../../checker/index.js';
 import { resolveConfig, type ClusterState } from '../../model/index.js';
-import { kubernetesModel, replacementBound } from '../../properties/index.js';
+import { kubernetesModel, replacementBound, runningReplicas } from '../../properties/index.js';
 import { run } from './helpers.js';
 
 describe('node-failure', () => {
@@ -77,5 +77,21 @@ describe('node-failure', () => {
       'replacement-not-before-355': 'holds',
       'replacement-not-before-356': 'violated',
     });
+  });
+
+  it('should find replacement-within tight: recovered within 359 s of the crash, not always within 358 s', () => {
+    const config = resolveConfig('node-failure');
+    const base = kubernetesModel(config);
+    const within = (t: number) =>
+      boundedResponse<ClusterState>({
+        id: `replaced-within-${t}`,
+        description: `replaced within ${t}s`,
+        trigger: (s) => runningReplicas(s) < 2,
+        response: (s) => runningReplicas(s) >= 2,
+        elapsed: (_b, a) => (a.name === 'tick' ? 1 : 0),
+        within: t,
+      });
+    const r = check({ ...base, properties: [within(359), within(358)] });
+    expect(Object.fromEntries(r.properties.map((p) => [p.id, p.status]))).toEqual({ 'replaced-within-359': 'holds', 'replaced-within-358': 'violated' });
   });
 });
