@@ -25,7 +25,7 @@ const DEFS: readonly ScenarioDef[] = [
   },
   {
     name: 'leader-failover',
-    description: 'a kube-controller-manager or kube-scheduler process crashes and one is cut off from the API server; another candidate takes over',
+    description: 'the kube-controller-manager and kube-scheduler leaders crash or are cut off; another candidate takes over',
     overrides: {
       'cluster.nodes': '1',
       'cluster.replicaSetReplicas': '0',
@@ -35,8 +35,10 @@ const DEFS: readonly ScenarioDef[] = [
     },
   },
   {
+    // One of 3 members is down from the start; cluster.etcdMembersDownAtStart=2 loses quorum,
+    // faults.etcdMemberLoss loses members on the way.
     name: 'etcd-quorum',
-    description: 'one of 3 etcd members is down while a node crashes: writes proceed (set cluster.etcdMembersDownAtStart=2 to lose quorum, or faults.etcdMemberLoss to lose members on the way)',
+    description: 'etcd members are lost while a node crashes: with quorum writes proceed, without it nothing is written',
     overrides: { 'cluster.etcdMembersDownAtStart': '1', 'faults.nodeCrash': '1' },
   },
   {
