@@ -52,4 +52,24 @@ describe('node-partition', () => {
     expect(r.result.verdict).toBe('ok');
     expect(r.status).toEqual({ 'statefulset-at-most-one': 'holds', 'statefulset-recreated': 'witnessed' });
   });
+
+  it('should violate statefulset-at-most-one when the Node object of the partitioned node is deleted', () => {
+    const r = run('node-partition', { 'operator.deleteNode': '1' }, ['statefulset-at-most-one']);
+    expect(r.status['statefulset-at-most-one']).toBe('violated');
+    const trace = steps(r, 'statefulset-at-most-one');
+    // Pod GC force-deletes pods of a missing Node object only after its 40 s quarantine, on a
+    // 20 s pass; BFS lines the partition and the deletion up with those passes (86 steps).
+    expect(trace.slice(-4).map((s) => s.name)).toEqual(['pod-gc', 'statefulset-sync', 'schedule', 'kubelet-sync']);
+    expect(trace.map((s) => s.name)).toEqual(expect.arrayContaining(['node-partition', 'delete-node']));
+  });
+
+  it('should recreate the StatefulSet pod safely when the Node object of a crashed node is deleted', () => {
+    const r = run(
+      'node-partition',
+      { 'cluster.replicaSetReplicas': '0', 'faults.nodePartition': '0', 'faults.nodePartitionHeal': '0', 'faults.nodeCrash': '1', 'operator.deleteNode': '1' },
+      ['statefulset-at-most-one', 'statefulset-recreated'],
+    );
+    expect(r.result.verdict).toBe('ok');
+    expect(r.status).toEqual({ 'statefulset-at-most-one': 'holds', 'statefulset-recreated': 'witnessed' });
+  });
 });
