@@ -35,6 +35,32 @@ describe('etcd-quorum', () => {
   });
 });
 
+describe('partial failures', () => {
+  it('should keep working when one of two kube-apiserver instances is lost (API Server partial)', () => {
+    const r = run('node-failure', { 'cluster.apiservers': '2', 'faults.apiserverLoss': '1' });
+    expect(r.result.verdict).toBe('ok');
+    expect(r.status).toMatchObject({ 'node-marked-unknown': 'witnessed', 'replacement-running': 'witnessed', 'replacement-within': 'holds' });
+  });
+
+  it('should treat a crashed kubelet like a lost node whose containers keep running (kubelet row)', () => {
+    const r = run('node-failure', { 'faults.nodeCrash': '0', 'faults.kubeletCrash': '1' }, [
+      'statefulset-at-most-one',
+      'running-pods-keep-running',
+      'pod-evicted',
+      'replicaset-extra-copy',
+      'replacement-within',
+    ]);
+    expect(r.result.verdict).toBe('ok');
+    expect(r.status).toEqual({
+      'statefulset-at-most-one': 'holds',
+      'running-pods-keep-running': 'holds',
+      'pod-evicted': 'witnessed',
+      'replicaset-extra-copy': 'witnessed',
+      'replacement-within': 'holds',
+    });
+  });
+});
+
 describe('component-outage', () => {
   it('should keep the replacement Pending with the scheduler down while running pods keep running', () => {
     const r = run('component-outage');
