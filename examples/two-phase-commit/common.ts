@@ -52,15 +52,22 @@ export const consistent: Property<TwoPhaseState> = always<TwoPhaseState>(
 
 const CODE: Record<RmState | TmState, string> = { working: 'w', prepared: 'p', committed: 'c', aborted: 'a', init: 'i' };
 
-/** A compact key: one character per RM state, the TM, and the flags. */
+const RM_CODE: Record<RmState, number> = { working: 0, prepared: 1, committed: 2, aborted: 3 };
+const TM_CODE: Record<TmState, number> = { init: 0, committed: 1, aborted: 2 };
+const keyCodes: number[] = [];
+
+/**
+ * A compact key, one character per RM (its state, whether the TM has its vote, whether its
+ * Prepared message was sent) after one for the TM and the Commit / Abort messages.
+ */
 export function compactKey(s: TwoPhaseState): string {
-  let k = CODE[s.tmState];
-  k += s.msgs.commit ? 'C' : '-';
-  k += s.msgs.abort ? 'A' : '-';
-  for (let i = 0; i < s.rmState.length; i++) {
-    k += CODE[s.rmState[i]] + (s.tmPrepared[i] ? '1' : '0') + (s.msgs.prepared[i] ? '1' : '0');
+  const n = s.rmState.length;
+  keyCodes.length = n + 1;
+  keyCodes[0] = 48 + TM_CODE[s.tmState] * 4 + (s.msgs.commit ? 2 : 0) + (s.msgs.abort ? 1 : 0);
+  for (let i = 0; i < n; i++) {
+    keyCodes[i + 1] = 48 + RM_CODE[s.rmState[i]] * 4 + (s.tmPrepared[i] ? 2 : 0) + (s.msgs.prepared[i] ? 1 : 0);
   }
-  return k;
+  return String.fromCharCode.apply(null, keyCodes);
 }
 
 /**
