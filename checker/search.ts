@@ -30,6 +30,14 @@ export function check<S>(model: Model<S>, options: CheckOptions = {}): CheckResu
   return new Search(model, options).run();
 }
 
+/** The function from a state to what is fingerprinted: view ∘ canonicalize, each when present. */
+function keyFunction<S>(model: Model<S>, symmetry: boolean): (state: S) => unknown {
+  const canonicalize = symmetry && model.canonicalize ? (s: S): S => (model.canonicalize as (s: S) => S)(s) : undefined;
+  const view = model.view ? (s: S): unknown => (model.view as (s: S) => unknown)(s) : undefined;
+  if (canonicalize && view) return (s) => view(canonicalize(s));
+  return canonicalize ?? view ?? ((s: S): unknown => s);
+}
+
 class Search<S> {
   private readonly invariants: Invariant<S>[] = [];
   private readonly actionProperties: ActionProperty<S>[] = [];
@@ -47,6 +55,8 @@ class Search<S> {
   private collisions = 0;
 
   private readonly symmetry: boolean;
+  /** No observers and no collision detection: a fingerprint is the hash of the key alone. */
+  private readonly plainFingerprints: boolean;
 
   private generated = 0;
   private depth = 0;
@@ -72,6 +82,8 @@ class Search<S> {
     this.pending = this.selected.length + (this.checkDeadlock ? 1 : 0);
     this.exact = options.detectCollisions ? new Map() : undefined;
     this.symmetry = (options.symmetry ?? true) && model.canonicalize !== undefined;
+    this.plainFingerprints = this.observers.length === 0 && this.exact === undefined;
+    this.key = keyFunction(model, this.symmetry);
   }
 
   run(): CheckResult<S> {
@@ -83,15 +95,12 @@ class Search<S> {
 
   // ---- fingerprints -------------------------------------------------------------------------
 
-  private key(state: S): unknown {
-    const model = this.model;
-    const s = this.symmetry ? (model.canonicalize as (s: S) => S)(state) : state;
-    return model.view === undefined ? s : model.view(s);
-  }
+  /** What is fingerprinted of a state: its view of its canonical form (chosen once, up front). */
+  private readonly key: (state: S) => unknown;
 
   private fingerprintOf(state: S, observed: readonly unknown[]): Fingerprint {
     const key = this.key(state);
-    if (this.observers.length === 0 && this.exact === undefined) return fingerprint(key);
+    if (this.plainFingerprints) return fingerprint(key);
     let fp: Fingerprint;
     let obsText = '';
     if (this.observers.length === 0) {
@@ -221,6 +230,9 @@ class Search<S> {
         }
         if (this.observers.length) nextObserved = this.stepObservers(observed, state, label, next);
       }
+      // A step that returns its own state (immer does when a recipe changes nothing) is a
+      // self-loop: counted as generated, never hashed again.
+      if (next === state && nextObserved === observed) return this.halted;
       const nextId = this.store(next, nextObserved, id, ordinal, atDepthLimit);
       if (nextId >= 0) push(next, nextObserved, nextId);
       return this.halted;

@@ -62,7 +62,7 @@ const keyCodes: number[] = [];
  */
 export function compactKey(s: TwoPhaseState): string {
   const n = s.rmState.length;
-  keyCodes.length = n + 1;
+  if (keyCodes.length !== n + 1) keyCodes.length = n + 1;
   keyCodes[0] = 48 + TM_CODE[s.tmState] * 4 + (s.msgs.commit ? 2 : 0) + (s.msgs.abort ? 1 : 0);
   for (let i = 0; i < n; i++) {
     keyCodes[i + 1] = 48 + RM_CODE[s.rmState[i]] * 4 + (s.tmPrepared[i] ? 2 : 0) + (s.msgs.prepared[i] ? 1 : 0);

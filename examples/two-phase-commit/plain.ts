@@ -11,7 +11,9 @@ function setAt<T>(xs: readonly T[], i: number, v: T): readonly T[] {
   return out;
 }
 
-const setRm = (s: TwoPhaseState, rm: number, v: RmState): TwoPhaseState => ({ ...s, rmState: setAt(s.rmState, rm, v) });
+/** Sets one RM's state; returns `s` itself when it already has it (a self-loop, as immer does). */
+const setRm = (s: TwoPhaseState, rm: number, v: RmState): TwoPhaseState =>
+  s.rmState[rm] === v ? s : { ...s, rmState: setAt(s.rmState, rm, v) };
 
 export function twoPhasePlain(options: TwoPhaseOptions): Model<TwoPhaseState> {
   const { rms: n, bug } = options;
