@@ -54,6 +54,11 @@ export interface StepDescription {
   readonly summary: string;
   /** Components the step sent something to, in order (sequence diagrams draw arrows to them). */
   readonly to?: readonly string[];
+  /**
+   * Routine periodic work that a narrative may fold away with the passing of time: a heartbeat
+   * renewal, a controller pass that changed nothing. Counterexample timelines still show it.
+   */
+  readonly routine?: boolean;
 }
 
 /**

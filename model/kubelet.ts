@@ -86,7 +86,9 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
         const parts = [];
         if (ok.length) parts.push(`${ok.map(nodeName).join(', ')} renew${ok.length === 1 ? 's its' : ' their'} Lease`);
         if (failed.length) parts.push(`${failed.map(nodeName).join(', ')} fail${failed.length === 1 ? 's' : ''} to renew (no API)`);
-        return { actor: `kubelet/${due.map(nodeName).join(',')}`, summary: parts.join('; '), to: ok.length ? [...API] : [] };
+        // Renewals of nodes already Ready are routine; a failure or a node coming back is not.
+        const routine = failed.length === 0 && ok.every((n) => b.api.nodes[n]?.ready === 'True');
+        return { actor: `kubelet/${due.map(nodeName).join(',')}`, summary: parts.join('; '), to: ok.length ? [...API] : [], routine };
       },
     }),
     clusterAction({

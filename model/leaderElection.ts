@@ -121,7 +121,7 @@ function tryApply(ctx: Ctx, s: ClusterState, ref: CandidateRef): ClusterState {
 
 export function leaderElectionActions(ctx: Ctx): ClusterAction[] {
   const refs = (s: ClusterState): string[] => candidateRefs(s).map(({ e, c }) => candidateName(e, c));
-  const describeTry = (b: ClusterState, name: string): { actor: string; summary: string; to: string[] } => {
+  const describeTry = (b: ClusterState, name: string): { actor: string; summary: string; to: string[]; routine: boolean } => {
     const ref = parseCandidate(name);
     const o = tryOutcome(ctx, b, ref);
     const holder = b.api.leases[ref.e].holder;
@@ -132,7 +132,7 @@ export function leaderElectionActions(ctx: Ctx): ClusterAction[] {
       conflict: `fails to renew: the Lease is held by ${holder >= 0 ? candidateName(ref.e, holder) : 'nobody'}`,
       unreachable: 'cannot reach the API; try fails',
     };
-    return { actor: `${name}/leader-election`, summary: `${name} ${text[o]}`, to: o === 'unreachable' ? [] : [...API] };
+    return { actor: `${name}/leader-election`, summary: `${name} ${text[o]}`, to: o === 'unreachable' ? [] : [...API], routine: o === 'renewed' || o === 'held-by-other' };
   };
   return [
     clusterAction<string>({

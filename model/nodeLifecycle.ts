@@ -169,7 +169,7 @@ export function nodeLifecycleActions(ctx: Ctx): ClusterAction[] {
         if (modeA && !modeB) parts.push('enters master disruption mode (every zone FullDisruption)');
         if (modeB && !modeA) parts.push('leaves master disruption mode');
         const writes = parts.length > 0;
-        return { actor: 'kube-controller-manager/node-lifecycle', summary: parts.length ? parts.join('; ') : 'node health pass: no change', to: writes ? [...API] : ['kube-apiserver'] };
+        return { actor: 'kube-controller-manager/node-lifecycle', summary: parts.length ? parts.join('; ') : 'node health pass: no change', to: writes ? [...API] : ['kube-apiserver'], routine: !writes };
       },
     }),
     clusterAction<string>({

@@ -59,6 +59,7 @@ export function podGcActions(ctx: Ctx): ClusterAction[] {
           actor: 'kube-controller-manager/pod-gc',
           summary: victims.length ? `force-deletes ${victims.join(', ')}` : 'GC pass: nothing to delete',
           to: victims.length ? [...API] : ['kube-apiserver'],
+          routine: victims.length === 0,
         };
       },
     }),

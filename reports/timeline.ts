@@ -23,6 +23,8 @@ export interface TimelineStep {
   readonly summary: string;
   readonly to: readonly string[];
   readonly changes: readonly Change[];
+  /** Routine periodic work (see `StepDescription.routine`). */
+  readonly routine: boolean;
 }
 
 /** The description of a step, falling back to the action's name when the model gives none. */
@@ -50,6 +52,7 @@ export function timelineSteps<S>(model: Model<S>, trace: Trace<S>): TimelineStep
       summary: d.summary,
       to: d.to ?? [],
       changes: diffStates(before, after),
+      routine: d.routine === true,
     });
     now += elapsed;
   }
@@ -75,23 +78,31 @@ export interface TimelineLine {
 }
 
 /** Folds consecutive time-only steps (elapsed > 0) into one line each. */
-export function foldTime(steps: readonly TimelineStep[]): TimelineLine[] {
+export function foldTime(steps: readonly TimelineStep[], foldRoutine = false): TimelineLine[] {
   const out: TimelineLine[] = [];
+  const folds = (s: TimelineStep): boolean => s.elapsed > 0 || (foldRoutine && s.routine);
   for (let i = 0; i < steps.length; ) {
     const s = steps[i];
-    if (s.elapsed <= 0) {
+    if (!folds(s)) {
       out.push({ seconds: s.seconds, actor: s.actor, summary: s.summary, steps: [s.index, s.index], changes: s.changes, timeOnly: false, step: s });
       i++;
       continue;
     }
     let j = i;
     let total = 0;
-    while (j < steps.length && steps[j].elapsed > 0) total += steps[j++].elapsed;
+    while (j < steps.length && folds(steps[j])) total += steps[j++].elapsed;
     const n = j - i;
+    if (total === 0) {
+      // Only routine work, no time: nothing to say.
+      i = j;
+      continue;
+    }
+    const routine = steps.slice(i, j).filter((x) => x.routine).length;
+    const clock = steps.slice(i, j).find((x) => x.elapsed > 0) ?? s;
     out.push({
       seconds: s.seconds,
-      actor: s.actor,
-      summary: n === 1 ? s.summary : `${formatDuration(total)} pass (${n} steps)`,
+      actor: clock.actor,
+      summary: n === 1 ? s.summary : `${formatDuration(total)} pass (${n} steps${routine ? `, ${routine} of routine work` : ''})`,
       steps: [s.index, steps[j - 1].index],
       changes: [],
       timeOnly: true,
@@ -108,6 +119,8 @@ export interface TimelineOptions {
   readonly maxChanges?: number;
   /** Fold time-only steps (default true). */
   readonly foldTime?: boolean;
+  /** Fold routine steps (renewals, passes that changed nothing) with time (default false). */
+  readonly foldRoutine?: boolean;
   readonly colors?: Palette;
 }
 
@@ -123,7 +136,7 @@ export function formatTimeline<S>(model: Model<S>, trace: Trace<S>, options: Tim
   const steps = timelineSteps(model, trace);
   const lines = options.foldTime === false
     ? steps.map((s) => ({ seconds: s.seconds, actor: s.actor, summary: s.summary, changes: s.changes, timeOnly: s.elapsed > 0 }))
-    : foldTime(steps);
+    : foldTime(steps, options.foldRoutine === true);
   const timeWidth = Math.max(7, ...lines.map((l) => formatTime(l.seconds).length));
   const actorWidth = Math.max(...lines.map((l) => l.actor.length), 0);
   const max = options.maxChanges ?? 8;

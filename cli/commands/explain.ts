@@ -70,7 +70,7 @@ export async function runExplain(scenarioArg: string | undefined, opts: ExplainO
   const out: string[] = [];
   out.push(c.bold(`${r.scenario}${description ? `: ${description}` : ''}`));
   out.push(c.dim(`One run produced by the model (the shortest that reaches ${story.id}), ${trace.actions.length} steps; times from the config.`), '');
-  out.push(formatTimeline(model, trace, { colors: c, changes: opts.changes === true, foldTime: opts.allSteps !== true }));
+  out.push(formatTimeline(model, trace, { colors: c, changes: opts.changes === true, foldTime: opts.allSteps !== true, foldRoutine: opts.allSteps !== true }));
   out.push('');
   for (const g of reached) out.push(`${c.green('✓')} ${g.id.padEnd(Math.max(...reached.map((x) => x.id.length)))}  reached at ${formatTime(timeAt(g.at))} (step ${g.at})`);
   process.stdout.write(`${out.join('\n')}\n`);
