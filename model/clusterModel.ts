@@ -42,6 +42,46 @@ export interface ClusterModelOptions {
   readonly extraActions?: readonly (ClusterAction | AnyActionDef<ClusterState>)[];
   /** Use symmetry reduction (default true); the checker's `symmetry: false` also turns it off. */
   readonly symmetry?: boolean;
+  /** Users' own controllers with a memory of their own (see {@link ClusterExtension}). */
+  readonly extensions?: readonly ClusterExtension[];
+}
+
+/**
+ * A user's own controller added beside the built-in components: its memory lives in
+ * `state.extensions[name]` (a JSON value, fingerprinted with the rest of the state), its timers
+ * move when the clock ticks, and its actions are pure transitions over the whole cluster state.
+ *
+ * Its actions are non-urgent, like faults and operator actions: once enabled they may fire at
+ * any instant, so the search covers every reaction delay, the immediate one included. Unless the
+ * extension says its memory is `symmetric` (unchanged by renaming nodes and ReplicaSet pods),
+ * symmetry reduction is turned off, since per-node memory would not follow the permutation.
+ */
+export interface ClusterExtension {
+  readonly name: string;
+  /** Its memory in the initial states. */
+  initial(state: ClusterState): JsonValue;
+  /** Its memory after `seconds` pass, in the state reached by the tick. */
+  onTick?(memory: JsonValue, state: ClusterState, seconds: number): JsonValue;
+  readonly actions: readonly AnyActionDef<ClusterState>[];
+  /** A person's description of one of its steps (actor, summary, who it talks to). */
+  describeStep?(before: ClusterState, action: ActionLabel, after: ClusterState): StepDescription;
+  readonly symmetric?: boolean;
+}
+
+/** Gives every extension its memory in `state`. */
+function withExtensions(extensions: readonly ClusterExtension[], state: ClusterState): ClusterState {
+  if (extensions.length === 0) return state;
+  const memory: Record<string, JsonValue> = {};
+  for (const e of extensions) memory[e.name] = e.initial(state);
+  return { ...state, extensions: memory };
+}
+
+/** Moves the extensions' timers after a tick of `seconds`. */
+function tickExtensions(extensions: readonly ClusterExtension[], state: ClusterState, seconds: number): ClusterState {
+  if (extensions.length === 0 || state.extensions === undefined) return state;
+  const memory: Record<string, JsonValue> = { ...state.extensions };
+  for (const e of extensions) if (e.onTick) memory[e.name] = e.onTick(memory[e.name], state, seconds);
+  return { ...state, extensions: memory };
 }
 
 /** The built-in urgent actions, in urgency order. */
@@ -73,7 +113,12 @@ function isClusterAction(a: ClusterAction | AnyActionDef<ClusterState>): a is Cl
 export function clusterModel(config: ClusterConfig, options: ClusterModelOptions = {}): Model<ClusterState> {
   const ctx = makeCtx(config);
   const urgent = [...urgentActions(ctx), ...(options.urgentActions ?? [])];
-  const background: (ClusterAction | AnyActionDef<ClusterState>)[] = [...backgroundActions(ctx), ...(options.extraActions ?? [])];
+  const extensions = options.extensions ?? [];
+  const background: (ClusterAction | AnyActionDef<ClusterState>)[] = [
+    ...backgroundActions(ctx),
+    ...(options.extraActions ?? []),
+    ...extensions.flatMap((e) => e.actions),
+  ];
   const firstDueCache = new WeakMap<ClusterState, number>();
   /** Index in `urgent` of the first action with a due parameter, or -1 (quiescent). */
   const firstDue = (s: ClusterState): number => {
@@ -110,7 +155,7 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
         name: a.name,
         ...(a.params === undefined ? {} : { params: a.params }),
         enabled: (s, p) => firstDue(s) < 0 && a.enabled(s, p),
-        apply: (s, p) => syncHistory(a.apply(s, p)),
+        apply: a.name === 'tick' ? (s, p) => syncHistory(tickExtensions(extensions, a.apply(s, p), ctx.tick)) : (s, p) => syncHistory(a.apply(s, p)),
       });
     } else {
       actions.push({
@@ -123,10 +168,12 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
       });
     }
   }
-  const symmetry = options.symmetry ?? true;
+  const symmetry = (options.symmetry ?? true) && extensions.every((e) => e.symmetric === true);
+  const extensionOf = new Map<string, ClusterExtension>();
+  for (const e of extensions) for (const a of e.actions) extensionOf.set(a.name, e);
   return {
     name: `kubernetes(${config.scenario})`,
-    initialStates: () => initialStates(ctx),
+    initialStates: () => initialStates(ctx).map((s) => withExtensions(extensions, s)),
     actions,
     properties: [],
     ...(symmetry ? { canonicalize: (s: ClusterState) => canonicalize(ctx, s) } : {}),
@@ -134,7 +181,11 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
     elapsed: (_b: ClusterState, a: ActionLabel) => (a.name === 'tick' ? ctx.tick : 0),
     describeStep: (b: ClusterState, a: ActionLabel, after: ClusterState): StepDescription => {
       const d = describers.get(a.name);
-      if (d === undefined) return { actor: 'extension', summary: a.param === undefined ? a.name : `${a.name}(${JSON.stringify(a.param)})` };
+      if (d === undefined) {
+        const e = extensionOf.get(a.name);
+        if (e?.describeStep) return e.describeStep(b, a, after);
+        return { actor: e?.name ?? 'extension', summary: a.param === undefined ? a.name : `${a.name}(${JSON.stringify(a.param)})` };
+      }
       return d.describe(b, a.param, after);
     },
     describeState,

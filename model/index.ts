@@ -14,7 +14,7 @@ export { resolveConfig, configToObject } from './resolve.js';
 export type { ResolveInput } from './resolve.js';
 export { ModelErrorCode } from './errors.js';
 export { clusterModel, quiescent, urgentActions, backgroundActions } from './clusterModel.js';
-export type { ClusterModelOptions } from './clusterModel.js';
+export type { ClusterModelOptions, ClusterExtension } from './clusterModel.js';
 export { clusterAction, makeCtx } from './context.js';
 export type { ClusterAction, Ctx } from './context.js';
 export { heartbeatsOf } from './kubelet.js';

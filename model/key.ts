@@ -4,6 +4,7 @@
  * the fresh objects symmetry produces. Every field of the state appears; separators keep the
  * encoding injective.
  */
+import { encode } from '../checker/fingerprint.js';
 import type { Candidate, ClusterState, ControllerManagerLocal, NodeObject, NodeReal, PodObject, Taint } from './state.js';
 
 const TAINT_BIT: Record<Taint, number> = {
@@ -69,5 +70,6 @@ export function stateKey(s: ClusterState): string {
   }
   out += '#';
   for (const k of Object.keys(s.budget).sort()) out += `${s.budget[k]},`;
+  if (s.extensions !== undefined) out += `#${encode(s.extensions)}`;
   return out;
 }

@@ -3,6 +3,7 @@
  * containers, processes and what each process believes). All fields are immutable values; time
  * lives only in relative, saturating timers (DESIGN.md §3).
  */
+import type { JsonValue } from '../checker/model.js';
 import type { ClusterConfig } from './config.js';
 
 /** A node's Ready condition as stored in the API. */
@@ -141,6 +142,11 @@ export interface ClusterState {
   /** Candidates per election: [kube-controller-manager, kube-scheduler]. */
   readonly candidates: readonly [readonly Candidate[], readonly Candidate[]];
   readonly budget: Budgets;
+  /**
+   * The memory of users' own controllers added with `clusterModel(config, { extensions })`, by
+   * extension name (absent without extensions). See `ClusterExtension`.
+   */
+  readonly extensions?: Readonly<Record<string, JsonValue>>;
 }
 
 /** Election indices. */

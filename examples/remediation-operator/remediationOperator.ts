@@ -1,0 +1,62 @@
+/**
+ * A user's own controller beside the built-in components: a "remediation operator" of the kind
+ * many platform teams write, which force-deletes the pods of a node that has been NotReady for
+ * more than 60 s so that they come back elsewhere sooner than taint-based eviction (300 s) would
+ * bring them.
+ *
+ * It is written as the model's components are: pure transitions over the cluster state, its
+ * memory (how long it has seen each node NotReady) kept in `state.extensions`, its timers moved
+ * by the clock. Its suite (`remediationOperator.test.ts`) shows what the checker finds: under a
+ * network partition the node is NotReady while its containers still run, and the force delete
+ * lets the StatefulSet controller start a second copy of the same identity, which the stock
+ * cluster never does.
+ */
+import { action, type ActionLabel, type StepDescription } from '../../checker/index.js';
+import { canWrite, nodeName, type ClusterExtension, type ClusterState } from '../../model/index.js';
+
+export interface RemediationOptions {
+  /** Seconds a node must have been seen NotReady before its pods are force-deleted (default 60). */
+  readonly notReadyAfter?: number;
+}
+
+const NAME = 'remediation-operator';
+
+/** Seconds the operator has seen each node NotReady (-1: Ready or gone). */
+const memoryOf = (s: ClusterState): readonly number[] => (s.extensions?.[NAME] ?? []) as readonly number[];
+
+export function remediationOperator(options: RemediationOptions = {}): ClusterExtension {
+  const after = options.notReadyAfter ?? 60;
+  /** The pod may be force-deleted: bound to a node seen NotReady for more than `after`. */
+  const overdue = (s: ClusterState, pod: string): boolean => {
+    const p = s.api.pods.find((q) => q.name === pod);
+    return p !== undefined && p.nodeName >= 0 && memoryOf(s)[p.nodeName] > after;
+  };
+  return {
+    name: NAME,
+    initial: (s) => s.api.nodes.map(() => -1),
+    // Saturates one past the threshold: only "more than `after`" is ever asked.
+    onTick: (memory, s, seconds) =>
+      (memory as number[]).map((m, n) => {
+        const node = s.api.nodes[n];
+        return node === null || node.ready === 'True' ? -1 : Math.min(Math.max(m, 0) + seconds, after + 1);
+      }),
+    actions: [
+      action<ClusterState, string>({
+        name: 'remediation-force-delete',
+        params: (s) => s.api.pods.map((p) => p.name),
+        // The operator runs in the cluster: it needs a kube-apiserver and etcd quorum to write.
+        enabled: (s, pod) => canWrite(s, false) && overdue(s, pod),
+        apply: (s, pod) => ({ ...s, api: { ...s.api, pods: s.api.pods.filter((q) => q.name !== pod) } }),
+      }),
+    ],
+    describeStep: (before: ClusterState, a: ActionLabel): StepDescription => {
+      const pod = String(a.param);
+      const node = before.api.pods.find((p) => p.name === pod)?.nodeName ?? -1;
+      return {
+        actor: NAME,
+        summary: `force-deletes ${pod} (${node >= 0 ? nodeName(node) : 'its node'} NotReady for more than ${after}s)`,
+        to: ['kube-apiserver', 'etcd'],
+      };
+    },
+  };
+}
