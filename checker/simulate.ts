@@ -12,7 +12,7 @@ import { fingerprint } from './fingerprint.js';
 import { FingerprintTable } from './fingerprintTable.js';
 import type { ActionLabel, AnyActionDef, JsonValue, Model } from './model.js';
 import type { CheckResult, PropertyOutcome, PropertyStatus, Trace } from './result.js';
-import { labelOf, ordinalOf } from './successors.js';
+import { labelOf, ordinalOf, successors } from './successors.js';
 import { CheckerErrorCode, fail } from './errors.js';
 import { initialStatesOf, selectProperties } from './validateModel.js';
 import type { Property } from './properties.js';
@@ -86,30 +86,61 @@ function stepBy<S>(model: Model<S>, state: S, choice: number): { action: ActionL
   return undefined;
 }
 
+/** Replays at most this many candidate traces while minimising one failure. */
+const MINIMISE_BUDGET = 20_000;
+
 /**
- * Removes steps one at a time (by label, the rest replayed as far as they stay enabled) while
- * `stillFails` holds, until no single removal keeps the failure: a 1-minimal trace, as delta
- * debugging gives. Index-based choices shrink poorly (removing one shifts the meaning of the
- * rest); labels do not.
+ * Makes a failing trace short, by labels (index-based choices shrink poorly: removing one shifts
+ * the meaning of the rest). First removes steps one at a time (the rest replayed as far as they
+ * stay enabled) while the failure remains: a 1-minimal trace, as delta debugging gives. Then tries
+ * replacing one step by another step enabled there, kept when it lets a removal follow (e.g. an
+ * abort received from the TM replaced by an abort chosen by the RM, after which the TM's abort
+ * goes). Bounded by a replay budget, so long traces stay cheap; not a proof of global minimality.
  */
 function minimiseByLabels<S>(model: Model<S>, trace: Trace<S>, stillFails: (t: Trace<S>) => number): Trace<S> {
-  let best = trace;
+  let budget = MINIMISE_BUDGET;
+  const attempt = (labels: readonly ActionLabel[], initial: number): Trace<S> | undefined => {
+    budget--;
+    const candidate = replayEnabledLabels(model, initial, labels);
+    const cut = stillFails(candidate);
+    return cut >= 0 ? cutTrace(candidate, cut) : undefined;
+  };
+  const removeSteps = (from: Trace<S>): Trace<S> => {
+    let best = from;
+    for (let drop = 0; drop < best.actions.length && budget > 0; drop++) {
+      const shorter = attempt(best.actions.filter((_, i) => i !== drop), best.path.initial);
+      if (shorter !== undefined && shorter.actions.length < best.actions.length) {
+        best = shorter;
+        drop = -1; // start over on the shorter trace
+      }
+    }
+    return best;
+  };
+  let best = removeSteps(trace);
   let improved = true;
-  while (improved) {
+  while (improved && budget > 0) {
     improved = false;
-    for (let drop = 0; drop < best.actions.length; drop++) {
-      const labels = best.actions.filter((_, i) => i !== drop);
-      const candidate = replayEnabledLabels(model, best.path.initial, labels);
-      const cut = stillFails(candidate);
-      if (cut >= 0 && cut < best.actions.length) {
-        best = cutTrace(candidate, cut);
-        improved = true;
-        break;
+    for (let at = 0; at < best.actions.length && !improved && budget > 0; at++) {
+      for (const alternative of successors(model, best.states[at])) {
+        if (budget <= 0) break;
+        if (sameLabel(alternative.action, best.actions[at])) continue;
+        const labels = best.actions.map((a, i) => (i === at ? alternative.action : a));
+        const replaced = attempt(labels, best.path.initial);
+        if (replaced === undefined || replaced.actions.length > best.actions.length) continue;
+        const shorter = removeSteps(replaced);
+        if (shorter.actions.length < best.actions.length) {
+          best = shorter;
+          improved = true;
+          break;
+        }
       }
     }
   }
   return best;
 }
+
+const sameLabel = (a: ActionLabel, b: ActionLabel): boolean =>
+  a.name === b.name && JSON.stringify(a.param ?? null) === JSON.stringify(b.param ?? null);
 
 /** Replays labels from an initial state, skipping any that is not enabled where it falls. */
 function replayEnabledLabels<S>(model: Model<S>, initial: number, labels: readonly ActionLabel[]): Trace<S> {

@@ -1,0 +1,80 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { check } from './search.js';
+import { simulate, traceArbitrary } from './simulate.js';
+import { replayPath } from './trace.js';
+import { twoPhasePlain } from '../examples/two-phase-commit/index.js';
+
+describe('random exploration', () => {
+  it('should shrink to a minimal trace on a seeded bug, whatever the seed', () => {
+    // commit-on-any-prepared: the shortest violation has 5 steps (RMPrepare, TMRcvPrepared and
+    // TMCommit to get a Commit message, RMRcvCommitMsg to commit one RM, RMChooseToAbort for
+    // another); rm-commits-on-prepared: 3 (a Prepared message, a commit on it, an abort). BFS
+    // confirms both minima independently below.
+    for (const [bug, minimum] of [['commit-on-any-prepared', 5], ['rm-commits-on-prepared', 3]] as const) {
+      const model = twoPhasePlain({ rms: 3, bug });
+      const bfs = check(model).properties[0].trace!;
+      expect(bfs.actions).toHaveLength(minimum);
+      for (let seed = 1; seed <= 25; seed++) {
+        const r = simulate(model, { seed, runs: 200, maxSteps: 60 });
+        expect(r.verdict).toBe('violation');
+        const trace = r.properties.find((p) => p.id === 'consistent')!.trace!;
+        expect(trace.actions).toHaveLength(minimum);
+        // The trace is a real behaviour of the model: it replays from its path.
+        expect(replayPath(model, trace.path).states).toEqual(trace.states);
+      }
+    }
+  });
+
+  it('should give the same trace and figures for the same seed, and replay a failure from its path', () => {
+    const model = twoPhasePlain({ rms: 4, bug: 'commit-on-any-prepared' });
+    const a = simulate(model, { seed: 99, runs: 100, maxSteps: 80 });
+    const b = simulate(model, { seed: 99, runs: 100, maxSteps: 80 });
+    expect(b.properties).toEqual(a.properties);
+    expect(b.steps).toBe(a.steps);
+    expect(a.replay).toBeDefined();
+    const replayed = simulate(model, { seed: 99, runs: 100, maxSteps: 80, replay: a.replay! });
+    expect(replayed.properties.find((p) => p.status === 'violated')?.trace).toEqual(a.properties.find((p) => p.status === 'violated')?.trace);
+  });
+
+  it('should never say ok, and cover no more states than exist', () => {
+    const model = twoPhasePlain({ rms: 3 });
+    const r = simulate(model, { seed: 5, runs: 300, maxSteps: 40 });
+    expect(r.verdict).toBe('incomplete');
+    expect(r.properties[0].status).toBe('unknown');
+    expect(r.stats.distinctStates).toBeGreaterThan(50);
+    expect(r.stats.distinctStates).toBeLessThanOrEqual(288); // TLC's exhaustive count for n=3
+  });
+
+  it('should count symmetric states as orbits when the model has symmetry', () => {
+    const r = simulate(twoPhasePlain({ rms: 3, symmetry: true }), { seed: 5, runs: 300, maxSteps: 40 });
+    expect(r.stats.distinctStates).toBeLessThanOrEqual(80); // the orbits of n=3
+  });
+
+  it('should give the model behaviours as a fast-check arbitrary for plain properties', () => {
+    const model = twoPhasePlain({ rms: 3 });
+    fc.assert(
+      fc.property(traceArbitrary(model, { maxSteps: 30 }), (trace) => {
+        expect(trace.states).toHaveLength(trace.actions.length + 1);
+        // TCConsistent holds on every state of every behaviour of the correct protocol.
+        return trace.states.every((s) => !(s.rmState.includes('committed') && s.rmState.includes('aborted')));
+      }),
+      { seed: 7, numRuns: 200 },
+    );
+    // The same arbitrary finds the seeded bug and shrinks it.
+    const buggy = twoPhasePlain({ rms: 3, bug: 'rm-commits-on-prepared' });
+    const details = fc.check(
+      fc.property(traceArbitrary(buggy, { maxSteps: 30 }), (trace) =>
+        trace.states.every((s) => !(s.rmState.includes('committed') && s.rmState.includes('aborted')))),
+      { seed: 7, numRuns: 500 },
+    );
+    expect(details.failed).toBe(true);
+  });
+
+  it('should refuse bad run counts and seeds with KC003', () => {
+    const model = twoPhasePlain({ rms: 2 });
+    expect(() => simulate(model, { runs: 0 })).toThrow(/KC003: runs must be a positive integer/);
+    expect(() => simulate(model, { maxSteps: -1 })).toThrow(/KC003/);
+    expect(() => simulate(model, { seed: 1.5 })).toThrow(/KC003: seed must be an integer/);
+  });
+});
