@@ -202,7 +202,7 @@ function runOnce<S>(
   properties: readonly Property<S>[],
   choices: readonly number[],
   onState: (state: S) => void,
-  onGoal: (id: string, trace: Trace<S>) => void,
+  onGoal: (id: string, trace: () => Trace<S>) => void,
   deadlock: boolean,
 ): RunFailure | undefined {
   const init = initialStatesOf(model);
@@ -214,7 +214,7 @@ function runOnce<S>(
       const p = properties[k];
       if (p.kind === 'invariant' && !p.holds(s)) return { property: p.id, steps: i };
       if (p.kind === 'observer' && !p.holds(observed[k], s)) return { property: p.id, steps: i };
-      if (p.kind === 'reachable' && p.reached(s)) onGoal(p.id, traceOfChoices(model, choices.slice(0, i + 1)));
+      if (p.kind === 'reachable' && p.reached(s)) onGoal(p.id, () => traceOfChoices(model, choices.slice(0, i + 1)));
     }
     return undefined;
   };
@@ -280,8 +280,9 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
     visited.insert(fingerprint(v), visited.size);
   };
   const witnesses = new Map<string, Trace<S>>();
-  const onGoal = (id: string, trace: Trace<S>): void => {
-    if (recording && !witnesses.has(id)) witnesses.set(id, trace);
+  const onGoal = (id: string, trace: () => Trace<S>): void => {
+    // The witness trace is rebuilt only the first time a goal is reached.
+    if (recording && !witnesses.has(id)) witnesses.set(id, trace());
   };
   let lastFailure: RunFailure | undefined;
   const started = performance.now();

@@ -61,7 +61,8 @@ export function program(exit: (code: number) => void): Command {
     .option('--runs <n>', 'number of random runs (default 100)', positiveInt('--runs'))
     .option('--max-steps <n>', 'steps per run at most (default 200)', positiveInt('--max-steps'))
     .option('--seed <n>', 'seed, printed on every run so a failure replays', nonNegativeInt('--seed'))
-    .option('--replay-path <path>', 'with --seed, replay the failing run fast-check reported');
+    .option('--replay-path <path>', 'with --seed, replay the failing run fast-check reported')
+    .option('--coverage', 'also count the whole state space (breadth-first, within --time-limit) to report the share covered');
   simCmd.action(function (this: Command) {
     return run(() => runSearch('simulate', this.opts()))();
   });

@@ -7,7 +7,7 @@
  *   properties: [{ id, kind, description, source, status, steps? }],
  *   stats: { distinctStates, generatedStates, depth, seconds, statesPerSecond, peakMemoryMB, ... },
  *   stoppedBy: { bound, limit } | null,
- *   simulation?: { seed, runs, steps, replay },
+ *   simulation?: { seed, runs, steps, replay, replayCommand, distinct, exhaustive? },
  *   counterexample: { property, description, steps, seconds, timeline: [...], itf } | null }
  * ```
  */

@@ -18,7 +18,16 @@ export interface RunInfo {
   /** The config was accepted with `--allow-unsafe-config` (replay needs the same switch). */
   readonly allowUnsafeConfig?: boolean;
   /** Random exploration's seed, runs, steps and fast-check replay path. */
-  readonly simulation?: { readonly seed: number; readonly runs: number; readonly steps: number; readonly replay?: string; readonly replayCommand?: string };
+  readonly simulation?: {
+    readonly seed: number;
+    readonly runs: number;
+    readonly steps: number;
+    readonly replay?: string;
+    readonly replayCommand?: string;
+    /** Distinct states the runs visited, and the exhaustive count when it is known. */
+    readonly distinct?: number;
+    readonly exhaustive?: number;
+  };
 }
 
 /** Exit codes: 0 every checked property holds on the whole space, 1 a violation, 3 incomplete (2 is bad input). */
@@ -102,6 +111,10 @@ export function formatOutcome<S>(model: Model<S>, result: CheckResult<S>, info: 
   if (info.simulation) {
     const s = info.simulation;
     out.push('', `seed ${s.seed}, ${s.runs} runs, ${s.steps.toLocaleString('en-US')} steps`);
+    if (s.distinct !== undefined) {
+      const share = s.exhaustive ? ` (${((100 * s.distinct) / s.exhaustive).toFixed(1)}% of the ${s.exhaustive.toLocaleString('en-US')} reachable states)` : '';
+      out.push(`coverage: ${s.distinct.toLocaleString('en-US')} distinct states visited${share}`);
+    }
     if (s.replay !== undefined) out.push(`replay this failure: ${s.replayCommand ?? `--seed ${s.seed} --replay-path '${s.replay}'`}`);
   }
   out.push('');

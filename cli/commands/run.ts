@@ -24,6 +24,7 @@ export interface RunOptions extends ConfigOptions {
   readonly maxSteps?: number;
   readonly seed?: number;
   readonly replayPath?: string;
+  readonly coverage?: boolean;
 }
 
 /** The command line that replays a random failure: this one, with its seed and fast-check path. */
@@ -70,7 +71,13 @@ export async function runSearch(command: 'check' | 'simulate', opts: RunOptions)
     });
     result = sim;
     const replay = sim.replay === undefined ? {} : { replay: sim.replay, replayCommand: replayCommand(sim.seed, sim.replay) };
-    info = { ...info, simulation: { seed: sim.seed, runs: sim.runs, steps: sim.steps, ...replay } };
+    // The share of the exhaustive count, where it can be known within the time limit.
+    let exhaustive: number | undefined;
+    if (opts.coverage) {
+      const whole = check(r.model, { properties: [], timeLimitSeconds: opts.timeLimit ?? 60, ...(opts.symmetry === undefined ? {} : { symmetry: opts.symmetry }) });
+      if (whole.stoppedBy === undefined) exhaustive = whole.stats.distinctStates;
+    }
+    info = { ...info, simulation: { seed: sim.seed, runs: sim.runs, steps: sim.steps, distinct: sim.stats.distinctStates, ...(exhaustive === undefined ? {} : { exhaustive }), ...replay } };
   }
   let written: string[] = [];
   if (opts.out !== undefined) {
