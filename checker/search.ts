@@ -57,6 +57,8 @@ class Search<S> {
   private readonly symmetry: boolean;
   /** No observers and no collision detection: a fingerprint is the hash of the key alone. */
   private readonly plainFingerprints: boolean;
+  private readonly timeLimited: boolean;
+  private readonly maxStates: number;
 
   private generated = 0;
   private depth = 0;
@@ -84,6 +86,8 @@ class Search<S> {
     this.symmetry = (options.symmetry ?? true) && model.canonicalize !== undefined;
     this.plainFingerprints = this.observers.length === 0 && this.exact === undefined;
     this.key = keyFunction(model, this.symmetry);
+    this.timeLimited = options.timeLimitSeconds !== undefined;
+    this.maxStates = options.maxStates ?? Infinity;
   }
 
   run(): CheckResult<S> {
@@ -156,9 +160,9 @@ class Search<S> {
 
   /** Called once per expanded state; looks at the clock and memory only now and then. */
   private tick(queued: number): void {
-    const { timeLimitSeconds, maxMemoryMB, onProgress } = this.options;
     // The clock is read on every expansion only under a time limit (steps may be slow).
-    if ((++this.expansions & 1023) !== 0 && timeLimitSeconds === undefined) return;
+    if ((++this.expansions & 1023) !== 0 && !this.timeLimited) return;
+    const { timeLimitSeconds, maxMemoryMB, onProgress } = this.options;
     const now = performance.now();
     if (timeLimitSeconds !== undefined && now - this.started > timeLimitSeconds * 1000) this.stop('time', timeLimitSeconds);
     if ((this.expansions & 16383) === 0 || (maxMemoryMB !== undefined && (this.expansions & 1023) === 0)) {
@@ -187,13 +191,12 @@ class Search<S> {
   private store(state: S, observed: readonly unknown[], parent: number, ordinal: number, atDepthLimit: boolean): number {
     const fp = this.fingerprintOf(state, observed);
     const id = this.table.size;
-    const limit = this.options.maxStates;
-    if (atDepthLimit || (limit !== undefined && id >= limit)) {
+    if (atDepthLimit || id >= this.maxStates) {
       if (this.table.get(fp) === -1) {
         // Something lies beyond the depth bound: the search goes on with the other states of
         // the last level (their edges are still checked) but can no longer say "ok".
         if (atDepthLimit) this.stoppedBy ??= { bound: 'depth', limit: this.options.maxDepth ?? 0 };
-        else this.stop('states', limit ?? 0);
+        else this.stop('states', this.maxStates);
       }
       return -1;
     }
