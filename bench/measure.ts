@@ -3,8 +3,10 @@
  * `tsx bench/measure.ts <name>` prints one JSON object.
  */
 import { setAutoFreeze } from 'immer';
-import { check, simulate, type CheckResult } from '../checker/index.js';
+import { check, simulate, type CheckResult, type SimulationResult } from '../checker/index.js';
 import { twoPhaseImmer, twoPhasePlain } from '../examples/two-phase-commit/index.js';
+import { resolveConfig } from '../model/index.js';
+import { defaultPropertyIds, kubernetesModel } from '../properties/index.js';
 
 export interface Measurement {
   readonly bench: string;
@@ -38,6 +40,18 @@ function fromCheck(bench: string, r: CheckResult<unknown>): Measurement {
 
 const round = (x: number): number => Math.round(x * 100) / 100;
 
+function fromSimulation(bench: string, r: SimulationResult<unknown>): Measurement {
+  return {
+    bench,
+    distinct: r.stats.distinctStates,
+    generated: r.steps,
+    depth: r.stats.depth,
+    seconds: round(r.stats.seconds),
+    distinctPerSecond: Math.round(r.stats.distinctStates / r.stats.seconds),
+    peakRssMB: Math.round(peakRssMB()),
+  };
+}
+
 async function measure(name: string): Promise<Measurement[]> {
   const twoPhase = /^twophase-(\d+)-(plain|immer)(-nofreeze)?(-generic)?$/.exec(name);
   if (twoPhase) {
@@ -49,45 +63,31 @@ async function measure(name: string): Promise<Measurement[]> {
   const random = /^random-twophase-(\d+)$/.exec(name);
   if (random) {
     // Random steps per second, and the share of the exhaustive space it covered.
-    const n = Number(random[1]);
-    const exhaustive = check(twoPhasePlain({ rms: n })).stats.distinctStates;
-    const r = simulate(twoPhasePlain({ rms: n }), { seed: 1, runs: 2000, maxSteps: 200 });
-    return [{
-      bench: name,
-      distinct: r.stats.distinctStates,
-      generated: r.steps,
-      depth: r.stats.depth,
-      seconds: round(r.stats.seconds),
-      distinctPerSecond: Math.round(r.stats.distinctStates / r.stats.seconds),
-      peakRssMB: Math.round(peakRssMB()),
-      stepsPerSecond: Math.round(r.steps / r.stats.seconds),
-      coverage: round(r.stats.distinctStates / exhaustive),
-    }];
+    const model = twoPhasePlain({ rms: Number(random[1]) });
+    const exhaustive = check(model).stats.distinctStates;
+    const r = simulate(model, { seed: 1, runs: 2000, maxSteps: 200 });
+    return [{ ...fromSimulation(name, r), stepsPerSecond: Math.round(r.steps / r.stats.seconds), coverage: round(r.stats.distinctStates / exhaustive) }];
   }
   const coverage = /^coverage-twophase-(\d+)$/.exec(name);
   if (coverage) {
     // Coverage per second: random exploration against breadth-first search on a known space.
-    const n = Number(coverage[1]);
-    const bfs = check(twoPhasePlain({ rms: n }));
-    const r = simulate(twoPhasePlain({ rms: n }), { seed: 1, runs: 500, maxSteps: 100 });
+    const model = twoPhasePlain({ rms: Number(coverage[1]) });
+    const bfs = check(model);
+    const r = simulate(model, { seed: 1, runs: 500, maxSteps: 100 });
     const total = bfs.stats.distinctStates;
     return [{
-      bench: name,
-      distinct: r.stats.distinctStates,
-      generated: r.steps,
-      depth: r.stats.depth,
-      seconds: round(r.stats.seconds),
-      distinctPerSecond: Math.round(r.stats.distinctStates / r.stats.seconds),
-      peakRssMB: Math.round(peakRssMB()),
+      ...fromSimulation(name, r),
       randomCoveragePerSecond: round(r.stats.distinctStates / total / r.stats.seconds),
       bfsCoveragePerSecond: round(1 / bfs.stats.seconds),
       randomCoverage: round(r.stats.distinctStates / total),
     }];
   }
-  if (name.startsWith('node-failure')) {
-    const modulePath = './nodeFailure.js';
-    const mod = (await import(modulePath)) as { benchNodeFailure(): Promise<Measurement[]> };
-    return (await mod.benchNodeFailure()).filter((m) => m.bench === name || name === 'node-failure');
+  const nodeFailure = /^node-failure-(symmetry|nosymmetry)$/.exec(name);
+  if (nodeFailure) {
+    // The default Kubernetes scenario with the properties `kubecheck check` checks by default.
+    const config = resolveConfig('node-failure');
+    const properties = defaultPropertyIds('node-failure', config);
+    return [fromCheck(name, check(kubernetesModel(config), { properties, symmetry: nodeFailure[1] === 'symmetry' }) as CheckResult<unknown>)];
   }
   throw new Error(`unknown benchmark ${name}`);
 }

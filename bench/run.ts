@@ -6,7 +6,6 @@
  * states) with a larger heap.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Measurement } from './measure.js';
@@ -26,7 +25,8 @@ const defaults = [
   'twophase-8-immer-nofreeze',
   'random-twophase-7',
   'coverage-twophase-5',
-  ...(existsSync(`${here}nodeFailure.ts`) ? ['node-failure-symmetry', 'node-failure-nosymmetry'] : []),
+  'node-failure-symmetry',
+  'node-failure-nosymmetry',
   ...(full ? ['twophase-9-plain'] : []),
 ];
 const names = named.length ? named : defaults;
