@@ -1,35 +1,23 @@
 /** Which subject a scenario belongs to, and the config resolved for it from the command line. */
-import { fail, KubecheckError, ToolErrorCode } from '../reports/errors.js';
+import { fail, ToolErrorCode } from '../reports/errors.js';
 import { readConfigFile } from './input.js';
 import { kubernetesSubject } from './kubernetesSubject.js';
 import type { Resolved, Subject } from './subject.js';
 import { twoPhaseSubject } from './twoPhaseSubject.js';
 
-const EXAMPLES: readonly Subject[] = [twoPhaseSubject];
+/** Every subject: Kubernetes first (its first scenario is the default), then the examples. */
+const SUBJECTS: readonly Subject[] = [kubernetesSubject, twoPhaseSubject];
 
-/** Every subject that loads: Kubernetes first (when its model is present), then the examples. */
-export async function allSubjects(): Promise<Subject[]> {
-  try {
-    return [await kubernetesSubject(), ...EXAMPLES];
-  } catch (e) {
-    if (e instanceof KubecheckError && e.code === ToolErrorCode.modelUnavailable) return [...EXAMPLES];
-    throw e;
-  }
+export async function allSubjects(): Promise<readonly Subject[]> {
+  return SUBJECTS;
 }
 
 /** The subject of `scenario` (default: the first Kubernetes scenario, node-failure). KC209 lists the known ones. */
 export async function subjectOf(scenario: string | undefined): Promise<{ subject: Subject; scenario: string }> {
-  const example = EXAMPLES.find((s) => s.scenarios.some((x) => x.name === scenario));
-  if (example && scenario) return { subject: example, scenario };
-  const subjects = await allSubjects();
-  const k8s = subjects.find((s) => s.name === 'kubernetes');
-  if (scenario === undefined) {
-    if (!k8s) await kubernetesSubject(); // throws KC214 with the reason
-    return { subject: k8s!, scenario: k8s!.scenarios[0].name };
-  }
-  const owner = subjects.find((s) => s.scenarios.some((x) => x.name === scenario));
+  if (scenario === undefined) return { subject: kubernetesSubject, scenario: kubernetesSubject.scenarios[0].name };
+  const owner = SUBJECTS.find((s) => s.scenarios.some((x) => x.name === scenario));
   if (!owner) {
-    const known = subjects.flatMap((s) => s.scenarios.map((x) => x.name));
+    const known = SUBJECTS.flatMap((s) => s.scenarios.map((x) => x.name));
     fail(ToolErrorCode.unknownScenario, `unknown scenario "${scenario}"; known: ${known.join(', ')}`);
   }
   return { subject: owner, scenario };

@@ -43,7 +43,7 @@ function multiple(key: string, seconds: number, tick: number): void {
 /** Throws the first broken rule (KC104–KC107). */
 export function validateConfig(c: ClusterConfig): void {
   const unsafe = (message: string): void => {
-    if (!c.allowUnsafe) modelError(ModelErrorCode.refusedByKubernetes, `${message}; pass allowUnsafe to explore it anyway`);
+    if (!c.allowUnsafe) modelError(ModelErrorCode.refusedByKubernetes, `${message}; explore it anyway with --allow-unsafe-config (allowUnsafe: true in a config file or the API)`);
   };
   if (!(c.model.tick > 0)) modelError(ModelErrorCode.modelLimit, `model.tick (${formatDuration(c.model.tick)}) must be positive`);
   const cl = c.cluster;

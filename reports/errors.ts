@@ -34,8 +34,6 @@ export const ToolErrorCode = {
   unknownParameter: 'KC212',
   /** A parameter value outside its rule (when the model has not said so itself). */
   badParameterValue: 'KC213',
-  /** The model could not be loaded (a broken install or checkout). */
-  modelUnavailable: 'KC214',
 } as const;
 
 export type ToolErrorCode = (typeof ToolErrorCode)[keyof typeof ToolErrorCode];
