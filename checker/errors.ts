@@ -6,7 +6,8 @@
 export class KubecheckError extends Error {
   readonly code: string;
   constructor(code: string, message: string) {
-    super(`${code}: ${message}`);
+    // One line, whatever the message quotes (a parser's multi-line error, a user's value).
+    super(`${code}: ${message.replace(/\s*[\r\n]+\s*/g, ' ')}`);
     this.name = 'KubecheckError';
     this.code = code;
   }

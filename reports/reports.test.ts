@@ -104,3 +104,16 @@ describe('graphs', () => {
     expect(graphToDot(g)).toContain('label = "RMPrepare(0)"');
   });
 });
+
+describe('bad trace files', () => {
+  it('should keep a parser error that spans lines on one line', () => {
+    let message = '';
+    try {
+      parseItf('garbage: [\nmore\n');
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/^KC203: not an ITF trace: not JSON/);
+    expect(message).not.toMatch(/\n/);
+  });
+});
