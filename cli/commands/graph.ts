@@ -3,7 +3,7 @@
  * drawn whole; a large one as the neighbourhood of a trace: the one given with `--trace`, or the
  * first counterexample (else the longest witness) found by checking the scenario.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { check, type Model, type Trace } from '../../checker/index.js';
 import { dotToPngFile, dotToSvg, graphToDot } from '../../reports/dot.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
@@ -21,6 +21,7 @@ export interface GraphCommandOptions extends ConfigOptions {
   readonly maxStates?: number;
   readonly symmetry?: boolean;
   readonly property?: string[];
+  readonly force?: boolean;
 }
 
 const FORMATS = ['dot', 'svg', 'png'] as const;
@@ -44,6 +45,9 @@ function traceToDraw(model: Model<unknown>, properties: readonly string[], maxSt
 export async function runGraph(opts: GraphCommandOptions): Promise<number> {
   const format = formatOf(opts);
   if (format === 'png' && !opts.output) fail(ToolErrorCode.badOption, 'PNG is written to a file: give --output FILE.png');
+  if (opts.output && !opts.force && existsSync(opts.output)) {
+    fail(ToolErrorCode.wouldOverwrite, `${opts.output} already exists; use --force to overwrite it, or another --output`);
+  }
   const r = await resolveFromOptions(opts);
   const maxNodes = opts.maxNodes ?? 500;
   const gopts = { maxNodes, ...(opts.symmetry ? { symmetry: true } : {}) };
