@@ -47,6 +47,16 @@ function entriesOf(xs: readonly unknown[]): Map<string, unknown> {
   return new Map(xs.map((x, i) => [named ? (keys[i] as string) : String(i), x]));
 }
 
+/** Strings or numbers in strictly ascending order: how immutable states keep a set. */
+function isSortedSet(xs: readonly unknown[]): boolean {
+  for (let i = 0; i < xs.length; i++) {
+    const t = typeof xs[i];
+    if (t !== 'string' && t !== 'number') return false;
+    if (i > 0 && !((xs[i - 1] as string | number) < (xs[i] as string | number))) return false;
+  }
+  return true;
+}
+
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return Number.isNaN(a) && Number.isNaN(b);
@@ -62,6 +72,13 @@ function renderFull(v: unknown): string {
 function walk(path: string, a: unknown, b: unknown, out: Change[]): void {
   if (a === b || same(a, b)) return;
   if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length && isSortedSet(a) && isSortedSet(b)) {
+      // A sorted list of distinct names (running pods, taints) that grew or shrank reads as a
+      // set: what joined and what left, not every position that shifted.
+      for (const x of a) if (!b.includes(x)) out.push({ path, before: renderValue(x) });
+      for (const x of b) if (!a.includes(x)) out.push({ path, after: renderValue(x) });
+      return;
+    }
     const ea = entriesOf(a);
     const eb = entriesOf(b);
     for (const [k, v] of ea) walk(`${path}[${k}]`, v, eb.get(k), out);

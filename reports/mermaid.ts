@@ -70,7 +70,7 @@ export function mermaidSequence<S>(model: Model<S>, trace: Trace<S>, options: Me
       continue;
     }
     out.push(`  ${id(l.actor)}->>${id(to[0])}: ${text}`);
-    for (let k = 1; k < to.length; k++) out.push(`  ${id(to[k - 1])}->>${id(to[k])}: ${mermaidText(`step ${l.steps[0]}`)}`);
+    for (let k = 1; k < to.length; k++) out.push(`  ${id(to[k - 1])}->>${id(to[k])}: ${mermaidText(`relays (step ${l.steps[0]})`)}`);
   }
   if (options.conclusion) out.push(`  Note over ${span}: ${mermaidText(options.conclusion)}`);
   return out.join('\n');

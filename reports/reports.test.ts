@@ -117,3 +117,13 @@ describe('bad trace files', () => {
     expect(message).not.toMatch(/\n/);
   });
 });
+
+describe('state diffs of sets', () => {
+  it('should show what joined or left a sorted list of names, not shifted positions', () => {
+    const changes = diffStates({ running: ['web-0'] }, { running: ['db-0', 'web-0'] }).map(formatChange);
+    expect(changes).toEqual(['running: + db-0']);
+    expect(diffStates({ taints: ['a', 'b'] }, { taints: ['b'] }).map(formatChange)).toEqual(['taints: - a']);
+    // Positional lists keep their positions (an RM's state by index).
+    expect(diffStates({ rm: ['working', 'working'] }, { rm: ['working', 'prepared'] }).map(formatChange)).toEqual(['rm[1]: working → prepared']);
+  });
+});
