@@ -74,8 +74,10 @@ export function defaultPropertyIds(scenario: string, config: ClusterConfig): rea
   const operatorActs = o.forceDeletePod + o.deleteNode + o.outOfServiceTaint > 0;
   const nodeFails = f.nodeCrash + f.nodePartition + f.kubeletCrash > 0;
   const web = config.cluster.replicaSetReplicas > 0;
+  // statefulset-at-most-one stays even when operator actions are allowed: a force delete or an
+  // out-of-service taint on a running node is exactly what breaks it, and a user who allows one
+  // should see that by default.
   const ids = [...SAFETY];
-  if (operatorActs) ids.splice(ids.indexOf('statefulset-at-most-one'), 1);
   switch (scenario) {
     case 'leader-failover':
       if (f.componentCrash + f.controlPlanePartition > 0 && config.cluster.controllerManagerCandidates + config.cluster.schedulerCandidates > 2) ids.push('leader-failover');

@@ -22,6 +22,8 @@ export const singleLeader: Property<ClusterState> = always<ClusterState>(
 /**
  * `no-double-binding`: a pod object is bound at most once and spec.nodeName never changes:
  * `pods/binding` fails with 409 when nodeName is already set ("pod %v is already assigned to node").
+ * The model's API performs that compare-and-swap, so in the stock model this holds by
+ * construction: it guards users' own controllers (extensions) and changes to the model.
  */
 export const noDoubleBinding: Property<ClusterState> = alwaysStep<ClusterState>(
   'no-double-binding',
@@ -57,6 +59,8 @@ export const statefulSetAtMostOne: Property<ClusterState> = always<ClusterState>
 /**
  * `no-schedule-on-unready`: no new binding to a node tainted unreachable or not-ready with
  * effect NoSchedule (pods do not tolerate it): TaintNodesByCondition, the scheduler's TaintToleration filter.
+ * In the stock model this holds by construction (the scheduler's filter is modelled); it guards users' own controllers
+ * (extensions) and changes to the model, where it can fail.
  */
 export const noScheduleOnUnready: Property<ClusterState> = alwaysStep<ClusterState>(
   'no-schedule-on-unready',
@@ -79,6 +83,8 @@ export const noScheduleOnUnready: Property<ClusterState> = alwaysStep<ClusterSta
 /**
  * `writes-need-quorum`: nothing is written to the API (objects or Lease renewals) unless etcd
  * has quorum ⌊n/2⌋+1: "the etcd cluster fails and cannot accept more writes" without a majority.
+ * In the stock model this holds by construction (every API write in the model checks quorum); it guards users' own controllers
+ * (extensions) and changes to the model, where it can fail.
  */
 export const writesNeedQuorum: Property<ClusterState> = alwaysStep<ClusterState>(
   'writes-need-quorum',
@@ -91,6 +97,8 @@ export const writesNeedQuorum: Property<ClusterState> = alwaysStep<ClusterState>
  * `running-pods-keep-running`: a container stops only when its node crashes or when its kubelet
  * sees the pod deleted, terminating or bound elsewhere; control-plane trouble never stops a
  * running pod ("Running Pods Keep Running", control-plane component failure table).
+ * In the stock model this holds by construction (the kubelet's stop rule is modelled); it guards users' own controllers
+ * (extensions) and changes to the model, where it can fail.
  */
 export const runningPodsKeepRunning: Property<ClusterState> = alwaysStep<ClusterState>(
   'running-pods-keep-running',
@@ -110,7 +118,7 @@ export const runningPodsKeepRunning: Property<ClusterState> = alwaysStep<Cluster
     }
     return true;
   },
-  { source: 'reference/control-plane-architecture.txt (Component-Level Failures); https://kubernetes.io/docs/concepts/architecture/nodes/' },
+  { source: 'https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-based-evictions (pods "may continue to run on the partitioned node"); https://kubernetes.io/docs/concepts/architecture/nodes/' },
 );
 
 /** `no-node-unknown`: no node is marked Ready=Unknown (expected when nothing can write). */
@@ -118,7 +126,7 @@ export const noNodeUnknown: Property<ClusterState> = always<ClusterState>(
   'no-node-unknown',
   'no node is marked Ready=Unknown',
   (s) => s.api.nodes.every((n) => n === null || n.ready !== 'Unknown'),
-  { source: 'kubernetes-semantics.md A6 (quorum loss: the node lifecycle controller cannot write)' },
+  { source: 'https://etcd.io/docs/v3.6/op-guide/failures/ (a majority failure "cannot accept more writes"); kubernetes/kubernetes:pkg/controller/nodelifecycle/node_lifecycle_controller.go (Unknown is written through the API)' },
 );
 
 /** `no-pod-evicted`: no pod is evicted by taint eviction (expected without a controller manager or quorum). */
@@ -126,7 +134,7 @@ export const noPodEvicted: Property<ClusterState> = always<ClusterState>(
   'no-pod-evicted',
   'no pod is deleted by the taint eviction controller',
   (s) => s.api.pods.every((p) => p.deletion !== 'taint-eviction'),
-  { source: 'reference/control-plane-architecture.txt (Controller Manager down: no reconciliation)' },
+  { source: 'https://kubernetes.io/docs/concepts/architecture/#kube-controller-manager; kubernetes/kubernetes:pkg/controller/tainteviction/taint_eviction.go (evictions are the controller\'s deletes)' },
 );
 
 /** `no-replacement-created`: no controller creates a pod (expected with the controller manager down). */
@@ -134,7 +142,7 @@ export const noReplacementCreated: Property<ClusterState> = always<ClusterState>
   'no-replacement-created',
   'no replacement pod object is created',
   (s) => s.api.pods.every((p) => !p.replacement),
-  { source: 'reference/control-plane-architecture.txt (Controller Manager: broken Pods not replaced)' },
+  { source: 'https://kubernetes.io/docs/concepts/architecture/#kube-controller-manager; kubernetes/kubernetes:pkg/controller/replicaset/replica_set.go' },
 );
 
 /** `replacements-stay-pending`: no replacement pod is bound (expected with the scheduler down). */
@@ -142,5 +150,5 @@ export const replacementsStayPending: Property<ClusterState> = always<ClusterSta
   'replacements-stay-pending',
   'every replacement pod stays Pending (unbound)',
   (s) => s.api.pods.every((p) => !p.replacement || p.nodeName < 0),
-  { source: 'reference/control-plane-architecture.txt (Scheduler down: new Pods stay Pending)' },
+  { source: 'https://kubernetes.io/docs/concepts/architecture/#kube-scheduler ("watches for newly created Pods with no assigned node")' },
 );

@@ -47,7 +47,7 @@ export const replacementPending: Property<ClusterState> = sometimes<ClusterState
   'replacement-pending',
   'a replacement pod exists and is Pending',
   (s) => s.api.pods.some((p) => p.replacement && p.nodeName < 0 && p.deletion === null),
-  { source: 'reference/control-plane-architecture.txt (Scheduler down: new Pods stay Pending)' },
+  { source: 'https://kubernetes.io/docs/concepts/architecture/#kube-scheduler ("watches for newly created Pods with no assigned node")' },
 );
 
 export const statefulSetRecreated: Property<ClusterState> = sometimes<ClusterState>(
