@@ -6,14 +6,26 @@
  *   missing pods (admission fixes their tolerations), deletes extras (unbound ones first).
  * - StatefulSet `db` (pkg/controller/statefulset): pod names are fixed (`db-<ordinal>`) and the
  *   API refuses a name that still exists, so an identity is recreated only once the old pod object
- *   is gone. All missing ordinals are created together (podManagementPolicy Parallel; with one
- *   replica OrderedReady is the same).
+ *   is gone. podManagementPolicy is the default OrderedReady (`processReplica` in
+ *   stateful_set_control.go, monotonic): ordinals are visited from 0 up; the first missing one is
+ *   created, one per sync, and the visit stops at the first ordinal that is Terminating ("waiting
+ *   for Pod to Terminate") or not Running and Ready ("waiting for Pod to be Running and Ready"),
+ *   so db-i is created only while db-0 … db-(i-1) all exist, are not Terminating and are Ready.
+ *   **Ready here** (the model has no pod phases or pod conditions) means: the pod object exists,
+ *   is bound, has no deletionTimestamp, its Node object exists with Ready=True (the node lifecycle
+ *   controller's MarkPodsNotReady makes every pod of a node it marks Unknown NotReady), and its
+ *   container is in that node's `running` list. That list is the real state, not the last status
+ *   the kubelet posted: a pod on a crashed node counts as unready at once, whereas Kubernetes
+ *   keeps its stale Ready status until the node is marked Unknown (this only matters for creating
+ *   a missing higher ordinal within that grace period). Not modelled: readiness probes (a running
+ *   container is Ready), minReadySeconds (0: Ready is Available), the Parallel policy, failed or
+ *   succeeded pods being deleted and recreated, scale-down of condemned ordinals, updates.
  *
  * Informers are up to date within the instant, so expectations are not modelled.
  */
 import { produce } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { acting, canWrite, KCM, type ClusterState, type PodObject } from './state.js';
+import { acting, canWrite, KCM, podIndex, type ClusterState, type PodObject } from './state.js';
 
 const refs = (s: ClusterState): string[] => s.candidates[KCM].map((_, c) => `kube-controller-manager-${c + 1}`);
 const idx = (p: string): number => Number(p.slice('kube-controller-manager-'.length)) - 1;
@@ -39,14 +51,31 @@ export function replicaSetWork(ctx: Ctx, s: ClusterState): { create: string[]; r
   return { create, remove: [] };
 }
 
-/** StatefulSet ordinals whose pod object does not exist. */
-export function statefulSetMissing(ctx: Ctx, s: ClusterState): string[] {
-  const out: string[] = [];
+/**
+ * The StatefulSet pod is Running and Ready as far as the model can tell (see the header): bound,
+ * not Terminating, on a Node object with Ready=True, its container running there.
+ */
+function statefulSetPodReady(s: ClusterState, p: PodObject): boolean {
+  if (p.nodeName < 0 || p.deletion !== null) return false;
+  const node = s.api.nodes[p.nodeName];
+  return node !== null && node.ready === 'True' && s.nodes[p.nodeName].running.includes(p.name);
+}
+
+/**
+ * The StatefulSet pod the OrderedReady controller creates now, or undefined: the lowest ordinal
+ * whose pod object does not exist, provided every lower ordinal exists, is not Terminating and is
+ * Ready (otherwise the controller waits). Once it has created db-i, db-i is unbound hence not
+ * Ready, so nothing above it is due until it runs: the urgent action is then disabled.
+ */
+export function statefulSetNext(ctx: Ctx, s: ClusterState): string | undefined {
+  const pods = s.api.pods;
   for (let i = 0; i < ctx.config.cluster.statefulSetReplicas; i++) {
     const name = `db-${i}`;
-    if (!s.api.pods.some((p) => p.name === name)) out.push(name);
+    const k = podIndex(s, name);
+    if (k < 0) return name;
+    if (!statefulSetPodReady(s, pods[k])) return undefined;
   }
-  return out;
+  return undefined;
 }
 
 function newPod(ctx: Ctx, name: string, workload: 'web' | 'db'): PodObject {
@@ -83,14 +112,14 @@ export function workloadActions(ctx: Ctx): ClusterAction[] {
       name: 'statefulset-sync',
       urgent: true,
       params: refs,
-      enabled: (s, p) => kcmCanWrite(s, idx(p)) && statefulSetMissing(ctx, s).length > 0,
+      enabled: (s, p) => kcmCanWrite(s, idx(p)) && statefulSetNext(ctx, s) !== undefined,
       apply: (s) => {
-        const missing = statefulSetMissing(ctx, s);
+        const name = statefulSetNext(ctx, s)!;
         return produce(s, (d) => {
-          d.api.pods = [...d.api.pods, ...missing.map((n) => newPod(ctx, n, 'db'))].sort(byName);
+          d.api.pods = [...d.api.pods, newPod(ctx, name, 'db')].sort(byName);
         });
       },
-      describe: (b) => ({ actor: 'kube-controller-manager/statefulset', summary: `creates ${statefulSetMissing(ctx, b).join(', ')}`, to: [...API] }),
+      describe: (b) => ({ actor: 'kube-controller-manager/statefulset', summary: `creates ${statefulSetNext(ctx, b) ?? '?'}`, to: [...API] }),
     }),
   ];
 }
