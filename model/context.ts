@@ -12,6 +12,14 @@ export interface Ctx {
   readonly renewInterval: number;
   readonly grace: number;
   readonly monitorPeriod: number;
+  /**
+   * The value a monitor pass gives `NodeHealth.sinceProbe` of a node it has just marked
+   * Ready=Unknown: "marked by my last pass, not yet observed Unknown", so not yet in the zone's
+   * NoExecute taint queue (see `nodeLifecycle.ts`). Above the tick's saturation cap (grace +
+   * tick), so time leaves it alone; the controller's next pass replaces it. Once a node is
+   * Unknown its `sinceProbe` is not read until a renewal resets it, so the value is free for this.
+   */
+  readonly markedUnknown: number;
   readonly leaderElection: readonly [LeaderElectionConfig, LeaderElectionConfig];
   readonly toleration: { readonly web: number; readonly db: number };
   /** `sinceHeartbeat` saturates here: one past grace + the largest tolerationSeconds. */
@@ -45,6 +53,7 @@ export function makeCtx(config: ClusterConfig): Ctx {
     renewInterval: leaseRenewInterval(config),
     grace,
     monitorPeriod: config.kubeControllerManager.nodeMonitorPeriod,
+    markedUnknown: grace + 2 * config.model.tick,
     leaderElection: [config.kubeControllerManager.leaderElection, config.kubeScheduler.leaderElection],
     toleration,
     heartbeatCap: grace + maxTol + config.kubeControllerManager.nodeMonitorPeriod * 2 + config.model.tick,

@@ -3,15 +3,27 @@
  * kube-controller-manager that believes it leads:
  *
  * - `monitorNodeHealth` every nodeMonitorPeriod: a Lease renewed since the last look sets
- *   probeTimestamp = local now; Ready becomes Unknown when now > probeTimestamp + grace; zone
- *   states (Normal / PartialDisruption / FullDisruption) set each zone's eviction rate; when every
- *   zone is in FullDisruption ("master disruption mode") all NoExecute taints are removed and no
- *   node is tainted until one is Ready again, and on leaving it every probeTimestamp is reset.
- *   Ready=True removes the NoExecute taints (markNodeAsReachable).
+ *   probeTimestamp = local now; Ready becomes Unknown when now > probeTimestamp + grace. The loop
+ *   is `wait.UntilWithContext`, whose period starts when a pass ends, so a pass never falls
+ *   exactly on probeTimestamp + grace: it is a little after, and the test is already true on the
+ *   pass at probe + grace. With whole-second ticks that is `sinceProbe >= grace`. Zone states
+ *   (Normal / PartialDisruption / FullDisruption) set each zone's eviction rate; when every zone
+ *   is in FullDisruption ("master disruption mode") all NoExecute taints are removed and no node
+ *   is tainted until one is Ready again, and on leaving it every probeTimestamp is reset.
+ * - `processTaintBaseEviction` acts on the Ready condition as observed when the pass began (the
+ *   `observedReadyCondition` tryUpdateNodeHealth returns, before its own update): True removes
+ *   the NoExecute taints (markNodeAsReachable); Unknown or False puts the node in its zone's
+ *   NoExecute taint queue. So the pass that writes Unknown still sees True, and the node is
+ *   queued one pass later. The model has no queue field: a node is queued when it is not Ready
+ *   and its `sinceProbe` is not `ctx.markedUnknown`, the value the marking pass leaves there and
+ *   the next pass replaces (an Unknown node's `sinceProbe` is otherwise unread until a renewal
+ *   resets it). A fresh leader's first pass is due at once and comes first in model order, so it
+ *   queues every node already Unknown, as the source does. Approximation: with two managers acting
+ *   at once (a pause or drift), one treats a node the other has just marked as already queued.
  * - NoSchedule taints follow the conditions at once (`doNoScheduleTaintingPass`, event driven).
- * - NoExecute taints (`doNoExecuteTaintingPass`) are added per zone through a token bucket of
- *   the zone's rate with burst 1 (Normal: --node-eviction-rate; PartialDisruption: 0, or the
- *   secondary rate when the zone has more than --large-cluster-size-threshold nodes;
+ * - NoExecute taints (`doNoExecuteTaintingPass`) are added from the queue per zone through a token
+ *   bucket of the zone's rate with burst 1 (Normal: --node-eviction-rate; PartialDisruption: 0, or
+ *   the secondary rate when the zone has more than --large-cluster-size-threshold nodes;
  *   FullDisruption of one zone: the normal rate). A rate change swaps the bucket as
  *   `SwapLimiter` does: a bucket of the same rate is kept, a new one starts drained when the old
  *   one had no token left (the semantics notes say only "token bucket, burst 1").
@@ -74,6 +86,8 @@ export function noExecuteCandidates(ctx: Ctx, s: ClusterState, c: number): numbe
     if (node === null) continue;
     const want = wantedNoExecute(node);
     if (want === undefined || node.taints.includes(want)) continue;
+    // Not queued yet: this manager's last pass marked it Unknown having observed it Ready.
+    if (k.ctrl.nodes[n].sinceProbe === ctx.markedUnknown) continue;
     const other: Taint = want === 'unreachable:NoExecute' ? 'not-ready:NoExecute' : 'unreachable:NoExecute';
     const swap = node.taints.includes(other);
     const zone = k.ctrl.zones[ctx.zoneOfNode[n]];
@@ -87,6 +101,7 @@ export function noExecuteCandidates(ctx: Ctx, s: ClusterState, c: number): numbe
 function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
   const k = s.candidates[KCM][c];
   const writable = canWrite(s, k.partitioned);
+  const probeCap = ctx.grace + ctx.tick;
   return produce(s, (d) => {
     const ctrl = d.candidates[KCM][c].ctrl;
     if (ctrl === null) return;
@@ -97,9 +112,13 @@ function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
       if (h.unseen) {
         h.sinceProbe = 0;
         h.unseen = false;
-      }
+      } else if (h.sinceProbe === ctx.markedUnknown) h.sinceProbe = probeCap; // observed Unknown now: queued
       if (node === null) continue;
-      if (node.ready !== 'Unknown' && h.sinceProbe > ctx.grace && writable) node.ready = 'Unknown';
+      // now > probeTimestamp + grace holds on the pass at probe + grace (see the header).
+      if (node.ready !== 'Unknown' && h.sinceProbe >= ctx.grace && writable) {
+        node.ready = 'Unknown';
+        h.sinceProbe = ctx.markedUnknown;
+      }
     }
     // Zone states and limiters.
     const states = ctx.nodesOfZone.map((nodes) => {
@@ -130,12 +149,15 @@ function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
     if (allFull && !ctrl.disruptionMode) ctrl.disruptionMode = true;
     else if (!allFull && ctrl.disruptionMode) {
       ctrl.disruptionMode = false;
-      for (const h of ctrl.nodes) h.sinceProbe = 0;
+      // Every probeTimestamp is reset; a node marked on this pass stays unqueued until the next.
+      for (const h of ctrl.nodes) if (h.sinceProbe !== ctx.markedUnknown) h.sinceProbe = 0;
     }
     if (!writable) return;
-    for (const node of d.api.nodes) {
+    for (let n = 0; n < d.api.nodes.length; n++) {
+      const node = d.api.nodes[n];
       if (node === null) continue;
-      if (node.ready === 'True' || ctrl.disruptionMode) {
+      // markNodeAsReachable keys on the condition observed when the pass began.
+      if (s.api.nodes[n]?.ready === 'True' || ctrl.disruptionMode) {
         removeItem(node.taints, 'unreachable:NoExecute');
         removeItem(node.taints, 'not-ready:NoExecute');
       }

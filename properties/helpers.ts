@@ -26,7 +26,21 @@ export function copiesRunning(s: ClusterState, pod: string): number {
   return count;
 }
 
-/** The recovery bound of `replacement-within`, derived from the timing config (seconds). */
+/**
+ * The earliest a ReplicaSet replacement can be created after the failed node's last heartbeat
+ * (seconds): grace until a pass marks it Unknown, one nodeMonitorPeriod until the next pass
+ * queues it for its NoExecute taint, then tolerationSeconds until the eviction.
+ */
+export function earliestReplacement(config: ClusterConfig): number {
+  const k = config.kubeControllerManager;
+  const tol = config.cluster.replicaSetTolerationSeconds ?? config.kubeApiserver.defaultUnreachableTolerationSeconds;
+  return k.nodeMonitorGracePeriod + k.nodeMonitorPeriod + tol;
+}
+
+/**
+ * The recovery bound of `replacement-within`, derived from the timing config (seconds): up to
+ * one nodeMonitorPeriod until a pass sees the last renewal, then {@link earliestReplacement}.
+ */
 export function replacementBound(config: ClusterConfig): number {
   const k = config.kubeControllerManager;
   const tol = config.cluster.replicaSetTolerationSeconds ?? config.kubeApiserver.defaultUnreachableTolerationSeconds;

@@ -7,8 +7,7 @@
  */
 import { boundedResponse, observer, type ActionLabel, type Property } from '../checker/index.js';
 import type { ClusterConfig, ClusterState } from '../model/index.js';
-import { tolerationOf } from '../model/index.js';
-import { replacementBound, runningReplicas } from './helpers.js';
+import { earliestReplacement, replacementBound, runningReplicas } from './helpers.js';
 
 /** An observer that latches the first step on which `bad` holds. */
 function latch(
@@ -31,7 +30,8 @@ function latch(
 /**
  * `unknown-after-grace`: a node is marked Ready=Unknown only when now > probeTimestamp +
  * nodeMonitorGracePeriod, and probeTimestamp is taken no earlier than the heartbeat, so never
- * earlier than grace (50 s from 1.32, 40 s before) after its last heartbeat.
+ * earlier than grace (50 s from 1.32, 40 s before) after its last heartbeat. The model reaches
+ * exactly that bound (the pass at probe + grace marks it; see `nodeLifecycle.ts`).
  */
 export function unknownAfterGrace(config: ClusterConfig): Property<ClusterState> {
   const grace = config.kubeControllerManager.nodeMonitorGracePeriod;
@@ -46,15 +46,18 @@ export function unknownAfterGrace(config: ClusterConfig): Property<ClusterState>
 
 /**
  * `replacement-after-toleration`: without operator action, a ReplicaSet replacement is created
- * only after its pod was evicted, i.e. no earlier than grace + tolerationSeconds (300 s from the
- * DefaultTolerationSeconds admission) after the failed node's last heartbeat: 350 s from 1.32.
+ * only after its pod was evicted: Unknown comes no earlier than grace after the node's last
+ * heartbeat, the NoExecute taint one monitor pass after that (processTaintBaseEviction sees the
+ * condition from before the pass that wrote Unknown), and the eviction tolerationSeconds (300 s
+ * from the DefaultTolerationSeconds admission) after the taint: grace + nodeMonitorPeriod +
+ * tolerationSeconds, 355 s from 1.32 (345 s before).
  */
 export function replacementAfterToleration(config: ClusterConfig): Property<ClusterState> {
-  const bound = config.kubeControllerManager.nodeMonitorGracePeriod + tolerationOf(config, 'web');
+  const bound = earliestReplacement(config);
   return latch(
     'replacement-after-toleration',
     `no ReplicaSet replacement is created earlier than ${bound}s after a node's last heartbeat`,
-    'plugin/pkg/admission/defaulttolerationseconds/admission.go; pkg/controller/tainteviction/taint_eviction.go',
+    'kubernetes/kubernetes:pkg/controller/nodelifecycle/node_lifecycle_controller.go (monitorNodeHealth); plugin/pkg/admission/defaulttolerationseconds/admission.go; pkg/controller/tainteviction/taint_eviction.go',
     (before, _a, after) => {
       if (before.api.pods === after.api.pods) return false;
       const created = after.api.pods.some((p) => p.workload === 'web' && !before.api.pods.some((q) => q.name === p.name));
@@ -91,10 +94,11 @@ export function noEarlyEviction(): Property<ClusterState> {
 /**
  * `replacement-within`: bounded recovery. Whenever fewer ReplicaSet replicas really serve than
  * desired, enough serve again within 2 × nodeMonitorPeriod + nodeMonitorGracePeriod +
- * tolerationSeconds (+ the zone rate limiter's wait for each further failing node): detection,
- * the Unknown pass, the toleration, then an immediate replacement (IsPodActive excludes
- * Terminating pods). Holds only while the scheduler and controller manager work and zones stay
- * Normal.
+ * tolerationSeconds (+ the zone rate limiter's wait for each further failing node): up to one
+ * period until a pass sees the last renewal, the grace, one period until the pass that queues
+ * the Unknown node for its NoExecute taint, the toleration, then an immediate replacement
+ * (IsPodActive excludes Terminating pods). Holds only while the scheduler and controller manager
+ * work and zones stay Normal.
  */
 export function replacementWithin(config: ClusterConfig): Property<ClusterState> {
   const within = replacementBound(config);

@@ -24,18 +24,26 @@ describe('kubecheck explain node-failure', () => {
     const unknown = at(/marks node-\d Ready=Unknown/);
     const noSchedule = at(/taints node-\d unreachable:NoSchedule/);
     const noExecute = at(/taints node-\d unreachable:NoExecute/);
+    const scheduled = at(/schedules deletion of web-\d in 300s/);
     const evicted = at(/evicts web-\d/);
     const created = at(/replicaset\s+creates web-\d/);
     const bound = at(/kube-scheduler\s+binds web-\d to node-\d/);
     const started = at(/starts web-\d on node-\d/);
-    const order = [crash, unknown, noSchedule, noExecute, evicted, created, bound, started].map((x) => x.line);
+    const order = [crash, unknown, noSchedule, noExecute, scheduled, evicted, created, bound, started].map((x) => x.line);
     expect(order).toEqual([...order].sort((a, b) => a - b));
-    // Times from the config: the last heartbeat is at T+0 (renewals every 10 s, phase 0), the
-    // grace period is 50 s and the monitor period 5 s, so Unknown falls in (50 s, 60 s]; the
-    // eviction comes 300 s (tolerationSeconds) after the taint is observed.
-    expect(unknown.time).toBeGreaterThan(50);
-    expect(unknown.time).toBeLessThanOrEqual(60);
+    // Times from the config: the last heartbeat is at T+0 (renewals every 10 s, phase 0). A
+    // monitor pass every 5 s sees it 0–4 s later (probeTimestamp) and marks the node Unknown on
+    // the pass at probeTimestamp + 50 s grace, so at T+50 … T+54 s; the NoSchedule taint follows
+    // at once. The NoExecute taint comes on the next pass, exactly one 5 s monitor period later
+    // (that pass is the first to observe Unknown), the deletion is scheduled when the taint is
+    // observed and carried out 300 s (tolerationSeconds) later.
+    expect(unknown.time).toBeGreaterThanOrEqual(50);
+    expect(unknown.time).toBeLessThanOrEqual(54);
+    expect(noSchedule.time).toBe(unknown.time);
+    expect(noExecute.time - unknown.time).toBe(5);
+    expect(scheduled.time).toBe(noExecute.time);
     expect(evicted.time - noExecute.time).toBe(300);
+    expect(created.time).toBe(evicted.time);
     // Routine renewals and passes that change nothing are folded with the clock.
     expect(r.stdout).not.toMatch(/no change/);
     expect(r.stdout).toMatch(/pass \(\d+ steps, \d+ of routine work\)/);
