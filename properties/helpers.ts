@@ -19,6 +19,23 @@ export function webContainers(s: ClusterState): number {
   return count;
 }
 
+/**
+ * The nodes (-1: unbound) of the ReplicaSet pods that stop being active on the step from `before`
+ * to `after`: they get a deletionTimestamp, or their object goes while active (`IsPodActive`
+ * excludes both, so the ReplicaSet replaces them). A replacement stands in for such a pod; by the
+ * time the ReplicaSet acts the pod's kubelet may have removed it, so timing properties take its
+ * node here.
+ */
+export function webPodsLeaving(before: ClusterState, after: ClusterState): number[] {
+  const out: number[] = [];
+  for (const p of before.api.pods) {
+    if (p.workload !== 'web' || p.deletion !== null) continue;
+    const q = after.api.pods.find((x) => x.name === p.name);
+    if (q === undefined || q.deletion !== null) out.push(p.nodeName);
+  }
+  return out;
+}
+
 /** Nodes (up) really running a container of `pod`. */
 export function copiesRunning(s: ClusterState, pod: string): number {
   let count = 0;

@@ -3,11 +3,12 @@
  * since each node's last successful heartbeat and since its NoExecute taint are history variables
  * of the state (`NodeReal.sinceHeartbeat`, `.sinceNoExecute`), so they are permuted with their
  * node under symmetry; the observers keep only a one-bit latch (or, for `replacement-within`,
- * one saturating counter), which keeps the product space small and symmetric.
+ * one saturating counter; for `replacement-after-toleration`, one of three values), which keeps
+ * the product space small and symmetric.
  */
 import { boundedResponse, observer, type ActionLabel, type Property } from '../checker/index.js';
 import type { ClusterConfig, ClusterState } from '../model/index.js';
-import { earliestReplacement, replacementBound, runningReplicas } from './helpers.js';
+import { earliestReplacement, replacementBound, runningReplicas, webPodsLeaving } from './helpers.js';
 
 /** An observer that latches the first step on which `bad` holds. */
 function latch(
@@ -51,20 +52,39 @@ export function unknownAfterGrace(config: ClusterConfig): Property<ClusterState>
  * condition from before the pass that wrote Unknown), and the eviction tolerationSeconds (300 s
  * from the DefaultTolerationSeconds admission) after the taint: grace + nodeMonitorPeriod +
  * tolerationSeconds, 355 s from 1.32 (345 s before).
+ *
+ * The time is counted on the node of the pod the replacement stands in for, taken when that pod
+ * stops being active (gets a deletionTimestamp, or its object goes, which the ReplicaSet counts
+ * alike; an unbound pod has no node and counts as early): by the time the ReplicaSet acts, the
+ * pod's kubelet may already have removed the object. So another node that failed long before
+ * cannot excuse an early replacement. The observer keeps one of three values, no per-node or
+ * per-pod memory: nothing early, a pod left early and is not replaced yet, violated.
  */
 export function replacementAfterToleration(config: ClusterConfig): Property<ClusterState> {
   const bound = earliestReplacement(config);
-  return latch(
-    'replacement-after-toleration',
-    `no ReplicaSet replacement is created earlier than ${bound}s after a node's last heartbeat`,
-    'kubernetes/kubernetes:pkg/controller/nodelifecycle/node_lifecycle_controller.go (monitorNodeHealth); plugin/pkg/admission/defaulttolerationseconds/admission.go; pkg/controller/tainteviction/taint_eviction.go',
-    (before, _a, after) => {
-      if (before.api.pods === after.api.pods) return false;
+  return observer<ClusterState, Early>({
+    id: 'replacement-after-toleration',
+    description: `no ReplicaSet pod is replaced earlier than ${bound}s after its node's last heartbeat`,
+    source:
+      'kubernetes/kubernetes:pkg/controller/nodelifecycle/node_lifecycle_controller.go (monitorNodeHealth); plugin/pkg/admission/defaulttolerationseconds/admission.go; pkg/controller/tainteviction/taint_eviction.go',
+    initial: () => 'none',
+    step: (seen, before, _a, after) => {
+      if (seen === 'violated' || before.api.pods === after.api.pods) return seen;
       const created = after.api.pods.some((p) => p.workload === 'web' && !before.api.pods.some((q) => q.name === p.name));
-      return created && !before.nodes.some((n) => n.sinceHeartbeat >= bound);
+      if (created && seen === 'pending') return 'violated';
+      const early = webPodsLeaving(before, after).some((n) => n < 0 || before.nodes[n].sinceHeartbeat < bound);
+      if (!early) return seen;
+      // The ReplicaSet creates in a later step of the same instant; a creation in this very step
+      // would replace a pod that left before.
+      return 'pending';
     },
-  );
+    holds: (seen) => seen !== 'violated',
+    encode: (seen) => seen[0],
+  });
 }
+
+/** `replacement-after-toleration`'s memory: whether a web pod left early and is not replaced yet. */
+type Early = 'none' | 'pending' | 'violated';
 
 /**
  * `no-early-eviction`: the taint eviction controller deletes a pod no earlier than its

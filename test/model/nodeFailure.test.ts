@@ -17,7 +17,7 @@ const notBefore = (id: string, x: number, nodes: (b: ClusterState, a: ClusterSta
 const byAt = (id: string, y: number, still: (s: ClusterState, i: number) => boolean) =>
   always<ClusterState>(`${id}-by-${y}`, `${id} by ${y}s`, (s) => s.nodes.every((n, i) => !still(s, i) || n.sinceHeartbeat <= y));
 const noExecute = (b: ClusterState, a: ClusterState): number[] => a.api.nodes.flatMap((n, i) => (tainted(n) && !tainted(b.api.nodes[i]) ? [i] : []));
-// The node whose web pod a creation replaces: the one evicted (Terminating) at that moment.
+// The node whose web pod a creation replaces: on a crashed node the evicted pod stays Terminating.
 const replaced = (b: ClusterState, a: ClusterState): number[] =>
   a.api.pods.some((p) => p.workload === 'web' && !b.api.pods.some((q) => q.name === p.name))
     ? b.api.pods.flatMap((p) => (p.workload === 'web' && p.deletion !== null && p.nodeName >= 0 ? [p.nodeName] : []))
