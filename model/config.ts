@@ -48,7 +48,13 @@ export interface ClusterConfig {
     readonly leaderElection: LeaderElectionConfig;
   };
   readonly kubeApiserver: {
+    /**
+     * `--default-not-ready-toleration-seconds` (300). Accepted and validated, but it changes
+     * nothing here: the kubelets never post Ready=False, so no node gets the not-ready:NoExecute
+     * taint, and a pod carries one tolerationSeconds, its unreachable one (`tolerationOf`).
+     */
     readonly defaultNotReadyTolerationSeconds: number;
+    /** `--default-unreachable-toleration-seconds` (300): the pods' tolerationSeconds by default. */
     readonly defaultUnreachableTolerationSeconds: number;
   };
   readonly cluster: {
@@ -114,7 +120,11 @@ export function leaseRenewInterval(config: ClusterConfig): number {
   return config.kubelet.nodeLeaseDurationSeconds * 0.25;
 }
 
-/** Effective unreachable toleration seconds of the ReplicaSet / StatefulSet pods. */
+/**
+ * Effective unreachable toleration seconds of the ReplicaSet / StatefulSet pods: the only
+ * tolerationSeconds a pod carries here (no node is ever tainted not-ready, see
+ * `defaultNotReadyTolerationSeconds`).
+ */
 export function tolerationOf(config: ClusterConfig, workload: 'web' | 'db'): number {
   const own = workload === 'web' ? config.cluster.replicaSetTolerationSeconds : config.cluster.statefulSetTolerationSeconds;
   return own ?? config.kubeApiserver.defaultUnreachableTolerationSeconds;

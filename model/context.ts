@@ -44,7 +44,8 @@ export interface Ctx {
 
 export function makeCtx(config: ClusterConfig): Ctx {
   const toleration = { web: tolerationOf(config, 'web'), db: tolerationOf(config, 'db') };
-  const maxTol = Math.max(toleration.web, toleration.db, config.kubeApiserver.defaultNotReadyTolerationSeconds);
+  // Pods carry only these (defaultNotReadyTolerationSeconds has no effect in this model).
+  const maxTol = Math.max(toleration.web, toleration.db);
   const grace = config.kubeControllerManager.nodeMonitorGracePeriod;
   const zoneOfNode = Array.from({ length: config.cluster.nodes }, (_, n) => n % config.cluster.zones);
   return {

@@ -42,7 +42,7 @@ const SPECS: readonly ParameterSpec[] = [
   { key: 'kubeControllerManager.podGcQuarantine', kubernetesName: '', component: KCM, defaultValue: '40s', type: 'duration', description: 'pod GC wait before deleting pods of a missing Node (constant quarantineTime)' },
   ...le('kubeControllerManager', KCM),
   ...le('kubeScheduler', 'kube-scheduler'),
-  { key: 'kubeApiserver.defaultNotReadyTolerationSeconds', kubernetesName: '--default-not-ready-toleration-seconds', component: 'kube-apiserver', defaultValue: '300', type: 'integer', description: 'tolerationSeconds the DefaultTolerationSeconds admission adds for not-ready:NoExecute' },
+  { key: 'kubeApiserver.defaultNotReadyTolerationSeconds', kubernetesName: '--default-not-ready-toleration-seconds', component: 'kube-apiserver', defaultValue: '300', type: 'integer', description: 'tolerationSeconds the DefaultTolerationSeconds admission adds for not-ready:NoExecute; no effect in this model: its kubelets never post Ready=False, so no node is tainted not-ready, and pods are evicted after the unreachable value' },
   { key: 'kubeApiserver.defaultUnreachableTolerationSeconds', kubernetesName: '--default-unreachable-toleration-seconds', component: 'kube-apiserver', defaultValue: '300', type: 'integer', description: 'tolerationSeconds the DefaultTolerationSeconds admission adds for unreachable:NoExecute' },
   { key: 'cluster.nodes', kubernetesName: '', component: 'cluster', defaultValue: '3', type: 'integer', description: 'worker nodes' },
   { key: 'cluster.zones', kubernetesName: '', component: 'cluster', defaultValue: '1', type: 'integer', description: 'zones (topology.kubernetes.io/zone); node i is in zone i mod zones' },

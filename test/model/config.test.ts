@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KubecheckError } from '../../checker/errors.js';
 import { configToObject, parameters, resolveConfig, scenarios } from '../../model/index.js';
+import { run } from './helpers.js';
 
 function codeOf(f: () => unknown): string {
   try {
@@ -149,5 +150,17 @@ describe('resolveConfig', () => {
       expect(p.component.length).toBeGreaterThan(0);
     }
     expect(parameters().find((p) => p.key === 'kubeControllerManager.nodeMonitorGracePeriod')).toMatchObject({ kubernetesName: '--node-monitor-grace-period', defaultValue: '50s' });
+  });
+
+  it('should say that defaultNotReadyTolerationSeconds has no effect, and give it none', () => {
+    // The kubelets never post Ready=False, so no node is tainted not-ready:NoExecute; a pod
+    // carries one tolerationSeconds, the unreachable one. Same states and verdicts either way.
+    expect(parameters().find((p) => p.key === 'kubeApiserver.defaultNotReadyTolerationSeconds')!.description).toContain('no effect in this model');
+    const small = { 'kubelet.nodeLeaseDurationSeconds': '4', 'kubeControllerManager.nodeMonitorPeriod': '1s', 'kubeControllerManager.nodeMonitorGracePeriod': '2s', 'kubeApiserver.defaultUnreachableTolerationSeconds': '3' };
+    const a = run('node-failure', small);
+    const b = run('node-failure', { ...small, 'kubeApiserver.defaultNotReadyTolerationSeconds': '30' });
+    expect(b.status).toEqual(a.status);
+    expect(b.result.stats.distinctStates).toBe(a.result.stats.distinctStates);
+    expect(a.config.kubeApiserver.defaultNotReadyTolerationSeconds).toBe(300);
   });
 });
