@@ -72,6 +72,31 @@ export interface CheckResult<S> {
   readonly stoppedBy?: BoundReached;
 }
 
+/** What a result says of any checked property, the checker's own `deadlock` included. */
+export interface CheckedProperty {
+  readonly id: string;
+  readonly kind: PropertyKind;
+  readonly description: string;
+  readonly source?: string;
+}
+
+/** The properties a search reports on: the selected ones, then `deadlock` when it is checked. */
+export function checkedProperties(selected: readonly CheckedProperty[], deadlock: boolean): CheckedProperty[] {
+  return deadlock ? [...selected, { id: 'deadlock', kind: 'deadlock', description: 'every reachable state has an enabled action' }] : [...selected];
+}
+
+/** One property's outcome record. */
+export function outcomeOf<S>(p: CheckedProperty, status: PropertyStatus, trace: Trace<S> | undefined): PropertyOutcome<S> {
+  return {
+    id: p.id,
+    kind: p.kind,
+    description: p.description,
+    ...(p.source === undefined ? {} : { source: p.source }),
+    status,
+    ...(trace === undefined ? {} : { trace }),
+  };
+}
+
 /** The outcomes with a counterexample (violated). */
 export function violations<S>(result: CheckResult<S>): PropertyOutcome<S>[] {
   return result.properties.filter((p) => p.status === 'violated');

@@ -10,7 +10,7 @@ import { GrowableInt32Array } from './growableArray.js';
 import type { ActionLabel, Model } from './model.js';
 import { validateOptions, type CheckOptions } from './options.js';
 import type { ActionProperty, Invariant, Observer, Property, Reachability } from './properties.js';
-import type { BoundReached, CheckResult, Path, PropertyOutcome, PropertyStatus, Verdict } from './result.js';
+import { checkedProperties, outcomeOf, type BoundReached, type CheckResult, type Path, type PropertyStatus, type Verdict } from './result.js';
 import { forEachSuccessor, labelOf } from './successors.js';
 import { replayPath } from './trace.js';
 import { initialStatesOf, selectProperties } from './validateModel.js';
@@ -312,26 +312,15 @@ class Search<S> {
 
   private result(): CheckResult<S> {
     const complete = this.stoppedBy === undefined && !this.halted;
-    const outcomes: PropertyOutcome<S>[] = [];
-    const all: { id: string; kind: PropertyOutcome<S>['kind']; description: string; source?: string }[] = [...this.selected];
-    if (this.checkDeadlock) all.push({ id: 'deadlock', kind: 'deadlock', description: 'every reachable state has an enabled action' });
-    for (const p of all) {
+    const outcomes = checkedProperties(this.selected, this.checkDeadlock).map((p) => {
       const at = this.found.get(p.id);
       const isGoal = p.kind === 'reachable';
       let status: PropertyStatus;
       if (at !== undefined) status = isGoal ? 'witnessed' : 'violated';
       else if (!complete) status = 'unknown';
       else status = isGoal ? 'unwitnessed' : 'holds';
-      const outcome: PropertyOutcome<S> = {
-        id: p.id,
-        kind: p.kind,
-        description: p.description,
-        ...(p.source === undefined ? {} : { source: p.source }),
-        status,
-        ...(at === undefined ? {} : { trace: replayPath(this.model, this.pathTo(at)) }),
-      };
-      outcomes.push(outcome);
-    }
+      return outcomeOf<S>(p, status, at === undefined ? undefined : replayPath(this.model, this.pathTo(at)));
+    });
     const failed = outcomes.some((o) => o.status === 'violated' || o.status === 'unwitnessed');
     // Halting because every property is decided leaves nothing unknown; any other stop is partial.
     const partial = this.stoppedBy !== undefined || (this.halted && this.pending > 0);

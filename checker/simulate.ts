@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { fingerprint } from './fingerprint.js';
 import { FingerprintTable } from './fingerprintTable.js';
 import type { ActionLabel, AnyActionDef, JsonValue, Model } from './model.js';
-import type { CheckResult, PropertyOutcome, PropertyStatus, Trace } from './result.js';
+import { checkedProperties, outcomeOf, type CheckResult, type Trace } from './result.js';
 import { labelOf, ordinalOf, successors } from './successors.js';
 import { CheckerErrorCode, fail } from './errors.js';
 import { initialStatesOf, selectProperties } from './validateModel.js';
@@ -316,22 +316,14 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
       failedTrace = minimiseByLabels(model, shrunk, (t) => failureStep(model, property, t));
     }
   }
-  const all: { id: string; kind: PropertyOutcome<S>['kind']; description: string; source?: string }[] = [...properties];
-  if (deadlock) all.push({ id: 'deadlock', kind: 'deadlock', description: 'every reachable state has an enabled action' });
-  const outcomes: PropertyOutcome<S>[] = all.map((p) => {
-    let status: PropertyStatus = 'unknown';
-    let trace: Trace<S> | undefined;
-    if (p.id === failedId) [status, trace] = ['violated', failedTrace];
-    else if (witnesses.has(p.id)) [status, trace] = ['witnessed', witnesses.get(p.id)];
-    return {
-      id: p.id,
-      kind: p.kind,
-      description: p.description,
-      ...(p.source === undefined ? {} : { source: p.source }),
-      status,
-      ...(trace === undefined ? {} : { trace }),
-    };
-  });
+  // Random runs decide only what they saw: a violation or a witness; the rest stays unknown.
+  const outcomes = checkedProperties(properties, deadlock).map((p) =>
+    p.id === failedId
+      ? outcomeOf<S>(p, 'violated', failedTrace)
+      : witnesses.has(p.id)
+        ? outcomeOf<S>(p, 'witnessed', witnesses.get(p.id))
+        : outcomeOf<S>(p, 'unknown', undefined),
+  );
   const rss = process.memoryUsage.rss();
   return {
     model: model.name,
