@@ -2,23 +2,141 @@
  * Reading what the user typed: config files (YAML or JSON), `--set key=value` pairs, counts and
  * durations for bounds. Each bad input fails at once with a code and one line naming it.
  */
-import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
-import { fail, ToolErrorCode } from '../reports/errors.js';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { isMap, isScalar, LineCounter, parseDocument, visit } from 'yaml';
+import { fail, KubecheckError, ToolErrorCode } from '../reports/errors.js';
 
-/** Reads a file as text; KC201 when it cannot be read. */
-export function readText(path: string, what: string): string {
+/** Config files are a few dozen parameters; anything much larger is not one (and would be slow to parse). */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+/** Trace files hold long traces, but a JavaScript string holds at most about 512 MiB. */
+export const MAX_TRACE_BYTES = 256 * 1024 * 1024;
+/** Parameters are at most three levels deep (kubeControllerManager.leaderElection.leaseDuration). */
+const MAX_CONFIG_DEPTH = 16;
+
+function size(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
+}
+
+/**
+ * Reads a regular file as text; KC201 when it cannot be read, is not a regular file (a folder, a
+ * device such as /dev/zero that never ends) or is larger than `maxBytes`.
+ */
+export function readText(path: string, what: string, maxBytes: number = MAX_TRACE_BYTES): string {
+  if (path === '') fail(ToolErrorCode.unreadableFile, `the ${what} name is empty`);
+  let fd: number | undefined;
   try {
-    return readFileSync(path, 'utf8');
+    fd = openSync(path, 'r');
+    const st = fstatSync(fd);
+    if (st.isDirectory()) fail(ToolErrorCode.unreadableFile, `cannot read ${what} ${path}: it is a directory`);
+    if (!st.isFile()) fail(ToolErrorCode.unreadableFile, `cannot read ${what} ${path}: not a regular file`);
+    if (st.size > maxBytes) fail(ToolErrorCode.unreadableFile, `${what} ${path} is ${size(st.size)}, more than the ${size(maxBytes)} a ${what} can be`);
+    return readFileSync(fd, 'utf8');
   } catch (e) {
+    if (e instanceof KubecheckError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    fail(ToolErrorCode.unreadableFile, `cannot read ${what} ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (e as Error).message}`);
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : code === 'ENOTDIR' ? 'a part of the path is not a directory' : (e as Error).message;
+    return fail(ToolErrorCode.unreadableFile, `cannot read ${what} ${path}: ${why}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
-/** Parses a config file: JSON when it ends in `.json`, else YAML (a superset of JSON). KC202 names the line. */
+/** Line number (1-based) of `offset` in `text`. */
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/**
+ * The first key that appears twice in one object of a JSON text (JSON.parse keeps the last one
+ * silently; YAML refuses it), with its line; linear in the text. The text is valid JSON.
+ */
+export function duplicateJsonKey(text: string): { key: string; line: number } | undefined {
+  const stack: ({ keys: Set<string>; expectKey: boolean } | undefined)[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '{') stack.push({ keys: new Set(), expectKey: true });
+    else if (ch === '[') stack.push(undefined);
+    else if (ch === '}' || ch === ']') stack.pop();
+    else if (ch === ',') {
+      const top = stack[stack.length - 1];
+      if (top) top.expectKey = true;
+    } else if (ch === '"') {
+      const start = i;
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+      const top = stack[stack.length - 1];
+      if (top?.expectKey) {
+        const key = JSON.parse(text.slice(start, i + 1)) as string;
+        if (top.keys.has(key)) return { key, line: lineOf(text, start) };
+        top.keys.add(key);
+        top.expectKey = false;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** How deeply objects and lists nest in a parsed value, counted without recursion. */
+function depthOf(value: unknown, limit: number): number {
+  let deepest = 0;
+  const todo: [unknown, number][] = [[value, 0]];
+  while (todo.length > 0) {
+    const [v, d] = todo.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    deepest = Math.max(deepest, d + 1);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(v as Record<string, unknown>)) todo.push([child, d + 1]);
+  }
+  return deepest;
+}
+
+/** Parses YAML strictly: errors and warnings refused, keys unique (checked in linear time), numbers in decimal. */
+function parseYamlConfig(path: string, text: string): unknown {
+  const bad = (why: string): never => fail(ToolErrorCode.malformedConfig, `${path} is not valid YAML: ${why}`);
+  const lines = new LineCounter();
+  try {
+    const doc = parseDocument(text, { uniqueKeys: false, logLevel: 'silent', prettyErrors: false, lineCounter: lines });
+    const at = (range: readonly number[] | null | undefined): string => {
+      if (!range) return '';
+      const { line, col } = lines.linePos(range[0]);
+      return ` at line ${line}, column ${col}`;
+    };
+    const problem = doc.errors[0] ?? doc.warnings[0];
+    if (problem && /call stack/i.test(problem.message)) bad('nested too deeply (parameters are at most 3 levels deep)');
+    if (problem) bad(`${problem.message.split('\n')[0].replace(/:$/, '')}${at(problem.pos)}`);
+    visit(doc, {
+      Map(_key, map) {
+        const seen = new Set<string>();
+        for (const item of map.items) {
+          const k: unknown = item.key;
+          if (!isScalar(k)) return bad(`a key must be a name, not a ${isMap(k) ? 'mapping' : 'list'}${at((k as { range?: number[] } | null)?.range)}`);
+          const key = String(k.value);
+          if (seen.has(key)) bad(`duplicate key "${key}"${at(k.range)}`);
+          seen.add(key);
+        }
+      },
+      Scalar(_key, node) {
+        if (node.format === 'HEX' || node.format === 'OCT') {
+          bad(`${text.slice(node.range?.[0] ?? 0, node.range?.[1] ?? 0)} is ${node.format === 'HEX' ? 'a hexadecimal' : 'an octal'} number; write numbers in decimal${at(node.range)}`);
+        }
+      },
+    });
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    if (e instanceof KubecheckError) throw e;
+    if (e instanceof RangeError) bad(`nested too deeply (parameters are at most 3 levels deep)`);
+    return bad((e as Error).message.split('\n')[0].replace(/:$/, ''));
+  }
+}
+
+/**
+ * Parses a config file: JSON when it ends in `.json`, else YAML (a superset of JSON). KC202 names
+ * the line: invalid syntax, a duplicate key, a hexadecimal or octal number, a nesting deeper than
+ * any parameter. At most {@link MAX_CONFIG_BYTES}.
+ */
 export function readConfigFile(path: string): unknown {
-  const text = readText(path, 'config file');
+  const text = readText(path, 'config file', MAX_CONFIG_BYTES);
   let value: unknown;
   if (path.endsWith('.json')) {
     try {
@@ -26,15 +144,14 @@ export function readConfigFile(path: string): unknown {
     } catch (e) {
       fail(ToolErrorCode.malformedConfig, `${path} is not valid JSON: ${(e as Error).message}`);
     }
+    const dup = duplicateJsonKey(text);
+    if (dup) fail(ToolErrorCode.malformedConfig, `${path} is not valid JSON for a config: duplicate key "${dup.key}" at line ${dup.line} (JSON.parse would keep only the last one)`);
   } else {
-    try {
-      value = parseYaml(text, { prettyErrors: true, uniqueKeys: true });
-    } catch (e) {
-      fail(ToolErrorCode.malformedConfig, `${path} is not valid YAML: ${(e as Error).message.split('\n')[0].replace(/:$/, '')}`);
-    }
+    value = parseYamlConfig(path, text);
   }
   if (value === null || value === undefined) return {};
   if (typeof value !== 'object' || Array.isArray(value)) fail(ToolErrorCode.malformedConfig, `${path} must be a mapping of parameters (key: value), not a ${Array.isArray(value) ? 'list' : typeof value}`);
+  if (depthOf(value, MAX_CONFIG_DEPTH) > MAX_CONFIG_DEPTH) fail(ToolErrorCode.malformedConfig, `${path} is nested more than ${MAX_CONFIG_DEPTH} levels deep; parameters are at most 3 levels deep (e.g. kubeControllerManager.leaderElection.leaseDuration)`);
   return value;
 }
 
@@ -45,46 +162,61 @@ export function collectSet(pair: string, previous: Record<string, string> = {}):
   return { ...previous, [pair.slice(0, eq).trim()]: pair.slice(eq + 1).trim() };
 }
 
-/** Collects a repeatable option into a list. */
+/** Collects a repeatable option into a list (`--property a,b` too); an empty id is refused, not ignored. */
 export function collectList(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
+  const ids = value.split(',').map((v) => v.trim());
+  if (ids.some((id) => id === '')) fail(ToolErrorCode.badOption, `expected a comma-separated list of ids, got "${value}" (an empty id)`);
+  return [...previous, ...ids];
 }
 
-/** A positive integer option (`--max-states 1e6` and `1_000_000` accepted). */
+/**
+ * A count as people write it: decimal digits, `_` between groups (`1_000_000`) or a power of ten
+ * (`1e6`); not hexadecimal, not a fraction. KC200 names the option; too large to count exactly
+ * (`1e21`) is refused too.
+ */
+function parseCount(name: string, value: string, least: number): number {
+  const t = value.trim();
+  const what = least > 0 ? 'a positive integer' : 'a non-negative integer';
+  if (!/^\d+(_\d+)*$/.test(t) && !/^\d+(\.\d+)?e\+?\d+$/i.test(t)) {
+    fail(ToolErrorCode.badOption, `${name} must be ${what}${/^0[xob]/i.test(t) ? ' in decimal' : ''}, got "${value}"`);
+  }
+  const n = Number(t.replace(/_/g, ''));
+  if (!Number.isInteger(n) || n < least) fail(ToolErrorCode.badOption, `${name} must be ${what}, got "${value}"`);
+  if (!Number.isSafeInteger(n)) fail(ToolErrorCode.badOption, `${name} must be at most ${Number.MAX_SAFE_INTEGER}, got "${value}"`);
+  return n;
+}
+
+/** A positive integer option (`--max-states 1e6` and `1_000_000` accepted; `0x10`, `1e21` refused). */
 export function positiveInt(name: string): (value: string) => number {
-  return (value: string) => {
-    const n = Number(value.replace(/_/g, ''));
-    if (!Number.isInteger(n) || n <= 0) fail(ToolErrorCode.badOption, `${name} must be a positive integer, got "${value}"`);
-    return n;
-  };
+  return (value: string) => parseCount(name, value, 1);
 }
 
 /** A non-negative integer option (seeds). */
 export function nonNegativeInt(name: string): (value: string) => number {
-  return (value: string) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 0) fail(ToolErrorCode.badOption, `${name} must be a non-negative integer, got "${value}"`);
-    return n;
-  };
+  return (value: string) => parseCount(name, value, 0);
 }
 
 const UNITS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600 };
+/** The longest bound accepted: a year of wall-clock time is more than any search is given. */
+const MAX_BOUND_SECONDS = 365 * 24 * 3600;
 
-/** Parses a duration with units, Go style (`90s`, `5m`, `1h30m`), to seconds; refuses a bare number or a negative one. */
+/** Parses a duration with units, Go style (`90s`, `5m`, `1h30m`), to seconds; refuses a bare number, a negative one, more than a year. */
 export function parseDuration(name: string, text: string): number {
   const t = text.trim();
-  if (t.startsWith('-')) fail(ToolErrorCode.badOption, `${name} must not be negative, got "${text}"`);
-  if (/^\d+(\.\d+)?$/.test(t)) fail(ToolErrorCode.badOption, `${name} needs a unit (e.g. ${t}s or ${t}m), got "${text}"`);
+  const shown = t.length > 24 ? `${t.slice(0, 20)}...` : text;
+  if (t.startsWith('-')) fail(ToolErrorCode.badOption, `${name} must not be negative, got "${shown}"`);
+  if (/^\d+(\.\d+)?$/.test(t)) fail(ToolErrorCode.badOption, `${name} needs a unit (e.g. ${shown}s or ${shown}m), got "${shown}"`);
   const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/y;
   let total = 0;
   let pos = 0;
   while (pos < t.length) {
     re.lastIndex = pos;
     const m = re.exec(t);
-    if (!m) fail(ToolErrorCode.badOption, `${name} must be a duration such as 30s, 5m or 1h30m, got "${text}"`);
+    if (!m) fail(ToolErrorCode.badOption, `${name} must be a duration such as 30s, 5m or 1h30m, got "${shown}"`);
     total += Number(m[1]) * UNITS[m[2]];
     pos = re.lastIndex;
   }
-  if (t.length === 0 || total <= 0) fail(ToolErrorCode.badOption, `${name} must be a positive duration such as 30s or 5m, got "${text}"`);
+  if (t.length === 0 || total <= 0) fail(ToolErrorCode.badOption, `${name} must be a positive duration such as 30s or 5m, got "${shown}"`);
+  if (!(total <= MAX_BOUND_SECONDS)) fail(ToolErrorCode.badOption, `${name} must be at most a year (8760h), got "${shown}"`);
   return total;
 }

@@ -34,7 +34,11 @@ export interface ConfigOptions {
 /** Resolves scenario and config from the options; a config file may name its scenario (`scenario: node-partition`). */
 export async function resolveFromOptions(opts: ConfigOptions): Promise<Resolved & { subject: Subject }> {
   const file = opts.config === undefined ? undefined : readConfigFile(opts.config);
-  const named = file && typeof (file as Record<string, unknown>).scenario === 'string' ? ((file as Record<string, unknown>).scenario as string) : undefined;
+  const given = file === undefined ? undefined : (file as Record<string, unknown>).scenario;
+  if (given !== undefined && (typeof given !== 'string' || given.trim() === '')) {
+    fail(ToolErrorCode.malformedConfig, `${opts.config}: "scenario" must be a scenario name (e.g. scenario: node-partition), got ${JSON.stringify(given)?.slice(0, 40)}`);
+  }
+  const named = given as string | undefined;
   if (opts.scenario && named && named !== opts.scenario) {
     fail(ToolErrorCode.badOption, `--scenario ${opts.scenario} disagrees with "scenario: ${named}" in ${opts.config}`);
   }

@@ -7,6 +7,9 @@ import { ModelErrorCode, modelError } from './errors.js';
 const UNIT_SECONDS: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 0.001 };
 const PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/y;
 
+/** The longest duration Go's `time.Duration` (int64 nanoseconds) holds, which Kubernetes parses into: about 292 years. */
+export const MAX_DURATION_SECONDS = 9_223_372_036.854775807;
+
 /**
  * Parses a duration string into seconds. Throws KC103 naming `field` for a negative, unit-less
  * or malformed value. `0s` is accepted (the caller checks positivity where Kubernetes does).
@@ -31,6 +34,9 @@ export function parseDuration(field: string, raw: unknown): number {
     pos = PART.lastIndex;
   }
   if (text.length === 0) modelError(ModelErrorCode.invalidDuration, `${field}: empty duration; write e.g. "10s"`);
+  if (!(total <= MAX_DURATION_SECONDS)) {
+    modelError(ModelErrorCode.invalidDuration, `${field}: duration "${text.length > 24 ? `${text.slice(0, 20)}...` : text}" is out of range; Kubernetes durations hold at most 2562047h47m16s (about 292 years)`);
+  }
   return Math.round(total * 1000) / 1000;
 }
 

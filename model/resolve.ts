@@ -50,33 +50,57 @@ function unknownKey(key: string, where: string): never {
   modelError(ModelErrorCode.unknownParameter, `unknown parameter "${key}" (${where}); ${hint}`);
 }
 
-/** Flattens a config file object into dotted keys; scalars at the leaves. */
+/**
+ * Flattens a config file object into dotted keys; scalars at the leaves. A key that is neither a
+ * parameter nor a section of one is refused where it stands, so the depth of the walk is bounded
+ * by the parameters' own (a config nested thousands of levels deep is one unknown key, not a
+ * stack overflow).
+ */
 function flatten(value: unknown, prefix: string, out: Map<string, unknown>): void {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    if (prefix === '') modelError(ModelErrorCode.invalidConfigFile, `config file: expected an object of sections (e.g. { cluster: { nodes: 3 } }), got ${Array.isArray(value) ? 'a list' : JSON.stringify(value)}`);
+    if (prefix === '') modelError(ModelErrorCode.invalidConfigFile, `config file: expected an object of sections (e.g. { cluster: { nodes: 3 } }), got ${Array.isArray(value) ? 'a list' : quoted(value)}`);
     out.set(prefix, value);
     return;
   }
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     const key = prefix ? `${prefix}.${k}` : k;
     const isParam = parameterSpecs().some((s) => s.key === key);
+    const isSection = !isParam && parameterSpecs().some((s) => s.key.startsWith(`${key}.`));
     if (isParam || (prefix === '' && FILE_META.has(k))) out.set(key, v);
-    else if (v !== null && typeof v === 'object' && !Array.isArray(v)) flatten(v, key, out);
+    else if (isSection && v !== null && typeof v === 'object' && !Array.isArray(v)) flatten(v, key, out);
     else unknownKey(key, 'config file');
   }
 }
 
+/** A user's value for a message: JSON, cut short when long. */
+function quoted(raw: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(raw) ?? String(raw);
+  } catch {
+    text = String(raw);
+  }
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** A whole number written in decimal: `3`, `-1`; in a file also a YAML/JSON number such as `1e3`, if exact. */
 function parseInteger(key: string, raw: unknown): number {
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-  if (!Number.isInteger(n)) modelError(ModelErrorCode.invalidValue, `${key}: expected an integer, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(n)) modelError(ModelErrorCode.invalidValue, `${key}: expected an integer, got ${quoted(raw)}`);
+  if (!Number.isSafeInteger(n)) modelError(ModelErrorCode.invalidValue, `${key}: ${quoted(raw)} is too large to count exactly (at most ${Number.MAX_SAFE_INTEGER})`);
   return n;
 }
 
+/** A finite number written in decimal (`0.1`, `2`, `5e-2`); not hexadecimal, not `Infinity`. */
 function parseNumber(key: string, raw: unknown): number {
-  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : NaN;
-  if (!Number.isFinite(n)) modelError(ModelErrorCode.invalidValue, `${key}: expected a number, got ${JSON.stringify(raw)}`);
+  const decimal = /^[-+]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?$/i;
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && decimal.test(raw.trim()) ? Number(raw.trim()) : NaN;
+  if (!Number.isFinite(n)) modelError(ModelErrorCode.invalidValue, `${key}: expected a number, got ${quoted(raw)}`);
   return n;
 }
+
+/** `1.32`, `v1.32`, `1.33.1`: a Kubernetes minor version, optionally with a patch. */
+const KUBERNETES_VERSION = /^v?\d+\.\d+(\.\d+)?$/;
 
 function parseValue(spec: ParameterSpec, raw: unknown): unknown {
   switch (spec.type) {
@@ -89,13 +113,19 @@ function parseValue(spec: ParameterSpec, raw: unknown): unknown {
     case 'boolean':
       if (raw === true || raw === 'true') return true;
       if (raw === false || raw === 'false') return false;
-      return modelError(ModelErrorCode.invalidValue, `${spec.key}: expected true or false, got ${JSON.stringify(raw)}`);
+      return modelError(ModelErrorCode.invalidValue, `${spec.key}: expected true or false, got ${quoted(raw)}`);
     case 'string':
-      if (typeof raw !== 'string' && typeof raw !== 'number') modelError(ModelErrorCode.invalidValue, `${spec.key}: expected a string, got ${JSON.stringify(raw)}`);
+      if (spec.key === 'kubernetesVersion') {
+        // Unquoted, YAML and JSON read 1.40 as the number 1.4: the version is lost before it arrives.
+        if (typeof raw === 'number') modelError(ModelErrorCode.invalidValue, `${spec.key}: got the number ${raw}; quote the version (kubernetesVersion: "1.40"), since unquoted YAML and JSON read 1.40 as the number 1.4`);
+        if (typeof raw !== 'string' || !KUBERNETES_VERSION.test(raw.trim())) modelError(ModelErrorCode.invalidValue, `${spec.key}: expected a Kubernetes version such as "1.32" or "v1.32", got ${quoted(raw)}`);
+        return raw.trim();
+      }
+      if (typeof raw !== 'string' && typeof raw !== 'number') modelError(ModelErrorCode.invalidValue, `${spec.key}: expected a string, got ${quoted(raw)}`);
       return String(raw);
     case 'outage': {
       const known: Outage[] = ['none', 'kube-scheduler', 'kube-controller-manager', 'kube-apiserver'];
-      if (!known.includes(raw as Outage)) modelError(ModelErrorCode.invalidValue, `${spec.key}: expected one of ${known.join(', ')}, got ${JSON.stringify(raw)}`);
+      if (!known.includes(raw as Outage)) modelError(ModelErrorCode.invalidValue, `${spec.key}: expected one of ${known.join(', ')}, got ${quoted(raw)}`);
       return raw;
     }
     case 'toleration':
