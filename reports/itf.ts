@@ -150,7 +150,86 @@ function notItf(why: string): never {
   fail(ToolErrorCode.notItf, `not an ITF trace: ${why}`);
 }
 
-/** Parses ITF JSON text; throws KC203 saying what is missing. */
+/** Values nest at most this deep (a model's state is a few levels; a deeper file is not ours). */
+const MAX_ITF_DEPTH = 1000;
+/** A `#bigint` of more digits than this is no model's value (and costly to parse). */
+const MAX_BIGINT_DIGITS = 1000;
+
+function shortJson(v: unknown): string {
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
+
+/**
+ * Checks that `value` is well-formed ITF: `#bigint` a string of decimal digits, `#set` and `#tup`
+ * lists, `#map` a list of [key, value] pairs, `#unserializable` a string; nested at most
+ * {@link MAX_ITF_DEPTH} levels. Iterative, so no file overflows the stack. KC203 names where.
+ */
+export function checkItfValue(value: unknown, where: string): void {
+  const todo: [unknown, number][] = [[value, 0]];
+  while (todo.length > 0) {
+    const [v, depth] = todo.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= MAX_ITF_DEPTH) notItf(`${where}: values nested more than ${MAX_ITF_DEPTH} levels deep`);
+    if (Array.isArray(v)) {
+      for (const x of v) todo.push([x, depth + 1]);
+      continue;
+    }
+    const rec = v as Record<string, unknown>;
+    if ('#bigint' in rec) {
+      const b = rec['#bigint'];
+      if (typeof b !== 'string' || !/^-?\d+$/.test(b)) notItf(`${where}: ${shortJson(v)} is not an integer ("#bigint" holds decimal digits, e.g. "-12")`);
+      if (b.length > MAX_BIGINT_DIGITS + 1) notItf(`${where}: a "#bigint" of ${b.length} digits, more than ${MAX_BIGINT_DIGITS}`);
+      continue;
+    }
+    if ('#set' in rec || '#tup' in rec) {
+      const tag = '#set' in rec ? '#set' : '#tup';
+      const list = rec[tag];
+      if (!Array.isArray(list)) notItf(`${where}: ${shortJson(v)}: "${tag}" must hold a list`);
+      for (const x of list) todo.push([x, depth + 1]);
+      continue;
+    }
+    if ('#map' in rec) {
+      const list = rec['#map'];
+      if (!Array.isArray(list) || !list.every((e) => Array.isArray(e) && e.length === 2)) notItf(`${where}: ${shortJson(v)}: "#map" must hold a list of [key, value] pairs`);
+      for (const x of list as unknown[][]) todo.push([x[0], depth + 1], [x[1], depth + 1]);
+      continue;
+    }
+    if ('#unserializable' in rec) {
+      if (typeof rec['#unserializable'] !== 'string') notItf(`${where}: ${shortJson(v)}: "#unserializable" must hold a string`);
+      continue;
+    }
+    for (const x of Object.values(rec)) todo.push([x, depth + 1]);
+  }
+}
+
+/**
+ * One form per value, so equal values compare equal: a `#bigint` within ±(2^53−1) becomes a
+ * number (the ITF ADR allows either), `#set` elements and `#map` entries are sorted. The value is
+ * well-formed ({@link checkItfValue}).
+ */
+export function normaliseItf(value: ItfValue): ItfValue {
+  if (Array.isArray(value)) return value.map(normaliseItf);
+  if (value === null || typeof value !== 'object') return value;
+  const rec = value as Record<string, ItfValue>;
+  if (typeof rec['#bigint'] === 'string') {
+    const b = BigInt(rec['#bigint']);
+    return b > MAX_SAFE || b < -MAX_SAFE ? { '#bigint': b.toString() } : Number(b);
+  }
+  if (Array.isArray(rec['#set'])) {
+    const items = rec['#set'].map(normaliseItf);
+    return { '#set': items.map((x) => [canonicalItf(x), x] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map((e) => e[1]) };
+  }
+  if (Array.isArray(rec['#map'])) {
+    const entries = (rec['#map'] as ItfValue[][]).map((e) => [normaliseItf(e[0]), normaliseItf(e[1])]);
+    return { '#map': entries.map((e) => [canonicalItf(e[0]), e] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map((e) => e[1]) };
+  }
+  const out: Record<string, ItfValue> = {};
+  for (const [k, v] of Object.entries(rec)) out[k] = normaliseItf(v);
+  return out;
+}
+
+/** Parses ITF JSON text; throws KC203 saying what is missing or malformed. */
 export function parseItf(text: string): ParsedItf {
   let doc: unknown;
   try {
@@ -161,12 +240,19 @@ export function parseItf(text: string): ParsedItf {
   if (!isRecord(doc)) notItf('the top level is not an object');
   const meta = doc['#meta'];
   if (!isRecord(meta)) notItf('no "#meta" object');
+  for (const field of ['scenario', 'property', 'model'] as const) {
+    if (meta[field] !== undefined && typeof meta[field] !== 'string') notItf(`"#meta.${field}" is not a string`);
+  }
+  if (meta.initial !== undefined && !(typeof meta.initial === 'number' && Number.isSafeInteger(meta.initial) && meta.initial >= 0)) {
+    notItf('"#meta.initial" is not the index of an initial state');
+  }
   if (!Array.isArray(doc.vars) || !doc.vars.every((v) => typeof v === 'string')) notItf('"vars" is not a list of names');
   if (!Array.isArray(doc.states) || doc.states.length === 0) notItf('"states" is not a non-empty list');
   const labels: ActionLabel[] = [];
   const states: Record<string, ItfValue>[] = [];
   doc.states.forEach((raw: unknown, i: number) => {
     if (!isRecord(raw)) notItf(`state ${i} is not an object`);
+    checkItfValue(raw, `state ${i}`);
     const taken = raw[ACTION_TAKEN];
     if (i > 0) {
       if (typeof taken !== 'string') notItf(`state ${i} has no "${ACTION_TAKEN}" label, so it cannot be replayed`);
@@ -180,13 +266,27 @@ export function parseItf(text: string): ParsedItf {
   return { meta: meta as unknown as ItfMeta, vars: doc.vars as string[], labels, states, initial };
 }
 
+/** True when a decoded value holds an integer beyond ±(2^53−1) (no action parameter is one). */
+function holdsBigint(v: unknown): boolean {
+  if (typeof v === 'bigint') return true;
+  if (v instanceof Set) return [...v].some(holdsBigint);
+  if (v instanceof Map) return [...v].some(([k, x]) => holdsBigint(k) || holdsBigint(x));
+  if (typeof v === 'object' && v !== null) return Object.values(v).some(holdsBigint);
+  return false;
+}
+
 function labelFrom(name: string, nondet: unknown, i: number): ActionLabel {
   if (nondet === undefined) return { name };
   if (!isRecord(nondet)) notItf(`state ${i}: "${NONDET_PICKS}" is not an object`);
   const p = nondet.param;
   if (p === undefined) return { name };
   if (!isRecord(p) || (p.tag !== 'Some' && p.tag !== 'None')) notItf(`state ${i}: "${NONDET_PICKS}.param" is not an Option ({tag, value})`);
-  return p.tag === 'None' ? { name } : { name, param: fromItfValue(p.value as ItfValue) as JsonValue };
+  if (p.tag === 'None') return { name };
+  const param = fromItfValue(p.value as ItfValue);
+  if (holdsBigint(param)) {
+    fail(ToolErrorCode.traceDiverges, `step ${i} (${name}) picks ${shortJson(p.value)}, an integer beyond ±(2^53−1) that no step of the model takes; the trace does not replay`);
+  }
+  return { name, param: param as JsonValue };
 }
 
 /** Canonical JSON of an ITF value with sorted keys: equal values, equal text. */

@@ -7,7 +7,7 @@
 import { successors, type ActionLabel, type Model, type Property, type Trace } from '../checker/index.js';
 import { formatAction, replayLabels } from '../checker/index.js';
 import { fail, ToolErrorCode } from './errors.js';
-import { canonicalItf, stateVars, type ItfValue, type ParsedItf } from './itf.js';
+import { canonicalItf, normaliseItf, stateVars, type ItfValue, type ParsedItf } from './itf.js';
 
 /** What a replay showed. `replayed`: every step replays and the trace names no property. */
 export interface ReplayReport<S> {
@@ -18,9 +18,11 @@ export interface ReplayReport<S> {
   readonly at?: number;
 }
 
+/** The first variable whose values differ, compared in one form ({"#bigint": "10"} equals 10; sets in any order). */
 function firstDifference(saved: Record<string, ItfValue>, replayed: Record<string, ItfValue>): string | undefined {
   const keys = [...new Set([...Object.keys(saved), ...Object.keys(replayed)])];
-  return keys.find((k) => saved[k] === undefined || replayed[k] === undefined || canonicalItf(saved[k]) !== canonicalItf(replayed[k]));
+  const same = (a: ItfValue, b: ItfValue): boolean => canonicalItf(a) === canonicalItf(b) || canonicalItf(normaliseItf(a)) === canonicalItf(normaliseItf(b));
+  return keys.find((k) => saved[k] === undefined || replayed[k] === undefined || !same(saved[k], replayed[k]));
 }
 
 /**
@@ -83,6 +85,18 @@ export function replayItf<S>(model: Model<S>, itf: ParsedItf): ReplayReport<S> {
     fail(ToolErrorCode.traceNotReproduced, `the trace replays, but ${goal ? `goal "${id}" is never reached` : `property "${id}" holds`} along it`);
   }
   return { trace, outcome: goal ? 'witnessed' : 'violated', property: id, at };
+}
+
+/**
+ * KC204 when a trace contradicts itself: `#meta.scenario` names one scenario and the config in
+ * `#meta.config` another (an edited trace); the model would be built for neither faithfully.
+ */
+export function checkTraceMeta(meta: ParsedItf['meta'], file: string): void {
+  const config = meta.config;
+  const inConfig = typeof config === 'object' && config !== null && !Array.isArray(config) ? (config as Record<string, unknown>).scenario : undefined;
+  if (inConfig !== undefined && meta.scenario !== undefined && inConfig !== meta.scenario) {
+    fail(ToolErrorCode.traceMismatch, `${file} contradicts itself: its #meta.scenario is "${meta.scenario}" but its #meta.config is for ${JSON.stringify(inConfig)?.slice(0, 40)}`);
+  }
 }
 
 /** The value at a dotted path of a JSON object, for messages. */

@@ -9,7 +9,7 @@ import { formatAction } from '../../checker/index.js';
 import { formatTime } from '../../reports/duration.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import { parseItf } from '../../reports/itf.js';
-import { configDifference, replayItf, valueAt } from '../../reports/replay.js';
+import { checkTraceMeta, configDifference, replayItf, valueAt } from '../../reports/replay.js';
 import { formatTimeline, timelineSteps } from '../../reports/timeline.js';
 import { readText } from '../input.js';
 import { resolveFromOptions, subjectOf, type ConfigOptions } from '../subjects.js';
@@ -24,6 +24,7 @@ export interface ReplayOptions extends ConfigOptions {
 export async function runReplay(file: string, opts: ReplayOptions): Promise<number> {
   const itf = parseItf(readText(file, 'trace file'));
   const meta = itf.meta;
+  checkTraceMeta(meta, file);
   const saved = typeof meta.scenario === 'string' ? meta.scenario : undefined;
   if (saved === undefined && opts.scenario === undefined) {
     fail(ToolErrorCode.traceMismatch, `${file} names no scenario in its #meta (it was not written by kubecheck); give --scenario to replay it anyway`);
