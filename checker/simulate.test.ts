@@ -77,4 +77,25 @@ describe('random exploration', () => {
     expect(() => simulate(model, { maxSteps: -1 })).toThrow(/KC003/);
     expect(() => simulate(model, { seed: 1.5 })).toThrow(/KC003: seed must be an integer/);
   });
+  it('should stop at timeLimitSeconds, even inside one long run, and say the time bound stopped it', () => {
+    const model = twoPhasePlain({ rms: 3 });
+    const started = performance.now();
+    const r = simulate(model, { seed: 5, runs: 1_000_000, maxSteps: 2_000, timeLimitSeconds: 0.5 });
+    const seconds = (performance.now() - started) / 1000;
+    expect(r.verdict).toBe('incomplete');
+    expect(r.stoppedBy).toEqual({ bound: 'time', limit: 0.5 });
+    expect(r.runs).toBeLessThan(1_000_000);
+    expect(seconds).toBeLessThan(10);
+    // Seed 1's first run takes hundreds of thousands of steps; with a bound shorter than it, it is cut.
+    expect(simulate(model, { seed: 1, runs: 1, maxSteps: 1_000_000 }).steps).toBeGreaterThan(100_000);
+    const long = simulate(model, { seed: 1, runs: 1, maxSteps: 1_000_000, timeLimitSeconds: 0.05 });
+    expect(long.stoppedBy).toEqual({ bound: 'time', limit: 0.05 });
+    expect(long.steps).toBeLessThan(1_000);
+    // Without the bound, the same seed runs every run and says nothing stopped it.
+    const all = simulate(model, { seed: 5, runs: 50, maxSteps: 50 });
+    expect(all.runs).toBe(50);
+    expect(all.stoppedBy).toBeUndefined();
+    expect(() => simulate(model, { timeLimitSeconds: -1 })).toThrow(/KC003: timeLimitSeconds/);
+    expect(() => simulate(model, { timeLimitSeconds: Number.NaN })).toThrow(/KC003/);
+  });
 });

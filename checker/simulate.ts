@@ -30,6 +30,11 @@ export interface SimulateOptions {
   readonly properties?: readonly string[];
   /** Use the model's canonicalisation for the coverage count (default true). */
   readonly symmetry?: boolean;
+  /**
+   * Wall-clock bound in seconds: no run starts after it, and a run under way stops at it (a long
+   * `maxSteps` never hangs). Reported as `stoppedBy: { bound: 'time' }`.
+   */
+  readonly timeLimitSeconds?: number;
 }
 
 export interface SimulationResult<S> extends CheckResult<S> {
@@ -204,6 +209,7 @@ function runOnce<S>(
   onState: (state: S) => void,
   onGoal: (id: string, trace: () => Trace<S>) => void,
   deadlock: boolean,
+  outOfTime: () => boolean = () => false,
 ): RunFailure | undefined {
   const init = initialStatesOf(model);
   let state = init[choices.length ? choices[0] % init.length : 0];
@@ -221,6 +227,7 @@ function runOnce<S>(
   const first = checkState(state, 0);
   if (first) return first;
   for (let i = 1; i < choices.length; i++) {
+    if ((i & 255) === 0 && outOfTime()) return undefined;
     const step = stepBy(model, state, choices[i]);
     if (step === undefined) return deadlock ? { property: 'deadlock', steps: i - 1 } : undefined;
     for (let k = 0; k < properties.length; k++) {
@@ -260,6 +267,10 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
   for (const [name, v] of [['runs', runs], ['maxSteps', maxSteps]] as const) {
     if (!Number.isInteger(v) || v <= 0) fail(CheckerErrorCode.invalidBound, `${name} must be a positive integer, got ${String(v)}`);
   }
+  const limit = options.timeLimitSeconds;
+  if (limit !== undefined && !(Number.isFinite(limit) && limit > 0)) {
+    fail(CheckerErrorCode.invalidBound, `timeLimitSeconds must be a positive number, got ${String(limit)}`);
+  }
   if (options.seed !== undefined && !Number.isInteger(options.seed)) {
     fail(CheckerErrorCode.invalidBound, `seed must be an integer, got ${String(options.seed)}`);
   }
@@ -286,11 +297,16 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
   };
   let lastFailure: RunFailure | undefined;
   const started = performance.now();
+  let timedOut = false;
+  const outOfTime = (): boolean => {
+    if (limit !== undefined && !timedOut && performance.now() - started >= limit * 1000) timedOut = true;
+    return timedOut;
+  };
   const seed = options.seed ?? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
   const details = fc.check(
     fc.property(fc.array(fc.nat(), { minLength: 1, maxLength: maxSteps + 1, size: 'max' }), (choices) => {
       if (recording && choices.length > longest) longest = choices.length;
-      const failure = runOnce(model, properties, choices, onState, onGoal, deadlock);
+      const failure = runOnce(model, properties, choices, onState, onGoal, deadlock, outOfTime);
       if (failure) {
         recording = false; // shrinking replays are not new coverage
         lastFailure = failure;
@@ -298,7 +314,12 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
       }
       return true;
     }),
-    { numRuns: runs, seed, ...(options.replay === undefined ? {} : { path: options.replay, endOnFailure: true }) },
+    {
+      numRuns: runs,
+      seed,
+      ...(options.replay === undefined ? {} : { path: options.replay, endOnFailure: true }),
+      ...(limit === undefined ? {} : { interruptAfterTimeLimit: limit * 1000 }),
+    },
   );
   const seconds = (performance.now() - started) / 1000;
 
@@ -339,6 +360,7 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
       peakMemoryMB: rss / 1048576,
       bytesPerState: visited.size ? visited.bytes / visited.size : 0,
     },
+    ...(failedId === undefined && (timedOut || details.interrupted) && limit !== undefined ? { stoppedBy: { bound: 'time' as const, limit } } : {}),
     seed: details.seed,
     runs: details.numRuns,
     steps,
