@@ -36,6 +36,16 @@ function searchOptions(cmd: Command): Command {
     .addOption(new Option('--max-nodes <n>', 'cap of the graphs written by --out').argParser(positiveInt('--max-nodes')).hideHelp());
 }
 
+/** The exit codes, as `kubecheck --help` lists them. */
+const EXIT_CODES_HELP = `
+Exit codes:
+  0    every checked property holds on the whole state space (replay: a witness replays)
+  1    a property is violated (replay: the violation is reproduced)
+  2    bad input: one line on stderr, kubecheck: KCxxx: ... (a stack trace only with KUBECHECK_DEBUG=1)
+  3    incomplete: a bound stopped the search first; simulate without a violation
+  130  interrupted (Ctrl-C): the progress line (on a terminal) shows what was explored; nothing
+       partial is written (--out and --output files appear whole or not at all)`;
+
 /** Builds the program; `exit` receives the exit code of the command that ran. */
 export function program(exit: (code: number) => void): Command {
   const p = new Command('kubecheck')
@@ -43,10 +53,11 @@ export function program(exit: (code: number) => void): Command {
     .version('0.1.0', '-V, --version')
     .showSuggestionAfterError(true)
     .exitOverride()
-    .configureOutput({ writeErr: () => {}, outputError: () => {} });
+    .configureOutput({ writeErr: () => {}, outputError: () => {} })
+    .addHelpText('after', EXIT_CODES_HELP);
   const run = (f: () => Promise<number>) => async () => exit(await f());
 
-  const checkCmd = searchOptions(outputOptions(configOptions(p.command('check').description('check every reachable state of a scenario; exit 0 holds, 1 violation, 2 bad input, 3 incomplete'))))
+  const checkCmd = searchOptions(outputOptions(configOptions(p.command('check').description('check every reachable state of a scenario; exit 0 holds, 1 violation, 2 bad input, 3 incomplete, 130 interrupted (Ctrl-C)'))))
     .option('--max-depth <n>', 'stop after this many BFS levels (exit 3 if nothing was violated)', positiveInt('--max-depth'))
     .option('--max-states <n>', 'stop after this many distinct states', positiveInt('--max-states'))
     .option('--time-limit <duration>', 'stop after this wall-clock time, e.g. 30s, 5m', (v) => parseDuration('--time-limit', v))
@@ -62,7 +73,8 @@ export function program(exit: (code: number) => void): Command {
     .option('--max-steps <n>', 'steps per run at most (default 200)', positiveInt('--max-steps'))
     .option('--seed <n>', 'seed, printed on every run so a failure replays', nonNegativeInt('--seed'))
     .option('--replay-path <path>', 'with --seed, replay the failing run fast-check reported')
-    .option('--coverage', 'also count the whole state space (breadth-first, within --time-limit) to report the share covered');
+    .option('--coverage', 'also count the whole state space (breadth-first, within --time-limit) to report the share covered')
+    .option('--time-limit <duration>', 'start no run after this wall-clock time and cut the one under way, e.g. 30s (exit 3)', (v) => parseDuration('--time-limit', v));
   simCmd.action(function (this: Command) {
     return run(() => runSearch('simulate', this.opts()))();
   });
@@ -140,7 +152,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       code = c;
     });
     if (argv.length <= 2) {
-      process.stdout.write(p.helpInformation());
+      p.outputHelp();
       return 0;
     }
     await p.parseAsync(argv as string[]);
@@ -150,7 +162,20 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+/**
+ * A reader that stops early (`kubecheck explain --json | head -c100`) closes the pipe: the rest of
+ * the output has nowhere to go, which is not an error of ours. Exit quietly with the code earned.
+ */
+function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+    throw e;
+  });
+}
+
 const isEntry = process.argv[1] !== undefined && /cli[\\/]main\.ts$/.test(process.argv[1]);
 if (isEntry || (globalThis as { __kubecheckBin?: boolean }).__kubecheckBin) {
+  quietOnClosedPipe(process.stdout);
+  quietOnClosedPipe(process.stderr);
   process.exitCode = await main(process.argv);
 }

@@ -19,7 +19,7 @@ export function progressReporter(enabled = true): { onProgress: (p: Progress) =>
     {
       stream: process.stderr,
       format: '  {states} distinct states | {generated} generated | depth {depth} | queue {queued} | {rate} states/s | {elapsed}s',
-      hideCursor: true,
+      hideCursor: false, // Ctrl-C ends the process at once: a hidden cursor would stay hidden
       clearOnComplete: true,
       fps: 5,
     },
@@ -47,5 +47,25 @@ export function progressReporter(enabled = true): { onProgress: (p: Progress) =>
     stop() {
       if (started) bar.stop();
     },
+  };
+}
+
+/** Exit code after Ctrl-C (128 + SIGINT), as shells report it. */
+export const INTERRUPTED_EXIT_CODE = 130;
+
+/**
+ * While a step that can wait for the event loop runs (building and writing reports), Ctrl-C
+ * prints `kubecheck: ...what` on stderr and exits 130 at once, so nothing partial is written.
+ * A synchronous search cannot be interrupted this way: there Ctrl-C ends the process directly
+ * (exit 130), with nothing written. Returns the function that removes the handler.
+ */
+export function onInterrupt(what: () => string): () => void {
+  const handler = (): void => {
+    process.stderr.write(`kubecheck: ${what()}\n`);
+    process.exit(INTERRUPTED_EXIT_CODE);
+  };
+  process.once('SIGINT', handler);
+  return () => {
+    process.removeListener('SIGINT', handler);
   };
 }

@@ -78,7 +78,7 @@ const slug = (s: string): string => s.replace(/[^a-z0-9-]+/gi, '-').toLowerCase(
 async function failWith<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, headline: string, options: ReportOptions): Promise<never> {
   const dir = reportFolder(options);
   const files = await runArtifacts(model, result, info, undefined, 200);
-  writeArtifacts(dir, files, false);
+  writeArtifacts({ dir, force: false, earlier: [] }, files);
   const lines = [headline];
   for (const p of result.properties) {
     if (p.status === 'violated' && p.trace) {

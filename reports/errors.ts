@@ -34,6 +34,8 @@ export const ToolErrorCode = {
   unknownParameter: 'KC212',
   /** A parameter value outside its rule (when the model has not said so itself). */
   badParameterValue: 'KC213',
+  /** An output file or folder cannot be written: no such parent folder, a file where a folder is needed, no permission, no space. */
+  cannotWrite: 'KC214',
 } as const;
 
 export type ToolErrorCode = (typeof ToolErrorCode)[keyof typeof ToolErrorCode];

@@ -3,13 +3,14 @@
  * drawn whole; a large one as the neighbourhood of a trace: the one given with `--trace`, or the
  * first counterexample (else the longest witness) found by checking the scenario.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { check, type Model, type Trace } from '../../checker/index.js';
 import { dotToPngFile, dotToSvg, graphToDot } from '../../reports/dot.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import { traceNeighbourhood, wholeGraph, type StateGraph, type TraceMark } from '../../reports/graph.js';
 import { parseItf } from '../../reports/itf.js';
-import { replayItf } from '../../reports/replay.js';
+import { checkTraceMeta, replayItf } from '../../reports/replay.js';
+import { prepareOutputFile, writeFileWhole } from '../artifacts.js';
 import { readText } from '../input.js';
 import { resolveFromOptions, type ConfigOptions } from '../subjects.js';
 
@@ -45,15 +46,15 @@ function traceToDraw(model: Model<unknown>, properties: readonly string[], maxSt
 export async function runGraph(opts: GraphCommandOptions): Promise<number> {
   const format = formatOf(opts);
   if (format === 'png' && !opts.output) fail(ToolErrorCode.badOption, 'PNG is written to a file: give --output FILE.png');
-  if (opts.output && !opts.force && existsSync(opts.output)) {
-    fail(ToolErrorCode.wouldOverwrite, `${opts.output} already exists; use --force to overwrite it, or another --output`);
-  }
+  if (opts.output !== undefined) prepareOutputFile(opts.output, opts.force === true);
   const r = await resolveFromOptions(opts);
+  if (opts.symmetry === true && r.model.canonicalize === undefined) fail(ToolErrorCode.badOption, `scenario ${r.scenario} has no symmetry to reduce; drop --symmetry`);
   const maxNodes = opts.maxNodes ?? 500;
   const gopts = { maxNodes, ...(opts.symmetry ? { symmetry: true } : {}) };
   let graph: StateGraph | undefined;
   if (opts.trace) {
     const itf = parseItf(readText(opts.trace, 'trace file'));
+    checkTraceMeta(itf.meta, opts.trace);
     if (itf.meta.scenario !== undefined && itf.meta.scenario !== r.scenario) {
       fail(ToolErrorCode.traceMismatch, `${opts.trace} was made for scenario "${itf.meta.scenario}", not "${r.scenario}"`);
     }
@@ -74,10 +75,10 @@ export async function runGraph(opts: GraphCommandOptions): Promise<number> {
   if (graph.note) process.stderr.write(`kubecheck: graph capped: ${graph.note}\n`);
   const dot = graphToDot(graph);
   if (format === 'png') {
-    await dotToPngFile(dot, opts.output!);
+    await writeFileWhole(opts.output!, (tmp) => dotToPngFile(dot, tmp));
   } else {
     const text = format === 'svg' ? await dotToSvg(dot) : dot;
-    if (opts.output) writeFileSync(opts.output, text);
+    if (opts.output) await writeFileWhole(opts.output, (tmp) => writeFileSync(tmp, text));
     else process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   }
   if (opts.output) process.stderr.write(`kubecheck: wrote ${graph.nodes.length} states and ${graph.edges.length} steps to ${opts.output}\n`);

@@ -2,9 +2,11 @@
 import { check, simulate, type CheckResult } from '../../checker/index.js';
 import { outcomeJson } from '../../reports/json.js';
 import { exitCodeOf, formatOutcome, type RunInfo } from '../../reports/outcome.js';
-import { runArtifacts, writeArtifacts } from '../artifacts.js';
+import { prepareOut, runArtifacts, writeArtifacts, type OutPlan } from '../artifacts.js';
+import { fail, ToolErrorCode } from '../../reports/errors.js';
+import type { Model } from '../../checker/index.js';
 import { checkPropertyIds, resolveFromOptions, type ConfigOptions } from '../subjects.js';
-import { progressReporter, stdoutPalette } from '../terminal.js';
+import { onInterrupt, progressReporter, stdoutPalette } from '../terminal.js';
 
 export interface RunOptions extends ConfigOptions {
   readonly property?: string[];
@@ -38,13 +40,56 @@ function replayCommand(seed: number, path: string): string {
   return `kubecheck ${kept.join(' ')} --seed ${seed} --replay-path '${path}'`;
 }
 
+/** The longest random run: fast-check holds a run's choices in memory while it runs and shrinks it. */
+const MAX_SIMULATE_STEPS = 1_000_000;
+
+/** Runs a simulation; a `--replay-path` that fast-check cannot follow is bad input (KC200), not a crash. */
+function simulateOrRefuse<T>(run: () => T, replayPath: string | undefined): T {
+  try {
+    return run();
+  } catch (e) {
+    if (replayPath !== undefined && /replay/i.test(String((e as Error)?.message))) {
+      fail(ToolErrorCode.badOption, `--replay-path ${replayPath} does not replay with this seed and these options (${String((e as Error).message).split('\n')[0]})`);
+    }
+    throw e;
+  }
+}
+
+/**
+ * Refuses options that would be ignored or could only fail after the search: `--symmetry` on a
+ * model without one, `--replay-path` without its `--seed` or not a fast-check path, and an `--out`
+ * that exists (without `--force`) or cannot be written. Returns the plan for `--out`.
+ */
+function checkRunOptions(command: 'check' | 'simulate', opts: RunOptions, model: Model<unknown>, scenario: string): OutPlan | undefined {
+  if (opts.symmetry === true && model.canonicalize === undefined) {
+    fail(ToolErrorCode.badOption, `scenario ${scenario} has no symmetry to reduce; drop --symmetry`);
+  }
+  if (command === 'simulate' && opts.maxSteps !== undefined && opts.maxSteps > MAX_SIMULATE_STEPS) {
+    fail(ToolErrorCode.badOption, `--max-steps must be at most ${MAX_SIMULATE_STEPS.toLocaleString('en-US')}, got ${opts.maxSteps}: each run's choices are held in memory (ten million take gigabytes); for deep behaviours use check`);
+  }
+  if (command === 'simulate' && opts.replayPath !== undefined) {
+    if (opts.seed === undefined) fail(ToolErrorCode.badOption, '--replay-path replays a failure of one seed: give the --seed it was printed with');
+    if (!/^\d+(:\d+)*$/.test(opts.replayPath)) fail(ToolErrorCode.badOption, `--replay-path must be the path simulate printed (numbers separated by ':', e.g. 21:6:0), got "${opts.replayPath}"`);
+  }
+  return opts.out === undefined ? undefined : prepareOut(opts.out, opts.force === true);
+}
+
 /** Runs `check` or `simulate`; returns the exit code. */
 export async function runSearch(command: 'check' | 'simulate', opts: RunOptions): Promise<number> {
   const r = await resolveFromOptions(opts);
   checkPropertyIds(r.subject, opts.property);
+  const outPlan = checkRunOptions(command, opts, r.model, r.scenario);
   const properties = opts.property && opts.property.length > 0 ? opts.property : r.defaultProperties;
   let result: CheckResult<unknown>;
-  let info: RunInfo = { command, scenario: r.scenario, config: r.config, ...(opts.allowUnsafeConfig ? { allowUnsafeConfig: true } : {}) };
+  let info: RunInfo = {
+    command,
+    scenario: r.scenario,
+    config: r.config,
+    ...(opts.allowUnsafeConfig ? { allowUnsafeConfig: true } : {}),
+    ...(r.warnings && r.warnings.length > 0 ? { warnings: r.warnings } : {}),
+    ...(properties === r.defaultProperties && r.leftOut && r.leftOut.length > 0 ? { leftOut: r.leftOut } : {}),
+  };
+  if (!opts.json) for (const w of r.warnings ?? []) process.stderr.write(`kubecheck: warning: ${w}\n`);
   if (command === 'check') {
     const progress = progressReporter();
     try {
@@ -61,14 +106,15 @@ export async function runSearch(command: 'check' | 'simulate', opts: RunOptions)
       progress?.stop();
     }
   } else {
-    const sim = simulate(r.model, {
+    const sim = simulateOrRefuse(() => simulate(r.model, {
       properties,
       ...(opts.runs === undefined ? {} : { runs: opts.runs }),
       ...(opts.maxSteps === undefined ? {} : { maxSteps: opts.maxSteps }),
       ...(opts.seed === undefined ? {} : { seed: opts.seed }),
       ...(opts.replayPath === undefined ? {} : { replay: opts.replayPath }),
       ...(opts.symmetry === undefined ? {} : { symmetry: opts.symmetry }),
-    });
+      ...(opts.timeLimit === undefined ? {} : { timeLimitSeconds: opts.timeLimit }),
+    }), opts.replayPath);
     result = sim;
     const replay = sim.replay === undefined ? {} : { replay: sim.replay, replayCommand: replayCommand(sim.seed, sim.replay) };
     // The share of the exhaustive count, where it can be known within the time limit.
@@ -80,9 +126,16 @@ export async function runSearch(command: 'check' | 'simulate', opts: RunOptions)
     info = { ...info, simulation: { seed: sim.seed, runs: sim.runs, steps: sim.steps, distinct: sim.stats.distinctStates, ...(exhaustive === undefined ? {} : { exhaustive }), ...replay } };
   }
   let written: string[] = [];
-  if (opts.out !== undefined) {
-    const files = await runArtifacts(r.model, result, info, r.subject.participants, opts.maxNodes ?? 500);
-    written = writeArtifacts(opts.out, files, opts.force === true);
+  if (outPlan !== undefined) {
+    // Ctrl-C while the reports are built: say what was explored, and write nothing.
+    const done = result;
+    const stop = onInterrupt(() => `interrupted after the search (${done.stats.distinctStates.toLocaleString('en-US')} distinct states, depth ${done.stats.depth}, verdict ${done.verdict}); nothing was written to ${outPlan.dir}`);
+    try {
+      const files = await runArtifacts(r.model, result, info, r.subject.participants, opts.maxNodes ?? 500);
+      written = writeArtifacts(outPlan, files);
+    } finally {
+      stop();
+    }
   }
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(outcomeJson(r.model, result, info, written), null, 2)}\n`);

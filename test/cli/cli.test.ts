@@ -61,7 +61,7 @@ describe('kubecheck check --out', () => {
     writeFileSync(join(out, 'report.md'), 'mine');
     const again = kubecheck(['check', ...BUGGY, '--out', out]);
     expect(again.code).toBe(2);
-    expect(again.stderr.trim()).toMatch(/^kubecheck: KC207: .*report\.md already exists .*--force/);
+    expect(again.stderr.trim()).toMatch(/^kubecheck: KC207: .*out already holds files \(consistent\.dot, .*\); use --force/);
     expect(readFileSync(join(out, 'report.md'), 'utf8')).toBe('mine');
 
     expect(kubecheck(['check', ...BUGGY, '--out', out, '--force']).code).toBe(1);
