@@ -29,6 +29,8 @@ export const CheckerErrorCode = {
   pathDoesNotReplay: 'KC006',
   /** Two actions of one model share a name. */
   duplicateActionName: 'KC007',
+  /** A worker thread of a parallel search could not rebuild the model, or failed. */
+  workerFailed: 'KC008',
 } as const;
 
 /** Throws a {@link KubecheckError}; a helper so call sites read as one line. */

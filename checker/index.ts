@@ -8,7 +8,8 @@ export type { ActionDef, ActionLabel, AnyActionDef, JsonValue, Model, StepDescri
 export { always, alwaysStep, boundedResponse, observer, sometimes, isKebabCase } from './properties.js';
 export type { ActionProperty, BoundedResponse, Invariant, Observer, Property, PropertyKind, Reachability } from './properties.js';
 export { check } from './search.js';
-export type { CheckOptions, Progress } from './options.js';
+export { defaultMaxMemoryBytes } from './options.js';
+export type { CheckOptions, ModelFactory, Progress } from './options.js';
 export type { BoundReached, CheckResult, Path, PropertyOutcome, PropertyStatus, SearchStats, Trace, Verdict } from './result.js';
 export { failures, violations, witnesses } from './result.js';
 export { forEachSuccessor, labelOf, successors, successorAt, ordinalOf } from './successors.js';

@@ -1,5 +1,31 @@
 /** Search options and their validation: a bad bound fails at once with a code and a sentence. */
+import { totalmem } from 'node:os';
 import { CheckerErrorCode, fail } from './errors.js';
+import type { JsonValue } from './model.js';
+
+/**
+ * How a worker thread rebuilds the model, since a model is code and cannot be sent to it: the
+ * module (a file URL) is imported in the worker and its export called with `args`; it must return
+ * (or resolve to) a model equal to the one given to `check` (same name, same actions).
+ */
+export interface ModelFactory {
+  /** File URL of the module, e.g. `new URL('./myModel.ts', import.meta.url).href`. */
+  readonly module: string;
+  /** Name of the exported function. */
+  readonly export: string;
+  /** The function's argument: JSON, so it crosses to the worker as is. */
+  readonly args?: JsonValue;
+}
+
+const GiB = 2 ** 30;
+
+/**
+ * The memory bound when none is given: 4 GiB, or half the machine's memory if that is less. A
+ * search is stopped there (verdict `incomplete`) rather than left to grow until Node aborts.
+ */
+export function defaultMaxMemoryBytes(): number {
+  return Math.min(4 * GiB, Math.floor(totalmem() / 2));
+}
 
 /** Progress figures handed to `onProgress` while a search runs. */
 export interface Progress {
@@ -19,8 +45,23 @@ export interface CheckOptions {
   readonly maxStates?: number;
   /** Wall-clock limit in seconds. */
   readonly timeLimitSeconds?: number;
-  /** Resident memory limit in MiB. */
+  /**
+   * Resident memory bound of the whole process, in bytes (default {@link defaultMaxMemoryBytes}).
+   * The search stops with `incomplete` when it is reached, and also before a JavaScript heap
+   * (the main thread's or a worker's) reaches V8's limit, so it never aborts on memory.
+   */
+  readonly maxMemoryBytes?: number;
+  /** The same bound in MiB (older name; the smaller of the two applies when both are given). */
   readonly maxMemoryMB?: number;
+  /**
+   * Threads for breadth-first search (default 1). With more, each level is expanded by worker
+   * threads and merged in the order a one-thread search discovers states: counts, verdicts and
+   * counterexamples are the same as with one. Needs `modelFactory`, and states that survive
+   * `structuredClone` (plain data).
+   */
+  readonly workers?: number;
+  /** How workers rebuild the model (required when `workers` > 1). */
+  readonly modelFactory?: ModelFactory;
   /** Check only these property ids (default: all of the model's). */
   readonly properties?: readonly string[];
   /** Use the model's canonicalisation (default: true when the model has one). */
@@ -52,8 +93,18 @@ export function validateOptions(options: CheckOptions): void {
   checkBound('maxStates', options.maxStates, true);
   checkBound('timeLimitSeconds', options.timeLimitSeconds, false);
   checkBound('maxMemoryMB', options.maxMemoryMB, false);
+  checkBound('maxMemoryBytes', options.maxMemoryBytes, false);
+  checkBound('workers', options.workers, true);
   checkBound('progressIntervalMs', options.progressIntervalMs, false);
   if (options.strategy !== undefined && options.strategy !== 'bfs' && options.strategy !== 'dfs') {
     fail(CheckerErrorCode.invalidBound, `strategy must be "bfs" or "dfs", got ${JSON.stringify(options.strategy)}`);
+  }
+  if ((options.workers ?? 1) > 1) {
+    if (options.strategy === 'dfs') fail(CheckerErrorCode.invalidBound, 'workers > 1 needs breadth-first search (strategy "bfs"); depth-first search runs on one thread');
+    if (options.detectCollisions) fail(CheckerErrorCode.invalidBound, 'detectCollisions needs workers: 1 (the exact encodings are kept in one thread)');
+    const f = options.modelFactory;
+    if (f === undefined || typeof f.module !== 'string' || typeof f.export !== 'string') {
+      fail(CheckerErrorCode.invalidBound, 'workers > 1 needs modelFactory { module, export, args } so that each worker can rebuild the model');
+    }
   }
 }

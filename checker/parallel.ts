@@ -1,0 +1,452 @@
+/**
+ * Breadth-first search on worker threads, level by level, with the results of the one-thread
+ * search: the same counts, verdicts and counterexamples.
+ *
+ * The main thread keeps the visited table and the parent links; each worker keeps its share of
+ * the frontier (states never travel, except to even out shares). One step per level:
+ *
+ *  1. every worker expands its share in id order and returns one record per successor (parent
+ *     id, candidate ordinal, fingerprint), plus the first record violating each action property;
+ *  2. the main thread merges the records by (parent id, ordinal), which is exactly the order in
+ *     which the one-thread search generates them, and inserts the fingerprints in that order: a
+ *     state found by several workers gets the id, parent and ordinal the one-thread search gives
+ *     it, and ids stay in discovery order;
+ *  3. each worker keeps its new states (dropping the copies that lost), checks the state
+ *     properties on them (reporting the least id per property), and the shares are evened out;
+ *  4. the main thread orders the level's decisions by (parent id, ordinal) and applies them as
+ *     the one-thread search would, stopping (halting, the states bound) at the same step and
+ *     counting states generated and stored up to that step only.
+ *
+ * `check` stays synchronous: the main thread waits on a shared counter (`Atomics.wait`) and reads
+ * replies with `receiveMessageOnPort`.
+ */
+import { getHeapStatistics } from 'node:v8';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { CheckerErrorCode, fail, KubecheckError } from './errors.js';
+import type { Model } from './model.js';
+import type { CheckOptions, ModelFactory } from './options.js';
+import type { InitMessage, MainMessage, StepMessage, StepReply, WorkerData, WorkerMessage } from './parallelProtocol.js';
+import type { CheckResult } from './result.js';
+import { Search, type Discovery } from './searchCore.js';
+import { forEachSuccessor } from './successors.js';
+import { replayPath } from './trace.js';
+import { initialStatesOf } from './validateModel.js';
+
+const WORKER_ENTRY = new URL('./parallelWorkerEntry.js', import.meta.url);
+/** A worker that has not moved for this long while it owes a reply is taken for dead. */
+const WATCHDOG_MS = 120_000;
+/** Shares are evened out when the largest exceeds the mean by this fraction (and by 8 states). */
+const IMBALANCE = 0.1;
+
+/** One decision of a level, placed in the one-thread search's order by (parent, ordinal, phase). */
+interface LevelEvent {
+  readonly parent: number;
+  /** Candidate ordinal of the step; for a deadlock, -1 (the state has no step). */
+  readonly ordinal: number;
+  /** 0: on the step (action property, deadlock); 1: on storing its target (state properties, bounds). */
+  readonly phase: 0 | 1;
+  readonly kind: 'decide' | 'states' | 'depth';
+  readonly property?: string;
+  readonly at?: Discovery;
+}
+
+/** What the merge of one level's records produced. */
+interface Level {
+  /** Per worker: indices of its records that are new states, and their ids. */
+  readonly newIdx: number[][];
+  readonly newIds: number[][];
+  /** Merged records, in order: parents and ordinals (for counting up to a step). */
+  readonly parents: Int32Array;
+  readonly ordinals: Int32Array;
+  /** How many records were merged (fewer than all when the states bound stopped the merge). */
+  readonly merged: number;
+  /** Merged index of each new state, in id order. */
+  readonly newPos: number[];
+  /** Id of the first new state of the level. */
+  readonly base: number;
+  readonly events: LevelEvent[];
+  readonly statesBound: boolean;
+  /** Per worker: the states it expanded and their numbers of successors. */
+  readonly expanded: readonly { readonly ids: Int32Array; readonly counts: Int32Array }[];
+}
+
+function compareEvents(a: LevelEvent, b: LevelEvent): number {
+  return a.parent - b.parent || a.ordinal - b.ordinal || a.phase - b.phase;
+}
+
+/** Index of the first element of the sorted pairs (ps, os)[0..n) that is greater than (p, o). */
+function upperBound(ps: Int32Array, os: Int32Array, n: number, p: number, o: number): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ps[mid] < p || (ps[mid] === p && os[mid] <= o)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function countAtMost(sorted: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The transfers that even out shares: from the largest to the smallest, until within the slack. */
+export function balancePlan(counts: readonly number[]): { from: number; to: number; count: number }[] {
+  const total = counts.reduce((a, b) => a + b, 0);
+  const w = counts.length;
+  const mean = total / w;
+  const slack = Math.max(8, mean * IMBALANCE);
+  if (Math.max(...counts) - mean <= slack) return [];
+  const target = counts.map((_, i) => Math.floor(total / w) + (i < total % w ? 1 : 0));
+  const surplus = counts.map((c, i) => c - target[i]);
+  const plan: { from: number; to: number; count: number }[] = [];
+  for (let from = 0; from < w; from++) {
+    for (let to = 0; to < w && surplus[from] > 0; to++) {
+      if (surplus[to] >= 0) continue;
+      const count = Math.min(surplus[from], -surplus[to]);
+      plan.push({ from, to, count });
+      surplus[from] -= count;
+      surplus[to] += count;
+    }
+  }
+  return plan;
+}
+
+/**
+ * A set of workers with their ports. Kept after a search for the next one with as many workers
+ * (starting a worker and loading the model's modules costs about half a second); the threads
+ * are unref'd, so idle ones never keep the process alive.
+ */
+interface Group {
+  readonly key: string;
+  readonly workers: Worker[];
+  readonly ports: MessagePort[];
+  readonly signal: Int32Array<ArrayBufferLike>;
+  readonly heartbeat: Int32Array<ArrayBufferLike>;
+}
+
+const idle: Group[] = [];
+
+function startGroup(n: number, heapMiB: number): Group {
+  const signal = new Int32Array(new SharedArrayBuffer(4));
+  const heartbeat = new Int32Array(new SharedArrayBuffer(4 * n));
+  const peers: (MessagePort | null)[][] = Array.from({ length: n }, () => new Array<MessagePort | null>(n).fill(null));
+  for (let a = 0; a < n; a++) {
+    for (let b = a + 1; b < n; b++) {
+      const { port1, port2 } = new MessageChannel();
+      peers[a][b] = port1;
+      peers[b][a] = port2;
+    }
+  }
+  const workers: Worker[] = [];
+  const ports: MessagePort[] = [];
+  for (let i = 0; i < n; i++) {
+    const { port1, port2 } = new MessageChannel();
+    const data: WorkerData = { index: i, toMain: port2, peers: peers[i], signal, heartbeat };
+    const transfer = [port2, ...peers[i].filter((p): p is MessagePort => p !== null)];
+    // A worker's heap may grow to the memory bound; the resident-memory check stops the search first.
+    const worker = new Worker(WORKER_ENTRY, { workerData: data, transferList: transfer, resourceLimits: { maxOldGenerationSizeMb: heapMiB } });
+    worker.unref();
+    // Errors reach the main thread as messages; these events could only fire after `check` returns.
+    worker.on('error', () => {});
+    workers.push(worker);
+    ports.push(port1);
+  }
+  return { key: `${n}/${heapMiB}`, workers, ports, signal, heartbeat };
+}
+
+function acquireGroup(n: number, heapMiB: number): Group {
+  const key = `${n}/${heapMiB}`;
+  const k = idle.findIndex((g) => g.key === key);
+  if (k >= 0) return idle.splice(k, 1)[0];
+  // Idle workers of another size or bound are let go: one set at a time.
+  for (const g of idle.splice(0)) for (const w of g.workers) void w.terminate();
+  return startGroup(n, heapMiB);
+}
+
+export class ParallelSearch<S> extends Search<S> {
+  private readonly workerCount: number;
+  private readonly factory: ModelFactory;
+  private group: Group | undefined;
+  private readonly stateIds: string[];
+  private readonly actionIds: string[];
+  private queued = 0;
+
+  constructor(model: Model<S>, options: CheckOptions) {
+    super(model, options);
+    this.workerCount = options.workers as number;
+    this.factory = options.modelFactory as ModelFactory;
+    this.stateIds = [...this.invariants, ...this.goals, ...this.observers].map((p) => p.id);
+    this.actionIds = this.actionProperties.map((p) => p.id);
+  }
+
+  override run(): CheckResult<S> {
+    const roots = initialStatesOf(this.model);
+    const rootIds: number[] = [];
+    this.storeRoots(roots, (_s, _o, id) => rootIds.push(id));
+    if (this.halted || rootIds.length === 0) return this.result();
+    const group = acquireGroup(this.workerCount, Math.max(64, Math.ceil(this.memory.bytes / 2 ** 20)));
+    this.group = group;
+    let healthy = false;
+    try {
+      this.init();
+      this.search(rootIds);
+      healthy = true;
+    } finally {
+      if (healthy) {
+        for (const port of group.ports) port.postMessage({ type: 'reset' } satisfies MainMessage);
+        idle.push(group);
+      } else {
+        for (const w of group.workers) void w.terminate();
+      }
+    }
+    return this.result();
+  }
+
+  // ---- workers ------------------------------------------------------------------------------
+
+  private init(): void {
+    const deadline = this.options.timeLimitSeconds === undefined ? undefined : Date.now() + this.options.timeLimitSeconds * 1000 - (performance.now() - this.started);
+    const init: InitMessage = {
+      type: 'init',
+      factory: this.factory,
+      modelName: this.model.name,
+      actionCount: this.model.actions.length,
+      properties: this.options.properties,
+      symmetry: this.symmetry,
+      memoryBytes: this.memory.bytes,
+      deadline,
+    };
+    for (const port of this.ports) port.postMessage(init);
+    for (const r of this.collect()) if (r.type !== 'ready') fail(CheckerErrorCode.workerFailed, `unexpected answer ${r.type} to init`);
+  }
+
+  private get ports(): MessagePort[] {
+    return (this.group as Group).ports;
+  }
+
+  private get signal(): Int32Array<ArrayBufferLike> {
+    return (this.group as Group).signal;
+  }
+
+  private get heartbeat(): Int32Array<ArrayBufferLike> {
+    return (this.group as Group).heartbeat;
+  }
+
+  /** Waits for one message from every worker; a worker's error becomes a KubecheckError. */
+  private collect(): WorkerMessage[] {
+    const n = this.workerCount;
+    const replies = new Array<WorkerMessage | undefined>(n);
+    let missing = n;
+    const beats = Array.from(this.heartbeat);
+    const lastMove = new Array<number>(n).fill(performance.now());
+    for (;;) {
+      const seen = Atomics.load(this.signal, 0);
+      for (let i = 0; i < n; i++) {
+        if (replies[i] !== undefined) continue;
+        const got = receiveMessageOnPort(this.ports[i]);
+        if (got === undefined) continue;
+        const m = got.message as WorkerMessage;
+        if (m.type === 'error') {
+          const msg = `worker ${i + 1}: ${m.message}`;
+          if (process.env.KUBECHECK_DEBUG === '1' && m.stack) process.stderr.write(`${m.stack}\n`);
+          if (m.code) throw new KubecheckError(m.code, msg);
+          fail(CheckerErrorCode.workerFailed, msg);
+        }
+        replies[i] = m;
+        missing--;
+      }
+      if (missing === 0) return replies as WorkerMessage[];
+      const interval = this.options.progressIntervalMs ?? 500;
+      Atomics.wait(this.signal, 0, seen, Math.min(interval, 1000));
+      const now = performance.now();
+      this.progress(now);
+      for (let i = 0; i < n; i++) {
+        const b = Atomics.load(this.heartbeat, i);
+        if (b !== beats[i]) {
+          beats[i] = b;
+          lastMove[i] = now;
+        } else if (replies[i] === undefined && now - lastMove[i] > WATCHDOG_MS) {
+          fail(CheckerErrorCode.workerFailed, `worker ${i + 1} stopped responding (it may have run out of memory); try a lower --max-memory`);
+        }
+      }
+    }
+  }
+
+  private progress(now: number): void {
+    const { onProgress } = this.options;
+    if (!onProgress || now - this.lastProgress < (this.options.progressIntervalMs ?? 500)) return;
+    this.lastProgress = now;
+    onProgress({ distinctStates: this.table.size, generatedStates: this.generated, depth: this.depth, queued: this.queued, seconds: (now - this.started) / 1000 });
+  }
+
+  private send(messages: StepMessage[]): StepReply[] {
+    for (let i = 0; i < this.workerCount; i++) {
+      const m = messages[i];
+      this.ports[i].postMessage(m, m.commit ? [m.commit.idx.buffer, m.commit.ids.buffer] as ArrayBuffer[] : []);
+    }
+    return this.collect() as StepReply[];
+  }
+
+  // ---- levels -------------------------------------------------------------------------------
+
+  private search(rootIds: readonly number[]): void {
+    const n = this.workerCount;
+    const maxDepth = this.options.maxDepth ?? Infinity;
+    const roots: number[][] = Array.from({ length: n }, () => []);
+    rootIds.forEach((id, k) => roots[k % n].push(this.ordinals.at(id), id));
+    this.depth = 1;
+    let atDepthLimit = this.depth >= maxDepth;
+    let replies = this.send(roots.map((r) => ({ type: 'step', roots: r, expand: true, atDepthLimit, decided: [...this.found.keys()] })));
+    for (;;) {
+      const level = this.merge(replies, atDepthLimit);
+      const stopped = replies.find((r) => r.stopped !== undefined);
+      const newCount = level.newPos.length;
+      const memoryOut = !stopped && this.memory.exceeded();
+      const expandNext = !level.statesBound && !stopped && !memoryOut && newCount > 0;
+      const nextAtLimit = this.depth + 1 >= maxDepth;
+      const counts = level.newIds.map((ids) => ids.length);
+      const plan = expandNext ? balancePlan(counts) : [];
+      this.queued = newCount;
+      const messages: StepMessage[] = level.newIdx.map((idx, i) => ({
+        type: 'step',
+        commit: { idx: Int32Array.from(idx), ids: Int32Array.from(level.newIds[i]) },
+        send: plan.filter((t) => t.from === i).map((t) => ({ to: t.to, count: t.count })),
+        receive: plan.filter((t) => t.to === i).map((t) => t.from),
+        expand: expandNext,
+        atDepthLimit: nextAtLimit,
+        decided: [...this.found.keys()],
+      }));
+      const next = this.send(messages);
+      this.finish(level, next);
+      if (stopped?.stopped === 'time') this.stop('time', this.options.timeLimitSeconds as number);
+      else if (stopped?.stopped === 'memory') this.stopOnMemory(stopped.heapLimit === undefined ? 'rss' : 'heap', stopped.heapLimit);
+      else if (memoryOut) this.stopOnMemory(this.memory.reason, getHeapStatistics().heap_size_limit);
+      if (this.halted || !expandNext) return;
+      this.depth++;
+      atDepthLimit = nextAtLimit;
+      replies = next;
+    }
+  }
+
+  /** Merges the records of one expansion in the one-thread order and inserts the new states. */
+  private merge(replies: readonly StepReply[], atDepthLimit: boolean): Level {
+    const n = replies.length;
+    const recs = replies.map((r) => r.records ?? { parents: new Int32Array(0), ordinals: new Int32Array(0), fps: new BigUint64Array(0) });
+    const total = recs.reduce((a, r) => a + r.parents.length, 0);
+    const parents = new Int32Array(total);
+    const ordinals = new Int32Array(total);
+    const cursor = new Array<number>(n).fill(0);
+    const newIdx: number[][] = Array.from({ length: n }, () => []);
+    const newIds: number[][] = Array.from({ length: n }, () => []);
+    const newPos: number[] = [];
+    const events: LevelEvent[] = [];
+    const base = this.table.size;
+    let statesBound = false;
+    let depthSeen = false;
+    let m = 0;
+    for (; m < total; m++) {
+      // The worker whose next record comes first in (parent, ordinal) order.
+      let w = -1;
+      for (let k = 0; k < n; k++) {
+        const c = cursor[k];
+        if (c >= recs[k].parents.length) continue;
+        if (w === -1) {
+          w = k;
+          continue;
+        }
+        const cw = cursor[w];
+        const dp = recs[k].parents[c] - recs[w].parents[cw];
+        if (dp < 0 || (dp === 0 && recs[k].ordinals[c] < recs[w].ordinals[cw])) w = k;
+      }
+      const i = cursor[w]++;
+      const parent = recs[w].parents[i];
+      const ordinal = recs[w].ordinals[i];
+      parents[m] = parent;
+      ordinals[m] = ordinal;
+      const fp = recs[w].fps[i];
+      if (fp === 0n) continue; // a self-loop
+      if (atDepthLimit || this.table.size >= this.maxStates) {
+        if (this.table.get(fp as never) !== -1) continue;
+        if (atDepthLimit) {
+          if (!depthSeen) events.push({ parent, ordinal, phase: 1, kind: 'depth' });
+          depthSeen = true;
+          continue;
+        }
+        events.push({ parent, ordinal, phase: 1, kind: 'states' });
+        statesBound = true;
+        m++;
+        break;
+      }
+      const id = this.table.size;
+      if (this.table.insert(fp as never, id) !== -1) continue;
+      this.parents.push(parent);
+      this.ordinals.push(ordinal);
+      newIdx[w].push(i);
+      newIds[w].push(id);
+      newPos.push(m);
+    }
+    // Decisions on steps: action properties and deadlocks, as the workers saw them.
+    replies.forEach((r) => {
+      const ae = r.actionEvents ?? [];
+      for (let j = 0; 2 * j < ae.length; j++) {
+        const parent = ae[2 * j];
+        const ordinal = ae[2 * j + 1];
+        if (parent >= 0) events.push({ parent, ordinal, phase: 0, kind: 'decide', property: this.actionIds[j], at: { id: parent, ordinal } });
+      }
+      if (r.deadlock !== undefined && r.deadlock >= 0) {
+        events.push({ parent: r.deadlock, ordinal: -1, phase: 0, kind: 'decide', property: 'deadlock', at: { id: r.deadlock, ordinal: -1 } });
+      }
+    });
+    const expanded = replies.map((r) => ({ ids: r.expandedIds ?? new Int32Array(0), counts: r.counts ?? new Int32Array(0) }));
+    return { newIdx, newIds, parents, ordinals, merged: m, newPos, base, events, statesBound, expanded };
+  }
+
+  /**
+   * Applies one level's decisions in the one-thread order, and counts the states generated and
+   * stored up to the step where that search would have halted (or the whole level).
+   */
+  private finish(level: Level, commit: readonly StepReply[]): void {
+    const events = [...level.events];
+    commit.forEach((r) => {
+      (r.stateEvents ?? []).forEach((id, j) => {
+        if (id < 0) return;
+        events.push({ parent: this.parents.at(id), ordinal: this.ordinals.at(id), phase: 1, kind: 'decide', property: this.stateIds[j], at: { id, ordinal: -1 } });
+      });
+    });
+    events.sort(compareEvents);
+    let halt: LevelEvent | undefined;
+    for (const e of events) {
+      if (halt !== undefined && (e.parent > halt.parent || (e.parent === halt.parent && e.ordinal > halt.ordinal))) break;
+      if (e.kind === 'decide') this.decide(e.property as string, e.at as Discovery);
+      else if (e.kind === 'states') this.stop('states', this.maxStates);
+      else this.stoppedBy ??= { bound: 'depth', limit: this.options.maxDepth ?? 0 };
+      if (this.halted && halt === undefined) halt = e;
+    }
+    if (halt === undefined) {
+      for (const e of level.expanded) for (let i = 0; i < e.counts.length; i++) this.generated += e.counts[i];
+      return;
+    }
+    // Counts up to and including the halting step (for a deadlock, the steps of earlier states):
+    // all successors of the states before it, and those of its own state up to its ordinal.
+    for (const e of level.expanded) {
+      for (let i = 0; i < e.ids.length && e.ids[i] < halt.parent; i++) this.generated += e.counts[i];
+    }
+    if (halt.ordinal >= 0) {
+      const state = replayPath(this.model, this.pathTo({ id: halt.parent, ordinal: -1 })).states.at(-1) as S;
+      forEachSuccessor(this.model, state, (_next, ordinal) => {
+        if (ordinal <= halt.ordinal) this.generated++;
+        return ordinal >= halt.ordinal;
+      });
+    }
+    const upTo = upperBound(level.parents, level.ordinals, level.merged, halt.parent, halt.ordinal);
+    this.distinctOverride = level.base + countAtMost(level.newPos, upTo - 1);
+  }
+}

@@ -1,0 +1,302 @@
+/**
+ * A worker thread of the parallel breadth-first search (see `parallel.ts` for the protocol). It
+ * rebuilds the model from its factory, holds its share of the frontier, expands it in id order
+ * and sends back one record per successor: parent id, candidate ordinal and fingerprint (0 for a
+ * self-loop). The main thread decides which successors are new; the worker keeps those as its
+ * share of the next level, checks the state properties on them, and trades states with the
+ * other workers when the shares are uneven.
+ */
+import { getHeapStatistics } from 'node:v8';
+import { workerData, type MessagePort } from 'node:worker_threads';
+import { CheckerErrorCode, KubecheckError } from './errors.js';
+import { FingerprintTable } from './fingerprintTable.js';
+import { MemoryGuard } from './memory.js';
+import type { Model } from './model.js';
+import type { ActionProperty, Invariant, Observer, Reachability } from './properties.js';
+import { fingerprintWithObservers, keyFunction, NO_OBSERVERS } from './searchCore.js';
+import { forEachSuccessor, labelOf } from './successors.js';
+import { selectProperties } from './validateModel.js';
+import type { InitMessage, MainMessage, StepMessage, StepReply, WorkerData, WorkerMessage } from './parallelProtocol.js';
+
+interface Item {
+  readonly state: unknown;
+  readonly observed: readonly unknown[];
+  readonly id: number;
+}
+
+const data = workerData as WorkerData;
+const toMain: MessagePort = data.toMain;
+
+function post(message: WorkerMessage, transfer: ArrayBuffer[] = []): void {
+  toMain.postMessage(message, transfer);
+  Atomics.add(data.signal, 0, 1);
+  Atomics.notify(data.signal, 0);
+}
+
+function beat(): void {
+  Atomics.add(data.heartbeat, data.index, 1);
+}
+
+function errorMessage(e: unknown): WorkerMessage {
+  if (e instanceof KubecheckError) return { type: 'error', code: e.code, message: e.message.replace(/^KC\d+: /, '') };
+  const err = e as Error;
+  return { type: 'error', message: `${err?.name === 'DataCloneError' ? 'a state cannot be sent between threads (states must be plain data): ' : ''}${String(err?.message ?? e)}`, stack: err?.stack };
+}
+
+/** A growable typed array of records. */
+class Records {
+  parents = new Int32Array(1024);
+  ordinals = new Int32Array(1024);
+  fps = new BigUint64Array(1024);
+  length = 0;
+
+  push(parent: number, ordinal: number, fp: bigint): void {
+    if (this.length === this.parents.length) {
+      const n = this.length * 2;
+      const p = new Int32Array(n);
+      p.set(this.parents);
+      const o = new Int32Array(n);
+      o.set(this.ordinals);
+      const f = new BigUint64Array(n);
+      f.set(this.fps);
+      this.parents = p;
+      this.ordinals = o;
+      this.fps = f;
+    }
+    this.parents[this.length] = parent;
+    this.ordinals[this.length] = ordinal;
+    this.fps[this.length++] = fp;
+  }
+}
+
+class WorkerSearch {
+  private readonly invariants: Invariant<unknown>[] = [];
+  private readonly actionProperties: ActionProperty<unknown>[] = [];
+  private readonly goals: Reachability<unknown>[] = [];
+  private readonly observers: Observer<unknown, unknown>[] = [];
+  private readonly key: (state: unknown) => unknown;
+  private readonly checkDeadlock: boolean;
+  private readonly memory: MemoryGuard;
+
+  private frontier: Item[] = [];
+  /** Successor states of the last expansion, one per record (null where not kept). */
+  private pending: ({ state: unknown; observed: readonly unknown[] } | null)[] = [];
+
+  constructor(
+    private readonly model: Model<unknown>,
+    private readonly init: InitMessage,
+  ) {
+    for (const p of selectProperties(model, init.properties)) {
+      if (p.kind === 'invariant') this.invariants.push(p);
+      else if (p.kind === 'action') this.actionProperties.push(p);
+      else if (p.kind === 'reachable') this.goals.push(p);
+      else this.observers.push(p);
+    }
+    this.checkDeadlock = model.checkDeadlock === true && (init.properties === undefined || init.properties.includes('deadlock'));
+    this.key = keyFunction(model, init.symmetry && model.canonicalize !== undefined);
+    this.memory = new MemoryGuard(init.memoryBytes);
+  }
+
+  async step(m: StepMessage): Promise<StepReply> {
+    beat();
+    const decided = new Set(m.decided);
+    let stateEvents: number[] | undefined;
+    if (m.roots !== undefined) {
+      const init = this.model.initialStates();
+      this.frontier = [];
+      for (let i = 0; i < m.roots.length; i += 2) {
+        const state = init[m.roots[i]];
+        const observed = this.observers.length ? this.observers.map((ob) => ob.initial(state)) : NO_OBSERVERS;
+        this.frontier.push({ state, observed, id: m.roots[i + 1] });
+      }
+    }
+    if (m.commit !== undefined) {
+      const next: Item[] = [];
+      const { idx, ids } = m.commit;
+      for (let i = 0; i < idx.length; i++) {
+        const kept = this.pending[idx[i]] as { state: unknown; observed: readonly unknown[] };
+        next.push({ state: kept.state, observed: kept.observed, id: ids[i] });
+      }
+      this.pending = [];
+      this.frontier = next;
+      stateEvents = this.checkStates(next, decided);
+    }
+    // Even out the shares: the tail (highest ids) goes, and arrivals are merged in by id.
+    for (const { to, count } of m.send ?? []) {
+      const items = this.frontier.splice(this.frontier.length - count, count);
+      data.peers[to]?.postMessage(items);
+    }
+    for (const from of m.receive ?? []) {
+      const items = await receiveFrom(from);
+      this.frontier = mergeById(this.frontier, items);
+    }
+    if (!m.expand) return { type: 'step', ...(stateEvents ? { stateEvents } : {}), frontier: this.frontier.length };
+    return { type: 'step', ...(stateEvents ? { stateEvents } : {}), ...this.expand(m.atDepthLimit, decided), frontier: this.frontier.length };
+  }
+
+  /** Per state property (invariants, goals, observers in order): the least id where it is decided, or -1. */
+  private checkStates(items: readonly Item[], decided: ReadonlySet<string>): number[] {
+    const nInv = this.invariants.length;
+    const nGoal = this.goals.length;
+    const events = new Array<number>(nInv + nGoal + this.observers.length).fill(-1);
+    for (let j = 0; j < events.length; j++) {
+      const id = j < nInv ? this.invariants[j].id : j < nInv + nGoal ? this.goals[j - nInv].id : this.observers[j - nInv - nGoal].id;
+      if (decided.has(id)) continue;
+      for (const item of items) {
+        let hit: boolean;
+        if (j < nInv) hit = !this.invariants[j].holds(item.state);
+        else if (j < nInv + nGoal) hit = this.goals[j - nInv].reached(item.state);
+        else hit = !this.observers[j - nInv - nGoal].holds(item.observed[j - nInv - nGoal], item.state);
+        if (hit) {
+          events[j] = item.id;
+          break;
+        }
+      }
+    }
+    return events;
+  }
+
+  private expand(atDepthLimit: boolean, decided: ReadonlySet<string>): Omit<StepReply, 'type' | 'frontier' | 'stateEvents'> {
+    const records = new Records();
+    const pending: ({ state: unknown; observed: readonly unknown[] } | null)[] = [];
+    // A successor already recorded at this level is not recorded again: the first record of a
+    // fingerprint comes first in (parent, ordinal) order, so only it can be a new state.
+    const seen = new FingerprintTable(12);
+    const expandedIds = new Int32Array(this.frontier.length);
+    const counts = new Int32Array(this.frontier.length);
+    const aps = this.actionProperties;
+    const actionEvents = new Array<number>(2 * aps.length).fill(-1);
+    const apOpen = aps.map((ap) => !decided.has(ap.id));
+    let deadlock = -1;
+    const watchDeadlock = this.checkDeadlock && !decided.has('deadlock');
+    const observers = this.observers;
+    const hasStepWatchers = aps.length > 0 || observers.length > 0;
+    const deadline = this.init.deadline;
+    let stopped: 'time' | 'memory' | undefined;
+    let expanded = 0;
+    for (let i = 0; i < this.frontier.length; i++) {
+      // The clock is read on every expansion under a time limit (steps may be slow).
+      if (deadline !== undefined && Date.now() > deadline) stopped = 'time';
+      else if ((i & 1023) === 1023 && this.memory.exceeded()) stopped = 'memory';
+      if (stopped) break;
+      if ((i & 255) === 255) beat();
+      const { state, observed, id } = this.frontier[i];
+      expanded++;
+      const produced = forEachSuccessor(this.model, state, (next, ordinal, def, param) => {
+        let nextObserved = NO_OBSERVERS;
+        if (hasStepWatchers) {
+          const label = labelOf(def, param);
+          for (let j = 0; j < aps.length; j++) {
+            if (apOpen[j] && actionEvents[2 * j] === -1 && !aps[j].holds(state, label, next)) {
+              actionEvents[2 * j] = id;
+              actionEvents[2 * j + 1] = ordinal;
+            }
+          }
+          if (observers.length) {
+            const stepped = new Array<unknown>(observers.length);
+            for (let k = 0; k < observers.length; k++) stepped[k] = observers[k].step(observed[k], state, label, next);
+            nextObserved = stepped;
+          }
+        }
+        if (next === state && nextObserved === observed) return; // a self-loop: generated, never stored
+        const fp = fingerprintWithObservers(this.key(next), observers, nextObserved);
+        if (seen.insert(fp, 0) !== -1) return;
+        records.push(id, ordinal, fp);
+        pending.push(atDepthLimit ? null : { state: next, observed: nextObserved });
+      });
+      expandedIds[expanded - 1] = id;
+      counts[expanded - 1] = produced;
+      if (produced === 0 && watchDeadlock && deadlock === -1) deadlock = id;
+    }
+    beat();
+    if (stopped === undefined && this.memory.exceeded()) stopped = 'memory';
+    this.pending = pending;
+    const n = records.length;
+    return {
+      records: { parents: records.parents.slice(0, n), ordinals: records.ordinals.slice(0, n), fps: records.fps.slice(0, n) },
+      expandedIds: expandedIds.slice(0, expanded),
+      counts: counts.slice(0, expanded),
+      actionEvents,
+      deadlock,
+      expanded,
+      ...(stopped === undefined ? {} : { stopped, ...(stopped === 'memory' && this.memory.reason === 'heap' ? { heapLimit: getHeapStatistics().heap_size_limit } : {}) }),
+    };
+  }
+}
+
+function mergeById(a: Item[], b: Item[]): Item[] {
+  const out: Item[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i].id < b[j].id)) out.push(a[i++]);
+    else out.push(b[j++]);
+  }
+  return out;
+}
+
+// States sent by other workers to even out shares, by sender, until taken.
+const incoming = new Map<number, Item[][]>();
+const waiting = new Map<number, (items: Item[]) => void>();
+data.peers.forEach((port, from) => {
+  port?.on('message', (items: Item[]) => {
+    const wake = waiting.get(from);
+    if (wake) {
+      waiting.delete(from);
+      wake(items);
+    } else {
+      const queue = incoming.get(from) ?? [];
+      queue.push(items);
+      incoming.set(from, queue);
+    }
+  });
+});
+
+function receiveFrom(from: number): Promise<Item[]> {
+  const queue = incoming.get(from);
+  if (queue && queue.length > 0) return Promise.resolve(queue.shift() as Item[]);
+  return new Promise((resolve) => waiting.set(from, resolve));
+}
+
+async function build(init: InitMessage): Promise<WorkerSearch> {
+  const { factory } = init;
+  const mod = (await import(factory.module)) as Record<string, unknown>;
+  const make = mod[factory.export];
+  if (typeof make !== 'function') throw new KubecheckError(CheckerErrorCode.workerFailed, `module ${factory.module} has no exported function ${factory.export}`);
+  const model = (await (make as (args: unknown) => unknown)(factory.args)) as Model<unknown>;
+  if (model === null || typeof model !== 'object' || model.name !== init.modelName || model.actions?.length !== init.actionCount) {
+    throw new KubecheckError(
+      CheckerErrorCode.workerFailed,
+      `modelFactory ${factory.export} built ${model && typeof model === 'object' ? `model ${JSON.stringify(model.name)} with ${model.actions?.length} actions` : 'no model'}, not the model checked (${JSON.stringify(init.modelName)} with ${init.actionCount} actions)`,
+    );
+  }
+  return new WorkerSearch(model, init);
+}
+
+let search: WorkerSearch | undefined;
+// One message at a time, in order (the main thread sends the next only after every answer).
+let queue: Promise<void> = Promise.resolve();
+toMain.on('message', (m: MainMessage) => {
+  queue = queue.then(async () => {
+    try {
+      if (m.type === 'reset') {
+        search = undefined;
+        incoming.clear();
+        return;
+      }
+      if (m.type === 'init') {
+        search = undefined;
+        search = await build(m);
+        post({ type: 'ready' });
+        return;
+      }
+      if (search === undefined) throw new Error('step before init');
+      const reply = await search.step(m);
+      const transfer = reply.records ? [reply.records.parents.buffer, reply.records.ordinals.buffer, reply.records.fps.buffer] : [];
+      if (reply.expandedIds && reply.counts) transfer.push(reply.expandedIds.buffer, reply.counts.buffer);
+      post(reply, transfer as ArrayBuffer[]);
+    } catch (e) {
+      post(errorMessage(e));
+    }
+  });
+});

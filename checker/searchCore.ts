@@ -1,0 +1,371 @@
+/**
+ * Explicit-state search on one thread: breadth-first (shortest counterexamples) or depth-first, over
+ * fingerprints. States of the frontier are kept; visited states are kept only as fingerprints with
+ * parent links (parent id, candidate ordinal) in typed arrays, and traces are rebuilt by replaying
+ * from the initial state, as TLC does.
+ */
+import { encode, exactEncoding, fingerprint, hashString, type Fingerprint } from './fingerprint.js';
+import { getHeapStatistics } from 'node:v8';
+import { FingerprintTable } from './fingerprintTable.js';
+import { GrowableInt32Array } from './growableArray.js';
+import type { ActionLabel, Model } from './model.js';
+import { MemoryGuard, memoryBound } from './memory.js';
+import type { CheckOptions } from './options.js';
+import type { ActionProperty, Invariant, Observer, Property, Reachability } from './properties.js';
+import { checkedProperties, outcomeOf, type BoundReached, type CheckResult, type Path, type PropertyStatus, type Verdict } from './result.js';
+import { forEachSuccessor, labelOf } from './successors.js';
+import { replayPath } from './trace.js';
+import { initialStatesOf, selectProperties } from './validateModel.js';
+
+export const NO_OBSERVERS: readonly unknown[] = Object.freeze([]);
+const SEPARATOR = '\u0001';
+
+/** Where a property was decided: the state `id`, and the step `ordinal` out of it (or -1). */
+export interface Discovery {
+  readonly id: number;
+  readonly ordinal: number;
+}
+
+/** The function from a state to what is fingerprinted: view ∘ canonicalize, each when present. */
+export function keyFunction<S>(model: Model<S>, symmetry: boolean): (state: S) => unknown {
+  const canonicalize = symmetry && model.canonicalize ? (s: S): S => (model.canonicalize as (s: S) => S)(s) : undefined;
+  const view = model.view ? (s: S): unknown => (model.view as (s: S) => unknown)(s) : undefined;
+  if (canonicalize && view) return (s) => view(canonicalize(s));
+  return canonicalize ?? view ?? ((s: S): unknown => s);
+}
+
+/**
+ * The fingerprint of a state with its observers' states, as the search computes it (without
+ * collision detection): the key alone when there are no observers.
+ */
+export function fingerprintWithObservers<S>(key: unknown, observers: readonly Observer<S, unknown>[], observed: readonly unknown[]): Fingerprint {
+  if (observers.length === 0) return fingerprint(key);
+  let obsText = '';
+  for (let i = 0; i < observers.length; i++) {
+    const ob = observers[i];
+    obsText += SEPARATOR + (ob.encode ? ob.encode(observed[i]) : encode(observed[i]));
+  }
+  return hashString(encode(key) + obsText);
+}
+
+/**
+ * The sequential search, and the bookkeeping (visited table, parent links, decided properties,
+ * bounds, result) that the parallel search reuses.
+ */
+export class Search<S> {
+  protected readonly invariants: Invariant<S>[] = [];
+  protected readonly actionProperties: ActionProperty<S>[] = [];
+  protected readonly goals: Reachability<S>[] = [];
+  protected readonly observers: Observer<S, unknown>[] = [];
+  protected readonly selected: Property<S>[];
+  protected readonly checkDeadlock: boolean;
+  protected readonly found = new Map<string, Discovery>();
+  protected pending: number;
+
+  protected readonly table = new FingerprintTable();
+  protected readonly parents = new GrowableInt32Array();
+  protected readonly ordinals = new GrowableInt32Array();
+  private readonly exact: Map<Fingerprint, string> | undefined;
+  private collisions = 0;
+
+  protected readonly symmetry: boolean;
+  /** No observers and no collision detection: a fingerprint is the hash of the key alone. */
+  private readonly plainFingerprints: boolean;
+  private readonly timeLimited: boolean;
+  protected readonly maxStates: number;
+
+  protected generated = 0;
+  protected depth = 0;
+  protected stoppedBy: BoundReached | undefined;
+  protected halted = false;
+  protected readonly started = performance.now();
+  protected lastProgress = this.started;
+  protected readonly memory: MemoryGuard;
+  protected readonly memoryReportMiB: number;
+  private expansions = 0;
+  /** Distinct states when a parallel search stopped mid-level (the table may hold a few more). */
+  protected distinctOverride: number | undefined;
+
+  constructor(
+    protected readonly model: Model<S>,
+    protected readonly options: CheckOptions,
+  ) {
+    this.selected = selectProperties(model, options.properties);
+    for (const p of this.selected) {
+      if (p.kind === 'invariant') this.invariants.push(p);
+      else if (p.kind === 'action') this.actionProperties.push(p);
+      else if (p.kind === 'reachable') this.goals.push(p);
+      else this.observers.push(p);
+    }
+    this.checkDeadlock = model.checkDeadlock === true && (options.properties === undefined || options.properties.includes('deadlock'));
+    this.pending = this.selected.length + (this.checkDeadlock ? 1 : 0);
+    this.exact = options.detectCollisions ? new Map() : undefined;
+    this.symmetry = (options.symmetry ?? true) && model.canonicalize !== undefined;
+    this.plainFingerprints = this.observers.length === 0 && this.exact === undefined;
+    this.key = keyFunction(model, this.symmetry);
+    this.timeLimited = options.timeLimitSeconds !== undefined;
+    this.maxStates = options.maxStates ?? Infinity;
+    const bound = memoryBound(options);
+    this.memory = new MemoryGuard(bound.bytes);
+    this.memoryReportMiB = bound.reportMiB;
+  }
+
+  run(): CheckResult<S> {
+    const roots = initialStatesOf(this.model);
+    if ((this.options.strategy ?? 'bfs') === 'dfs') this.dfs(roots);
+    else this.bfs(roots);
+    return this.result();
+  }
+
+  // ---- fingerprints -------------------------------------------------------------------------
+
+  /** What is fingerprinted of a state: its view of its canonical form (chosen once, up front). */
+  private readonly key: (state: S) => unknown;
+
+  protected fingerprintOf(state: S, observed: readonly unknown[]): Fingerprint {
+    const key = this.key(state);
+    if (this.plainFingerprints) return fingerprint(key);
+    let fp: Fingerprint;
+    let obsText = '';
+    if (this.observers.length === 0) {
+      fp = fingerprint(key);
+    } else {
+      for (let i = 0; i < this.observers.length; i++) {
+        const ob = this.observers[i];
+        obsText += SEPARATOR + (ob.encode ? ob.encode(observed[i]) : encode(observed[i]));
+      }
+      fp = hashString(encode(key) + obsText);
+    }
+    if (this.exact !== undefined) {
+      const text = exactEncoding(key) + obsText;
+      const prior = this.exact.get(fp);
+      if (prior === undefined) this.exact.set(fp, text);
+      else if (prior !== text) this.collisions++;
+    }
+    return fp;
+  }
+
+  // ---- properties ---------------------------------------------------------------------------
+
+  protected decide(id: string, at: Discovery): void {
+    if (this.found.has(id)) return;
+    this.found.set(id, at);
+    this.pending--;
+    const isViolation = !this.goals.some((g) => g.id === id);
+    if (this.pending === 0 || (isViolation && this.options.stopAtFirstViolation)) this.halted = true;
+  }
+
+  /** Checks state properties on a newly stored state. */
+  protected onNewState(state: S, observed: readonly unknown[], id: number): void {
+    for (const inv of this.invariants) if (!this.found.has(inv.id) && !inv.holds(state)) this.decide(inv.id, { id, ordinal: -1 });
+    for (const goal of this.goals) if (!this.found.has(goal.id) && goal.reached(state)) this.decide(goal.id, { id, ordinal: -1 });
+    for (let i = 0; i < this.observers.length; i++) {
+      const ob = this.observers[i];
+      if (!this.found.has(ob.id) && !ob.holds(observed[i], state)) this.decide(ob.id, { id, ordinal: -1 });
+    }
+  }
+
+  private stepObservers(observed: readonly unknown[], before: S, label: ActionLabel, after: S): readonly unknown[] {
+    const next = new Array<unknown>(this.observers.length);
+    for (let i = 0; i < this.observers.length; i++) next[i] = this.observers[i].step(observed[i], before, label, after);
+    return next;
+  }
+
+  // ---- bounds -------------------------------------------------------------------------------
+
+  protected stop(bound: BoundReached['bound'], limit: number): void {
+    this.stoppedBy ??= { bound, limit };
+    this.halted = true;
+  }
+
+  /** Stops on memory: the bound given, or V8's heap limit when that was what came first. */
+  protected stopOnMemory(reason: 'rss' | 'heap' | undefined, heapLimitBytes?: number): void {
+    const limit = reason === 'heap' ? Math.round((heapLimitBytes ?? getHeapStatistics().heap_size_limit) / 1048576) : this.memoryReportMiB;
+    this.stop('memory', limit);
+  }
+
+  /** Called once per expanded state; looks at the clock and memory only now and then. */
+  private tick(queued: number): void {
+    // The clock is read on every expansion only under a time limit (steps may be slow).
+    if ((++this.expansions & 1023) !== 0 && !this.timeLimited) return;
+    const { timeLimitSeconds, onProgress } = this.options;
+    const now = performance.now();
+    if (timeLimitSeconds !== undefined && now - this.started > timeLimitSeconds * 1000) this.stop('time', timeLimitSeconds);
+    if ((this.expansions & 1023) === 0 && this.memory.exceeded()) this.stopOnMemory(this.memory.reason);
+    if (onProgress && now - this.lastProgress >= (this.options.progressIntervalMs ?? 500)) {
+      this.lastProgress = now;
+      onProgress({
+        distinctStates: this.table.size,
+        generatedStates: this.generated,
+        depth: this.depth,
+        queued,
+        seconds: (now - this.started) / 1000,
+      });
+    }
+  }
+
+  // ---- exploration --------------------------------------------------------------------------
+
+  /**
+   * Stores a state if its fingerprint is new; returns its id, or -1 if it was seen (or could not
+   * be stored because of the state bound, which then stops the search).
+   */
+  protected store(state: S, observed: readonly unknown[], parent: number, ordinal: number, atDepthLimit: boolean): number {
+    const fp = this.fingerprintOf(state, observed);
+    const id = this.table.size;
+    if (atDepthLimit || id >= this.maxStates) {
+      if (this.table.get(fp) === -1) {
+        // Something lies beyond the depth bound: the search goes on with the other states of
+        // the last level (their edges are still checked) but can no longer say "ok".
+        if (atDepthLimit) this.stoppedBy ??= { bound: 'depth', limit: this.options.maxDepth ?? 0 };
+        else this.stop('states', this.maxStates);
+      }
+      return -1;
+    }
+    if (this.table.insert(fp, id) !== -1) return -1;
+    this.parents.push(parent);
+    this.ordinals.push(ordinal);
+    this.onNewState(state, observed, id);
+    return id;
+  }
+
+  protected storeRoots(roots: readonly S[], push: (s: S, o: readonly unknown[], id: number) => void): void {
+    for (let i = 0; i < roots.length && !this.halted; i++) {
+      const s = roots[i];
+      this.generated++;
+      const observed = this.observers.length ? this.observers.map((ob) => ob.initial(s)) : NO_OBSERVERS;
+      const id = this.store(s, observed, -1, i, false);
+      if (id >= 0) push(s, observed, id);
+    }
+  }
+
+  /**
+   * Generates the successors of one state; `push` receives the new ones. At the depth limit the
+   * successors are only looked up, so the search knows whether anything lies beyond.
+   */
+  private expand(state: S, observed: readonly unknown[], id: number, atDepthLimit: boolean, push: (s: S, o: readonly unknown[], id: number) => void): void {
+    const hasStepWatchers = this.actionProperties.length > 0 || this.observers.length > 0;
+    const produced = forEachSuccessor(this.model, state, (next, ordinal, def, param) => {
+      this.generated++;
+      let nextObserved = NO_OBSERVERS;
+      if (hasStepWatchers) {
+        const label = labelOf(def, param);
+        for (const ap of this.actionProperties) {
+          if (!this.found.has(ap.id) && !ap.holds(state, label, next)) this.decide(ap.id, { id, ordinal });
+        }
+        if (this.observers.length) nextObserved = this.stepObservers(observed, state, label, next);
+      }
+      // A step that returns its own state (immer does when a recipe changes nothing) is a
+      // self-loop: counted as generated, never hashed again.
+      if (next === state && nextObserved === observed) return this.halted;
+      const nextId = this.store(next, nextObserved, id, ordinal, atDepthLimit);
+      if (nextId >= 0) push(next, nextObserved, nextId);
+      return this.halted;
+    });
+    if (produced === 0 && this.checkDeadlock && !this.found.has('deadlock')) this.decide('deadlock', { id, ordinal: -1 });
+  }
+
+  private bfs(roots: readonly S[]): void {
+    let states: S[] = [];
+    let observed: (readonly unknown[])[] = [];
+    let ids: number[] = [];
+    const push = (s: S, o: readonly unknown[], id: number): void => {
+      states.push(s);
+      observed.push(o);
+      ids.push(id);
+    };
+    this.storeRoots(roots, push);
+    const maxDepth = this.options.maxDepth ?? Infinity;
+    while (states.length > 0 && !this.halted) {
+      this.depth++;
+      const level = states;
+      const levelObserved = observed;
+      const levelIds = ids;
+      states = [];
+      observed = [];
+      ids = [];
+      const atDepthLimit = this.depth >= maxDepth;
+      for (let i = 0; i < level.length && !this.halted; i++) {
+        this.tick(level.length - i + states.length);
+        this.expand(level[i], levelObserved[i], levelIds[i], atDepthLimit, push);
+      }
+    }
+  }
+
+  private dfs(roots: readonly S[]): void {
+    const states: S[] = [];
+    const observed: (readonly unknown[])[] = [];
+    const ids: number[] = [];
+    const depths: number[] = [];
+    let current = 1;
+    const push = (s: S, o: readonly unknown[], id: number): void => {
+      states.push(s);
+      observed.push(o);
+      ids.push(id);
+      depths.push(current);
+    };
+    this.storeRoots(roots, push);
+    const maxDepth = this.options.maxDepth ?? Infinity;
+    while (states.length > 0 && !this.halted) {
+      const s = states.pop() as S;
+      const o = observed.pop() as readonly unknown[];
+      const id = ids.pop() as number;
+      const d = depths.pop() as number;
+      if (d > this.depth) this.depth = d;
+      current = d + 1;
+      this.tick(states.length);
+      this.expand(s, o, id, d >= maxDepth, push);
+    }
+  }
+
+  // ---- results ------------------------------------------------------------------------------
+
+  protected pathTo(at: Discovery): Path {
+    const steps: number[] = [];
+    let cur = at.id;
+    while (this.parents.at(cur) !== -1) {
+      steps.push(this.ordinals.at(cur));
+      cur = this.parents.at(cur);
+    }
+    steps.reverse();
+    if (at.ordinal >= 0) steps.push(at.ordinal);
+    return { initial: this.ordinals.at(cur), steps };
+  }
+
+  protected result(): CheckResult<S> {
+    const complete = this.stoppedBy === undefined && !this.halted;
+    const outcomes = checkedProperties(this.selected, this.checkDeadlock).map((p) => {
+      const at = this.found.get(p.id);
+      const isGoal = p.kind === 'reachable';
+      let status: PropertyStatus;
+      if (at !== undefined) status = isGoal ? 'witnessed' : 'violated';
+      else if (!complete) status = 'unknown';
+      else status = isGoal ? 'unwitnessed' : 'holds';
+      return outcomeOf<S>(p, status, at === undefined ? undefined : replayPath(this.model, this.pathTo(at)));
+    });
+    const failed = outcomes.some((o) => o.status === 'violated' || o.status === 'unwitnessed');
+    // Halting because every property is decided leaves nothing unknown; any other stop is partial.
+    const partial = this.stoppedBy !== undefined || (this.halted && this.pending > 0);
+    const verdict: Verdict = failed ? 'violation' : partial ? 'incomplete' : 'ok';
+    const seconds = (performance.now() - this.started) / 1000;
+    this.memory.sample();
+    const distinct = this.distinctOverride ?? this.table.size;
+    return {
+      model: this.model.name,
+      strategy: this.options.strategy ?? 'bfs',
+      verdict,
+      properties: outcomes,
+      stats: {
+        distinctStates: distinct,
+        generatedStates: this.generated,
+        depth: this.depth,
+        seconds,
+        statesPerSecond: seconds > 0 ? distinct / seconds : 0,
+        peakMemoryMB: this.memory.peakRss / 1048576,
+        bytesPerState: distinct ? (this.table.bytes + this.parents.bytes + this.ordinals.bytes) / distinct : 0,
+        ...(this.exact === undefined ? {} : { collisions: this.collisions }),
+      },
+      ...(this.stoppedBy === undefined ? {} : { stoppedBy: this.stoppedBy }),
+    };
+  }
+}
