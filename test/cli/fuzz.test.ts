@@ -1,0 +1,223 @@
+/**
+ * Fuzzing the command line as a user would misuse it: fast-check generates command lines, config
+ * files and ITF traces (valid, nearly valid and corrupt), runs each as a separate process in a
+ * fresh folder holding files of the user's, and asserts the contract of every run:
+ * - the exit code is 0, 1, 2 or 3, and no stack trace or "unexpected error" appears;
+ * - exit 2 prints exactly one line on stderr, `kubecheck: KCxxx: ...`;
+ * - no file changes unless asked: only under an --out/--output named on the command line, files
+ *   already there only with --force, nothing at all on exit 2, no temporary file left behind;
+ * - the run ends within a time bound.
+ * The seed is fixed and the count small, so the suite stays fast and a failure replays.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, normalize } from 'node:path';
+import fc from 'fast-check';
+import { stringify as toYaml } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, kubecheck } from './run.js';
+
+const SEED = 20_251;
+const PROPERTY_RUNS = 12;
+const CASES_PER_RUN = 3; // run side by side
+const TIME_BOUND_MS = 45_000;
+
+const root = mkdtempSync(join(tmpdir(), 'kubecheck-fuzz-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** A trace check wrote, the base the ITF files are made from. */
+let baseTrace: Record<string, unknown>;
+beforeAll(() => {
+  const out = join(root, 'base');
+  expect(kubecheck(['check', '--scenario', 'two-phase-commit', '--set', 'bug=commit-on-any-prepared', '--out', out]).code).toBe(1);
+  baseTrace = JSON.parse(readFileSync(join(out, 'consistent.itf.json'), 'utf8'));
+});
+
+// ---------- what is generated ----------
+
+const option = (name: string, ...values: fc.Arbitrary<string>[]): fc.Arbitrary<string[]> =>
+  fc.oneof(...values).map((v) => [name, v]);
+const pick = (...values: string[]): fc.Arbitrary<string> => fc.constantFrom(...values);
+const junk = fc.string({ maxLength: 12 });
+
+const token: fc.Arbitrary<string[]> = fc.oneof(
+  option('--scenario', pick('two-phase-commit', 'node-failure', 'node-partition', 'no-such', '')),
+  option('--config', pick('c.yaml', 'c.json', 'missing.yaml', '.', 'keep.txt')),
+  option('--set', pick('rms=2', 'rms=0', 'rms=0x2', 'bug=commit-on-any-prepared', 'bug=nope', 'cluster.nodes=2', 'cluster.nodes=1e21', 'kubernetesVersion=banana', 'kubernetesVersion=1.31', 'kubeControllerManager.nodeMonitorGracePeriod=40s', 'kubeControllerManager.nodeMonitorGracePeriod=-1s', '=', 'x'), junk),
+  option('--property', pick('consistent', ',,', 'no-such', 'single-leader', 'deadlock')),
+  option('--max-states', pick('1', '50', '0', '-1', '0x10', '1e21', 'many')),
+  option('--max-depth', pick('1', '5', '0', '1.5')),
+  option('--time-limit', pick('1s', '0s', '-5s', '30', `${'9'.repeat(400)}s`, 'soon')),
+  option('--out', pick('out', 'existing', 'empty', 'keep.txt', '', 'keep.txt/x', 'deep/er/out')),
+  option('--output', pick('g.dot', 'g.svg', 'keep.txt', 'nodir/g.dot', 'existing', 'g.txt')),
+  option('--trace', pick('t.itf.json', 'missing.itf.json', 'c.yaml')),
+  option('--runs', pick('1', '5', '0', 'x')),
+  option('--max-steps', pick('1', '20', '10000000', '-3')),
+  option('--seed', pick('1', '42', '0x10', '-1')),
+  option('--replay-path', pick('1:2', '0', 'xyz')),
+  option('--goal', pick('node-marked-unknown', 'no-such', ',')),
+  option('--format', pick('dot', 'svg', 'pdf')),
+  fc.constantFrom(['--force'], ['--json'], ['--symmetry'], ['--no-symmetry'], ['--dfs'], ['--quiet'], ['--changes'], ['--allow-unsafe-config'], ['--no-color']),
+  junk.map((j) => [j]),
+);
+
+/**
+ * Bounds placed first, so every run is short whatever else is generated (a later generated value
+ * replaces them: the vocabulary's valid values are small, its invalid ones refused at once).
+ */
+const SAFE: Readonly<Record<string, readonly string[]>> = {
+  check: ['--max-states', '3000'],
+  graph: ['--max-states', '3000', '--max-nodes', '100'],
+  explain: ['--max-states', '3000'],
+  simulate: ['--runs', '3', '--max-steps', '50'],
+};
+
+const command: fc.Arbitrary<string[]> = fc.oneof(
+  fc.constantFrom(['check'], ['simulate'], ['graph'], ['explain'], ['list'], ['replay', 't.itf.json'], ['replay', 'c.yaml'], ['list', 'nothing']),
+  junk.map((j) => [j]),
+);
+
+/** Config values: right, nearly right and wrong, for both subjects. */
+const configObject: fc.Arbitrary<Record<string, unknown>> = fc.record(
+  {
+    scenario: fc.constantFrom<unknown>('two-phase-commit', 'node-failure', 5, null),
+    rms: fc.constantFrom<unknown>(1, 2, 3, 0, 'x', 2.5),
+    bug: fc.constantFrom<unknown>('none', 'commit-on-any-prepared', 'nope'),
+    kubernetesVersion: fc.constantFrom<unknown>('1.31', '1.40', 1.4, 'banana'),
+    cluster: fc.record({ nodes: fc.constantFrom<unknown>(1, 2, 3, 0, -1, 1e21, '3') }, { requiredKeys: [] }),
+    kubeControllerManager: fc.record({ nodeMonitorGracePeriod: fc.constantFrom<unknown>('40s', '-5s', 40, `${'9'.repeat(400)}s`) }, { requiredKeys: [] }),
+    faults: fc.record({ nodeCrash: fc.constantFrom<unknown>(0, 1, -1) }, { requiredKeys: [] }),
+    unknownKey: fc.jsonValue({ maxDepth: 2 }),
+  },
+  { requiredKeys: [] },
+);
+
+const configText: fc.Arbitrary<string> = fc.oneof(
+  configObject.map((o) => JSON.stringify(o)),
+  configObject.map((o) => toYaml(o)),
+  fc.constantFrom('a: 1\na: 2\n', '{"rms": 2, "rms": 3}', 'cluster:\n  nodes: 0x10\n', 'rms: !foo 2\n', '- 1\n- 2\n', '', 'rms: [', `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`),
+  fc.string({ maxLength: 60 }),
+);
+
+type Trace = { '#meta': Record<string, unknown>; vars: unknown; states: Record<string, unknown>[] };
+
+/** Edits that make a trace wrong in one way; several may apply. */
+const traceEdit: fc.Arbitrary<(t: Trace) => void> = fc.oneof(
+  fc.tuple(fc.nat(), fc.constantFrom('tmState', 'rmState', 'msgs', 'mbt::actionTaken', 'nope'), fc.oneof(
+    fc.jsonValue({ maxDepth: 2 }),
+    fc.string().map((s) => ({ '#bigint': s })),
+    fc.constantFrom<unknown>({ '#bigint': '10' }, { '#bigint': '1'.repeat(400) }, { '#set': 5 }, { '#map': [[1]] }, { '#tup': 'x' }, { '#unserializable': 3 }),
+  )).map(([i, key, value]) => (t: Trace) => {
+    if (Array.isArray(t.states) && t.states.length > 0) t.states[i % t.states.length][key] = value;
+  }),
+  fc.constantFrom<(t: Trace) => void>(
+    (t) => { t['#meta'] = { ...t['#meta'], scenario: 'node-failure' }; },
+    (t) => { t['#meta'] = { ...t['#meta'], config: { rms: 2 } }; },
+    (t) => { t['#meta'] = { ...t['#meta'], config: { rms: 3, scenario: 'node-failure' } }; },
+    (t) => { t['#meta'] = { ...t['#meta'], initial: -1 }; },
+    (t) => { t['#meta'] = { ...t['#meta'], property: 7 }; },
+    (t) => { delete t['#meta']; },
+    (t) => { t.states = []; },
+    (t) => { t.vars = 'x'; },
+    (t) => { t.states = t.states.slice(0, -1); },
+    (t) => { t.states = [...t.states].reverse(); },
+  ),
+);
+
+const itfText: fc.Arbitrary<(base: Record<string, unknown>) => string> = fc.tuple(fc.array(traceEdit, { maxLength: 3 }), fc.option(fc.nat(), { nil: undefined }))
+  .map(([edits, cut]) => (base) => {
+    const t = structuredClone(base) as Trace;
+    for (const e of edits) e(t);
+    const text = JSON.stringify(t);
+    return cut === undefined ? text : text.slice(0, cut % (text.length + 1)); // a corrupt, cut-off file
+  });
+
+interface Case {
+  readonly args: readonly string[];
+  readonly config: string;
+  readonly itf: (base: Record<string, unknown>) => string;
+}
+
+const caseArb: fc.Arbitrary<Case> = fc.record({ command, tokens: fc.array(token, { maxLength: 5 }), config: configText, itf: itfText })
+  .map(({ command: c, tokens, config, itf }) => ({ args: [...c, ...(Object.hasOwn(SAFE, c[0]) ? SAFE[c[0]] : []), ...tokens.flat()], config, itf }));
+
+// ---------- running one case ----------
+
+/** Every file and folder under `dir`, relative, with the content of files. */
+function snapshot(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const rel = join(e.parentPath, e.name).slice(dir.length + 1);
+    out.set(rel, e.isFile() ? readFileSync(join(dir, rel), 'utf8') : '<folder>');
+  }
+  return out;
+}
+
+/** The values given to an option (all of them: the lenient reading of a repeated option). */
+function valuesOf(args: readonly string[], name: string): string[] {
+  return args.flatMap((a, i) => (a === name && i + 1 < args.length ? [normalize(args[i + 1])] : []));
+}
+
+let counter = 0;
+
+async function runCase(c: Case): Promise<void> {
+  const work = join(root, `case-${counter++}`);
+  mkdirSync(work);
+  writeFileSync(join(work, 'keep.txt'), 'the user\'s file');
+  mkdirSync(join(work, 'existing'));
+  writeFileSync(join(work, 'existing', 'notes.md'), 'the user\'s notes');
+  mkdirSync(join(work, 'empty'));
+  writeFileSync(join(work, 'c.yaml'), c.config);
+  writeFileSync(join(work, 'c.json'), c.config);
+  writeFileSync(join(work, 't.itf.json'), c.itf(baseTrace));
+  const before = snapshot(work);
+
+  const started = Date.now();
+  const r = await new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...c.args], { cwd: work, env: { ...process.env, NO_COLOR: '1', KUBECHECK_DEBUG: undefined }, stdio: ['ignore', 'pipe', 'pipe'], timeout: TIME_BOUND_MS });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  const ms = Date.now() - started;
+  const what = `kubecheck ${c.args.map((a) => JSON.stringify(a)).join(' ')}\nconfig: ${JSON.stringify(c.config.slice(0, 200))}\nexit ${r.code} (${r.signal ?? 'no signal'}) after ${ms} ms\nstderr: ${r.stderr.slice(0, 600)}`;
+
+  expect(r.signal, what).toBeNull(); // not killed by the time bound
+  expect([0, 1, 2, 3], what).toContain(r.code);
+  expect(r.stderr, what).not.toMatch(/^\s+at |unexpected error/m);
+  if (r.code === 2) {
+    const lines = r.stderr.split('\n').filter((l) => l !== '');
+    expect(lines, what).toHaveLength(1);
+    expect(lines[0], what).toMatch(/^kubecheck: KC\d{3}: /);
+  }
+
+  // No file changed unless asked.
+  const after = snapshot(work);
+  const targets = [...valuesOf(c.args, '--out'), ...valuesOf(c.args, '-o'), ...valuesOf(c.args, '--output')];
+  const under = (p: string): boolean => targets.some((t) => t !== '.' && (p === t || p.startsWith(`${t}/`)));
+  const force = c.args.includes('--force');
+  for (const [path, content] of before) {
+    if (after.get(path) === content) continue;
+    expect(r.code !== 2 && force && under(path), `${path} changed or went\n${what}`).toBe(true);
+  }
+  for (const path of after.keys()) {
+    if (before.has(path)) continue;
+    expect(r.code !== 2 && under(path), `${path} appeared\n${what}`).toBe(true);
+    expect(path, `a temporary file was left\n${what}`).not.toMatch(/kubecheck-/);
+  }
+  rmSync(work, { recursive: true, force: true });
+}
+
+describe('fuzzing the command line', () => {
+  it('should exit 0-3, say bad input in one coded line, change no file unless asked, and end in time', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(caseArb, { minLength: CASES_PER_RUN, maxLength: CASES_PER_RUN }), async (cases) => {
+        await Promise.all(cases.map(runCase));
+      }),
+      { seed: SEED, numRuns: PROPERTY_RUNS, endOnFailure: true },
+    );
+  }, 600_000);
+});
