@@ -36,12 +36,12 @@ beforeAll(() => {
 
 // ---------- what is generated ----------
 
-const option = (name: string, ...values: fc.Arbitrary<string>[]): fc.Arbitrary<string[]> =>
+const option = (name: string, ...values: fc.Arbitrary<string>[]): fc.Arbitrary<readonly string[]> =>
   fc.oneof(...values).map((v) => [name, v]);
 const pick = (...values: string[]): fc.Arbitrary<string> => fc.constantFrom(...values);
 const junk = fc.string({ maxLength: 12 });
 
-const token: fc.Arbitrary<string[]> = fc.oneof(
+const token: fc.Arbitrary<readonly string[]> = fc.oneof(
   option('--scenario', pick('two-phase-commit', 'node-failure', 'node-partition', 'no-such', '')),
   option('--config', pick('c.yaml', 'c.json', 'missing.yaml', '.', 'keep.txt')),
   option('--set', pick('rms=2', 'rms=0', 'rms=0x2', 'bug=commit-on-any-prepared', 'bug=nope', 'cluster.nodes=2', 'cluster.nodes=1e21', 'kubernetesVersion=banana', 'kubernetesVersion=1.31', 'kubeControllerManager.nodeMonitorGracePeriod=40s', 'kubeControllerManager.nodeMonitorGracePeriod=-1s', '=', 'x'), junk),
@@ -73,7 +73,7 @@ const SAFE: Readonly<Record<string, readonly string[]>> = {
   simulate: ['--runs', '3', '--max-steps', '50'],
 };
 
-const command: fc.Arbitrary<string[]> = fc.oneof(
+const command: fc.Arbitrary<readonly string[]> = fc.oneof(
   fc.constantFrom(['check'], ['simulate'], ['graph'], ['explain'], ['list'], ['replay', 't.itf.json'], ['replay', 'c.yaml'], ['list', 'nothing']),
   junk.map((j) => [j]),
 );
@@ -100,7 +100,7 @@ const configText: fc.Arbitrary<string> = fc.oneof(
   fc.string({ maxLength: 60 }),
 );
 
-type Trace = { '#meta': Record<string, unknown>; vars: unknown; states: Record<string, unknown>[] };
+type Trace = { '#meta'?: Record<string, unknown>; vars: unknown; states: Record<string, unknown>[] };
 
 /** Edits that make a trace wrong in one way; several may apply. */
 const traceEdit: fc.Arbitrary<(t: Trace) => void> = fc.oneof(
