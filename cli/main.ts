@@ -5,13 +5,14 @@
  * only with KUBECHECK_DEBUG=1.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { KubecheckError } from '../checker/index.js';
+import { defaultMaxMemoryBytes, KubecheckError } from '../checker/index.js';
 import { ToolErrorCode } from '../reports/errors.js';
 import { runExplain } from './commands/explain.js';
 import { runGraph } from './commands/graph.js';
 import { runList } from './commands/list.js';
 import { runReplay } from './commands/replay.js';
 import { runSearch } from './commands/run.js';
+import { parseSize, parseWorkers } from './limits.js';
 import { collectList, collectSet, nonNegativeInt, parseDuration, positiveInt } from './input.js';
 
 function configOptions(cmd: Command): Command {
@@ -63,7 +64,10 @@ export function program(exit: (code: number) => void): Command {
     .option('--time-limit <duration>', 'stop after this wall-clock time, e.g. 30s, 5m', (v) => parseDuration('--time-limit', v))
     .option('--symmetry', 'merge interchangeable nodes and pods (default when the scenario has a symmetry)')
     .option('--no-symmetry', 'explore every state, without symmetry reduction')
-    .option('--dfs', 'depth-first search (less memory; counterexamples not the shortest)');
+    .option('--dfs', 'depth-first search (less memory; counterexamples not the shortest)')
+    .option('--workers <n>', 'threads of the breadth-first search (default 1); the results are the same with any number', parseWorkers)
+    .option('--max-memory <size>', `stop (exit 3) when the process uses this much memory, e.g. 2GiB, 500MB (default ${Math.round(defaultMaxMemoryBytes() / 2 ** 20)} MiB)`, parseSize('--max-memory'))
+    .option('--stop-at-first', 'stop at the first violated property (default: decide every property)');
   checkCmd.action(function (this: Command) {
     return run(() => runSearch('check', this.opts()))();
   });

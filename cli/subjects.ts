@@ -2,6 +2,7 @@
 import { fail, ToolErrorCode } from '../reports/errors.js';
 import { readConfigFile } from './input.js';
 import { kubernetesSubject } from './kubernetesSubject.js';
+import { refuseOversizedCluster } from './limits.js';
 import type { Resolved, Subject } from './subject.js';
 import { twoPhaseSubject } from './twoPhaseSubject.js';
 
@@ -48,11 +49,13 @@ export async function resolveFromOptions(opts: ConfigOptions): Promise<Resolved 
     const { scenario: _drop, ...rest } = file as Record<string, unknown>;
     fileForModel = rest;
   }
-  const resolved = subject.resolve(scenario, {
+  const input = {
     ...(fileForModel === undefined ? {} : { file: fileForModel }),
     ...(opts.set ? { set: opts.set } : {}),
     ...(opts.allowUnsafeConfig ? { allowUnsafe: true } : {}),
-  });
+  };
+  refuseOversizedCluster(subject.name, scenario, input);
+  const resolved = subject.resolve(scenario, input);
   return { ...resolved, subject };
 }
 

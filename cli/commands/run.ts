@@ -5,6 +5,7 @@ import { exitCodeOf, formatOutcome, type RunInfo } from '../../reports/outcome.j
 import { prepareOut, runArtifacts, writeArtifacts, type OutPlan } from '../artifacts.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import type { Model } from '../../checker/index.js';
+import { modelFactoryOf } from '../modelFactory.js';
 import { checkPropertyIds, resolveFromOptions, type ConfigOptions } from '../subjects.js';
 import { onInterrupt, progressReporter, stdoutPalette } from '../terminal.js';
 
@@ -21,6 +22,9 @@ export interface RunOptions extends ConfigOptions {
   readonly timeLimit?: number;
   readonly symmetry?: boolean;
   readonly dfs?: boolean;
+  readonly workers?: number;
+  readonly maxMemory?: number;
+  readonly stopAtFirst?: boolean;
   // simulate
   readonly runs?: number;
   readonly maxSteps?: number;
@@ -100,6 +104,9 @@ export async function runSearch(command: 'check' | 'simulate', opts: RunOptions)
         ...(opts.timeLimit === undefined ? {} : { timeLimitSeconds: opts.timeLimit }),
         ...(opts.symmetry === undefined ? {} : { symmetry: opts.symmetry }),
         ...(opts.dfs ? { strategy: 'dfs' as const } : {}),
+        ...(opts.workers === undefined || opts.workers === 1 ? {} : { workers: opts.workers, modelFactory: modelFactoryOf(r.scenario, r.config) }),
+        ...(opts.maxMemory === undefined ? {} : { maxMemoryBytes: opts.maxMemory }),
+        ...(opts.stopAtFirst ? { stopAtFirstViolation: true } : {}),
         ...(progress ? { onProgress: progress.onProgress } : {}),
       });
     } finally {
