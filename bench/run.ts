@@ -2,8 +2,10 @@
  * `npm run bench [-- --json] [-- --full] [-- names...]`: runs each measurement in its own process
  * and prints a table for people, or with --json one JSON object per line for scripts.
  * Default set: TwoPhase n=7 and n=8, plain and immer (auto-freeze on and off at n=7), random
- * exploration, and the Kubernetes node-failure scenario. --full adds TwoPhase n=9 (10,340,352
- * states) with a larger heap.
+ * exploration, the Kubernetes node-failure scenario, and one search on 1 and on 2 worker threads
+ * (TwoPhase n=8; node-failure with two crashes) with the speed-up measured in one process. --full
+ * adds TwoPhase n=9 (10,340,352 states) with a larger heap, and the 5-node 2-zone scenario with a
+ * crash and a partition-and-heal (complete, or stopped by the memory bound or a 10-minute limit).
  */
 import { spawnSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
@@ -27,12 +29,14 @@ const defaults = [
   'coverage-twophase-5',
   'node-failure-symmetry',
   'node-failure-nosymmetry',
-  ...(full ? ['twophase-9-plain'] : []),
+  'workers-twophase-8',
+  'workers-node-failure-crash2',
+  ...(full ? ['twophase-9-plain', 'five-nodes-two-zones'] : []),
 ];
 const names = named.length ? named : defaults;
 
 if (!json) {
-  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, one thread`);
+  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, one thread unless named workers-*`);
   console.log(['bench', 'distinct', 'generated', 'depth', 'seconds', 'distinct/s', 'peak RSS MB', 'extra'].join('\t'));
 }
 let failed = false;
