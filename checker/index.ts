@@ -3,7 +3,8 @@
  * written as a {@link Model} can be checked.
  */
 export { KubecheckError, CheckerErrorCode, fail } from './errors.js';
-export { action, formatAction } from './model.js';
+export { action, faultTest, formatAction, isFaultActor } from './model.js';
+export { faultSteps, fewestFaults } from './fewerFaults.js';
 export type { ActionDef, ActionLabel, AnyActionDef, JsonValue, Model, StepDescription } from './model.js';
 export { always, alwaysStep, boundedResponse, observer, sometimes, isKebabCase } from './properties.js';
 export type { ActionProperty, BoundedResponse, Invariant, Observer, Property, PropertyKind, Reachability } from './properties.js';

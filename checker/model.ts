@@ -59,6 +59,11 @@ export interface StepDescription {
    * renewal, a controller pass that changed nothing. Counterexample timelines still show it.
    */
   readonly routine?: boolean;
+  /**
+   * Components the step changes without sending them anything (the node a fault cuts off, the
+   * etcd member that is lost): sequence diagrams give each one a participant and an arrow.
+   */
+  readonly affects?: readonly string[];
 }
 
 /**
@@ -93,8 +98,45 @@ export interface Model<S> {
   elapsed?(before: S, action: ActionLabel, after: S): number;
   /** A person's description of a step; the default names the action and its parameter. */
   describeStep?(before: S, action: ActionLabel, after: S): StepDescription;
-  /** A person's one-line description of a state. */
+  /**
+   * A person's one-line description of a state. Parts separated by ` | ` are shown one per line
+   * where there is room (the final state of a counterexample).
+   */
   describeState?(state: S): string;
+  /**
+   * The state as a person reads it, for diffs, state viewers and JSON reports: names instead of
+   * indices (`nodes[node-3]`, `nodeName: node-1`), the same information otherwise. Default: the
+   * state itself. Never fingerprinted.
+   */
+  present?(state: S): unknown;
+  /**
+   * Whether a step comes from outside the system under check: a fault or an operator's action.
+   * Among traces of the same length, counterexamples with fewer such steps are preferred, and
+   * random runs draw their timing on purpose. Default: the step's description has the actor
+   * `fault` or `operator` (or one starting `fault/`, `operator/`).
+   */
+  isFault?(before: S, action: ActionLabel, after: S): boolean;
+  /**
+   * A coarse summary of a state (e.g. per node Ready/Unknown/tainted, per workload running copies)
+   * that groups states into the boxes of a projected state graph. Default: `describeState`.
+   */
+  abstract?(state: S): string;
+}
+
+/** Whether `actor` names an outside event by the default convention of {@link Model.isFault}. */
+export function isFaultActor(actor: string): boolean {
+  return actor === 'fault' || actor === 'operator' || actor.startsWith('fault/') || actor.startsWith('operator/');
+}
+
+/**
+ * The model's fault test: its `isFault`, else the default convention on the step's actor, else
+ * `undefined` when the model describes no steps (nothing can be told apart).
+ */
+export function faultTest<S>(model: Model<S>): ((before: S, action: ActionLabel, after: S) => boolean) | undefined {
+  if (model.isFault) return (b, a, x) => (model.isFault as (b: S, a: ActionLabel, x: S) => boolean)(b, a, x);
+  const describe = model.describeStep;
+  if (!describe) return undefined;
+  return (b, a, x) => isFaultActor(describe.call(model, b, a, x).actor);
 }
 
 /** Declares one action with its parameter type checked; the result fits any model's list. */

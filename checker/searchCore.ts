@@ -12,8 +12,9 @@ import type { ActionLabel, Model } from './model.js';
 import { MemoryGuard, memoryBound } from './memory.js';
 import type { CheckOptions } from './options.js';
 import type { ActionProperty, Invariant, Observer, Property, Reachability } from './properties.js';
-import { checkedProperties, outcomeOf, type BoundReached, type CheckResult, type Path, type PropertyStatus, type Verdict } from './result.js';
+import { checkedProperties, outcomeOf, type BoundReached, type CheckResult, type Path, type PropertyStatus, type Trace, type Verdict } from './result.js';
 import { forEachSuccessor, labelOf } from './successors.js';
+import { fewestFaults } from './fewerFaults.js';
 import { replayPath } from './trace.js';
 import { initialStatesOf, selectProperties } from './validateModel.js';
 
@@ -332,6 +333,17 @@ export class Search<S> {
     return { initial: this.ordinals.at(cur), steps };
   }
 
+  /**
+   * The trace to a discovery; a breadth-first counterexample is the shortest one with the fewest
+   * fault steps (see fewerFaults.ts), the same whatever order the states were met in.
+   */
+  private traceTo(id: string, status: PropertyStatus, at: Discovery): Trace<S> {
+    const trace = replayPath(this.model, this.pathTo(at));
+    const property = this.selected.find((p) => p.id === id);
+    if (status !== 'violated' || property === undefined || (this.options.strategy ?? 'bfs') !== 'bfs') return trace;
+    return fewestFaults(this.model, property, trace, this.symmetry);
+  }
+
   protected result(): CheckResult<S> {
     const complete = this.stoppedBy === undefined && !this.halted;
     const outcomes = checkedProperties(this.selected, this.checkDeadlock).map((p) => {
@@ -341,7 +353,7 @@ export class Search<S> {
       if (at !== undefined) status = isGoal ? 'witnessed' : 'violated';
       else if (!complete) status = 'unknown';
       else status = isGoal ? 'unwitnessed' : 'holds';
-      return outcomeOf<S>(p, status, at === undefined ? undefined : replayPath(this.model, this.pathTo(at)));
+      return outcomeOf<S>(p, status, at === undefined ? undefined : this.traceTo(p.id, status, at));
     });
     const failed = outcomes.some((o) => o.status === 'violated' || o.status === 'unwitnessed');
     // Halting because every property is decided leaves nothing unknown; any other stop is partial.
