@@ -3,8 +3,8 @@
  * configs from `model/`, properties from `properties/`.
  */
 import type { JsonValue } from '../checker/index.js';
-import { configToObject, parameters, resolveConfig, scenarios } from '../model/index.js';
-import { defaultPropertyIds, kubernetesModel, propertyCatalog } from '../properties/index.js';
+import { configToObject, configWarnings, parameters, resolveConfig, scenarios } from '../model/index.js';
+import { defaultProperties, kubernetesModel, propertyCatalog } from '../properties/index.js';
 import type { ConfigInput, Resolved, Subject } from './subject.js';
 
 /** The Kubernetes subject. */
@@ -16,11 +16,14 @@ export const kubernetesSubject: Subject = {
   participants: ['kubelet', 'kube-apiserver', 'etcd', 'kube-scheduler', 'kube-controller-manager'],
   resolve(scenario: string, input: ConfigInput): Resolved {
     const config = resolveConfig(scenario, input);
+    const selection = defaultProperties(scenario, config);
     return {
       scenario,
       config: configToObject(config) as JsonValue,
       model: kubernetesModel(config) as Resolved['model'],
-      defaultProperties: defaultPropertyIds(scenario, config),
+      defaultProperties: selection.ids,
+      leftOut: selection.leftOut,
+      warnings: configWarnings(config),
     };
   },
 };

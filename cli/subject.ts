@@ -47,6 +47,10 @@ export interface Resolved<S = unknown> {
   readonly model: Model<S>;
   /** Property ids checked when none is asked for. */
   readonly defaultProperties: readonly string[];
+  /** Properties the default selection leaves out, each with the reason. */
+  readonly leftOut?: readonly { readonly id: string; readonly reason: string }[];
+  /** Config warnings: what Kubernetes accepts but documents as unsafe. */
+  readonly warnings?: readonly string[];
 }
 
 export interface Subject {

@@ -18,7 +18,7 @@ import { describeState } from './describe.js';
 import { faultActions, operatorActions } from './faults.js';
 import { initialStates } from './initial.js';
 import { kubeletActions } from './kubelet.js';
-import { leaderElectionActions } from './leaderElection.js';
+import { acquireActions, leaderElectionActions } from './leaderElection.js';
 import { nodeLifecycleActions } from './nodeLifecycle.js';
 import { podGcActions } from './podGC.js';
 import { schedulerActions } from './scheduler.js';
@@ -99,7 +99,7 @@ export function urgentActions(ctx: Ctx): ClusterAction[] {
 
 /** The built-in non-urgent actions: tick, faults, operator actions. */
 export function backgroundActions(ctx: Ctx): ClusterAction[] {
-  return [tickAction(ctx), ...faultActions(ctx), ...operatorActions(ctx)];
+  return [tickAction(ctx), ...acquireActions(ctx), ...faultActions(ctx), ...operatorActions(ctx)];
 }
 
 const paramsOf = (a: ClusterAction, s: ClusterState): readonly (JsonValue | undefined)[] =>

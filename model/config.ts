@@ -3,6 +3,7 @@
  * cluster shape, and the fault and operator budgets of a scenario. Durations are seconds here;
  * users write them as strings (`"50s"`). `parameters.ts` lists every key with its default.
  */
+import type { Tolerations } from './state.js';
 
 /** client-go leader election timing (kubernetes/client-go:tools/leaderelection/leaderelection.go). */
 export interface LeaderElectionConfig {
@@ -12,6 +13,26 @@ export interface LeaderElectionConfig {
   readonly renewDeadline: number;
   /** `--leader-elect-retry-period`, default 2 s. */
   readonly retryPeriod: number;
+}
+
+/**
+ * Leader-election settings of the candidates other than the first, where they differ (a rollout
+ * that changes the flags): null keeps the value of `leaderElection`.
+ */
+export interface ChallengerLeaderElection {
+  readonly leaseDuration: number | null;
+  readonly renewDeadline: number | null;
+  readonly retryPeriod: number | null;
+}
+
+/** The leader-election settings candidate `c` (0-based) of a component runs with. */
+export function candidateLeaderElection(main: LeaderElectionConfig, challenger: ChallengerLeaderElection, c: number): LeaderElectionConfig {
+  if (c === 0) return main;
+  return {
+    leaseDuration: challenger.leaseDuration ?? main.leaseDuration,
+    renewDeadline: challenger.renewDeadline ?? main.renewDeadline,
+    retryPeriod: challenger.retryPeriod ?? main.retryPeriod,
+  };
 }
 
 /** What is down from the start in `component-outage`. */
@@ -43,15 +64,16 @@ export interface ClusterConfig {
     /** Pod GC orphan quarantine: the constant `quarantineTime` (40 s). */
     readonly podGcQuarantine: number;
     readonly leaderElection: LeaderElectionConfig;
+    readonly challengerLeaderElection: ChallengerLeaderElection;
   };
   readonly kubeScheduler: {
     readonly leaderElection: LeaderElectionConfig;
+    readonly challengerLeaderElection: ChallengerLeaderElection;
   };
   readonly kubeApiserver: {
     /**
-     * `--default-not-ready-toleration-seconds` (300). Accepted and validated, but it changes
-     * nothing here: the kubelets never post Ready=False, so no node gets the not-ready:NoExecute
-     * taint, and a pod carries one tolerationSeconds, its unreachable one (`tolerationOf`).
+     * `--default-not-ready-toleration-seconds` (300): the pods' not-ready:NoExecute
+     * tolerationSeconds by default (DefaultTolerationSeconds admission).
      */
     readonly defaultNotReadyTolerationSeconds: number;
     /** `--default-unreachable-toleration-seconds` (300): the pods' tolerationSeconds by default. */
@@ -71,10 +93,19 @@ export interface ClusterConfig {
     /** A component whose every instance is down in the initial state. */
     readonly outage: Outage;
     readonly replicaSetReplicas: number;
-    /** The ReplicaSet pods' own unreachable/not-ready tolerationSeconds; null = admission default. */
-    readonly replicaSetTolerationSeconds: number | null;
+    /** The ReplicaSet pods' own unreachable and not-ready tolerationSeconds; null = admission default. */
+    readonly replicaSetTolerationSeconds: TolerationSetting;
+    /** Overrides the unreachable one alone (null: as `replicaSetTolerationSeconds`). */
+    readonly replicaSetUnreachableTolerationSeconds: TolerationSetting;
+    /** Overrides the not-ready one alone (null: as `replicaSetTolerationSeconds`). */
+    readonly replicaSetNotReadyTolerationSeconds: TolerationSetting;
+    /** `spec.template.spec.nodeName` of the ReplicaSet (node index, bypassing the scheduler), or -1. */
+    readonly replicaSetNodeName: number;
     readonly statefulSetReplicas: number;
-    readonly statefulSetTolerationSeconds: number | null;
+    readonly statefulSetTolerationSeconds: TolerationSetting;
+    readonly statefulSetUnreachableTolerationSeconds: TolerationSetting;
+    readonly statefulSetNotReadyTolerationSeconds: TolerationSetting;
+    readonly statefulSetNodeName: number;
   };
   /** Fault budgets: how many of each may happen on one path. */
   readonly faults: {
@@ -96,6 +127,22 @@ export interface ClusterConfig {
     readonly clockDrift: number;
     /** The clock rate a drifting process gets (local seconds per real second). */
     readonly clockDriftRate: number;
+    /** Restores of a lost etcd member. */
+    readonly etcdMemberRestore: number;
+    /** Restores of a lost kube-apiserver instance. */
+    readonly apiserverRestore: number;
+    /** Container runtime failures on a node: its containers stop, the kubelet posts Ready=False. */
+    readonly containerRuntimeFailure: number;
+    /** Recoveries of a failed container runtime. */
+    readonly containerRuntimeRecovery: number;
+    /** Kubelets whose node status updates start failing while their Lease renewals succeed. */
+    readonly nodeStatusUpdateFailure: number;
+    /**
+     * Outages between the kube-apiserver the kubelets reach and etcd (kubernetes#121793): the
+     * kubelets' writes fail for `apiserverEtcdOutageDuration`; the control plane's do not.
+     */
+    readonly apiserverEtcdOutage: number;
+    readonly apiserverEtcdOutageDuration: number;
   };
   /** Operator action budgets. */
   readonly operator: {
@@ -105,6 +152,13 @@ export interface ClusterConfig {
     readonly cordon: number;
   };
 }
+
+/**
+ * A workload's tolerationSeconds setting: seconds, `forever` (a toleration without
+ * tolerationSeconds), `none` (no toleration: possible only without the DefaultTolerationSeconds
+ * admission plugin; evicted at once), or null (not set: the next setting, then admission's default).
+ */
+export type TolerationSetting = number | 'forever' | 'none' | null;
 
 /** Node-monitor-grace-period default for a Kubernetes version: 40 s up to 1.31, 50 s from 1.32 (PR #126287). */
 export function defaultGracePeriod(version: string): number {
@@ -121,11 +175,26 @@ export function leaseRenewInterval(config: ClusterConfig): number {
 }
 
 /**
- * Effective unreachable toleration seconds of the ReplicaSet / StatefulSet pods: the only
- * tolerationSeconds a pod carries here (no node is ever tainted not-ready, see
- * `defaultNotReadyTolerationSeconds`).
+ * The unreachable and not-ready NoExecute tolerationSeconds the pods of a workload carry after
+ * admission: the specific setting, else the workload's, else the kube-apiserver's default
+ * (DefaultTolerationSeconds adds a toleration only where the pod has none for that taint).
+ * null means tolerated forever.
  */
-export function tolerationOf(config: ClusterConfig, workload: 'web' | 'db'): number {
-  const own = workload === 'web' ? config.cluster.replicaSetTolerationSeconds : config.cluster.statefulSetTolerationSeconds;
-  return own ?? config.kubeApiserver.defaultUnreachableTolerationSeconds;
+export function tolerationOf(config: ClusterConfig, workload: 'web' | 'db'): Tolerations {
+  const c = config.cluster;
+  const [all, unreachable, notReady] =
+    workload === 'web'
+      ? [c.replicaSetTolerationSeconds, c.replicaSetUnreachableTolerationSeconds, c.replicaSetNotReadyTolerationSeconds]
+      : [c.statefulSetTolerationSeconds, c.statefulSetUnreachableTolerationSeconds, c.statefulSetNotReadyTolerationSeconds];
+  const effective = (own: TolerationSetting, fallback: number): number | null => {
+    const v = own ?? all;
+    if (v === null) return fallback;
+    if (v === 'forever') return null;
+    if (v === 'none') return 0;
+    return v;
+  };
+  return {
+    unreachable: effective(unreachable, config.kubeApiserver.defaultUnreachableTolerationSeconds),
+    notReady: effective(notReady, config.kubeApiserver.defaultNotReadyTolerationSeconds),
+  };
 }

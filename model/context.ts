@@ -3,8 +3,8 @@
  * seconds, saturation caps, the zone of each node. Also the shape of one model action.
  */
 import type { JsonValue, StepDescription } from '../checker/model.js';
-import { leaseRenewInterval, tolerationOf, type ClusterConfig, type LeaderElectionConfig } from './config.js';
-import type { ClusterState } from './state.js';
+import { candidateLeaderElection, leaseRenewInterval, tolerationOf, type ClusterConfig, type LeaderElectionConfig } from './config.js';
+import type { ClusterState, Tolerations } from './state.js';
 
 export interface Ctx {
   readonly config: ClusterConfig;
@@ -12,22 +12,33 @@ export interface Ctx {
   readonly renewInterval: number;
   readonly grace: number;
   readonly monitorPeriod: number;
-  /**
-   * The value a monitor pass gives `NodeHealth.sinceProbe` of a node it has just marked
-   * Ready=Unknown: "marked by my last pass, not yet observed Unknown", so not yet in the zone's
-   * NoExecute taint queue (see `nodeLifecycle.ts`). Above the tick's saturation cap (grace +
-   * tick), so time leaves it alone; the controller's next pass replaces it. Once a node is
-   * Unknown its `sinceProbe` is not read until a renewal resets it, so the value is free for this.
-   */
-  readonly markedUnknown: number;
+  /** Leader-election settings per election and candidate (the first candidate's, then the challengers'). */
+  readonly candidateElection: readonly [readonly LeaderElectionConfig[], readonly LeaderElectionConfig[]];
+  /** The first candidate's settings per election (what `leaderElection` in the config says). */
   readonly leaderElection: readonly [LeaderElectionConfig, LeaderElectionConfig];
-  readonly toleration: { readonly web: number; readonly db: number };
-  /** `sinceHeartbeat` saturates here: one past grace + the largest tolerationSeconds. */
+  readonly toleration: { readonly web: Tolerations; readonly db: Tolerations };
+  /** Pods of the workload are created bound to this node (`spec.nodeName`), or -1. */
+  readonly pinnedNode: { readonly web: number; readonly db: number };
+  /**
+   * `sinceHeartbeat` saturates here: one past the largest time a property or guard reads it at
+   * (grace, two monitor periods, the largest finite toleration and the zone queue's wait).
+   */
   readonly heartbeatCap: number;
-  /** `sinceNoExecute` saturates here: one past the largest tolerationSeconds. */
+  /** `sinceNoExecute` saturates here: one past the largest finite tolerationSeconds. */
   readonly noExecuteCap: number;
+  /** `NodeReal.liveFor` saturates here: one quantum past the Lease renew interval. */
+  readonly liveCap: number;
+  /** `NodeReal.runtimeDownFor` saturates here (past the not-ready recovery bound). */
+  readonly runtimeDownCap: number;
   readonly zoneOfNode: readonly number[];
   readonly nodesOfZone: readonly (readonly number[])[];
+  /**
+   * Groups of interchangeable nodes for symmetry: the nodes of a zone, except a node a workload's
+   * `spec.nodeName` names, which is a group of its own.
+   */
+  readonly symmetricNodeGroups: readonly (readonly number[])[];
+  /** Per election: every candidate runs the same leader-election settings (they are interchangeable). */
+  readonly electionSymmetric: readonly [boolean, boolean];
   /**
    * No fault or outage can ever make a Lease renewal fail (no process crash, pause, drift or
    * partition, etcd keeps quorum, some kube-apiserver stays up). The leaders then renew forever
@@ -44,26 +55,51 @@ export interface Ctx {
 
 export function makeCtx(config: ClusterConfig): Ctx {
   const toleration = { web: tolerationOf(config, 'web'), db: tolerationOf(config, 'db') };
-  // Pods carry only these (defaultNotReadyTolerationSeconds has no effect in this model).
-  const maxTol = Math.max(toleration.web, toleration.db);
-  const grace = config.kubeControllerManager.nodeMonitorGracePeriod;
+  const finite = [toleration.web.unreachable, toleration.web.notReady, toleration.db.unreachable, toleration.db.notReady].filter((t): t is number => t !== null);
+  const maxTol = Math.max(0, ...finite);
+  const kcm = config.kubeControllerManager;
+  const grace = kcm.nodeMonitorGracePeriod;
   const zoneOfNode = Array.from({ length: config.cluster.nodes }, (_, n) => n % config.cluster.zones);
+  const f = config.faults;
+  const failing = Math.min(config.cluster.nodes, f.nodeCrash + f.nodePartition + f.kubeletCrash + f.containerRuntimeFailure);
+  // The zone rate limiter's wait for the other failing nodes (the recovery bounds read sinceHeartbeat that far).
+  const queueWait = kcm.nodeEvictionRate > 0 ? Math.max(0, failing - 1) / kcm.nodeEvictionRate : 0;
+  const renewInterval = leaseRenewInterval(config);
+  const nodesOfZone = Array.from({ length: config.cluster.zones }, (_, z) => zoneOfNode.flatMap((zz, n) => (zz === z ? [n] : [])));
+  const pinned = [config.cluster.replicaSetNodeName, config.cluster.statefulSetNodeName];
+  const perCandidate = (main: LeaderElectionConfig, challenger: ClusterConfig['kubeScheduler']['challengerLeaderElection'], n: number): LeaderElectionConfig[] =>
+    Array.from({ length: n }, (_, c) => candidateLeaderElection(main, challenger, c));
   return {
     config,
     tick: config.model.tick,
-    renewInterval: leaseRenewInterval(config),
+    renewInterval,
     grace,
-    monitorPeriod: config.kubeControllerManager.nodeMonitorPeriod,
-    markedUnknown: grace + 2 * config.model.tick,
-    leaderElection: [config.kubeControllerManager.leaderElection, config.kubeScheduler.leaderElection],
+    monitorPeriod: kcm.nodeMonitorPeriod,
+    candidateElection: [
+      perCandidate(kcm.leaderElection, kcm.challengerLeaderElection, config.cluster.controllerManagerCandidates),
+      perCandidate(config.kubeScheduler.leaderElection, config.kubeScheduler.challengerLeaderElection, config.cluster.schedulerCandidates),
+    ],
+    leaderElection: [kcm.leaderElection, config.kubeScheduler.leaderElection],
     toleration,
-    heartbeatCap: grace + maxTol + config.kubeControllerManager.nodeMonitorPeriod * 2 + config.model.tick,
+    pinnedNode: { web: config.cluster.replicaSetNodeName, db: config.cluster.statefulSetNodeName },
+    heartbeatCap: grace + maxTol + kcm.nodeMonitorPeriod * 2 + queueWait + config.model.tick,
     noExecuteCap: maxTol + config.model.tick,
+    liveCap: renewInterval + config.model.tick,
+    runtimeDownCap: renewInterval + kcm.nodeMonitorPeriod * 2 + maxTol + queueWait + config.model.tick,
     zoneOfNode,
     leaderElectionInert: leaderElectionInert(config),
     podGcInert: config.operator.deleteNode === 0 && config.operator.outOfServiceTaint === 0,
-    nodesOfZone: Array.from({ length: config.cluster.zones }, (_, z) => zoneOfNode.flatMap((zz, n) => (zz === z ? [n] : []))),
+    nodesOfZone,
+    symmetricNodeGroups: [
+      ...nodesOfZone.map((group) => group.filter((n) => !pinned.includes(n))).filter((g) => g.length > 0),
+      ...pinned.filter((n, i) => n >= 0 && n < config.cluster.nodes && pinned.indexOf(n) === i).map((n) => [n]),
+    ],
+    electionSymmetric: [sameSettings(kcm.challengerLeaderElection, kcm.leaderElection), sameSettings(config.kubeScheduler.challengerLeaderElection, config.kubeScheduler.leaderElection)],
   };
+}
+
+function sameSettings(challenger: ClusterConfig['kubeScheduler']['challengerLeaderElection'], main: LeaderElectionConfig): boolean {
+  return (['leaseDuration', 'renewDeadline', 'retryPeriod'] as const).every((k) => challenger[k] === null || challenger[k] === main[k]);
 }
 
 function leaderElectionInert(c: ClusterConfig): boolean {
@@ -74,6 +110,12 @@ function leaderElectionInert(c: ClusterConfig): boolean {
     c.cluster.etcdMembersDownAtStart + f.etcdMemberLoss <= etcdTolerance &&
     f.apiserverLoss < c.cluster.apiservers && c.cluster.outage !== 'kube-apiserver'
   );
+}
+
+/** Whether etcd can be without quorum on some path (from the start or after member losses). */
+export function quorumCanBeLost(c: ClusterConfig): boolean {
+  const etcdTolerance = c.cluster.etcdMembers - (Math.floor(c.cluster.etcdMembers / 2) + 1);
+  return c.cluster.etcdMembersDownAtStart + c.faults.etcdMemberLoss > etcdTolerance;
 }
 
 /**

@@ -73,6 +73,9 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
         n.up = true;
         n.kubeletUp = true;
         n.heartbeatIn = 0;
+        n.runtimeUp = true;
+        n.runtimeDownFor = -1;
+        n.statusStuck = false;
       },
       summary: (p) => `${p} restarts (no containers)`,
     }),
@@ -91,8 +94,38 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
       recipe: (d, p) => {
         d.nodes[nodeIndex(p)].kubeletUp = true;
         d.nodes[nodeIndex(p)].heartbeatIn = 0;
+        d.nodes[nodeIndex(p)].statusStuck = false;
       },
       summary: (p) => `the kubelet of ${p} restarts`,
+    }),
+    budgeted<string>({
+      name: 'container-runtime-failure', budget: 'containerRuntimeFailure', actor: 'fault', params: nodes,
+      enabled: (s, p) => s.nodes[nodeIndex(p)].up && s.nodes[nodeIndex(p)].runtimeUp,
+      recipe: (d, p) => {
+        const n = d.nodes[nodeIndex(p)];
+        n.runtimeUp = false;
+        n.runtimeDownFor = 0;
+        n.running = [];
+      },
+      summary: (p) => `the container runtime of ${p} fails: its containers stop (the kubelet keeps renewing its Lease)`,
+    }),
+    budgeted<string>({
+      name: 'container-runtime-recovery', budget: 'containerRuntimeRecovery', actor: 'fault', params: nodes,
+      enabled: (s, p) => s.nodes[nodeIndex(p)].up && !s.nodes[nodeIndex(p)].runtimeUp,
+      recipe: (d, p) => {
+        const n = d.nodes[nodeIndex(p)];
+        n.runtimeUp = true;
+        n.runtimeDownFor = -1;
+      },
+      summary: (p) => `the container runtime of ${p} recovers`,
+    }),
+    budgeted<string>({
+      name: 'node-status-update-failure', budget: 'nodeStatusUpdateFailure', actor: 'fault', params: nodes,
+      enabled: (s, p) => s.nodes[nodeIndex(p)].up && s.nodes[nodeIndex(p)].kubeletUp && !s.nodes[nodeIndex(p)].statusStuck,
+      recipe: (d, p) => {
+        d.nodes[nodeIndex(p)].statusStuck = true;
+      },
+      summary: (p) => `the kubelet of ${p} can no longer update its node status (its Lease renewals still succeed)`,
     }),
     budgeted<string>({
       name: 'node-partition', budget: 'nodePartition', actor: 'fault', params: nodes,
@@ -118,7 +151,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
         // multiply states (a restart overwrites them anyway); rate and partition are the host's.
         const { e, c } = parseCandidate(p);
         const old = s.candidates[e][c];
-        d.candidates[e][c] = { ...freshFollower(old.rate, 0), up: false, partitioned: old.partitioned } as Draft<Candidate>;
+        d.candidates[e][c] = { ...freshFollower(old.rate), up: false, partitioned: old.partitioned } as Draft<Candidate>;
       },
       summary: (p) => `${p} crashes`,
     }),
@@ -128,7 +161,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
       recipe: (d, p, s) => {
         const { e, c } = parseCandidate(p);
         const old = s.candidates[e][c];
-        d.candidates[e][c] = { ...freshFollower(old.rate, 0), partitioned: old.partitioned } as Draft<Candidate>;
+        d.candidates[e][c] = { ...freshFollower(old.rate), partitioned: old.partitioned } as Draft<Candidate>;
       },
       summary: (p) => `${p} restarts as a follower`,
     }),
@@ -165,6 +198,32 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
         d.apiservers[Number(p.slice('kube-apiserver-'.length)) - 1] = false;
       },
       summary: (p) => `${p} is lost`,
+    }),
+    budgeted<string>({
+      name: 'etcd-member-restore', budget: 'etcdMemberRestore', actor: 'fault',
+      params: (s) => s.etcd.map((_, i) => `etcd-${i + 1}`),
+      enabled: (s, p) => !s.etcd[Number(p.slice(5)) - 1],
+      recipe: (d, p) => {
+        d.etcd[Number(p.slice(5)) - 1] = true;
+      },
+      summary: (p) => `${p} is restored and rejoins`,
+    }),
+    budgeted<string>({
+      name: 'apiserver-restore', budget: 'apiserverRestore', actor: 'fault',
+      params: (s) => s.apiservers.map((_, i) => `kube-apiserver-${i + 1}`),
+      enabled: (s, p) => !s.apiservers[Number(p.slice('kube-apiserver-'.length)) - 1],
+      recipe: (d, p) => {
+        d.apiservers[Number(p.slice('kube-apiserver-'.length)) - 1] = true;
+      },
+      summary: (p) => `${p} is restored`,
+    }),
+    budgeted<null>({
+      name: 'apiserver-etcd-outage', budget: 'apiserverEtcdOutage', actor: 'fault', params: () => [null],
+      enabled: (s) => s.kubeletApiOutage === 0,
+      recipe: (d) => {
+        d.kubeletApiOutage = f.apiserverEtcdOutageDuration;
+      },
+      summary: () => `the kube-apiserver the kubelets reach loses etcd for ${f.apiserverEtcdOutageDuration}s (the control plane's instance keeps it)`,
     }),
     budgeted<string>({
       name: 'process-pause', budget: 'processPause', actor: 'fault', params: cands,

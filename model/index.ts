@@ -2,10 +2,10 @@
  * The Kubernetes control-plane model: configuration, scenarios, the cluster as a checker Model,
  * and the building blocks a user needs to add a controller of their own.
  */
-export type { ClusterConfig, LeaderElectionConfig, Outage } from './config.js';
+export type { ChallengerLeaderElection, ClusterConfig, LeaderElectionConfig, Outage, TolerationSetting } from './config.js';
 export { defaultGracePeriod, leaseRenewInterval, tolerationOf } from './config.js';
-export type { ClusterState, ApiState, NodeObject, PodObject, NodeReal, Candidate, ControllerManagerLocal, LeaseRecord, Taint, Ready, Workload } from './state.js';
-export { canWrite, quorum, apiReachable, acting, nodeName, candidateName, KCM, SCHED, ELECTION_NAMES } from './state.js';
+export type { ClusterState, ApiState, NodeObject, PodObject, NodeReal, Candidate, ControllerManagerLocal, LeaseRecord, Taint, Ready, Tolerations, Workload } from './state.js';
+export { canWrite, quorum, apiReachable, acting, nodeName, candidateName, nodeLive, kubeletCanWrite, KCM, SCHED, ELECTION_NAMES } from './state.js';
 export type { ScenarioInfo } from './scenarios.js';
 export { scenarios } from './scenarios.js';
 export type { ParameterInfo } from './parameters.js';
@@ -15,8 +15,8 @@ export type { ResolveInput } from './resolve.js';
 export { ModelErrorCode } from './errors.js';
 export { clusterModel, quiescent, urgentActions, backgroundActions } from './clusterModel.js';
 export type { ClusterModelOptions, ClusterExtension } from './clusterModel.js';
-export { clusterAction, makeCtx } from './context.js';
+export { clusterAction, makeCtx, quorumCanBeLost } from './context.js';
 export type { ClusterAction, Ctx } from './context.js';
 export { heartbeatsOf } from './kubelet.js';
 export { parseDuration, formatDuration } from './duration.js';
-export { leaderElectionProblem } from './validate.js';
+export { configWarnings, leaderElectionProblem } from './validate.js';

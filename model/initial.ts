@@ -19,7 +19,7 @@ export function initialStates(ctx: Ctx): ClusterState[] {
     ...Array.from({ length: cl.statefulSetReplicas }, (_, i) => ({ name: `db-${i}`, workload: 'db' as const })),
   ];
   const pods: PodObject[] = names
-    .map((p, i) => ({ ...p, nodeName: i % cl.nodes, deletion: null, tolerationSeconds: ctx.toleration[p.workload], replacement: false }))
+    .map((p, i) => ({ ...p, nodeName: ctx.pinnedNode[p.workload] >= 0 ? ctx.pinnedNode[p.workload] : i % cl.nodes, deletion: null, tolerations: ctx.toleration[p.workload], replacement: false }))
     .sort((a, b) => (a.name < b.name ? -1 : 1));
   const kcmDown = cl.outage === 'kube-controller-manager';
   const schedDown = cl.outage === 'kube-scheduler';
@@ -32,17 +32,20 @@ export function initialStates(ctx: Ctx): ClusterState[] {
       partitioned: false,
       rate: 1,
       leader: !down && i === 0,
-      retryIn: ctx.leaderElection[e].retryPeriod,
+      retryIn: !down && i === 0 ? ctx.candidateElection[e][i].retryPeriod : 0,
       renewAge: 0,
       observedAge: 0,
       observedHolder: down ? -1 : 0,
       observedDuration: ctx.leaderElection[e].leaseDuration,
       unseen: false,
       ctrl: e === 0 && !down && i === 0 ? freshControllers(ctx, monitorIn, c.kubeControllerManager.podGcPeriod, Math.round((ctx.monitorPeriod - monitorIn) * 1e6) / 1e6) : null,
+      afterPause: 'none' as const,
+      assumed: null,
     }));
   const budget: Record<string, number> = { ...c.faults, ...c.operator };
   delete budget.processPauseDuration;
   delete budget.clockDriftRate;
+  delete budget.apiserverEtcdOutageDuration;
   return (kcmDown ? [ctx.monitorPeriod] : phases).map((monitorIn) => ({
     api: {
       nodes: Array.from({ length: cl.nodes }, () => ({ ready: 'True' as const, unschedulable: false, taints: [] })),
@@ -60,10 +63,15 @@ export function initialStates(ctx: Ctx): ClusterState[] {
       running: pods.filter((p) => p.nodeName === n).map((p) => p.name),
       sinceHeartbeat: 0,
       sinceNoExecute: -1,
+      runtimeUp: true,
+      statusStuck: false,
+      liveFor: ctx.liveCap,
+      runtimeDownFor: -1,
     })),
     etcd: Array.from({ length: cl.etcdMembers }, (_, i) => i >= cl.etcdMembersDownAtStart),
     apiservers: Array.from({ length: cl.apiservers }, () => cl.outage !== 'kube-apiserver'),
     candidates: [candidates(0, kcmDown, monitorIn), candidates(1, schedDown, 0)],
     budget,
+    kubeletApiOutage: 0,
   }));
 }

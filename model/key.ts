@@ -25,20 +25,21 @@ export function nodeObjectKey(o: NodeObject | null): string {
 
 /** The node's own fields, running containers excluded. */
 export function nodeRealKey(n: NodeReal): string {
-  return `${n.up ? 1 : 0}${n.kubeletUp ? 1 : 0}${n.partitioned ? 1 : 0},${n.heartbeatIn},${n.sinceHeartbeat},${n.sinceNoExecute}`;
+  return `${n.up ? 1 : 0}${n.kubeletUp ? 1 : 0}${n.partitioned ? 1 : 0}${n.runtimeUp ? 1 : 0}${n.statusStuck ? 1 : 0},${n.heartbeatIn},${n.sinceHeartbeat},${n.sinceNoExecute},${n.liveFor},${n.runtimeDownFor}`;
 }
 
 const DEL: Record<string, string> = { 'taint-eviction': 'e', replicaset: 'r', operator: 'o' };
 
 /** A pod's attributes other than its name and node. */
 export function podAttrKey(p: PodObject): string {
-  return `${p.workload[0]}${p.deletion === null ? '-' : DEL[p.deletion]}${p.tolerationSeconds}${p.replacement ? 'R' : ''}`;
+  const t = p.tolerations;
+  return `${p.workload[0]}${p.deletion === null ? '-' : DEL[p.deletion]}${t.unreachable ?? 'f'}:${t.notReady ?? 'f'}${p.replacement ? 'R' : ''}`;
 }
 
 export function ctrlKey(c: ControllerManagerLocal | null): string {
   if (c === null) return '-';
   let out = `${c.monitorIn},${c.gcIn},${c.disruptionMode ? 1 : 0}|`;
-  for (const h of c.nodes) out += `${h.sinceProbe}${h.unseen ? '*' : ''},`;
+  for (const h of c.nodes) out += `${h.sinceProbe}${h.unseen ? '*' : ''}${h.observed[0]},`;
   out += '|';
   for (const z of c.zones) out += `${z.state[0]}${z.tokenIn},`;
   out += '|';
@@ -49,7 +50,8 @@ export function ctrlKey(c: ControllerManagerLocal | null): string {
 }
 
 export function candidateKey(k: Candidate): string {
-  return `${k.up ? 1 : 0}${k.leader ? 1 : 0}${k.partitioned ? 1 : 0}${k.unseen ? 1 : 0},${k.paused},${k.rate},${k.retryIn},${k.renewAge},${k.observedAge},${k.observedHolder},${k.observedDuration},${ctrlKey(k.ctrl)}`;
+  const assumed = k.assumed === null ? '' : `${k.assumed.pod}>${k.assumed.node}`;
+  return `${k.up ? 1 : 0}${k.leader ? 1 : 0}${k.partitioned ? 1 : 0}${k.unseen ? 1 : 0}${k.afterPause[0]},${k.paused},${k.rate},${k.retryIn},${k.renewAge},${k.observedAge},${k.observedHolder},${k.observedDuration},${assumed},${ctrlKey(k.ctrl)}`;
 }
 
 export function stateKey(s: ClusterState): string {
@@ -70,6 +72,7 @@ export function stateKey(s: ClusterState): string {
   }
   out += '#';
   for (const k of Object.keys(s.budget).sort()) out += `${s.budget[k]},`;
+  out += `#${s.kubeletApiOutage}`;
   if (s.extensions !== undefined) out += `#${encode(s.extensions)}`;
   return out;
 }

@@ -1,6 +1,11 @@
 /**
- * kubelet, one per node: renews its node Lease every 0.25 × nodeLeaseDurationSeconds (10 s) and
- * posts Ready=True when the API says otherwise; starts containers of pods bound to its node;
+ * kubelet, one per node: renews its node Lease every 0.25 × nodeLeaseDurationSeconds (10 s) and,
+ * on the same beat (nodeStatusUpdateFrequency is 10 s too), posts its Ready condition when the
+ * API says otherwise: True, or False while its container runtime is down. When its node status
+ * updates fail (a fault) its Lease renewals still succeed, so the node lifecycle controller keeps
+ * it as it is ("If kubelet never posted the node status, but continues renewing the heartbeat
+ * leases, the node controller will assume the node is healthy and take no action"). It starts
+ * containers of pods bound to its node (not while its runtime is down);
  * stops containers of pods deleted, terminating or bound elsewhere, then finishes the deletion.
  * Cut off from the API server it keeps running everything it has (it cannot see deletions).
  *
@@ -11,7 +16,7 @@
  */
 import { produce } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { apiReachable, canWrite, kubeletAlive, nodeName, removeItem, addSorted, KCM, type ClusterState, type PodObject } from './state.js';
+import { kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeName, removeItem, addSorted, KCM, type ClusterState, type PodObject } from './state.js';
 
 /** Nodes whose kubelet is due to renew its Lease. */
 export function heartbeatsDue(s: ClusterState): number[] {
@@ -23,7 +28,14 @@ export function heartbeatsDue(s: ClusterState): number[] {
 /** Nodes whose Lease renewal succeeds on the `kubelet-heartbeat` step from `before`. */
 export function heartbeatsOf(before: ClusterState, action: { name: string }): number[] {
   if (action.name !== 'kubelet-heartbeat') return [];
-  return heartbeatsDue(before).filter((n) => canWrite(before, before.nodes[n].partitioned));
+  return heartbeatsDue(before).filter((n) => kubeletCanWrite(before, n));
+}
+
+/** The Ready condition the kubelet of node n posts with its status, or undefined when its status updates fail. */
+export function postedReady(s: ClusterState, n: number): 'True' | 'False' | undefined {
+  const node = s.nodes[n];
+  if (node.statusStuck) return undefined;
+  return node.runtimeUp ? 'True' : 'False';
 }
 
 interface SyncWork {
@@ -37,14 +49,14 @@ const bound = (p: PodObject, n: number): boolean => p.nodeName === n;
 /** What the kubelet of node n would do now (empty when it cannot see the API). */
 export function syncWork(s: ClusterState, n: number): SyncWork | undefined {
   const node = s.nodes[n];
-  if (!kubeletAlive(s, n) || !apiReachable(s, node.partitioned)) return undefined;
+  if (!kubeletAlive(s, n) || !kubeletReachesApi(s, n)) return undefined;
   const start: string[] = [];
   const stop: string[] = [];
   const finish: string[] = [];
   for (const p of s.api.pods) {
     if (!bound(p, n)) continue;
     const isRunning = node.running.includes(p.name);
-    if (p.deletion === null && !isRunning) start.push(p.name);
+    if (p.deletion === null && !isRunning && node.runtimeUp) start.push(p.name);
     if (p.deletion !== null && !isRunning) finish.push(p.name);
   }
   for (const name of node.running) {
@@ -52,7 +64,7 @@ export function syncWork(s: ClusterState, n: number): SyncWork | undefined {
     if (p === undefined || p.deletion !== null || p.nodeName !== n) stop.push(name);
   }
   // Finishing a deletion is a write; once the container is stopped the pod object goes.
-  const writable = canWrite(s, node.partitioned);
+  const writable = kubeletCanWrite(s, n);
   for (const name of stop) {
     const p = s.api.pods.find((q) => q.name === name);
     if (p !== undefined && p.deletion !== null && p.nodeName === n && writable) finish.push(name);
@@ -72,22 +84,27 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
         produce(s, (d) => {
           for (const n of heartbeatsDue(s)) {
             d.nodes[n].heartbeatIn = ctx.renewInterval;
-            if (!canWrite(s, s.nodes[n].partitioned)) continue;
+            if (!kubeletCanWrite(s, n)) continue;
             d.nodes[n].sinceHeartbeat = 0;
             for (const c of d.candidates[KCM]) if (c.ctrl !== null) c.ctrl.nodes[n].unseen = true;
             const obj = d.api.nodes[n];
-            if (obj !== null && obj.ready !== 'True') obj.ready = 'True';
+            const ready = postedReady(s, n);
+            if (obj !== null && ready !== undefined && obj.ready !== ready) obj.ready = ready;
           }
         }),
       describe: (b) => {
         const due = heartbeatsDue(b);
-        const ok = due.filter((n) => canWrite(b, b.nodes[n].partitioned));
+        const ok = due.filter((n) => kubeletCanWrite(b, n));
         const failed = due.filter((n) => !ok.includes(n));
         const parts = [];
         if (ok.length) parts.push(`${ok.map(nodeName).join(', ')} renew${ok.length === 1 ? 's its' : ' their'} Lease`);
         if (failed.length) parts.push(`${failed.map(nodeName).join(', ')} fail${failed.length === 1 ? 's' : ''} to renew (no API)`);
+        for (const n of ok) {
+          const ready = postedReady(b, n);
+          if (ready !== undefined && b.api.nodes[n] !== null && b.api.nodes[n]!.ready !== ready) parts.push(`${nodeName(n)} posts Ready=${ready}`);
+        }
         // Renewals of nodes already Ready are routine; a failure or a node coming back is not.
-        const routine = failed.length === 0 && ok.every((n) => b.api.nodes[n]?.ready === 'True');
+        const routine = failed.length === 0 && ok.every((n) => b.api.nodes[n] === null || postedReady(b, n) === undefined || b.api.nodes[n]!.ready === postedReady(b, n));
         return { actor: `kubelet/${due.map(nodeName).join(',')}`, summary: parts.join('; '), to: ok.length ? [...API] : [], routine };
       },
     }),

@@ -1,19 +1,38 @@
 /**
  * client-go leader election (tools/leaderelection/leaderelection.go) for the kube-controller-manager
  * and kube-scheduler Leases. Each candidate acts on its own clock (rate), compares only local
- * times, and uses the holder's recorded leaseDurationSeconds:
+ * times, uses its own settings (a challenger may run other flags than the holder) and the
+ * holder's recorded leaseDurationSeconds:
  *
- * - `tryAcquireOrRenew` every retryPeriod: the leader's fast path is an optimistic Update that
- *   fails with Conflict if anyone else wrote the record; otherwise GET (a linearizable read, so it
- *   needs etcd quorum), set observedTime = local now if the record changed, fail if another holder's
- *   lease is still valid (`observedTime + leaseDurationSeconds > now`), else Update (CAS).
- * - A leader that has not renewed for retryPeriod + renewDeadline stops leading (the renew loop is
- *   `Until(PollUntilContextTimeout(retryPeriod, renewDeadline))`, started retryPeriod after the last
- *   success) and exits; the process restarts as a follower that has observed nothing.
+ * - The acquire loop is `wait.JitterUntil(tryAcquireOrRenew, retryPeriod, JitterFactor 1.2,
+ *   sliding)`: a follower's tries are not aligned on retryPeriod. The model keeps no try schedule
+ *   for followers: a follower reads a changed record as soon as it can (an urgent step: the
+ *   earliest observation, hence the earliest expiry), and may try to acquire at any instant once
+ *   the observed lease has expired (a non-urgent step). A try that only finds the lease still
+ *   valid changes nothing and is not a step. This contains every jittered schedule, so it is
+ *   sound for every safety property (a later observation or try only acquires later); it does
+ *   not bound a failover's latest time by the jitter window. Tracking each follower's jittered
+ *   schedule multiplied the candidates' phases (leader-failover: 770,915 states against 65,238).
+ * - `tryAcquireOrRenew`: the leader's fast path is an optimistic Update that fails with Conflict
+ *   if anyone else wrote the record; otherwise GET (a linearizable read, so it needs etcd
+ *   quorum), set observedTime = local now if the record changed, fail while another holder's lease
+ *   is valid (`observedTime + leaseDurationSeconds` strictly after now), else Update (CAS).
+ * - A leader renews every retryPeriod without jitter (`wait.UntilWithContext` around
+ *   `PollUntilContextTimeout(retryPeriod, renewDeadline)`) and stops leading when a renewal has
+ *   not succeeded for retryPeriod + renewDeadline; the process then exits and restarts as a
+ *   follower that has observed nothing.
+ * - No fencing: a leader resumed from a pause runs its controllers' due work and its renew loop
+ *   in either order (`afterPause`), so a stale leader may write before it learns it lost the lease.
  *
- * "Acting as leader" is believing it leads while running and not paused. Not modelled: the 1.2
- * jitter of the acquire loop (retries are exactly retryPeriod apart), ReleaseOnCancel (a release
- * happens only on a clean shutdown, which no fault here performs), the 5 s HTTP timeout.
+ * Drifting clocks and the tick: a clock whose rate is not 1 crosses thresholds between ticks. A
+ * follower's lease-expiry test at an instant stands for a try anywhere before the next tick
+ * (`observedAge + rate × tick` past the duration), a leader's give-up is taken at the first tick
+ * at or after its deadline: both round toward two leaders, so a rate skew beyond
+ * leaseDuration / (renewDeadline + retryPeriod) is never missed; a counterexample within one tick
+ * of that boundary may be slightly early. With rate 1 everything falls on the grid and is exact.
+ *
+ * Not modelled: ReleaseOnCancel (a release happens only on a clean shutdown, which no fault here
+ * performs), the 5 s HTTP timeout, the health check.
  */
 import { produce, type Draft } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
@@ -46,7 +65,7 @@ export function freshControllers(ctx: Ctx, monitorIn = 0, gcIn = 0, lastPassAgo 
   return {
     monitorIn,
     gcIn,
-    nodes: Array.from({ length: n }, () => ({ sinceProbe: lastPassAgo, unseen: lastPassAgo > 0 })),
+    nodes: Array.from({ length: n }, () => ({ sinceProbe: lastPassAgo, unseen: lastPassAgo > 0, observed: 'True' as const })),
     zones: Array.from({ length: ctx.config.cluster.zones }, () => ({ state: 'Normal' as const, tokenIn: 0 })),
     disruptionMode: false,
     evictions: [],
@@ -54,21 +73,36 @@ export function freshControllers(ctx: Ctx, monitorIn = 0, gcIn = 0, lastPassAgo 
   };
 }
 
-/** A follower that has observed nothing yet (a process just started). */
-export function freshFollower(rate: number, retryIn: number): Candidate {
-  return { up: true, paused: 0, partitioned: false, rate, leader: false, retryIn, renewAge: 0, observedAge: 0, observedHolder: -2, observedDuration: 0, unseen: true, ctrl: null };
+/** A follower that has observed nothing yet (a process just started). Followers keep no try schedule (see the header). */
+export function freshFollower(rate: number): Candidate {
+  return { up: true, paused: 0, partitioned: false, rate, leader: false, retryIn: 0, renewAge: 0, observedAge: 0, observedHolder: -2, observedDuration: 0, unseen: true, ctrl: null, afterPause: 'none', assumed: null };
 }
 
 function stepDownDue(ctx: Ctx, s: ClusterState, { e, c }: CandidateRef): boolean {
   if (ctx.leaderElectionInert) return false;
   const k = s.candidates[e][c];
-  const le = ctx.leaderElection[e];
-  return running(k) && k.leader && k.renewAge >= le.retryPeriod + le.renewDeadline;
+  const le = ctx.candidateElection[e][c];
+  return running(k) && k.leader && k.afterPause === 'none' && k.renewAge >= le.retryPeriod + le.renewDeadline;
 }
 
-function tryDue(s: ClusterState, { e, c }: CandidateRef, leader: boolean): boolean {
+function renewDue(s: ClusterState, { e, c }: CandidateRef): boolean {
   const k = s.candidates[e][c];
-  return running(k) && k.leader === leader && k.retryIn <= 0;
+  return running(k) && k.leader && k.afterPause === 'none' && k.retryIn <= 0;
+}
+
+/** A follower that has not read the record since it changed, and can read it now (a linearizable GET). */
+function observeDue(s: ClusterState, { e, c }: CandidateRef): boolean {
+  const k = s.candidates[e][c];
+  return running(k) && !k.leader && (k.unseen || k.observedHolder === -2) && apiReachable(s, k.partitioned) && quorum(s);
+}
+
+/**
+ * Whether a lease observed `observedAge` local seconds ago with `duration` is still valid for a
+ * try at this instant: `observedTime + duration` strictly after now for every moment before the
+ * next tick (see the header on drifting clocks). With rate 1 and whole ticks: observedAge < duration.
+ */
+function stillValid(ctx: Ctx, observedAge: number, duration: number, rate: number): boolean {
+  return observedAge + rate * ctx.tick <= duration + 1e-9;
 }
 
 type Outcome = 'renewed' | 'acquired' | 'held-by-other' | 'conflict' | 'unreachable';
@@ -79,9 +113,10 @@ export function tryOutcome(ctx: Ctx, s: ClusterState, { e, c }: CandidateRef): O
   if (!apiReachable(s, k.partitioned) || !quorum(s)) return 'unreachable';
   if (k.leader && k.observedAge < k.observedDuration && !k.unseen && k.observedHolder === c) return 'renewed';
   const record = s.api.leases[e];
-  const observedAge = k.unseen || k.observedHolder === -2 ? 0 : k.observedAge;
-  const duration = k.unseen || k.observedHolder === -2 ? record.durationSeconds : k.observedDuration;
-  if (record.holder >= 0 && record.holder !== c && observedAge < duration) return k.leader ? 'conflict' : 'held-by-other';
+  const fresh = k.unseen || k.observedHolder === -2;
+  const observedAge = fresh ? 0 : k.observedAge;
+  const duration = fresh ? record.durationSeconds : k.observedDuration;
+  if (record.holder >= 0 && record.holder !== c && (fresh || stillValid(ctx, observedAge, duration, k.rate))) return k.leader ? 'conflict' : 'held-by-other';
   if (!canWrite(s, k.partitioned)) return 'unreachable';
   return record.holder === c && k.leader ? 'renewed' : 'acquired';
 }
@@ -89,7 +124,7 @@ export function tryOutcome(ctx: Ctx, s: ClusterState, { e, c }: CandidateRef): O
 function tryApply(ctx: Ctx, s: ClusterState, ref: CandidateRef): ClusterState {
   const { e, c } = ref;
   const outcome = tryOutcome(ctx, s, ref);
-  const le = ctx.leaderElection[e];
+  const le = ctx.candidateElection[e][c];
   return produce(s, (d) => {
     const k = d.candidates[e][c];
     k.retryIn = le.retryPeriod;
@@ -109,12 +144,16 @@ function tryApply(ctx: Ctx, s: ClusterState, ref: CandidateRef): ClusterState {
     k.observedHolder = c;
     k.observedDuration = le.leaseDuration;
     k.renewAge = 0;
+    k.retryIn = le.retryPeriod; // the renew loop starts: no jitter
     if (!k.leader) {
       k.leader = true;
       if (e === KCM) k.ctrl = freshControllers(ctx) as Draft<ControllerManagerLocal>;
     }
     d.candidates[e].forEach((other, i) => {
-      if (i !== c) other.unseen = true;
+      if (i === c) return;
+      other.unseen = true;
+      // Unread until the next try re-observes the record: a constant keeps try times from multiplying states.
+      other.observedAge = 0;
     });
   });
 }
@@ -135,6 +174,26 @@ export function leaderElectionActions(ctx: Ctx): ClusterAction[] {
     return { actor: `${name}/leader-election`, summary: `${name} ${text[o]}`, to: o === 'unreachable' ? [] : [...API], routine: o === 'renewed' || o === 'held-by-other' };
   };
   return [
+    clusterAction<{ candidate: string; first: 'renew-loop' | 'controllers' }>({
+      name: 'resume-after-pause',
+      urgent: true,
+      params: (s) => refs(s).flatMap((candidate) => [{ candidate, first: 'renew-loop' as const }, { candidate, first: 'controllers' as const }]),
+      enabled: (s, p) => {
+        const { e, c } = parseCandidate(p.candidate);
+        return s.candidates[e][c].afterPause === 'race' && running(s.candidates[e][c]);
+      },
+      apply: (s, p) => {
+        const { e, c } = parseCandidate(p.candidate);
+        return produce(s, (d) => {
+          d.candidates[e][c].afterPause = p.first === 'renew-loop' ? 'none' : 'stale';
+        });
+      },
+      describe: (_b, p) => ({
+        actor: `${p.candidate}/leader-election`,
+        summary: p.first === 'renew-loop' ? `${p.candidate} resumes; its renew loop runs first` : `${p.candidate} resumes; its controllers run before its renew loop notices anything (no fencing)`,
+        to: [],
+      }),
+    }),
     clusterAction<string>({
       name: 'leader-step-down',
       urgent: true,
@@ -143,7 +202,7 @@ export function leaderElectionActions(ctx: Ctx): ClusterAction[] {
       apply: (s, p) => {
         const { e, c } = parseCandidate(p);
         return produce(s, (d) => {
-          d.candidates[e][c] = freshFollower(s.candidates[e][c].rate, ctx.leaderElection[e].retryPeriod) as Draft<Candidate>;
+          d.candidates[e][c] = freshFollower(s.candidates[e][c].rate) as Draft<Candidate>;
           d.candidates[e][c].partitioned = s.candidates[e][c].partitioned;
         });
       },
@@ -153,17 +212,66 @@ export function leaderElectionActions(ctx: Ctx): ClusterAction[] {
       name: 'leader-renew',
       urgent: true,
       params: refs,
-      enabled: (s, p) => !ctx.leaderElectionInert && tryDue(s, parseCandidate(p), true),
+      enabled: (s, p) => !ctx.leaderElectionInert && renewDue(s, parseCandidate(p)),
       apply: (s, p) => tryApply(ctx, s, parseCandidate(p)),
       describe: (b, p) => describeTry(b, p),
     }),
     clusterAction<string>({
-      name: 'leader-try-acquire',
+      name: 'leader-observe',
       urgent: true,
       params: refs,
-      enabled: (s, p) => !ctx.leaderElectionInert && tryDue(s, parseCandidate(p), false),
+      enabled: (s, p) => !ctx.leaderElectionInert && observeDue(s, parseCandidate(p)),
+      apply: (s, p) => {
+        const { e, c } = parseCandidate(p);
+        return produce(s, (d) => {
+          const k = d.candidates[e][c];
+          const record = s.api.leases[e];
+          k.observedAge = 0;
+          k.observedHolder = record.holder;
+          k.observedDuration = record.durationSeconds;
+          k.unseen = false;
+        });
+      },
+      describe: (b, p) => {
+        const { e } = parseCandidate(p);
+        const holder = b.api.leases[e].holder;
+        return { actor: `${p}/leader-election`, summary: `${p} reads the Lease: held by ${holder >= 0 ? candidateName(e, holder) : 'nobody'}`, to: ['kube-apiserver'], routine: true };
+      },
+    }),
+  ];
+}
+
+/**
+ * A follower's successful try: at any instant once the lease it observed has expired (not
+ * urgent: the jitter of `wait.JitterUntil`, see the header).
+ */
+export function acquireActions(ctx: Ctx): ClusterAction[] {
+  const refs = (s: ClusterState): string[] => candidateRefs(s).map(({ e, c }) => candidateName(e, c));
+  return [
+    clusterAction<string>({
+      name: 'leader-try-acquire',
+      urgent: false,
+      params: refs,
+      enabled: (s, p) => {
+        if (ctx.leaderElectionInert) return false;
+        const ref = parseCandidate(p);
+        const k = s.candidates[ref.e][ref.c];
+        return running(k) && !k.leader && !k.unseen && k.observedHolder !== -2 && tryOutcome(ctx, s, ref) === 'acquired';
+      },
       apply: (s, p) => tryApply(ctx, s, parseCandidate(p)),
-      describe: (b, p) => describeTry(b, p),
+      describe: (b, p) => {
+        const ref = parseCandidate(p);
+        const o = tryOutcome(ctx, b, ref);
+        const holder = b.api.leases[ref.e].holder;
+        const text: Record<Outcome, string> = {
+          renewed: 'renews the Lease',
+          acquired: `acquires the ${ELECTION_NAMES[ref.e]} Lease${holder >= 0 ? ` from ${candidateName(ref.e, holder)}` : ''}`,
+          'held-by-other': `sees the Lease held by ${holder >= 0 ? candidateName(ref.e, holder) : 'nobody'}; waits`,
+          conflict: `fails: the Lease is held by ${holder >= 0 ? candidateName(ref.e, holder) : 'nobody'}`,
+          unreachable: 'cannot reach the API; try fails',
+        };
+        return { actor: `${p}/leader-election`, summary: `${p} ${text[o]}`, to: o === 'unreachable' ? [] : [...API], routine: o === 'held-by-other' };
+      },
     }),
   ];
 }

@@ -11,15 +11,14 @@
  *   is in FullDisruption ("master disruption mode") all NoExecute taints are removed and no node
  *   is tainted until one is Ready again, and on leaving it every probeTimestamp is reset.
  * - `processTaintBaseEviction` acts on the Ready condition as observed when the pass began (the
- *   `observedReadyCondition` tryUpdateNodeHealth returns, before its own update): True removes
- *   the NoExecute taints (markNodeAsReachable); Unknown or False puts the node in its zone's
- *   NoExecute taint queue. So the pass that writes Unknown still sees True, and the node is
- *   queued one pass later. The model has no queue field: a node is queued when it is not Ready
- *   and its `sinceProbe` is not `ctx.markedUnknown`, the value the marking pass leaves there and
- *   the next pass replaces (an Unknown node's `sinceProbe` is otherwise unread until a renewal
- *   resets it). A fresh leader's first pass is due at once and comes first in model order, so it
- *   queues every node already Unknown, as the source does. Approximation: with two managers acting
- *   at once (a pause or drift), one treats a node the other has just marked as already queued.
+ *   `observedReadyCondition` tryUpdateNodeHealth returns, before its own update, kept in
+ *   `NodeHealth.observed`): True removes the NoExecute taints (markNodeAsReachable); Unknown or
+ *   False puts the node in its zone's NoExecute taint queue, and a node already carrying the other
+ *   condition's NoExecute taint has it swapped at once. So the pass that writes Unknown still sees
+ *   True, and the node is queued one pass later; a node whose kubelet posts Ready=False is queued
+ *   on the first pass after. A fresh leader's first pass is due at once and comes first in model
+ *   order, so it queues every node already Unknown, as the source does. The tainting loop reads
+ *   the node's current condition (`doNoExecuteTaintingPass`) and skips a node Ready again.
  * - NoSchedule taints follow the conditions at once (`doNoScheduleTaintingPass`, event driven).
  * - NoExecute taints (`doNoExecuteTaintingPass`) are added from the queue per zone through a token
  *   bucket of the zone's rate with burst 1 (Normal: --node-eviction-rate; PartialDisruption: 0, or
@@ -86,14 +85,19 @@ export function noExecuteCandidates(ctx: Ctx, s: ClusterState, c: number): numbe
     if (node === null) continue;
     const want = wantedNoExecute(node);
     if (want === undefined || node.taints.includes(want)) continue;
-    // Not queued yet: this manager's last pass marked it Unknown having observed it Ready.
-    if (k.ctrl.nodes[n].sinceProbe === ctx.markedUnknown) continue;
+    const observed = k.ctrl.nodes[n].observed;
+    // Not queued: this manager's last pass observed it Ready.
+    if (observed === 'True') continue;
     const other: Taint = want === 'unreachable:NoExecute' ? 'not-ready:NoExecute' : 'unreachable:NoExecute';
-    const swap = node.taints.includes(other);
+    if (node.taints.includes(other)) {
+      // SwapNodeControllerTaint on the pass that observed the new condition, not rate limited.
+      if (observed === node.ready) out.push(n);
+      continue;
+    }
     const zone = k.ctrl.zones[ctx.zoneOfNode[n]];
     const size = ctx.nodesOfZone[ctx.zoneOfNode[n]].length;
     const allFull = k.ctrl.zones.every((z) => z.state === 'FullDisruption');
-    if (swap || (zone.tokenIn <= 0 && tokenInterval(ctx, zone.state, size, allFull) !== Infinity)) out.push(n);
+    if (zone.tokenIn <= 0 && tokenInterval(ctx, zone.state, size, allFull) !== Infinity) out.push(n);
   }
   return out;
 }
@@ -101,7 +105,6 @@ export function noExecuteCandidates(ctx: Ctx, s: ClusterState, c: number): numbe
 function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
   const k = s.candidates[KCM][c];
   const writable = canWrite(s, k.partitioned);
-  const probeCap = ctx.grace + ctx.tick;
   return produce(s, (d) => {
     const ctrl = d.candidates[KCM][c].ctrl;
     if (ctrl === null) return;
@@ -112,13 +115,11 @@ function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
       if (h.unseen) {
         h.sinceProbe = 0;
         h.unseen = false;
-      } else if (h.sinceProbe === ctx.markedUnknown) h.sinceProbe = probeCap; // observed Unknown now: queued
-      if (node === null) continue;
-      // now > probeTimestamp + grace holds on the pass at probe + grace (see the header).
-      if (node.ready !== 'Unknown' && h.sinceProbe >= ctx.grace && writable) {
-        node.ready = 'Unknown';
-        h.sinceProbe = ctx.markedUnknown;
       }
+      if (node === null) continue;
+      if (h.observed !== node.ready) h.observed = node.ready;
+      // now > probeTimestamp + grace holds on the pass at probe + grace (see the header).
+      if (node.ready !== 'Unknown' && h.sinceProbe >= ctx.grace && writable) node.ready = 'Unknown';
     }
     // Zone states and limiters.
     const states = ctx.nodesOfZone.map((nodes) => {
@@ -149,8 +150,8 @@ function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
     if (allFull && !ctrl.disruptionMode) ctrl.disruptionMode = true;
     else if (!allFull && ctrl.disruptionMode) {
       ctrl.disruptionMode = false;
-      // Every probeTimestamp is reset; a node marked on this pass stays unqueued until the next.
-      for (const h of ctrl.nodes) if (h.sinceProbe !== ctx.markedUnknown) h.sinceProbe = 0;
+      // Every probeTimestamp is reset.
+      for (const h of ctrl.nodes) h.sinceProbe = 0;
     }
     if (!writable) return;
     for (let n = 0; n < d.api.nodes.length; n++) {

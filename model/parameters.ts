@@ -3,7 +3,7 @@
  * with its Kubernetes name, owning component, default as written, and type. The order is the
  * order `kubecheck list` shows.
  */
-export type ParameterType = 'duration' | 'integer' | 'number' | 'boolean' | 'string' | 'outage' | 'toleration';
+export type ParameterType = 'duration' | 'integer' | 'number' | 'boolean' | 'string' | 'outage' | 'toleration' | 'node' | 'optionalDuration';
 
 export interface ParameterInfo {
   /** Dotted path used by `--set` and config files, e.g. `kubeControllerManager.nodeMonitorGracePeriod`. */
@@ -26,6 +26,14 @@ const le = (prefix: string, component: string): ParameterSpec[] => [
   { key: `${prefix}.leaderElection.leaseDuration`, kubernetesName: '--leader-elect-lease-duration', component, defaultValue: '15s', type: 'duration', description: 'how long a non-leader waits after observing a renewal before it may take the lease' },
   { key: `${prefix}.leaderElection.renewDeadline`, kubernetesName: '--leader-elect-renew-deadline', component, defaultValue: '10s', type: 'duration', description: 'how long the leader retries renewing before it stops leading' },
   { key: `${prefix}.leaderElection.retryPeriod`, kubernetesName: '--leader-elect-retry-period', component, defaultValue: '2s', type: 'duration', description: 'interval between acquire/renew attempts' },
+  ...(['leaseDuration', 'renewDeadline', 'retryPeriod'] as const).map((k): ParameterSpec => ({
+    key: `${prefix}.challengerLeaderElection.${k}`,
+    kubernetesName: `--leader-elect-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`,
+    component,
+    defaultValue: 'same',
+    type: 'optionalDuration',
+    description: `${k} of the candidates other than the first (e.g. during a rollout that changes the flags); "same" = as leaderElection.${k}`,
+  })),
 ];
 
 const SPECS: readonly ParameterSpec[] = [
@@ -42,7 +50,7 @@ const SPECS: readonly ParameterSpec[] = [
   { key: 'kubeControllerManager.podGcQuarantine', kubernetesName: '', component: KCM, defaultValue: '40s', type: 'duration', description: 'pod GC wait before deleting pods of a missing Node (constant quarantineTime)' },
   ...le('kubeControllerManager', KCM),
   ...le('kubeScheduler', 'kube-scheduler'),
-  { key: 'kubeApiserver.defaultNotReadyTolerationSeconds', kubernetesName: '--default-not-ready-toleration-seconds', component: 'kube-apiserver', defaultValue: '300', type: 'integer', description: 'tolerationSeconds the DefaultTolerationSeconds admission adds for not-ready:NoExecute; no effect in this model: its kubelets never post Ready=False, so no node is tainted not-ready, and pods are evicted after the unreachable value' },
+  { key: 'kubeApiserver.defaultNotReadyTolerationSeconds', kubernetesName: '--default-not-ready-toleration-seconds', component: 'kube-apiserver', defaultValue: '300', type: 'integer', description: 'tolerationSeconds the DefaultTolerationSeconds admission adds for not-ready:NoExecute (a node whose kubelet posts Ready=False)' },
   { key: 'kubeApiserver.defaultUnreachableTolerationSeconds', kubernetesName: '--default-unreachable-toleration-seconds', component: 'kube-apiserver', defaultValue: '300', type: 'integer', description: 'tolerationSeconds the DefaultTolerationSeconds admission adds for unreachable:NoExecute' },
   { key: 'cluster.nodes', kubernetesName: '', component: 'cluster', defaultValue: '3', type: 'integer', description: 'worker nodes' },
   { key: 'cluster.zones', kubernetesName: '', component: 'cluster', defaultValue: '1', type: 'integer', description: 'zones (topology.kubernetes.io/zone); node i is in zone i mod zones' },
@@ -54,9 +62,15 @@ const SPECS: readonly ParameterSpec[] = [
   { key: 'cluster.schedulerCandidates', kubernetesName: '', component: 'kube-scheduler', defaultValue: '2', type: 'integer', description: 'kube-scheduler processes in its leader election' },
   { key: 'cluster.outage', kubernetesName: '', component: 'cluster', defaultValue: 'none', type: 'outage', description: 'a component all of whose instances are down from the start: none, kube-scheduler, kube-controller-manager, kube-apiserver' },
   { key: 'cluster.replicaSetReplicas', kubernetesName: 'spec.replicas', component: 'workload', defaultValue: '2', type: 'integer', description: 'replicas of the ReplicaSet "web"' },
-  { key: 'cluster.replicaSetTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', defaultValue: 'default', type: 'toleration', description: 'the web pods\' unreachable/not-ready tolerationSeconds; "default" = set by admission' },
+  { key: 'cluster.replicaSetTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', defaultValue: 'default', type: 'toleration', description: 'the web pods\' unreachable and not-ready NoExecute tolerationSeconds: seconds, forever (no tolerationSeconds, as DaemonSets), none (no toleration: evicted at once), or default (set by admission)' },
+  { key: 'cluster.replicaSetUnreachableTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', defaultValue: 'same', type: 'toleration', description: 'the web pods\' node.kubernetes.io/unreachable:NoExecute toleration alone; same = as cluster.replicaSetTolerationSeconds' },
+  { key: 'cluster.replicaSetNotReadyTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', defaultValue: 'same', type: 'toleration', description: 'the web pods\' node.kubernetes.io/not-ready:NoExecute toleration alone; same = as cluster.replicaSetTolerationSeconds' },
+  { key: 'cluster.replicaSetNodeName', kubernetesName: 'spec.nodeName', component: 'workload', defaultValue: 'none', type: 'node', description: 'the web pod template\'s spec.nodeName (e.g. node-2): pods are created bound there, bypassing the scheduler; none = scheduled' },
   { key: 'cluster.statefulSetReplicas', kubernetesName: 'spec.replicas', component: 'workload', defaultValue: '1', type: 'integer', description: 'replicas of the StatefulSet "db"' },
-  { key: 'cluster.statefulSetTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', defaultValue: 'default', type: 'toleration', description: 'the db pods\' unreachable/not-ready tolerationSeconds; "default" = set by admission' },
+  { key: 'cluster.statefulSetTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', defaultValue: 'default', type: 'toleration', description: 'the db pods\' unreachable and not-ready NoExecute tolerationSeconds: seconds, forever (no tolerationSeconds, as DaemonSets), none (no toleration: evicted at once), or default (set by admission)' },
+  { key: 'cluster.statefulSetUnreachableTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', defaultValue: 'same', type: 'toleration', description: 'the db pods\' node.kubernetes.io/unreachable:NoExecute toleration alone; same = as cluster.statefulSetTolerationSeconds' },
+  { key: 'cluster.statefulSetNotReadyTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', defaultValue: 'same', type: 'toleration', description: 'the db pods\' node.kubernetes.io/not-ready:NoExecute toleration alone; same = as cluster.statefulSetTolerationSeconds' },
+  { key: 'cluster.statefulSetNodeName', kubernetesName: 'spec.nodeName', component: 'workload', defaultValue: 'none', type: 'node', description: 'the db pod template\'s spec.nodeName (e.g. node-2): pods are created bound there, bypassing the scheduler; none = scheduled' },
   ...(
     [
       ['nodeCrash', 'node crashes (containers die, kubelet stops)'],
@@ -73,9 +87,16 @@ const SPECS: readonly ParameterSpec[] = [
       ['apiserverLoss', 'kube-apiserver instances lost'],
       ['processPause', 'stop-the-world pauses of a control-plane process'],
       ['clockDrift', 'control-plane processes whose clock rate drifts'],
+      ['etcdMemberRestore', 'restores of a lost etcd member'],
+      ['apiserverRestore', 'restores of a lost kube-apiserver instance'],
+      ['containerRuntimeFailure', 'container runtime failures on a node (its containers stop; the kubelet posts Ready=False)'],
+      ['containerRuntimeRecovery', 'recoveries of a failed container runtime'],
+      ['nodeStatusUpdateFailure', 'kubelets whose node status updates fail while their Lease renewals succeed'],
+      ['apiserverEtcdOutage', 'outages between the kube-apiserver the kubelets reach and etcd (kubernetes#121793)'],
     ] as const
   ).map(([k, d]): ParameterSpec => ({ key: `faults.${k}`, kubernetesName: '', component: 'faults', defaultValue: '0', type: 'integer', description: `budget: ${d}` })),
   { key: 'faults.processPauseDuration', kubernetesName: '', component: 'faults', defaultValue: '20s', type: 'duration', description: 'length of a process pause' },
+  { key: 'faults.apiserverEtcdOutageDuration', kubernetesName: '', component: 'faults', defaultValue: '40s', type: 'duration', description: 'length of a kube-apiserver ⇄ etcd outage (gRPC keepalive reconnects take up to about 40 s, kubernetes#121793)' },
   { key: 'faults.clockDriftRate', kubernetesName: '', component: 'faults', defaultValue: '2', type: 'number', description: 'clock rate of a drifting process (local seconds per real second)' },
   ...(
     [

@@ -129,8 +129,21 @@ function parseValue(spec: ParameterSpec, raw: unknown): unknown {
       return raw;
     }
     case 'toleration':
-      if (raw === 'default' || raw === null) return null;
+      if (raw === 'default' || raw === 'same' || raw === null) return null;
+      if (raw === 'forever' || raw === 'none') return raw;
+      if (typeof raw === 'string' && !/^-?\d+$/.test(raw.trim())) {
+        modelError(ModelErrorCode.invalidValue, `${spec.key}: expected seconds, forever, none or ${spec.defaultValue}, got ${JSON.stringify(raw)}`);
+      }
       return parseInteger(spec.key, raw);
+    case 'node': {
+      if (raw === 'none' || raw === null || raw === '') return -1;
+      const m = typeof raw === 'string' ? /^node-(\d+)$/.exec(raw.trim()) : null;
+      if (m === null || Number(m[1]) < 1) modelError(ModelErrorCode.invalidValue, `${spec.key}: expected a node name such as node-2, or none, got ${JSON.stringify(raw)}`);
+      return Number(m[1]) - 1;
+    }
+    case 'optionalDuration':
+      if (raw === 'same' || raw === null) return null;
+      return parseDuration(spec.key, raw);
   }
 }
 
@@ -203,7 +216,9 @@ export function configToObject(config: ClusterConfig): unknown {
     const v = getPath(config, spec.key);
     let written: unknown = v;
     if (spec.type === 'duration') written = formatDuration(v as number);
-    else if (spec.type === 'toleration') written = v === null ? 'default' : v;
+    else if (spec.type === 'toleration') written = v === null ? spec.defaultValue : v;
+    else if (spec.type === 'node') written = v === -1 ? 'none' : `node-${(v as number) + 1}`;
+    else if (spec.type === 'optionalDuration') written = v === null ? 'same' : formatDuration(v as number);
     setPath(out, spec.key, written);
   }
   return out;

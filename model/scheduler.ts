@@ -5,10 +5,16 @@
  * or NoExecute taint is tolerated (pods tolerate only the unreachable/not-ready NoExecute taints
  * that admission added). The bind is `pods/binding`, a compare-and-swap on an empty nodeName and
  * no deletionTimestamp (pkg/registry/core/pod/storage/storage.go), so a pod is bound at most once.
+ *
+ * Two steps, as in the source: the scheduling cycle picks a node and assumes the pod there in
+ * the scheduler's cache (`AssumePod`), the binding cycle then calls `pods/binding`. Every
+ * kube-scheduler that believes it leads schedules (a stale leader resumed from a pause, or two
+ * leaders under clock skew): each may assume the same Pending pod; the first binding wins, the
+ * other gets 409 Conflict and forgets the pod (`ForgetPod`).
  */
 import { produce } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { acting, canWrite, nodeName, SCHED, type ClusterState, type NodeObject, type PodObject, type Taint } from './state.js';
+import { acting, candidateName, canWrite, nodeIndex, nodeName, SCHED, type ClusterState, type NodeObject, type PodObject, type Taint } from './state.js';
 
 const TOLERATED: readonly Taint[] = ['unreachable:NoExecute', 'not-ready:NoExecute'];
 
@@ -22,11 +28,17 @@ export function feasible(ctx: Ctx, s: ClusterState, _p: PodObject, n: number): b
   return count < ctx.config.cluster.maxPods;
 }
 
-/** The scheduler that acts now (the first acting candidate that can write), or -1. */
-export function actingScheduler(s: ClusterState): number {
+/** The kube-scheduler candidates that act as leader and can write, in candidate order. */
+export function actingSchedulers(s: ClusterState): number[] {
+  const out: number[] = [];
   const cs = s.candidates[SCHED];
-  for (let c = 0; c < cs.length; c++) if (acting(cs[c]) && canWrite(s, cs[c].partitioned)) return c;
-  return -1;
+  for (let c = 0; c < cs.length; c++) if (acting(cs[c]) && canWrite(s, cs[c].partitioned)) out.push(c);
+  return out;
+}
+
+/** The scheduler that acts first now (the first acting candidate that can write), or -1. */
+export function actingScheduler(s: ClusterState): number {
+  return actingSchedulers(s)[0] ?? -1;
 }
 
 /** The pod the scheduler takes next: the first Pending pod that fits somewhere. */
@@ -38,25 +50,63 @@ export function nextPending(ctx: Ctx, s: ClusterState): PodObject | undefined {
   return undefined;
 }
 
+/** Why `pods/binding` refuses pod `name` on node n (409 Conflict), or undefined when it binds. */
+export function bindingConflict(s: ClusterState, name: string): string | undefined {
+  const pod = s.api.pods.find((q) => q.name === name);
+  if (pod === undefined) return `pod ${name} not found`;
+  if (pod.deletion !== null) return `pod ${name} is being deleted, cannot be assigned to a host`;
+  if (pod.nodeName >= 0) return `pod ${name} is already assigned to node ${nodeName(pod.nodeName)}`;
+  return undefined;
+}
+
+const schedIdx = (p: string): number => Number(p.slice('kube-scheduler-'.length)) - 1;
+
 export function schedulerActions(ctx: Ctx): ClusterAction[] {
   return [
-    clusterAction<string>({
+    clusterAction<{ scheduler: string; node: string }>({
       name: 'schedule',
       urgent: true,
-      params: (s) => s.api.nodes.map((_, n) => nodeName(n)),
-      enabled: (s, node) => {
-        if (actingScheduler(s) < 0) return false;
-        const p = nextPending(ctx, s);
-        return p !== undefined && feasible(ctx, s, p, Number(node.slice(5)) - 1);
+      params: (s) => s.candidates[SCHED].flatMap((_, c) => s.api.nodes.map((__, n) => ({ scheduler: candidateName(SCHED, c), node: nodeName(n) }))),
+      enabled: (s, p) => {
+        const c = schedIdx(p.scheduler);
+        if (s.candidates[SCHED][c].assumed !== null || !actingSchedulers(s).includes(c)) return false;
+        const pod = nextPending(ctx, s);
+        return pod !== undefined && feasible(ctx, s, pod, nodeIndex(p.node));
       },
-      apply: (s, node) => {
-        const p = nextPending(ctx, s)!;
+      apply: (s, p) => {
+        const pod = nextPending(ctx, s)!;
         return produce(s, (d) => {
-          const pod = d.api.pods.find((q) => q.name === p.name)!;
-          if (pod.nodeName === -1 && pod.deletion === null) pod.nodeName = Number(node.slice(5)) - 1;
+          d.candidates[SCHED][schedIdx(p.scheduler)].assumed = { pod: pod.name, node: nodeIndex(p.node) };
         });
       },
-      describe: (b, node) => ({ actor: 'kube-scheduler', summary: `binds ${nextPending(ctx, b)?.name ?? '?'} to ${node}`, to: [...API] }),
+      describe: (b, p) => {
+        const alone = actingSchedulers(b).length === 1;
+        return { actor: alone ? 'kube-scheduler' : p.scheduler, summary: `picks ${p.node} for ${nextPending(ctx, b)?.name ?? '?'} (assumed in its cache)`, to: [], routine: alone };
+      },
+    }),
+    clusterAction<string>({
+      name: 'bind',
+      urgent: true,
+      params: (s) => s.candidates[SCHED].map((_, c) => candidateName(SCHED, c)),
+      enabled: (s, p) => s.candidates[SCHED][schedIdx(p)].assumed !== null && acting(s.candidates[SCHED][schedIdx(p)]),
+      apply: (s, p) => {
+        const c = schedIdx(p);
+        const assumed = s.candidates[SCHED][c].assumed!;
+        const conflict = canWrite(s, s.candidates[SCHED][c].partitioned) ? bindingConflict(s, assumed.pod) : 'no API';
+        return produce(s, (d) => {
+          d.candidates[SCHED][c].assumed = null;
+          if (conflict !== undefined) return; // ForgetPod: the pod goes back to the queue
+          d.api.pods.find((q) => q.name === assumed.pod)!.nodeName = assumed.node;
+        });
+      },
+      describe: (b, p) => {
+        const c = schedIdx(p);
+        const assumed = b.candidates[SCHED][c].assumed!;
+        const conflict = canWrite(b, b.candidates[SCHED][c].partitioned) ? bindingConflict(b, assumed.pod) : 'cannot reach the API';
+        const what = `binds ${assumed.pod} to ${nodeName(assumed.node)}`;
+        const alone = b.candidates[SCHED].filter((k) => k.leader && k.up).length === 1;
+        return { actor: alone ? 'kube-scheduler' : p, summary: conflict === undefined ? what : `${what}: 409 Conflict (${conflict}); forgets it`, to: [...API] };
+      },
     }),
   ];
 }

@@ -42,10 +42,21 @@ export interface PodObject {
   readonly nodeName: number;
   /** Set when the pod is Terminating (graceful deletion asked, kubelet confirmation pending). */
   readonly deletion: Deletion | null;
-  /** tolerationSeconds of its unreachable/not-ready NoExecute tolerations, fixed at admission. */
-  readonly tolerationSeconds: number;
+  /** Its `unreachable` and `not-ready` NoExecute tolerations, fixed at admission. */
+  readonly tolerations: Tolerations;
   /** Created by a controller after the start (a replacement). */
   readonly replacement: boolean;
+}
+
+/**
+ * A pod's tolerationSeconds for the `node.kubernetes.io/unreachable:NoExecute` and
+ * `node.kubernetes.io/not-ready:NoExecute` taints: seconds, or null for a toleration without
+ * tolerationSeconds (tolerated forever, as DaemonSet pods are). A pod without a matching
+ * toleration is evicted at once, as with 0 (taint_eviction.go `minTolerationTime`).
+ */
+export interface Tolerations {
+  readonly unreachable: number | null;
+  readonly notReady: number | null;
 }
 
 /** A leader-election record (coordination.k8s.io Lease `kube-system/<component>`). */
@@ -81,6 +92,17 @@ export interface NodeReal {
   readonly sinceHeartbeat: number;
   /** History: real time since the node got an unreachable/not-ready NoExecute taint; -1 without. */
   readonly sinceNoExecute: number;
+  /** The container runtime works; when it fails the kubelet posts Ready=False (and its containers stop). */
+  readonly runtimeUp: boolean;
+  /** The kubelet's node status updates fail while its Lease renewals still succeed. */
+  readonly statusStuck: boolean;
+  /**
+   * History: real time the node has been continuously live (up, kubelet running, not cut off),
+   * saturating one quantum past the Lease renew interval; 0 while it is not.
+   */
+  readonly liveFor: number;
+  /** History: real time since the container runtime failed (saturating); -1 while it works. */
+  readonly runtimeDownFor: number;
 }
 
 /** Node-health data the node lifecycle controller keeps in memory, per node. */
@@ -89,6 +111,11 @@ export interface NodeHealth {
   readonly sinceProbe: number;
   /** The Lease was renewed since the controller last looked ("RenewTime newer than saved"). */
   readonly unseen: boolean;
+  /**
+   * The Ready condition this controller observed on its last pass, before that pass's own update
+   * (`observedReadyCondition`): a node observed not Ready is in its zone's NoExecute taint queue.
+   */
+  readonly observed: Ready;
 }
 
 export type ZoneState = 'Normal' | 'PartialDisruption' | 'FullDisruption';
@@ -129,6 +156,14 @@ export interface Candidate {
   readonly unseen: boolean;
   /** Controller state while leading (kube-controller-manager only). */
   readonly ctrl: ControllerManagerLocal | null;
+  /**
+   * A leader that has just resumed from a pause: `race` until it is decided whether its renew
+   * loop or its controllers run first; `stale` while its controllers act on the lease it held
+   * before the pause (no fencing on API writes) and its renew loop has not run yet.
+   */
+  readonly afterPause: 'none' | 'race' | 'stale';
+  /** kube-scheduler only: the pod its scheduling cycle assumed onto a node, not bound yet. */
+  readonly assumed: { readonly pod: string; readonly node: number } | null;
 }
 
 /** Remaining fault and operator budgets (names as in `ClusterConfig.faults` / `.operator`). */
@@ -142,6 +177,11 @@ export interface ClusterState {
   /** Candidates per election: [kube-controller-manager, kube-scheduler]. */
   readonly candidates: readonly [readonly Candidate[], readonly Candidate[]];
   readonly budget: Budgets;
+  /**
+   * Seconds left of an outage between the kube-apiserver the kubelets reach and etcd (0: none):
+   * the kubelets can neither read nor write through it; the control plane's instance is unaffected.
+   */
+  readonly kubeletApiOutage: number;
   /**
    * The memory of users' own controllers added with `clusterModel(config, { extensions })`, by
    * extension name (absent without extensions). See `ClusterExtension`.
@@ -174,6 +214,19 @@ export function apiReachable(s: ClusterState, partitioned: boolean): boolean {
 /** A client can write: it reaches a kube-apiserver and etcd has quorum. */
 export function canWrite(s: ClusterState, partitioned: boolean): boolean {
   return apiReachable(s, partitioned) && quorum(s);
+}
+
+/** Node n is live: up, its kubelet running and reaching the control plane. */
+export const nodeLive = (s: ClusterState, n: number): boolean => s.nodes[n].up && s.nodes[n].kubeletUp && !s.nodes[n].partitioned;
+
+/** The kubelet of node n reaches the API (not cut off, no outage of its kube-apiserver). */
+export function kubeletReachesApi(s: ClusterState, n: number): boolean {
+  return s.kubeletApiOutage === 0 && apiReachable(s, s.nodes[n].partitioned);
+}
+
+/** The kubelet of node n can write (reaches the API and etcd has quorum). */
+export function kubeletCanWrite(s: ClusterState, n: number): boolean {
+  return kubeletReachesApi(s, n) && quorum(s);
 }
 
 /** The kubelet of node n runs. */

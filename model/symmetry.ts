@@ -48,12 +48,13 @@ export function canonicalize(ctx: Ctx, s: ClusterState): ClusterState {
       })
       .sort();
     let mem = '';
-    for (const k of kcm) if (k.ctrl !== null) mem += `${k.ctrl.nodes[n].sinceProbe}${k.ctrl.nodes[n].unseen ? '*' : ''}${k.ctrl.gcMissing[n]},`;
+    for (const k of kcm) if (k.ctrl !== null) mem += `${k.ctrl.nodes[n].sinceProbe}${k.ctrl.nodes[n].unseen ? '*' : ''}${k.ctrl.nodes[n].observed[0]}${k.ctrl.gcMissing[n]},`;
+    for (const k of s.candidates[1]) if (k.assumed !== null && k.assumed.node === n) mem += `a${isWeb(k.assumed.pod) ? 'web' : k.assumed.pod}`;
     sigs[n] = `${nodeObjectKey(s.api.nodes[n])}/${nodeRealKey(real)}/${bound.join(';')}/${run.join(';')}/${mem}`;
   }
   const perm = new Array<number>(N); // perm[new] = old
   let nodesMoved = false;
-  for (const group of ctx.nodesOfZone) {
+  for (const group of ctx.symmetricNodeGroups) {
     const sorted = [...group].sort((a, b) => cmp(sigs[a], sigs[b]) || a - b);
     group.forEach((slot, i) => {
       perm[slot] = sorted[i];
@@ -93,10 +94,12 @@ export function canonicalize(ctx: Ctx, s: ClusterState): ClusterState {
   const leases = [...state.api.leases] as [ClusterState['api']['leases'][0], ClusterState['api']['leases'][1]];
   const candidates = state.candidates.map((list, e) => {
     if (list.length < 2) return list;
+    // Candidates with other leader-election settings than the first are not interchangeable with it.
+    const fixedFirst = !ctx.electionSymmetric[e];
     const holder = state.api.leases[e].holder;
     const ref = (h: number, self: number): string => (h < 0 ? String(h) : h === self ? 's' : 'o');
     const sig = list.map((k, i) => `${ref(holder, i)}${ref(k.observedHolder, i)}${candidateKey({ ...k, observedHolder: 0 })}`);
-    const order = list.map((_, i) => i).sort((a, b) => cmp(sig[a], sig[b]) || a - b);
+    const order = list.map((_, i) => i).sort((a, b) => (fixedFirst ? Number(a !== 0) - Number(b !== 0) : 0) || cmp(sig[a], sig[b]) || a - b);
     if (order.every((old, nu) => old === nu)) return list;
     candidatesMoved = true;
     const cinv = new Array<number>(order.length);
@@ -135,7 +138,12 @@ export function permuteNodesAndPods(s: ClusterState, perm: readonly number[], re
       leases: s.api.leases,
     },
     nodes: perm.map((old) => ({ ...s.nodes[old], running: s.nodes[old].running.map(rn).sort() })),
-    candidates: s.candidates.map((list) => list.map((k) => (k.ctrl === null ? k : { ...k, ctrl: mapCtrl(k.ctrl) }))) as unknown as ClusterState['candidates'],
+    candidates: s.candidates.map((list) =>
+      list.map((k) => {
+        if (k.ctrl === null && k.assumed === null) return k;
+        return { ...k, ctrl: mapCtrl(k.ctrl), assumed: k.assumed === null ? null : { pod: rn(k.assumed.pod), node: mapNode(k.assumed.node) } };
+      }),
+    ) as unknown as ClusterState['candidates'],
   };
 }
 

@@ -2,14 +2,25 @@
  * Taint eviction controller (kubernetes/kubernetes:pkg/controller/tainteviction/taint_eviction.go),
  * in the kube-controller-manager that believes it leads. For a pod on a node with NoExecute
  * taints: an untolerated taint (here `out-of-service`) deletes it now; otherwise deletion is
- * scheduled at *its own observation time* + min tolerationSeconds (the taint's TimeAdded is not
- * used), and removing the taints cancels it. Deletion is graceful: the pod becomes Terminating
+ * scheduled at *its own observation time* + the pod's tolerationSeconds for the condition taint
+ * (unreachable or not-ready; the taint's TimeAdded is not used); a toleration without seconds
+ * never evicts, and removing the taints cancels a scheduled deletion. Deletion is graceful: the pod becomes Terminating
  * and stays so until its kubelet confirms. A new leader starts with no schedule, so a failover
  * restarts the countdown (issue #108268).
  */
 import { produce } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { acting, canWrite, conditionNoExecute, hasTaint, KCM, type ClusterState } from './state.js';
+import { acting, canWrite, hasTaint, KCM, type ClusterState, type NodeObject, type PodObject } from './state.js';
+
+/**
+ * The pod's tolerationSeconds for the condition NoExecute taint its node carries (the two are
+ * mutually exclusive): seconds, null when tolerated forever, undefined when the node has neither.
+ */
+export function conditionToleration(p: PodObject, node: NodeObject | null): number | null | undefined {
+  if (hasTaint(node, 'unreachable:NoExecute')) return p.tolerations.unreachable;
+  if (hasTaint(node, 'not-ready:NoExecute')) return p.tolerations.notReady;
+  return undefined;
+}
 
 interface TecWork {
   readonly schedule: { pod: string; in: number }[];
@@ -33,13 +44,17 @@ export function taintEvictionWork(s: ClusterState, c: number): TecWork | undefin
       if (when !== undefined) cancel.push(p.name);
       continue;
     }
+    const tol = conditionToleration(p, node);
     if (hasTaint(node, 'out-of-service:NoExecute')) evict.push(p.name);
-    else if (conditionNoExecute(node)) {
-      if (when === undefined) {
-        if (p.tolerationSeconds <= 0) evict.push(p.name);
-        else schedule.push({ pod: p.name, in: p.tolerationSeconds });
-      } else if (when <= 0) evict.push(p.name);
-    } else if (when !== undefined) cancel.push(p.name);
+    else if (tol === undefined || tol === null) {
+      // No condition taint, or tolerated forever: "cancelling any scheduled deletion".
+      if (when !== undefined) cancel.push(p.name);
+    } else if (when === undefined) {
+      if (tol <= 0) evict.push(p.name);
+      else schedule.push({ pod: p.name, in: tol });
+    } else if (when <= 0) evict.push(p.name);
+    // A scheduled deletion is kept when the toleration changes (processPodOnNode returns when the
+    // deadline from the first schedule is earlier; kubernetes#102993).
   }
   for (const pod of scheduled.keys()) cancel.push(pod); // pods gone from the API
   if (schedule.length + cancel.length + evict.length === 0) return undefined;

@@ -4,60 +4,77 @@
  * their action is due), "time since" counters saturate just past the largest constant they are
  * compared with, so states recur. A candidate's timers run at its own clock rate, also while it
  * is paused (its wall clock goes on); a crashed process or node keeps no time.
+ *
+ * Written without immer: the tick is the most frequent step, and copying only the parts whose
+ * timers move (sharing every other subtree) is several times cheaper than a draft.
  */
-import { produce } from 'immer';
 import { clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { conditionNoExecute, kubeletAlive, type ClusterState } from './state.js';
+import { conditionNoExecute, kubeletAlive, nodeLive, type Candidate, type ClusterState, type ControllerManagerLocal, type NodeReal } from './state.js';
 
 const r6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 const down = (x: number, by: number): number => (x <= by ? 0 : r6(x - by));
 const up = (x: number, by: number, cap: number): number => Math.min(cap, r6(x + by));
 
-function tick(ctx: Ctx, s: ClusterState): ClusterState {
+function tickNode(ctx: Ctx, s: ClusterState, n: number): NodeReal {
+  const node = s.nodes[n];
   const dt = ctx.tick;
-  return produce(s, (d) => {
-    for (let n = 0; n < s.nodes.length; n++) {
-      const node = s.nodes[n];
-      const dn = d.nodes[n];
-      if (kubeletAlive(s, n) && node.heartbeatIn > 0) dn.heartbeatIn = down(node.heartbeatIn, dt);
-      if (node.sinceHeartbeat < ctx.heartbeatCap) dn.sinceHeartbeat = up(node.sinceHeartbeat, dt, ctx.heartbeatCap);
-      if (node.sinceNoExecute >= 0 && node.sinceNoExecute < ctx.noExecuteCap) dn.sinceNoExecute = up(node.sinceNoExecute, dt, ctx.noExecuteCap);
-    }
-    for (let e = 0; e < 2; e++) {
-      const le = ctx.leaderElection[e];
-      s.candidates[e].forEach((k, c) => {
-        if (!k.up) return;
-        const dk = d.candidates[e][c];
-        const local = k.rate * dt;
-        if (k.paused > 0) dk.paused = down(k.paused, dt);
-        if (!ctx.leaderElectionInert) {
-        if (k.retryIn > 0) dk.retryIn = down(k.retryIn, local);
-        if (k.observedAge < le.leaseDuration) dk.observedAge = up(k.observedAge, local, le.leaseDuration);
-        const renewCap = le.retryPeriod + le.renewDeadline;
-        if (k.leader && k.renewAge < renewCap) dk.renewAge = up(k.renewAge, local, renewCap);
-        }
-        const ctrl = k.ctrl;
-        const dc = dk.ctrl;
-        if (ctrl === null || dc === null) return;
-        if (ctrl.monitorIn > 0) dc.monitorIn = down(ctrl.monitorIn, local);
-        if (ctrl.gcIn > 0 && !ctx.podGcInert) dc.gcIn = down(ctrl.gcIn, local);
-        ctrl.zones.forEach((z, i) => {
-          if (z.tokenIn > 0) dc.zones[i].tokenIn = down(z.tokenIn, local);
-        });
-        const probeCap = ctx.grace + ctx.tick;
-        ctrl.nodes.forEach((h, i) => {
-          if (h.sinceProbe < probeCap) dc.nodes[i].sinceProbe = up(h.sinceProbe, local, probeCap);
-        });
-        ctrl.evictions.forEach((x, i) => {
-          if (x.in > 0) dc.evictions[i].in = down(x.in, local);
-        });
-        const quarantine = ctx.config.kubeControllerManager.podGcQuarantine;
-        ctrl.gcMissing.forEach((m, i) => {
-          if (m >= 0 && m < quarantine) dc.gcMissing[i] = up(m, local, quarantine);
-        });
-      });
-    }
-  });
+  const heartbeatIn = kubeletAlive(s, n) && node.heartbeatIn > 0 ? down(node.heartbeatIn, dt) : node.heartbeatIn;
+  const sinceHeartbeat = node.sinceHeartbeat < ctx.heartbeatCap ? up(node.sinceHeartbeat, dt, ctx.heartbeatCap) : node.sinceHeartbeat;
+  const sinceNoExecute = node.sinceNoExecute >= 0 && node.sinceNoExecute < ctx.noExecuteCap ? up(node.sinceNoExecute, dt, ctx.noExecuteCap) : node.sinceNoExecute;
+  const liveFor = nodeLive(s, n) && node.liveFor < ctx.liveCap ? up(node.liveFor, dt, ctx.liveCap) : node.liveFor;
+  const runtimeDownFor = node.runtimeDownFor >= 0 && node.runtimeDownFor < ctx.runtimeDownCap ? up(node.runtimeDownFor, dt, ctx.runtimeDownCap) : node.runtimeDownFor;
+  if (
+    heartbeatIn === node.heartbeatIn && sinceHeartbeat === node.sinceHeartbeat && sinceNoExecute === node.sinceNoExecute &&
+    liveFor === node.liveFor && runtimeDownFor === node.runtimeDownFor
+  ) return node;
+  return { ...node, heartbeatIn, sinceHeartbeat, sinceNoExecute, liveFor, runtimeDownFor };
+}
+
+function tickControllers(ctx: Ctx, ctrl: ControllerManagerLocal, local: number): ControllerManagerLocal {
+  const monitorIn = ctrl.monitorIn > 0 ? down(ctrl.monitorIn, local) : ctrl.monitorIn;
+  const gcIn = ctrl.gcIn > 0 && !ctx.podGcInert ? down(ctrl.gcIn, local) : ctrl.gcIn;
+  let zones = ctrl.zones;
+  if (zones.some((z) => z.tokenIn > 0)) zones = zones.map((z) => (z.tokenIn > 0 ? { ...z, tokenIn: down(z.tokenIn, local) } : z));
+  const probeCap = ctx.grace + ctx.tick;
+  let nodes = ctrl.nodes;
+  if (nodes.some((h) => h.sinceProbe < probeCap)) nodes = nodes.map((h) => (h.sinceProbe < probeCap ? { ...h, sinceProbe: up(h.sinceProbe, local, probeCap) } : h));
+  let evictions = ctrl.evictions;
+  if (evictions.some((x) => x.in > 0)) evictions = evictions.map((x) => (x.in > 0 ? { pod: x.pod, in: down(x.in, local) } : x));
+  const quarantine = ctx.config.kubeControllerManager.podGcQuarantine;
+  let gcMissing = ctrl.gcMissing;
+  if (gcMissing.some((m) => m >= 0 && m < quarantine)) gcMissing = gcMissing.map((m) => (m >= 0 && m < quarantine ? up(m, local, quarantine) : m));
+  return { ...ctrl, monitorIn, gcIn, zones, nodes, evictions, gcMissing };
+}
+
+function tickCandidate(ctx: Ctx, k: Candidate, e: number, c: number): Candidate {
+  if (!k.up) return k;
+  const dt = ctx.tick;
+  const le = ctx.candidateElection[e][c];
+  const local = k.rate * dt;
+  const next: { -readonly [K in keyof Candidate]: Candidate[K] } = { ...k };
+  if (k.paused > 0) {
+    next.paused = down(k.paused, dt);
+    if (next.paused === 0 && k.leader) next.afterPause = 'race';
+  } else if (k.afterPause === 'stale') next.afterPause = 'none';
+  if (!ctx.leaderElectionInert) {
+    if (k.leader && k.retryIn > 0) next.retryIn = down(k.retryIn, local);
+    const observedCap = Math.max(le.leaseDuration, k.observedDuration);
+    if (!k.unseen && k.observedAge < observedCap) next.observedAge = up(k.observedAge, local, observedCap);
+    const renewCap = le.retryPeriod + le.renewDeadline;
+    if (k.leader && k.renewAge < renewCap) next.renewAge = up(k.renewAge, local, renewCap);
+  }
+  if (k.ctrl !== null) next.ctrl = tickControllers(ctx, k.ctrl, local);
+  return next;
+}
+
+function tick(ctx: Ctx, s: ClusterState): ClusterState {
+  const nodes = s.nodes.map((_, n) => tickNode(ctx, s, n));
+  const candidates = [
+    s.candidates[0].map((k, c) => tickCandidate(ctx, k, 0, c)),
+    s.candidates[1].map((k, c) => tickCandidate(ctx, k, 1, c)),
+  ] as unknown as ClusterState['candidates'];
+  const kubeletApiOutage = s.kubeletApiOutage > 0 ? down(s.kubeletApiOutage, ctx.tick) : 0;
+  return { ...s, nodes, candidates, kubeletApiOutage };
 }
 
 export function tickAction(ctx: Ctx): ClusterAction {
@@ -71,21 +88,20 @@ export function tickAction(ctx: Ctx): ClusterAction {
 }
 
 /**
- * Keeps the history variable `sinceNoExecute` in step with the API after any step: 0 when a node
- * has just got an unreachable/not-ready NoExecute taint, -1 when it has none.
+ * Keeps the history variables in step with the rest of the state after any step:
+ * `sinceNoExecute` is 0 when a node has just got an unreachable/not-ready NoExecute taint and -1
+ * when it has none; `liveFor` is 0 while the node is not live.
  */
 export function syncHistory(s: ClusterState): ClusterState {
-  let stale = false;
+  let nodes: NodeReal[] | undefined;
   for (let n = 0; n < s.nodes.length; n++) {
+    const node = s.nodes[n];
     const tainted = conditionNoExecute(s.api.nodes[n]);
-    if (tainted !== s.nodes[n].sinceNoExecute >= 0) stale = true;
+    const sinceNoExecute = tainted ? (node.sinceNoExecute < 0 ? 0 : node.sinceNoExecute) : -1;
+    const liveFor = nodeLive(s, n) ? node.liveFor : 0;
+    if (sinceNoExecute === node.sinceNoExecute && liveFor === node.liveFor) continue;
+    nodes ??= [...s.nodes];
+    nodes[n] = { ...node, sinceNoExecute, liveFor };
   }
-  if (!stale) return s;
-  return produce(s, (d) => {
-    for (let n = 0; n < s.nodes.length; n++) {
-      const tainted = conditionNoExecute(s.api.nodes[n]);
-      if (tainted && s.nodes[n].sinceNoExecute < 0) d.nodes[n].sinceNoExecute = 0;
-      if (!tainted && s.nodes[n].sinceNoExecute >= 0) d.nodes[n].sinceNoExecute = -1;
-    }
-  });
+  return nodes === undefined ? s : { ...s, nodes };
 }

@@ -4,9 +4,14 @@
  * shape and modelling rules cannot.
  */
 import type { ClusterConfig, LeaderElectionConfig } from './config.js';
-import { leaseRenewInterval } from './config.js';
+import { candidateLeaderElection, leaseRenewInterval } from './config.js';
 import { formatDuration } from './duration.js';
 import { ModelErrorCode, modelError } from './errors.js';
+
+const TOLERATION_KEYS = [
+  'replicaSetTolerationSeconds', 'replicaSetUnreachableTolerationSeconds', 'replicaSetNotReadyTolerationSeconds',
+  'statefulSetTolerationSeconds', 'statefulSetUnreachableTolerationSeconds', 'statefulSetNotReadyTolerationSeconds',
+] as const;
 
 /** client-go's JitterFactor (tools/leaderelection/leaderelection.go). */
 export const JITTER_FACTOR = 1.2;
@@ -58,7 +63,7 @@ export function validateConfig(c: ClusterConfig): void {
   shape(cl.replicaSetReplicas >= 0, `cluster.replicaSetReplicas (${cl.replicaSetReplicas}) must not be negative (apps/v1 validation)`);
   shape(cl.statefulSetReplicas >= 0, `cluster.statefulSetReplicas (${cl.statefulSetReplicas}) must not be negative (apps/v1 validation)`);
   for (const [k, v] of Object.entries({ ...c.faults, ...c.operator })) {
-    if (k === 'processPauseDuration' || k === 'clockDriftRate') continue;
+    if (k === 'processPauseDuration' || k === 'clockDriftRate' || k === 'apiserverEtcdOutageDuration') continue;
     shape(v >= 0, `${k in c.faults ? 'faults' : 'operator'}.${k} (${v}) is a budget and must not be negative`);
   }
   if (!(c.faults.clockDriftRate > 0)) modelError(ModelErrorCode.invalidValue, `faults.clockDriftRate (${c.faults.clockDriftRate}) must be positive`);
@@ -74,9 +79,12 @@ export function validateConfig(c: ClusterConfig): void {
   for (const k of ['defaultNotReadyTolerationSeconds', 'defaultUnreachableTolerationSeconds'] as const) {
     if (c.kubeApiserver[k] < 0) modelError(ModelErrorCode.invalidValue, `kubeApiserver.${k} (${c.kubeApiserver[k]}) must not be negative`);
   }
-  for (const k of ['replicaSetTolerationSeconds', 'statefulSetTolerationSeconds'] as const) {
+  for (const k of TOLERATION_KEYS) {
     const v = cl[k];
-    if (v !== null && v < 0) modelError(ModelErrorCode.invalidValue, `cluster.${k} (${v}) must not be negative`);
+    if (typeof v === 'number' && v < 0) modelError(ModelErrorCode.invalidValue, `cluster.${k} (${v}) must not be negative`);
+  }
+  for (const k of ['replicaSetNodeName', 'statefulSetNodeName'] as const) {
+    shape(cl[k] < cl.nodes, `cluster.${k} (node-${cl[k] + 1}) names a node that does not exist (cluster.nodes is ${cl.nodes})`);
   }
 
   // Rules Kubernetes enforces itself.
@@ -84,6 +92,9 @@ export function validateConfig(c: ClusterConfig): void {
   for (const prefix of ['kubeControllerManager', 'kubeScheduler'] as const) {
     const problem = leaderElectionProblem(prefix, c[prefix].leaderElection);
     if (problem !== undefined) unsafe(problem);
+    const challenger = candidateLeaderElection(c[prefix].leaderElection, c[prefix].challengerLeaderElection, 1);
+    const other = leaderElectionProblem(`${prefix}.challengerLeaderElection (with leaderElection)`, challenger);
+    if (other !== undefined) unsafe(other);
   }
 
   // What the discrete model needs.
@@ -108,12 +119,51 @@ export function validateConfig(c: ClusterConfig): void {
     durations.push([`${prefix}.leaderElection.leaseDuration`, c[prefix].leaderElection.leaseDuration]);
     durations.push([`${prefix}.leaderElection.renewDeadline`, c[prefix].leaderElection.renewDeadline]);
   }
-  for (const k of ['replicaSetTolerationSeconds', 'statefulSetTolerationSeconds'] as const) {
+  for (const k of TOLERATION_KEYS) {
     const v = cl[k];
-    if (v !== null) durations.push([`cluster.${k}`, v]);
+    if (typeof v === 'number') durations.push([`cluster.${k}`, v]);
   }
+  for (const prefix of ['kubeControllerManager', 'kubeScheduler'] as const) {
+    for (const [k, v] of Object.entries(c[prefix].challengerLeaderElection)) if (v !== null) durations.push([`${prefix}.challengerLeaderElection.${k}`, v]);
+  }
+  durations.push(['faults.apiserverEtcdOutageDuration', c.faults.apiserverEtcdOutageDuration]);
   for (const [k, v] of [['nodeEvictionRate', kcm.nodeEvictionRate], ['secondaryNodeEvictionRate', kcm.secondaryNodeEvictionRate]] as const) {
     if (v > 0) durations.push([`1 / kubeControllerManager.${k}`, 1 / v]);
   }
   for (const [k, v] of durations) multiple(k, v, tick);
+}
+
+/**
+ * Warnings about a config Kubernetes accepts but documents as unsafe, each naming the rule and
+ * its consequence. They do not change what is checked: the search shows the consequence.
+ */
+export function configWarnings(c: ClusterConfig): string[] {
+  const out: string[] = [];
+  const f = formatDuration;
+  const grace = c.kubeControllerManager.nodeMonitorGracePeriod;
+  const renew = leaseRenewInterval(c);
+  if (grace <= renew) {
+    out.push(`kubeControllerManager.nodeMonitorGracePeriod (${f(grace)}) is not longer than the kubelet's Lease renew interval (${f(renew)}): healthy nodes are marked Unknown between two renewals (--node-monitor-grace-period "must be N times more than" the kubelet's update interval, N the retries allowed)`);
+  } else if (grace < 2 * renew) {
+    out.push(`kubeControllerManager.nodeMonitorGracePeriod (${f(grace)}) allows no missed Lease renewal (renew interval ${f(renew)}): one slow renewal marks a healthy node Unknown (--node-monitor-grace-period "must be N times more than" the kubelet's update interval)`);
+  }
+  // HTTP2_PING_TIMEOUT_SECONDS (30) + HTTP2_READ_IDLE_TIMEOUT_SECONDS (15) in client-go.
+  if (grace > renew && grace <= 45) {
+    out.push(`kubeControllerManager.nodeMonitorGracePeriod (${f(grace)}) is not above 45s, the time a kubelet needs to detect a dead kube-apiserver connection (HTTP/2 ping 30s + read idle 15s): nodes can flap on a short kube-apiserver ⇄ etcd outage (kubernetes#121793, the reason the default became 50s in 1.32)`);
+  }
+  for (const prefix of ['kubeControllerManager', 'kubeScheduler'] as const) {
+    const candidates = prefix === 'kubeControllerManager' ? c.cluster.controllerManagerCandidates : c.cluster.schedulerCandidates;
+    const settings = [c[prefix].leaderElection, ...(candidates > 1 ? [candidateLeaderElection(c[prefix].leaderElection, c[prefix].challengerLeaderElection, 1)] : [])];
+    const holdOn = Math.max(...settings.map((le) => le.renewDeadline + le.retryPeriod));
+    const takeOver = Math.min(...settings.map((le) => le.leaseDuration));
+    if (candidates > 1 && holdOn > takeOver) {
+      out.push(`${prefix}: a leader that stops renewing keeps acting up to renewDeadline + retryPeriod (${f(holdOn)}) after its last renewal, longer than leaseDuration (${f(takeOver)}): two leaders are possible without any clock skew (client-go leaderelection.go: "does not guarantee that only one client is acting as a leader")`);
+    }
+    const le = c[prefix].leaderElection;
+    const tolerated = le.leaseDuration / (le.renewDeadline + le.retryPeriod);
+    if (c.faults.clockDrift > 0 && candidates > 1 && (c.faults.clockDriftRate > tolerated || c.faults.clockDriftRate < 1 / tolerated)) {
+      out.push(`faults.clockDriftRate (${c.faults.clockDriftRate}) is beyond the clock-rate skew ${prefix} leader election tolerates, leaseDuration / (renewDeadline + retryPeriod) = ${Math.round(tolerated * 1000) / 1000}: two leaders are possible`);
+    }
+  }
+  return out;
 }

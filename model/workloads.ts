@@ -25,7 +25,7 @@
  */
 import { produce } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { acting, canWrite, KCM, podIndex, type ClusterState, type PodObject } from './state.js';
+import { acting, canWrite, KCM, nodeName, podIndex, type ClusterState, type PodObject } from './state.js';
 
 const refs = (s: ClusterState): string[] => s.candidates[KCM].map((_, c) => `kube-controller-manager-${c + 1}`);
 const idx = (p: string): number => Number(p.slice('kube-controller-manager-'.length)) - 1;
@@ -79,7 +79,7 @@ export function statefulSetNext(ctx: Ctx, s: ClusterState): string | undefined {
 }
 
 function newPod(ctx: Ctx, name: string, workload: 'web' | 'db'): PodObject {
-  return { name, workload, nodeName: -1, deletion: null, tolerationSeconds: ctx.toleration[workload], replacement: true };
+  return { name, workload, nodeName: ctx.pinnedNode[workload], deletion: null, tolerations: ctx.toleration[workload], replacement: true };
 }
 
 const byName = (a: PodObject, b: PodObject): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -103,7 +103,10 @@ export function workloadActions(ctx: Ctx): ClusterAction[] {
       describe: (b) => {
         const w = replicaSetWork(ctx, b)!;
         const parts = [];
-        if (w.create.length) parts.push(`creates ${w.create.join(', ')} (tolerations admitted: ${ctx.toleration.web}s)`);
+        const t = ctx.toleration.web;
+        const seconds = (x: number | null): string => (x === null ? 'forever' : `${x}s`);
+        const bound = ctx.pinnedNode.web >= 0 ? `, spec.nodeName ${nodeName(ctx.pinnedNode.web)}` : '';
+        if (w.create.length) parts.push(`creates ${w.create.join(', ')} (tolerations admitted: unreachable ${seconds(t.unreachable)}, not-ready ${seconds(t.notReady)}${bound})`);
         if (w.remove.length) parts.push(`deletes ${w.remove.join(', ')}`);
         return { actor: 'kube-controller-manager/replicaset', summary: parts.join('; '), to: [...API] };
       },
@@ -119,7 +122,11 @@ export function workloadActions(ctx: Ctx): ClusterAction[] {
           d.api.pods = [...d.api.pods, newPod(ctx, name, 'db')].sort(byName);
         });
       },
-      describe: (b) => ({ actor: 'kube-controller-manager/statefulset', summary: `creates ${statefulSetNext(ctx, b) ?? '?'}`, to: [...API] }),
+      describe: (b) => ({
+        actor: 'kube-controller-manager/statefulset',
+        summary: `creates ${statefulSetNext(ctx, b) ?? '?'}${ctx.pinnedNode.db >= 0 ? ` (spec.nodeName ${nodeName(ctx.pinnedNode.db)})` : ''}`,
+        to: [...API],
+      }),
     }),
   ];
 }

@@ -1,5 +1,5 @@
 /** Small predicates over cluster states shared by the properties. */
-import type { ClusterConfig, ClusterState } from '../model/index.js';
+import { leaseRenewInterval, tolerationOf, type ClusterConfig, type ClusterState } from '../model/index.js';
 
 /** ReplicaSet replicas really serving: active pod objects whose container runs on their (up) node. */
 export function runningReplicas(s: ClusterState): number {
@@ -43,25 +43,48 @@ export function copiesRunning(s: ClusterState, pod: string): number {
   return count;
 }
 
-/**
- * The earliest a ReplicaSet replacement can be created after the failed node's last heartbeat
- * (seconds): grace until a pass marks it Unknown, one nodeMonitorPeriod until the next pass
- * queues it for its NoExecute taint, then tolerationSeconds until the eviction.
- */
-export function earliestReplacement(config: ClusterConfig): number {
-  const k = config.kubeControllerManager;
-  const tol = config.cluster.replicaSetTolerationSeconds ?? config.kubeApiserver.defaultUnreachableTolerationSeconds;
-  return k.nodeMonitorGracePeriod + k.nodeMonitorPeriod + tol;
+/** Nodes that can fail on one path: crashes, partitions, kubelet crashes and runtime failures. */
+function failingNodes(config: ClusterConfig): number {
+  const f = config.faults;
+  return Math.min(config.cluster.nodes, f.nodeCrash + f.nodePartition + f.kubeletCrash + f.containerRuntimeFailure);
+}
+
+/** Seconds the zone's NoExecute rate limiter may hold the last of the failing nodes back (one interval per other failing node). */
+function queueWait(config: ClusterConfig): number {
+  const rate = config.kubeControllerManager.nodeEvictionRate;
+  return rate > 0 ? Math.max(0, failingNodes(config) - 1) / rate : 0;
 }
 
 /**
- * The recovery bound of `replacement-within`, derived from the timing config (seconds): up to
- * one nodeMonitorPeriod until a pass sees the last renewal, then {@link earliestReplacement}.
+ * The earliest a ReplicaSet replacement can be created after the failed node's last heartbeat
+ * (seconds): grace until a pass marks it Unknown, one nodeMonitorPeriod until the next pass
+ * queues it for its NoExecute taint, then the unreachable tolerationSeconds until the eviction.
+ * Undefined when the pods tolerate unreachable forever.
  */
-export function replacementBound(config: ClusterConfig): number {
+export function earliestReplacement(config: ClusterConfig): number | undefined {
   const k = config.kubeControllerManager;
-  const tol = config.cluster.replicaSetTolerationSeconds ?? config.kubeApiserver.defaultUnreachableTolerationSeconds;
-  const failing = Math.min(config.cluster.nodes, config.faults.nodeCrash + config.faults.nodePartition + config.faults.kubeletCrash);
-  const queue = k.nodeEvictionRate > 0 ? Math.max(0, failing - 1) * (1 / k.nodeEvictionRate) : 0;
-  return 2 * k.nodeMonitorPeriod + k.nodeMonitorGracePeriod + tol + queue;
+  const tol = tolerationOf(config, 'web').unreachable;
+  return tol === null ? undefined : k.nodeMonitorGracePeriod + k.nodeMonitorPeriod + tol;
+}
+
+/**
+ * The recovery bound of `replacement-within` for a node that stops renewing (crash, partition,
+ * kubelet crash), from its last heartbeat (seconds): up to one nodeMonitorPeriod until a pass
+ * sees the last renewal, then {@link earliestReplacement}, then the zone rate limiter's wait for
+ * the other failing nodes queued ahead. Undefined when the pods tolerate unreachable forever.
+ */
+export function replacementBound(config: ClusterConfig): number | undefined {
+  const earliest = earliestReplacement(config);
+  return earliest === undefined ? undefined : earliest + config.kubeControllerManager.nodeMonitorPeriod + queueWait(config);
+}
+
+/**
+ * The recovery bound for a node whose container runtime fails (seconds from the failure): the
+ * kubelet posts Ready=False with its next status update (within the renew interval), the next
+ * monitor pass queues it (within nodeMonitorPeriod), the rate limiter's wait, then the not-ready
+ * tolerationSeconds. Undefined when the pods tolerate not-ready forever.
+ */
+export function notReadyReplacementBound(config: ClusterConfig): number | undefined {
+  const tol = tolerationOf(config, 'web').notReady;
+  return tol === null ? undefined : leaseRenewInterval(config) + config.kubeControllerManager.nodeMonitorPeriod + queueWait(config) + tol;
 }

@@ -3,15 +3,15 @@
  * and which properties each scenario checks by default.
  */
 import type { Model, Property } from '../checker/index.js';
-import { clusterModel, resolveConfig, type ClusterConfig, type ClusterModelOptions, type ClusterState } from '../model/index.js';
-import { noEarlyEviction, replacementAfterToleration, replacementWithin, unknownAfterGrace } from './observers.js';
+import { clusterModel, quorumCanBeLost, resolveConfig, tolerationOf, type ClusterConfig, type ClusterModelOptions, type ClusterState } from '../model/index.js';
+import { healthyNodeNotUnknown, noEarlyEviction, replacementAfterToleration, replacementWithin, unknownAfterGrace } from './observers.js';
 import {
   noDoubleBinding, noNodeUnknown, noPodEvicted, noReplacementCreated, noScheduleOnUnready, replacementsStayPending,
   runningPodsKeepRunning, singleLeader, statefulSetAtMostOne, writesNeedQuorum,
 } from './safety.js';
 import { leaderFailover, nodeMarkedUnknown, podEvicted, replacementPending, replacementRunning, replicaSetExtraCopy, statefulSetRecreated } from './witnesses.js';
 
-export { replacementBound, runningReplicas } from './helpers.js';
+export { notReadyReplacementBound, replacementBound, runningReplicas } from './helpers.js';
 
 export interface PropertyInfo {
   readonly id: string;
@@ -29,6 +29,7 @@ export function kubernetesProperties(config: ClusterConfig): Property<ClusterSta
     noScheduleOnUnready,
     noEarlyEviction(),
     writesNeedQuorum,
+    healthyNodeNotUnknown(config),
     replacementWithin(config),
     unknownAfterGrace(config),
     replacementAfterToleration(config),
@@ -60,43 +61,96 @@ export function kubernetesModel(config: ClusterConfig, options: ClusterModelOpti
   return { ...clusterModel(config, options), properties: kubernetesProperties(config) };
 }
 
-const SAFETY = ['single-leader', 'no-double-binding', 'statefulset-at-most-one', 'no-schedule-on-unready', 'no-early-eviction', 'writes-need-quorum', 'running-pods-keep-running'];
-const TIMING = ['unknown-after-grace', 'replacement-after-toleration', 'replacement-within'];
+const SAFETY = [
+  'single-leader', 'no-double-binding', 'statefulset-at-most-one', 'no-schedule-on-unready', 'no-early-eviction', 'writes-need-quorum',
+  'running-pods-keep-running', 'healthy-node-not-unknown', 'unknown-after-grace',
+];
+
+/** A property the default selection leaves out, and why. */
+export interface LeftOut {
+  readonly id: string;
+  readonly reason: string;
+}
+
+/** What `check` checks when no property is asked for, and what it leaves out with the reason. */
+export interface DefaultSelection {
+  readonly ids: readonly string[];
+  readonly leftOut: readonly LeftOut[];
+}
 
 /**
- * The ids `kubecheck check --scenario <scenario>` checks by default: the properties expected to
- * hold and the witnesses expected to be reached for that scenario and config, so that the stock
- * scenarios with their defaults pass. Other ids can be asked for explicitly.
+ * Why the recovery properties do not apply to `config`: each reason is a case where Kubernetes
+ * itself makes no such promise (a broken verdict there is not a finding). Empty when they apply.
  */
-export function defaultPropertyIds(scenario: string, config: ClusterConfig): readonly string[] {
+function recoveryExclusions(config: ClusterConfig): { afterToleration: string[]; within: string[] } {
   const f = config.faults;
   const o = config.operator;
-  const operatorActs = o.forceDeletePod + o.deleteNode + o.outOfServiceTaint > 0;
+  const cl = config.cluster;
+  const afterToleration: string[] = [];
+  const within: string[] = [];
+  const both = (reason: string): void => {
+    afterToleration.push(reason);
+    within.push(reason);
+  };
+  if (cl.replicaSetReplicas === 0) both('the ReplicaSet has no replicas');
+  if (o.forceDeletePod + o.deleteNode + o.outOfServiceTaint > 0) both('operator actions (force delete, Node deletion, out-of-service taint) remove pods before any toleration, by design');
+  if (f.containerRuntimeFailure > 0) afterToleration.push('its bound counts from the last heartbeat, and a node whose container runtime fails keeps renewing');
+  if (cl.outage !== 'none') within.push(`the ${cl.outage} is down from the start: nothing is replaced`);
+  if (quorumCanBeLost(config)) within.push('etcd can lose quorum: nothing is written until it returns');
+  if (f.apiserverLoss >= cl.apiservers) within.push('every kube-apiserver can be lost');
+  if (f.componentCrash + f.controlPlanePartition + f.processPause + f.clockDrift > 0) {
+    within.push('a kube-controller-manager failover restarts the eviction countdown (kubernetes#108268), so no fixed bound holds');
+  }
+  const failing = f.nodeCrash + f.nodePartition + f.kubeletCrash + f.containerRuntimeFailure;
+  if (failing + o.cordon >= cl.nodes) within.push('every node can fail or be cordoned: none may be left to run a replacement');
+  if (cl.replicaSetNodeName >= 0) within.push('the ReplicaSet pins its pods with spec.nodeName: a replacement goes to the same node');
+  const tol = tolerationOf(config, 'web');
+  if (tol.unreachable === null && tol.notReady === null) within.push('the ReplicaSet pods tolerate unreachable and not-ready forever');
+  return { afterToleration, within };
+}
+
+/**
+ * The properties `kubecheck check --scenario <scenario>` checks by default, and those it leaves
+ * out with the reason. Every safety property is always checked, above all when a fault or
+ * operator action that can break it is allowed; the recovery properties are checked wherever
+ * Kubernetes promises recovery for the config; witnesses show the scenario is not vacuous.
+ */
+export function defaultProperties(scenario: string, config: ClusterConfig): DefaultSelection {
+  const f = config.faults;
   const nodeFails = f.nodeCrash + f.nodePartition + f.kubeletCrash > 0;
   const web = config.cluster.replicaSetReplicas > 0;
-  // statefulset-at-most-one stays even when operator actions are allowed: a force delete or an
-  // out-of-service taint on a running node is exactly what breaks it, and a user who allows one
-  // should see that by default.
   const ids = [...SAFETY];
+  const leftOut: LeftOut[] = [];
+  const exclusions = recoveryExclusions(config);
+  for (const [id, reasons] of [['replacement-after-toleration', exclusions.afterToleration], ['replacement-within', exclusions.within]] as const) {
+    if (reasons.length === 0) ids.push(id);
+    else leftOut.push({ id, reason: reasons.join('; ') });
+  }
   switch (scenario) {
     case 'leader-failover':
       if (f.componentCrash + f.controlPlanePartition > 0 && config.cluster.controllerManagerCandidates + config.cluster.schedulerCandidates > 2) ids.push('leader-failover');
-      if (f.processPause > 0 || f.clockDrift > 0) ids.splice(ids.indexOf('single-leader'), 1);
-      return ids;
+      break;
     case 'component-outage':
       if (config.cluster.outage === 'kube-scheduler') {
         ids.push('replacements-stay-pending');
         if (nodeFails && web) ids.push('node-marked-unknown', 'pod-evicted', 'replacement-pending');
       } else if (config.cluster.outage !== 'none') ids.push('no-node-unknown', 'no-pod-evicted', 'no-replacement-created');
-      return ids;
+      break;
     default: {
       const quorumLost = config.cluster.etcdMembersDownAtStart > (config.cluster.etcdMembers - 1) / 2;
-      if (quorumLost) return [...ids, 'no-node-unknown', 'no-pod-evicted', 'no-replacement-created'];
-      if (!operatorActs) ids.push(...TIMING.filter((t) => web || t === 'unknown-after-grace'));
+      if (quorumLost) {
+        ids.push('no-node-unknown', 'no-pod-evicted', 'no-replacement-created');
+        break;
+      }
       if (nodeFails) ids.push('node-marked-unknown');
       if (nodeFails && web) ids.push('pod-evicted', 'replacement-running');
       if (scenario === 'node-partition' && f.nodePartition > 0 && web) ids.push('replicaset-extra-copy');
-      return ids;
     }
   }
+  return { ids, leftOut };
+}
+
+/** The ids {@link defaultProperties} selects. */
+export function defaultPropertyIds(scenario: string, config: ClusterConfig): readonly string[] {
+  return defaultProperties(scenario, config).ids;
 }

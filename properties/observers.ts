@@ -6,9 +6,10 @@
  * one saturating counter; for `replacement-after-toleration`, one of three values), which keeps
  * the product space small and symmetric.
  */
-import { boundedResponse, observer, type ActionLabel, type Property } from '../checker/index.js';
-import type { ClusterConfig, ClusterState } from '../model/index.js';
-import { earliestReplacement, replacementBound, runningReplicas, webPodsLeaving } from './helpers.js';
+import { always, alwaysStep, observer, type ActionLabel, type Property } from '../checker/index.js';
+import { leaseRenewInterval, nodeLive, type ClusterConfig, type ClusterState } from '../model/index.js';
+import { conditionToleration } from '../model/taintEviction.js';
+import { earliestReplacement, notReadyReplacementBound, replacementBound, runningReplicas, webPodsLeaving } from './helpers.js';
 
 /** An observer that latches the first step on which `bad` holds. */
 function latch(
@@ -61,10 +62,10 @@ export function unknownAfterGrace(config: ClusterConfig): Property<ClusterState>
  * per-pod memory: nothing early, a pod left early and is not replaced yet, violated.
  */
 export function replacementAfterToleration(config: ClusterConfig): Property<ClusterState> {
-  const bound = earliestReplacement(config);
+  const bound = earliestReplacement(config) ?? Infinity;
   return observer<ClusterState, Early>({
     id: 'replacement-after-toleration',
-    description: `no ReplicaSet pod is replaced earlier than ${bound}s after its node's last heartbeat`,
+    description: bound === Infinity ? 'no ReplicaSet pod is replaced (its pods tolerate unreachable forever)' : `no ReplicaSet pod is replaced earlier than ${bound}s after its node's last heartbeat`,
     source:
       'kubernetes/kubernetes:pkg/controller/nodelifecycle/node_lifecycle_controller.go (monitorNodeHealth); plugin/pkg/admission/defaulttolerationseconds/admission.go; pkg/controller/tainteviction/taint_eviction.go',
     initial: () => 'none',
@@ -104,7 +105,8 @@ export function noEarlyEviction(): Property<ClusterState> {
         if (p === undefined || p.deletion === 'taint-eviction') continue;
         const node = before.api.nodes[q.nodeName];
         if (node?.taints.includes('out-of-service:NoExecute')) continue;
-        if (before.nodes[q.nodeName].sinceNoExecute < q.tolerationSeconds) return true;
+        const tol = conditionToleration(q, node);
+        if (tol === undefined || tol === null || before.nodes[q.nodeName].sinceNoExecute < tol) return true;
       }
       return false;
     },
@@ -113,23 +115,68 @@ export function noEarlyEviction(): Property<ClusterState> {
 
 /**
  * `replacement-within`: bounded recovery. Whenever fewer ReplicaSet replicas really serve than
- * desired, enough serve again within 2 × nodeMonitorPeriod + nodeMonitorGracePeriod +
- * tolerationSeconds (+ the zone rate limiter's wait for each further failing node): up to one
- * period until a pass sees the last renewal, the grace, one period until the pass that queues
- * the Unknown node for its NoExecute taint, the toleration, then an immediate replacement
- * (IsPodActive excludes Terminating pods). Holds only while the scheduler and controller manager
- * work and zones stay Normal.
+ * desired, some node lost recently enough to explain it: a node that misses its Lease renewals
+ * (crashed, cut off, kubelet down; its partition may have just healed) whose last heartbeat is at
+ * most {@link replacementBound} ago (2 ×
+ * nodeMonitorPeriod + nodeMonitorGracePeriod + the unreachable tolerationSeconds + the zone rate
+ * limiter's wait for the other failing nodes), or a node whose container runtime failed at most
+ * {@link notReadyReplacementBound} ago. The clock restarts at each new loss: a second node that
+ * fails while the first one's pod is being replaced (and may receive the replacement before it
+ * is marked Unknown) has a bound of its own. An invariant over the model's own history variables
+ * (`sinceHeartbeat`, `runtimeDownFor`), so it adds no state. A node that keeps renewing while its
+ * pods are gone (its status updates failing) never explains a deficit: Kubernetes does not
+ * recover it.
  */
 export function replacementWithin(config: ClusterConfig): Property<ClusterState> {
-  const within = replacementBound(config);
-  const tick = config.model.tick;
-  return boundedResponse<ClusterState>({
-    id: 'replacement-within',
-    description: `a missing ReplicaSet replica is serving again within ${within}s`,
-    source: 'derived from kubernetes-semantics.md A2 (resulting default timeline)',
-    trigger: (s) => runningReplicas(s) < config.cluster.replicaSetReplicas,
-    response: (s) => runningReplicas(s) >= config.cluster.replicaSetReplicas,
-    elapsed: (_b, a) => (a.name === 'tick' ? tick : 0),
-    within,
-  });
+  const unreachable = replacementBound(config);
+  const notReady = notReadyReplacementBound(config);
+  const want = config.cluster.replicaSetReplicas;
+  const renew = leaseRenewInterval(config);
+  const explained = (s: ClusterState): boolean =>
+    s.nodes.some(
+      (n) =>
+        // Missing heartbeats (a live node renews every renew interval), the last one recent enough.
+        (unreachable !== undefined && (!n.up || !n.kubeletUp || n.partitioned || n.sinceHeartbeat > renew) && n.sinceHeartbeat <= unreachable) ||
+        (notReady !== undefined && n.up && n.runtimeDownFor >= 0 && n.runtimeDownFor <= notReady),
+    );
+  const bounds = [
+    unreachable === undefined ? undefined : `${unreachable}s after the last heartbeat of a node that stopped renewing`,
+    notReady === undefined || config.faults.containerRuntimeFailure === 0 ? undefined : `${notReady}s after a container runtime failure`,
+  ].filter((b) => b !== undefined);
+  return always<ClusterState>(
+    'replacement-within',
+    `a missing ReplicaSet replica is serving again within ${bounds.length ? bounds.join(', or ') : 'no bound (tolerated forever)'} (counted from the most recent loss)`,
+    (s) => runningReplicas(s) >= want || explained(s),
+    { source: 'derived from kubernetes-semantics.md A2 (resulting default timeline); kubernetes/kubernetes:pkg/controller/nodelifecycle, pkg/controller/tainteviction, pkg/controller/replicaset' },
+  );
+}
+
+/**
+ * `healthy-node-not-unknown`: a node that is up, whose kubelet runs and which nothing cuts off
+ * from the control plane is never marked Ready=Unknown once it has been so for longer than one
+ * Lease renew interval (so its kubelet has tried to renew). A violation is a false NotReady: a
+ * grace period too short for the renew interval, or a control-plane outage (kube-apiserver ⇄
+ * etcd, kubernetes#121793) that makes healthy nodes flap and can push whole zones into
+ * disruption mode.
+ */
+export function healthyNodeNotUnknown(config: ClusterConfig): Property<ClusterState> {
+  const renew = leaseRenewInterval(config);
+  return alwaysStep<ClusterState>(
+    'healthy-node-not-unknown',
+    'no node is marked Ready=Unknown while it is up, its kubelet runs and nothing cuts it off (no false NotReady, no flapping)',
+    (before, _a, after) => {
+      if (before.api.nodes === after.api.nodes) return true;
+      for (let n = 0; n < after.api.nodes.length; n++) {
+        const was = before.api.nodes[n];
+        const now = after.api.nodes[n];
+        if (now === null || was === null || now.ready !== 'Unknown' || was.ready === 'Unknown') continue;
+        if (nodeLive(before, n) && before.nodes[n].liveFor > renew) return false;
+      }
+      return true;
+    },
+    {
+      source:
+        'kubernetes/kubernetes:pkg/controller/nodelifecycle/node_lifecycle_controller.go (tryUpdateNodeHealth: a renewed Lease resets probeTimestamp); kube-controller-manager --node-monitor-grace-period ("must be N times more than kubelet\'s nodeStatusUpdateFrequency"); kubernetes/kubernetes#121793',
+    },
+  );
 }

@@ -92,6 +92,8 @@ export function outcomeJson<S>(model: Model<S>, result: CheckResult<S>, info: Ru
     stats: result.stats,
     stoppedBy: result.stoppedBy ?? null,
     ...(info.simulation ? { simulation: info.simulation } : {}),
+    ...(info.leftOut ? { leftOut: info.leftOut } : {}),
+    ...(info.warnings ? { warnings: info.warnings } : {}),
     counterexample: first ? counterexampleJson(model, first, info) : null,
     ...(files.length > 0 ? { files } : {}),
   };

@@ -17,6 +17,10 @@ export interface RunInfo {
   readonly config?: JsonValue;
   /** The config was accepted with `--allow-unsafe-config` (replay needs the same switch). */
   readonly allowUnsafeConfig?: boolean;
+  /** Properties the default selection left out, each with the reason. */
+  readonly leftOut?: readonly { readonly id: string; readonly reason: string }[];
+  /** Config warnings (what Kubernetes accepts but documents as unsafe). */
+  readonly warnings?: readonly string[];
   /** Random exploration's seed, runs, steps and fast-check replay path. */
   readonly simulation?: {
     readonly seed: number;
@@ -94,6 +98,7 @@ export function formatOutcome<S>(model: Model<S>, result: CheckResult<S>, info: 
   const out: string[] = [];
   out.push(c.bold(`${info.command} ${info.scenario ?? model.name}`) + (info.scenario ? c.dim(`  (${model.name})`) : ''));
   out.push(formatProperties(result.properties, c));
+  for (const l of info.leftOut ?? []) out.push(c.dim(`  - ${l.id}  not checked: ${l.reason}`));
   const violated = result.properties.filter((p) => p.status === 'violated' && p.trace);
   const max = options.maxTraces ?? 3;
   for (const p of violated.slice(0, max)) {

@@ -27,7 +27,7 @@ describe('remediation operator (force-deletes pods of nodes NotReady > 60 s)', (
     // recreates the identity, the scheduler binds it elsewhere and a kubelet starts it: two db-0
     // containers run.
     expect(names).toContain('node-partition');
-    const order = ['node-partition', 'remediation-force-delete', 'statefulset-sync', 'schedule', 'kubelet-sync'].map((n) => names.lastIndexOf(n));
+    const order = ['node-partition', 'remediation-force-delete', 'statefulset-sync', 'schedule', 'bind', 'kubelet-sync'].map((n) => names.lastIndexOf(n));
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(names[names.length - 1]).toBe('kubelet-sync');
     const unknown = steps.find((s) => /marks node-\d Ready=Unknown/.test(s.summary))!;

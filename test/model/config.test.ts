@@ -152,15 +152,16 @@ describe('resolveConfig', () => {
     expect(parameters().find((p) => p.key === 'kubeControllerManager.nodeMonitorGracePeriod')).toMatchObject({ kubernetesName: '--node-monitor-grace-period', defaultValue: '50s' });
   });
 
-  it('should say that defaultNotReadyTolerationSeconds has no effect, and give it none', () => {
-    // The kubelets never post Ready=False, so no node is tainted not-ready:NoExecute; a pod
-    // carries one tolerationSeconds, the unreachable one. Same states and verdicts either way.
-    expect(parameters().find((p) => p.key === 'kubeApiserver.defaultNotReadyTolerationSeconds')!.description).toContain('no effect in this model');
-    const small = { 'kubelet.nodeLeaseDurationSeconds': '4', 'kubeControllerManager.nodeMonitorPeriod': '1s', 'kubeControllerManager.nodeMonitorGracePeriod': '2s', 'kubeApiserver.defaultUnreachableTolerationSeconds': '3' };
-    const a = run('node-failure', small);
-    const b = run('node-failure', { ...small, 'kubeApiserver.defaultNotReadyTolerationSeconds': '30' });
-    expect(b.status).toEqual(a.status);
-    expect(b.result.stats.distinctStates).toBe(a.result.stats.distinctStates);
-    expect(a.config.kubeApiserver.defaultNotReadyTolerationSeconds).toBe(300);
+  it('should give defaultNotReadyTolerationSeconds its effect: pods of a node that posts Ready=False are evicted after it', () => {
+    // A container runtime failure makes the kubelet post Ready=False: the not-ready taints and
+    // tolerations apply, and the unreachable ones do not.
+    const small = { 'kubelet.nodeLeaseDurationSeconds': '4', 'kubeControllerManager.nodeMonitorPeriod': '1s', 'kubeControllerManager.nodeMonitorGracePeriod': '2s', 'faults.nodeCrash': '0', 'faults.containerRuntimeFailure': '1' };
+    const a = run('node-failure', { ...small, 'kubeApiserver.defaultNotReadyTolerationSeconds': '3' }, ['pod-evicted', 'no-early-eviction']);
+    const b = run('node-failure', { ...small, 'kubeApiserver.defaultNotReadyTolerationSeconds': '30' }, ['pod-evicted', 'no-early-eviction']);
+    expect(a.status).toEqual({ 'pod-evicted': 'witnessed', 'no-early-eviction': 'holds' });
+    expect(b.status).toEqual({ 'pod-evicted': 'witnessed', 'no-early-eviction': 'holds' });
+    const duration = (r: typeof a): number => r.result.properties.find((p) => p.id === 'pod-evicted')!.trace!.actions.filter((x) => x.name === 'tick').length;
+    expect(duration(b) - duration(a)).toBe(27);
+    expect(parameters().find((p) => p.key === 'kubeApiserver.defaultNotReadyTolerationSeconds')!.description).not.toContain('no effect');
   });
 });

@@ -30,6 +30,7 @@ describe('node-failure', () => {
     expect(r.status).toEqual({
       'single-leader': 'holds',
       'no-double-binding': 'holds',
+      'healthy-node-not-unknown': 'holds',
       'statefulset-at-most-one': 'holds',
       'no-schedule-on-unready': 'holds',
       'no-early-eviction': 'holds',

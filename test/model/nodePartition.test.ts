@@ -16,16 +16,16 @@ describe('node-partition', () => {
     expect(Object.values(r.status).every((s) => s === 'holds' || s === 'witnessed')).toBe(true);
   });
 
-  it('should violate statefulset-at-most-one with one force delete, in 5 steps', () => {
+  it('should violate statefulset-at-most-one with one force delete, in 6 steps (pick a node, then bind)', () => {
     const r = run('node-partition', { 'operator.forceDeletePod': '1' }, ['statefulset-at-most-one']);
     expect(r.status['statefulset-at-most-one']).toBe('violated');
     const trace = steps(r, 'statefulset-at-most-one');
     // Shortest: the node must be cut off first (a connected kubelet stops db-0 within the
     // instant, before any controller reacts), then the force delete, then the StatefulSet
     // controller recreates db-0, the scheduler binds it elsewhere and that kubelet starts it:
-    // five steps, none of which can be left out, and no tick is needed.
-    expect(trace.map((s) => s.name)).toEqual(['node-partition', 'force-delete-pod', 'statefulset-sync', 'schedule', 'kubelet-sync']);
-    expect(trace[4].summary).toMatch(/^starts db-0 on node-[12]$/);
+    // six steps (the scheduler picks a node, then binds), none of which can be left out, and no tick is needed.
+    expect(trace.map((s) => s.name)).toEqual(['node-partition', 'force-delete-pod', 'statefulset-sync', 'schedule', 'bind', 'kubelet-sync']);
+    expect(trace[5].summary).toMatch(/^starts db-0 on node-[12]$/);
   });
 
   it('should violate statefulset-at-most-one when the out-of-service taint is put on the partitioned node that still runs', () => {
@@ -37,9 +37,9 @@ describe('node-partition', () => {
     // only on a 20 s GC pass; BFS finds the fewest steps (ticks and periodic passes included)
     // that line the partition up with those passes: 88. The last steps are the chain
     // force-delete → recreate → bind elsewhere → start.
-    expect(trace).toHaveLength(88);
-    expect(trace.slice(-4).map((s) => s.name)).toEqual(['pod-gc', 'statefulset-sync', 'schedule', 'kubelet-sync']);
-    expect(trace[trace.length - 4].summary).toBe('force-deletes db-0');
+    expect(trace).toHaveLength(89);
+    expect(trace.slice(-5).map((s) => s.name)).toEqual(['pod-gc', 'statefulset-sync', 'schedule', 'bind', 'kubelet-sync']);
+    expect(trace[trace.length - 5].summary).toBe('force-deletes db-0');
     expect(trace.some((s) => s.name === 'out-of-service-taint')).toBe(true);
   });
 
@@ -59,7 +59,7 @@ describe('node-partition', () => {
     const trace = steps(r, 'statefulset-at-most-one');
     // Pod GC force-deletes pods of a missing Node object only after its 40 s quarantine, on a
     // 20 s pass; BFS lines the partition and the deletion up with those passes (86 steps).
-    expect(trace.slice(-4).map((s) => s.name)).toEqual(['pod-gc', 'statefulset-sync', 'schedule', 'kubelet-sync']);
+    expect(trace.slice(-5).map((s) => s.name)).toEqual(['pod-gc', 'statefulset-sync', 'schedule', 'bind', 'kubelet-sync']);
     expect(trace.map((s) => s.name)).toEqual(expect.arrayContaining(['node-partition', 'delete-node']));
   });
 

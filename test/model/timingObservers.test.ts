@@ -29,7 +29,7 @@ const remove = (s: ClusterState, pod: string): ClusterState =>
   });
 const replace = (s: ClusterState): ClusterState =>
   produce(s, (d) => {
-    d.api.pods.push({ name: 'web-2', workload: 'web', nodeName: -1, deletion: null, tolerationSeconds: 300, replacement: true });
+    d.api.pods.push({ name: 'web-2', workload: 'web', nodeName: -1, deletion: null, tolerations: { unreachable: 300, notReady: 300 }, replacement: true });
   });
 
 /** Runs the observer over a path of states and says whether the property still holds. */

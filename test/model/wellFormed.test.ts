@@ -95,7 +95,7 @@ describe('random walks', () => {
     const withProps = kubernetesModel(config, { extraActions: model.actions.filter((a) => a.name === 'remediate') });
     const r = check(withProps, { properties: ['statefulset-at-most-one'] });
     expect(r.properties[0].status).toBe('violated');
-    expect(r.properties[0].trace!.actions.slice(-3).map((a) => a.name)).toEqual(['statefulset-sync', 'schedule', 'kubelet-sync']);
+    expect(r.properties[0].trace!.actions.slice(-4).map((a) => a.name)).toEqual(['statefulset-sync', 'schedule', 'bind', 'kubelet-sync']);
     expect(r.properties[0].trace!.actions.map((a) => a.name)).toContain('remediate');
   });
 });
