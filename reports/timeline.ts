@@ -25,6 +25,13 @@ export interface TimelineStep {
   readonly changes: readonly Change[];
   /** Routine periodic work (see `StepDescription.routine`). */
   readonly routine: boolean;
+  /** Components changed without a message (see `StepDescription.affects`). */
+  readonly affects: readonly string[];
+}
+
+/** The state as a person reads it: the model's `present`, else the state itself. */
+export function presented<S>(model: Model<S>, state: S): unknown {
+  return model.present ? model.present(state) : state;
 }
 
 /** The description of a step, falling back to the action's name when the model gives none. */
@@ -37,6 +44,7 @@ export function describe<S>(model: Model<S>, before: S, action: ActionLabel, aft
 export function timelineSteps<S>(model: Model<S>, trace: Trace<S>): TimelineStep[] {
   const out: TimelineStep[] = [];
   let now = 0;
+  const shown = trace.states.map((st) => presented(model, st));
   for (let i = 0; i < trace.actions.length; i++) {
     const before = trace.states[i];
     const after = trace.states[i + 1];
@@ -51,8 +59,9 @@ export function timelineSteps<S>(model: Model<S>, trace: Trace<S>): TimelineStep
       actor: d.actor,
       summary: d.summary,
       to: d.to ?? [],
-      changes: diffStates(before, after),
+      changes: diffStates(shown[i], shown[i + 1]),
       routine: d.routine === true,
+      affects: d.affects ?? [],
     });
     now += elapsed;
   }
@@ -77,10 +86,14 @@ export interface TimelineLine {
   readonly step?: TimelineStep;
 }
 
-/** Folds consecutive time-only steps (elapsed > 0) into one line each. */
+/**
+ * Folds consecutive time-only steps (elapsed > 0) into one line each. The last step, the one that
+ * violates or reaches the property, is never folded: it is always a line of its own.
+ */
 export function foldTime(steps: readonly TimelineStep[], foldRoutine = false): TimelineLine[] {
   const out: TimelineLine[] = [];
-  const folds = (s: TimelineStep): boolean => s.elapsed > 0 || (foldRoutine && s.routine);
+  const lastIndex = steps.length > 0 ? steps[steps.length - 1].index : -1;
+  const folds = (s: TimelineStep): boolean => s.index !== lastIndex && (s.elapsed > 0 || (foldRoutine && s.routine));
   for (let i = 0; i < steps.length; ) {
     const s = steps[i];
     if (!folds(s)) {
@@ -121,6 +134,13 @@ export interface TimelineOptions {
   readonly foldTime?: boolean;
   /** Fold routine steps (renewals, passes that changed nothing) with time (default false). */
   readonly foldRoutine?: boolean;
+  /**
+   * After the steps, the last state in full, one part per line (default true): what a
+   * counterexample ends in, not only what its last step changed.
+   */
+  readonly finalState?: boolean;
+  /** The word before the last state (default `final`), e.g. `✗ violates consistent`. */
+  readonly finalLabel?: string;
   readonly colors?: Palette;
 }
 
@@ -152,5 +172,17 @@ export function formatTimeline<S>(model: Model<S>, trace: Trace<S>, options: Tim
     for (const ch of l.changes.slice(0, max)) out.push(c.dim(`${pad}${formatChange(ch)}`));
     if (l.changes.length > max) out.push(c.dim(`${pad}… ${l.changes.length - max} more changes`));
   }
+  const last = trace.states[trace.states.length - 1];
+  if (options.finalState !== false && model.describeState && last !== undefined && trace.actions.length > 0) {
+    const parts = stateParts(model.describeState(last));
+    const label = options.finalLabel ?? 'final';
+    out.push(`${c.bold(label.padEnd(timeWidth))}  ${parts[0] ?? ''}`.trimEnd());
+    for (const p of parts.slice(1)) out.push(`${' '.repeat(Math.max(timeWidth, label.length))}  ${p}`);
+  }
   return out.join('\n');
+}
+
+/** A state description split into its ` | `-separated parts (one per line where there is room). */
+export function stateParts(description: string): string[] {
+  return description.split(' | ').map((p) => p.trim()).filter((p) => p !== '');
 }
