@@ -220,3 +220,9 @@ export function parseDuration(name: string, text: string): number {
   if (!(total <= MAX_BOUND_SECONDS)) fail(ToolErrorCode.badOption, `${name} must be at most a year (8760h), got "${shown}"`);
   return total;
 }
+
+/** Collects a repeatable option whose values are file names (kept whole: a name may hold a comma). */
+export function collectPath(value: string, previous: string[] = []): string[] {
+  if (value === '') fail(ToolErrorCode.badOption, 'expected a file name, got an empty one');
+  return [...previous, value];
+}

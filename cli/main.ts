@@ -9,16 +9,18 @@ import { defaultMaxMemoryBytes, KubecheckError } from '../checker/index.js';
 import { ToolErrorCode } from '../reports/errors.js';
 import { runExplain } from './commands/explain.js';
 import { runGraph } from './commands/graph.js';
+import { runImport } from './commands/import.js';
 import { runList } from './commands/list.js';
 import { runReplay } from './commands/replay.js';
 import { runSearch } from './commands/run.js';
 import { parseSize, parseWorkers } from './limits.js';
-import { collectList, collectSet, nonNegativeInt, parseDuration, positiveInt } from './input.js';
+import { collectList, collectPath, collectSet, nonNegativeInt, parseDuration, positiveInt } from './input.js';
 
 function configOptions(cmd: Command): Command {
   return cmd
     .option('-s, --scenario <name>', 'scenario to check (see kubecheck list); default node-failure')
-    .option('-c, --config <file>', 'config file, YAML or JSON (parameters as in kubecheck list)')
+    .option('-c, --config <file>', 'config file or folder (repeatable): kubecheck YAML/JSON, KubeletConfiguration, KubeSchedulerConfiguration, KubeControllerManagerConfiguration, component flags, Nodes and workload manifests', collectPath)
+    .option('--extension <module>', 'a module exporting your own controllers (ClusterExtension or a list; .ts runs as is); repeatable', collectPath)
     .option('--set <key=value>', 'set one cluster or timing parameter, e.g. kubeControllerManager.nodeMonitorGracePeriod=40s (repeatable)', collectSet)
     .option('--allow-unsafe-config', 'accept a config Kubernetes would refuse (to study what it would do)');
 }
@@ -112,6 +114,17 @@ export function program(exit: (code: number) => void): Command {
     .option('--time-limit <duration>', 'bound of the search, e.g. 30s', (v) => parseDuration('--time-limit', v))
     .action(function (this: Command, scenario: string | undefined) {
       return run(() => runExplain(scenario, this.opts()))();
+    });
+
+  p.command('import').argument('<files...>', 'files and folders: KubeletConfiguration, KubeSchedulerConfiguration, KubeControllerManagerConfiguration, component flags, Nodes, Deployments, ReplicaSets, StatefulSets, DaemonSets, Lists')
+    .description('print the kubecheck config your cluster\'s files amount to (YAML, each key with its source) and what the model leaves out')
+    .option('-s, --scenario <name>', 'scenario the config is resolved for (default node-failure)')
+    .option('--set <key=value>', 'set one parameter on top of the files (repeatable)', collectSet)
+    .option('--allow-unsafe-config', 'accept a config Kubernetes would refuse')
+    .option('--all', 'print every parameter of the resolved config, not only those the files set')
+    .option('--json', 'print JSON: config, origins, notes, notModelled, resolved')
+    .action(function (this: Command, files: string[]) {
+      return run(() => runImport(files, this.opts()))();
     });
 
   p.command('list').argument('[what]', 'scenarios | properties | parameters (default: all)')

@@ -1,9 +1,14 @@
 /** Which subject a scenario belongs to, and the config resolved for it from the command line. */
 import { fail, ToolErrorCode } from '../reports/errors.js';
-import { readConfigFile } from './input.js';
+import type { ClusterExtension } from '../model/index.js';
+import { resolveConfig } from '../model/index.js';
+import { kubernetesModel } from '../properties/index.js';
+import { loadExtensions } from './extensions.js';
+import { importSources, type Imported } from './import/importer.js';
+import { readSources } from './import/read.js';
 import { kubernetesSubject } from './kubernetesSubject.js';
 import { refuseOversizedCluster } from './limits.js';
-import type { Resolved, Subject } from './subject.js';
+import type { ConfigInput, Resolved, Subject } from './subject.js';
 import { twoPhaseSubject } from './twoPhaseSubject.js';
 
 /** Every subject: Kubernetes first (its first scenario is the default), then the examples. */
@@ -27,36 +32,80 @@ export async function subjectOf(scenario: string | undefined): Promise<{ subject
 /** What the config options of a command say. */
 export interface ConfigOptions {
   readonly scenario?: string;
-  readonly config?: string;
+  /** Config files and folders: kubecheck's own YAML/JSON, Kubernetes component configs, flags, manifests. */
+  readonly config?: string | readonly string[];
   readonly set?: Record<string, string>;
   readonly allowUnsafeConfig?: boolean;
+  /** Modules exporting a user's own controllers (`ClusterExtension`s). */
+  readonly extension?: readonly string[];
+  /** JSON output: the not-modelled note goes into the JSON, not to stderr. */
+  readonly json?: boolean;
 }
 
-/** Resolves scenario and config from the options; a config file may name its scenario (`scenario: node-partition`). */
-export async function resolveFromOptions(opts: ConfigOptions): Promise<Resolved & { subject: Subject }> {
-  const file = opts.config === undefined ? undefined : readConfigFile(opts.config);
-  const given = file === undefined ? undefined : (file as Record<string, unknown>).scenario;
-  if (given !== undefined && (typeof given !== 'string' || given.trim() === '')) {
-    fail(ToolErrorCode.malformedConfig, `${opts.config}: "scenario" must be a scenario name (e.g. scenario: node-partition), got ${JSON.stringify(given)?.slice(0, 40)}`);
-  }
-  const named = given as string | undefined;
+/** A resolved config, what the files said that the model leaves out, and the extensions attached. */
+export interface ResolvedFromOptions extends Resolved {
+  readonly subject: Subject;
+  /** Fields of the files read that do not change the model, once each. */
+  readonly notModelled: readonly string[];
+  /** How the files were read: where each parameter came from, names mapped, zones. */
+  readonly imported?: Imported;
+  /** Names of the extensions attached to the model. */
+  readonly extensions: readonly string[];
+}
+
+/** The config files and folders of the options, as a list. */
+export function configPaths(opts: ConfigOptions): readonly string[] {
+  return opts.config === undefined ? [] : typeof opts.config === 'string' ? [opts.config] : opts.config;
+}
+
+/** Reads the config files and folders, whatever their kind, into one kubecheck config. */
+export function importFromPaths(paths: readonly string[]): Imported & { readonly skipped: readonly string[] } {
+  const { sources, skipped } = readSources(paths);
+  return { ...importSources(sources), skipped };
+}
+
+/**
+ * `subject.resolve`, with the user's extensions attached to the Kubernetes model (the config is
+ * resolved again for them: the subject's model has none).
+ */
+export function resolveWithExtensions(subject: Subject, scenario: string, input: ConfigInput, extensions: readonly ClusterExtension[]): Resolved {
+  const resolved = subject.resolve(scenario, input);
+  if (extensions.length === 0) return resolved;
+  if (subject !== kubernetesSubject) fail(ToolErrorCode.badOption, `--extension adds controllers to the Kubernetes model; scenario ${scenario} is not one of its scenarios`);
+  const model = kubernetesModel(resolveConfig(scenario, input), { extensions });
+  return { ...resolved, model: model as Resolved['model'] };
+}
+
+/**
+ * Resolves scenario and config from the options. The config files (repeatable; a folder means
+ * its files) may be kubecheck's own or Kubernetes' (see `import/`); one of kubecheck's may name
+ * its scenario (`scenario: node-partition`). What the files say that the model leaves out is
+ * printed once on stderr (not with --json).
+ */
+export async function resolveFromOptions(opts: ConfigOptions): Promise<ResolvedFromOptions> {
+  const paths = configPaths(opts);
+  const imported = paths.length === 0 ? undefined : importFromPaths(paths);
+  const named = imported?.scenario;
   if (opts.scenario && named && named !== opts.scenario) {
-    fail(ToolErrorCode.badOption, `--scenario ${opts.scenario} disagrees with "scenario: ${named}" in ${opts.config}`);
+    fail(ToolErrorCode.badOption, `--scenario ${opts.scenario} disagrees with "scenario: ${named}" in ${paths.join(', ')}`);
   }
   const { subject, scenario } = await subjectOf(opts.scenario ?? named);
-  let fileForModel = file;
-  if (named) {
-    const { scenario: _drop, ...rest } = file as Record<string, unknown>;
-    fileForModel = rest;
-  }
   const input = {
-    ...(fileForModel === undefined ? {} : { file: fileForModel }),
+    ...(imported === undefined ? {} : { file: imported.config }),
     ...(opts.set ? { set: opts.set } : {}),
     ...(opts.allowUnsafeConfig ? { allowUnsafe: true } : {}),
   };
   refuseOversizedCluster(subject.name, scenario, input);
-  const resolved = subject.resolve(scenario, input);
-  return { ...resolved, subject };
+  const extensions = opts.extension && opts.extension.length > 0 ? await loadExtensions(opts.extension) : [];
+  const resolved = resolveWithExtensions(subject, scenario, input, extensions);
+  const notModelled = imported === undefined ? [] : [...imported.notModelled, ...imported.skipped.map((f) => `${f} (not a .yaml, .yml, .json or .flags file)`)];
+  if (notModelled.length > 0 && !opts.json) process.stderr.write(formatNotModelled(notModelled));
+  return { ...resolved, subject, notModelled, ...(imported === undefined ? {} : { imported }), extensions: extensions.map((e) => e.name) };
+}
+
+/** The not-modelled note as printed on stderr. */
+export function formatNotModelled(notModelled: readonly string[]): string {
+  return `kubecheck: not modelled (read from your files, but they do not change the model):\n${notModelled.map((n) => `  ${n}\n`).join('')}`;
 }
 
 /** Checks the ids asked for against the subject's catalogue; KC210 lists the known ones. */

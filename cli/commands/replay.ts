@@ -8,11 +8,12 @@
 import { formatAction } from '../../checker/index.js';
 import { formatTime } from '../../reports/duration.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
-import { parseItf } from '../../reports/itf.js';
+import { ACTION_TAKEN, parseItf } from '../../reports/itf.js';
 import { checkTraceMeta, configDifference, replayItf, valueAt } from '../../reports/replay.js';
 import { formatTimeline, timelineSteps } from '../../reports/timeline.js';
 import { readText } from '../input.js';
-import { resolveFromOptions, subjectOf, type ConfigOptions } from '../subjects.js';
+import { loadExtensions } from '../extensions.js';
+import { resolveFromOptions, resolveWithExtensions, subjectOf, type ConfigOptions } from '../subjects.js';
 import { stdoutPalette } from '../terminal.js';
 
 export interface ReplayOptions extends ConfigOptions {
@@ -35,14 +36,20 @@ export async function runReplay(file: string, opts: ReplayOptions): Promise<numb
   const scenario = (opts.scenario ?? saved)!;
   const { subject } = await subjectOf(scenario);
   const unsafe = meta.allowUnsafeConfig === true || opts.allowUnsafeConfig === true;
-  const rebuilt = subject.resolve(scenario, { ...(meta.config === undefined ? {} : { file: meta.config }), ...(unsafe ? { allowUnsafe: true } : {}) });
+  const extensions = opts.extension && opts.extension.length > 0 ? await loadExtensions(opts.extension) : [];
+  const rebuilt = resolveWithExtensions(subject, scenario, { ...(meta.config === undefined ? {} : { file: meta.config }), ...(unsafe ? { allowUnsafe: true } : {}) }, extensions);
   if (opts.config !== undefined || opts.set !== undefined) {
-    const asked = await resolveFromOptions({ ...opts, scenario });
+    const asked = await resolveFromOptions({ ...opts, scenario, extension: [] });
     const diff = configDifference(rebuilt.config, asked.config);
     if (diff !== undefined) {
       const show = (v: unknown): string => JSON.stringify(valueAt(v, diff)) ?? 'unset';
       fail(ToolErrorCode.traceMismatch, `${file} was made for another config: ${diff} is ${show(rebuilt.config)} in the trace, ${show(asked.config)} here`);
     }
+  }
+  const known = new Set(['init', ...rebuilt.model.actions.map((a) => a.name)]);
+  const foreign = itf.states.map((st) => st[ACTION_TAKEN]).find((a) => typeof a === 'string' && !known.has(a));
+  if (foreign !== undefined) {
+    fail(ToolErrorCode.traceDiverges, `${file} takes the step "${String(foreign)}", which the model has no action for; if it comes from your own controller, replay with the same --extension it was checked with`);
   }
   const report = replayItf(rebuilt.model, itf);
   const steps = report.trace.actions.length;

@@ -83,6 +83,9 @@ export async function runSearch(command: 'check' | 'simulate', opts: RunOptions)
   const r = await resolveFromOptions(opts);
   checkPropertyIds(r.subject, opts.property);
   const outPlan = checkRunOptions(command, opts, r.model, r.scenario);
+  if (opts.workers !== undefined && opts.workers > 1 && r.extensions.length > 0) {
+    fail(ToolErrorCode.badOption, '--workers rebuilds the model in each thread from its config, which holds no --extension; run extended models on one worker');
+  }
   const properties = opts.property && opts.property.length > 0 ? opts.property : r.defaultProperties;
   let result: CheckResult<unknown>;
   let info: RunInfo = {
@@ -145,7 +148,11 @@ export async function runSearch(command: 'check' | 'simulate', opts: RunOptions)
     }
   }
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify(outcomeJson(r.model, result, info, written), null, 2)}\n`);
+    const imported = {
+      ...(r.notModelled.length > 0 ? { notModelled: r.notModelled } : {}),
+      ...(r.extensions.length > 0 ? { extensions: r.extensions } : {}),
+    };
+    process.stdout.write(`${JSON.stringify({ ...outcomeJson(r.model, result, info, written), ...imported }, null, 2)}\n`);
   } else {
     const c = stdoutPalette(opts.color === false);
     let text = formatOutcome(r.model, result, info, { colors: c });

@@ -1,0 +1,63 @@
+/**
+ * `kubecheck import FILES...`: what kubecheck understood of a cluster's own files. Prints the
+ * kubecheck config they amount to (YAML, each key with the file and field it came from, ready to
+ * save and pass to `--config`), how names were mapped, and every field read that the model
+ * leaves out. The config is resolved and validated as `check` would.
+ */
+import { Document, isScalar, type Scalar } from 'yaml';
+import { configToObject, resolveConfig } from '../../model/index.js';
+import { importFromPaths } from '../subjects.js';
+
+export interface ImportOptions {
+  readonly scenario?: string;
+  readonly set?: Record<string, string>;
+  readonly allowUnsafeConfig?: boolean;
+  readonly json?: boolean;
+  /** Print every parameter of the resolved config, not only those the files set. */
+  readonly all?: boolean;
+}
+
+/** The imported config as commented YAML: `key: value  # file: field`. */
+export function importYaml(config: Record<string, unknown>, origins: Readonly<Record<string, string>>, header: readonly string[], footer: readonly string[]): string {
+  const doc = new Document(config);
+  for (const [key, origin] of Object.entries(origins)) {
+    const node = doc.getIn(key.split('.'), true);
+    if (isScalar(node)) (node as Scalar).comment = ` ${origin}`;
+  }
+  doc.commentBefore = header.map((l) => ` ${l}`).join('\n');
+  if (footer.length > 0) doc.comment = footer.map((l) => ` ${l}`).join('\n');
+  return doc.toString({ lineWidth: 0 });
+}
+
+export async function runImport(files: readonly string[], opts: ImportOptions): Promise<number> {
+  const imported = importFromPaths(files);
+  const scenario = opts.scenario ?? imported.scenario ?? 'node-failure';
+  const resolved = resolveConfig(scenario, {
+    file: imported.config,
+    ...(opts.set ? { set: opts.set } : {}),
+    ...(opts.allowUnsafeConfig ? { allowUnsafe: true } : {}),
+  });
+  const notModelled = [...imported.notModelled, ...imported.skipped.map((f) => `${f} (not a .yaml, .yml, .json or .flags file)`)];
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify({
+      scenario,
+      config: imported.config,
+      origins: imported.origins,
+      notes: imported.notes,
+      notModelled,
+      resolved: configToObject(resolved),
+    }, null, 2)}\n`);
+    return 0;
+  }
+  const header = [
+    `kubecheck config read from ${files.join(', ')}`,
+    `check it with: kubecheck check --config <this file> (scenario ${scenario}); every key: kubecheck list parameters`,
+  ];
+  const footer = [
+    ...(imported.notes.length > 0 ? ['', 'how it was read:', ...imported.notes.map((n) => `  ${n}`)] : []),
+    ...(notModelled.length > 0 ? ['', 'not modelled (read, but they do not change the model):', ...notModelled.map((n) => `  ${n}`)] : []),
+  ];
+  const body = opts.all ? (configToObject(resolved) as Record<string, unknown>) : imported.config;
+  process.stdout.write(importYaml(body, imported.origins, header, footer));
+  return 0;
+}

@@ -1,0 +1,80 @@
+/**
+ * Command-line flags of the Kubernetes components as users keep them: a file of
+ * `--node-monitor-grace-period=20s` lines, a systemd or shell command line with `\` continuations,
+ * or the `command`/`args` of a static Pod (kubeadm's /etc/kubernetes/manifests). Pure.
+ */
+
+/** The components whose flags kubecheck reads. */
+export type Component = 'kube-controller-manager' | 'kube-scheduler' | 'kube-apiserver' | 'kubelet';
+
+export const COMPONENTS: readonly Component[] = ['kube-controller-manager', 'kube-scheduler', 'kube-apiserver', 'kubelet'];
+
+/** One flag as written: `name` without its dashes, `value` undefined for a bare boolean flag. */
+export interface Flag {
+  readonly name: string;
+  readonly value: string | undefined;
+}
+
+/** The flags of a command line, and the component when the command names it (`kube-apiserver --...`). */
+export interface FlagLine {
+  readonly component: Component | undefined;
+  readonly flags: readonly Flag[];
+}
+
+/** Boolean flags: they never take the next word as their value (pflag needs `--flag=false`). */
+const BOOLEAN_FLAGS = new Set(['leader-elect', 'allocate-node-cidrs', 'use-service-account-credentials', 'profiling', 'contention-profiling', 'allow-privileged', 'anonymous-auth', 'enable-aggregator-routing']);
+
+/** The component a program path names (`/usr/local/bin/kube-controller-manager` → kube-controller-manager). */
+export function componentOfProgram(word: string): Component | undefined {
+  const base = word.split('/').pop() ?? word;
+  return COMPONENTS.find((c) => base === c);
+}
+
+/** Splits a text into words: `#` comments, `\` line continuations, single and double quotes, YAML list dashes. */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.replace(/\\\r?\n/g, ' ').split(/\r?\n/)) {
+    const line = raw.replace(/(^|\s)#.*$/, '').replace(/^\s*-\s+/, '');
+    const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
+    for (let m = re.exec(line); m !== null; m = re.exec(line)) out.push(m[1] ?? m[2] ?? m[3]);
+  }
+  return out;
+}
+
+/**
+ * The flags in a list of words. A word before the first flag may name the program; a flag
+ * without `=` takes the next word as its value unless that word is a flag or the flag is boolean.
+ * Returns the first word that is neither (a stray word) as `stray`.
+ */
+export function parseFlags(list: readonly string[]): FlagLine & { readonly stray?: string } {
+  const flags: Flag[] = [];
+  let component: Component | undefined;
+  let stray: string | undefined;
+  for (let i = 0; i < list.length; i++) {
+    const w = list[i];
+    if (w.startsWith('--') && w.length > 2) {
+      const eq = w.indexOf('=');
+      if (eq > 0) {
+        flags.push({ name: w.slice(2, eq), value: w.slice(eq + 1) });
+        continue;
+      }
+      const name = w.slice(2);
+      const next = list[i + 1];
+      if (!BOOLEAN_FLAGS.has(name) && next !== undefined && !next.startsWith('-')) {
+        flags.push({ name, value: next });
+        i++;
+      } else flags.push({ name, value: undefined });
+      continue;
+    }
+    const program = flags.length === 0 ? componentOfProgram(w) : undefined;
+    if (program !== undefined && component === undefined) component = program;
+    else stray ??= w;
+  }
+  return { component, flags, ...(stray === undefined ? {} : { stray }) };
+}
+
+/** Whether a text looks like a flags file: its first word is a flag or a component's program. */
+export function looksLikeFlags(text: string): boolean {
+  const first = words(text)[0];
+  return first !== undefined && (first.startsWith('--') || componentOfProgram(first) !== undefined);
+}

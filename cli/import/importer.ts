@@ -1,0 +1,586 @@
+/**
+ * Kubernetes' own files as a kubecheck config: component configurations
+ * (`KubeletConfiguration`, `KubeSchedulerConfiguration`, `KubeControllerManagerConfiguration`),
+ * flags of kube-controller-manager, kube-scheduler, kube-apiserver and the kubelet, and objects
+ * (Nodes, Deployments, ReplicaSets, StatefulSets, DaemonSets, `kubectl get -o yaml` Lists).
+ *
+ * Pure: it takes parsed documents and returns the config object `resolveConfig(scenario, { file })`
+ * reads, where each key came from, and every field that was read but does not change the model,
+ * once. The model needs no change: every mapped field is one of its parameters (`kubecheck list
+ * parameters`). A malformed field or an unknown kind is a KC202 error naming the file and field.
+ */
+import { KubecheckError } from '../../checker/index.js';
+import { formatDuration, parseDuration } from '../../model/index.js';
+import { fail, ToolErrorCode } from '../../reports/errors.js';
+import type { Component, Flag, FlagLine } from './flags.js';
+
+/** One input file, parsed. */
+export type ImportSource =
+  /** kubecheck's own config (sections of parameters). */
+  | { readonly file: string; readonly type: 'kubecheck'; readonly value: Readonly<Record<string, unknown>> }
+  /** Kubernetes objects: the documents of a (multi-document) YAML or JSON file. */
+  | { readonly file: string; readonly type: 'objects'; readonly documents: readonly unknown[] }
+  /** Command-line flags of one component. */
+  | { readonly file: string; readonly type: 'flags'; readonly line: FlagLine };
+
+/** What the files say, as kubecheck parameters. */
+export interface Imported {
+  /** The config as sections (`{ kubeControllerManager: { nodeMonitorGracePeriod: '20s' } }`), as `resolveConfig` reads it. */
+  readonly config: Record<string, unknown>;
+  /** Where each dotted parameter came from, e.g. `kcm.flags: --node-monitor-grace-period`. */
+  readonly origins: Readonly<Record<string, string>>;
+  /** Fields read that do not change the model, each once, naming the file. */
+  readonly notModelled: readonly string[];
+  /** How names were mapped (nodes to node-k, zones, workloads to web and db), for people. */
+  readonly notes: readonly string[];
+  /** A scenario a kubecheck config among the files names. */
+  readonly scenario?: string;
+}
+
+type Obj = Readonly<Record<string, unknown>>;
+
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function bad(file: string, field: string, why: string): never {
+  return fail(ToolErrorCode.malformedConfig, `${file}: ${field}: ${why}`);
+}
+
+/** A field of a Go struct decoded from JSON: Go matches names case-insensitively (KubeControllerManagerConfiguration has no json tags). */
+function goField(o: Obj, name: string): unknown {
+  const key = Object.keys(o).find((k) => k.toLowerCase() === name.toLowerCase());
+  return key === undefined ? undefined : o[key];
+}
+
+const show = (v: unknown): string => {
+  const t = JSON.stringify(v) ?? String(v);
+  return t.length > 40 ? `${t.slice(0, 37)}...` : t;
+};
+
+/** Collects parameters, origins and notes while the files are read. */
+class Collector {
+  readonly values = new Map<string, { value: unknown; origin: string }>();
+  readonly notModelled: string[] = [];
+  readonly notes: string[] = [];
+  scenario: string | undefined;
+
+  set(key: string, value: unknown, origin: string): void {
+    const prior = this.values.get(key);
+    if (prior !== undefined && JSON.stringify(prior.value) !== JSON.stringify(value)) {
+      this.notes.push(`${key}: ${origin} (${show(value)}) overrides ${prior.origin} (${show(prior.value)})`);
+    }
+    this.values.delete(key);
+    this.values.set(key, { value, origin });
+  }
+
+  skip(what: string): void {
+    if (!this.notModelled.includes(what)) this.notModelled.push(what);
+  }
+}
+
+// ---- values ---------------------------------------------------------------------------------
+
+function duration(file: string, field: string, raw: unknown): string {
+  try {
+    return formatDuration(parseDuration(field, raw));
+  } catch (e) {
+    if (e instanceof KubecheckError) bad(file, field, e.message.replace(/^KC\d+: /, '').replace(`${field}: `, ''));
+    throw e;
+  }
+}
+
+function integer(file: string, field: string, raw: unknown, least = 0): number {
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n)) bad(file, field, `expected a whole number, got ${show(raw)}`);
+  if (n < least) bad(file, field, `expected at least ${least}, got ${n}`);
+  return n;
+}
+
+function decimal(file: string, field: string, raw: unknown): number {
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^[-+]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?$/i.test(raw.trim()) ? Number(raw) : NaN;
+  if (!Number.isFinite(n)) bad(file, field, `expected a number, got ${show(raw)}`);
+  return n;
+}
+
+function boolean(file: string, field: string, raw: unknown): boolean {
+  if (raw === true || raw === 'true' || raw === undefined) return true;
+  if (raw === false || raw === 'false') return false;
+  return bad(file, field, `expected true or false, got ${show(raw)}`);
+}
+
+// ---- component configurations -----------------------------------------------------------------
+
+const LEADER_ELECTION_FIELDS = { leaseDuration: 'leaseDuration', renewDeadline: 'renewDeadline', retryPeriod: 'retryPeriod' } as const;
+
+/** A LeaderElectionConfiguration (component-base) of kube-controller-manager or kube-scheduler. */
+function leaderElection(c: Collector, file: string, where: string, le: unknown, component: 'kube-controller-manager' | 'kube-scheduler'): void {
+  if (le === undefined) return;
+  if (!isObj(le)) bad(file, where, `expected a mapping, got ${show(le)}`);
+  const prefix = component === 'kube-controller-manager' ? 'kubeControllerManager' : 'kubeScheduler';
+  for (const [k, v] of Object.entries(le as Obj)) {
+    const field = `${where}.${k}`;
+    const known = Object.keys(LEADER_ELECTION_FIELDS).find((f) => f.toLowerCase() === k.toLowerCase()) as keyof typeof LEADER_ELECTION_FIELDS | undefined;
+    if (known !== undefined) c.set(`${prefix}.leaderElection.${known}`, duration(file, field, v), `${file}: ${field}`);
+    else if (k.toLowerCase() === 'leaderelect') leaderElect(c, file, field, boolean(file, field, v), component);
+    else c.skip(`${file}: ${field}`);
+  }
+}
+
+function leaderElect(c: Collector, file: string, field: string, on: boolean, component: 'kube-controller-manager' | 'kube-scheduler'): void {
+  if (on) return;
+  const key = component === 'kube-controller-manager' ? 'cluster.controllerManagerCandidates' : 'cluster.schedulerCandidates';
+  c.set(key, 1, `${file}: ${field}`);
+  c.notes.push(`${file}: ${field} is false: modelled as a single ${component} (one candidate, which holds its Lease while it runs)`);
+}
+
+function kubeletConfiguration(c: Collector, file: string, o: Obj): void {
+  for (const [k, v] of Object.entries(o)) {
+    if (k === 'apiVersion' || k === 'kind') continue;
+    if (k === 'nodeLeaseDurationSeconds') c.set('kubelet.nodeLeaseDurationSeconds', integer(file, k, v, 1), `${file}: KubeletConfiguration.${k}`);
+    else if (k === 'maxPods') c.set('cluster.maxPods', integer(file, k, v, 1), `${file}: KubeletConfiguration.${k}`);
+    else c.skip(`${file}: KubeletConfiguration.${k}`);
+  }
+}
+
+function schedulerConfiguration(c: Collector, file: string, o: Obj): void {
+  for (const [k, v] of Object.entries(o)) {
+    if (k === 'apiVersion' || k === 'kind') continue;
+    if (k === 'leaderElection') leaderElection(c, file, 'leaderElection', v, 'kube-scheduler');
+    else c.skip(`${file}: KubeSchedulerConfiguration.${k}`);
+  }
+}
+
+/** NodeLifecycleController fields and the parameter each one sets. */
+const NODE_LIFECYCLE: readonly [string, string, 'duration' | 'number' | 'integer'][] = [
+  ['NodeMonitorGracePeriod', 'kubeControllerManager.nodeMonitorGracePeriod', 'duration'],
+  ['NodeEvictionRate', 'kubeControllerManager.nodeEvictionRate', 'number'],
+  ['SecondaryNodeEvictionRate', 'kubeControllerManager.secondaryNodeEvictionRate', 'number'],
+  ['LargeClusterSizeThreshold', 'kubeControllerManager.largeClusterSizeThreshold', 'integer'],
+  ['UnhealthyZoneThreshold', 'kubeControllerManager.unhealthyZoneThreshold', 'number'],
+];
+
+function typed(file: string, field: string, raw: unknown, type: 'duration' | 'number' | 'integer'): unknown {
+  return type === 'duration' ? duration(file, field, raw) : type === 'number' ? decimal(file, field, raw) : integer(file, field, raw);
+}
+
+function controllerManagerConfiguration(c: Collector, file: string, o: Obj): void {
+  for (const [k, v] of Object.entries(o)) {
+    if (k === 'apiVersion' || k === 'kind') continue;
+    const section = k.toLowerCase();
+    if (section !== 'generic' && section !== 'kubecloudshared' && section !== 'nodelifecyclecontroller') {
+      c.skip(`${file}: KubeControllerManagerConfiguration.${k}`);
+      continue;
+    }
+    if (!isObj(v)) bad(file, k, `expected a mapping, got ${show(v)}`);
+    for (const [f, fv] of Object.entries(v as Obj)) {
+      const field = `${k}.${f}`;
+      if (section === 'generic' && f.toLowerCase() === 'leaderelection') leaderElection(c, file, field, fv, 'kube-controller-manager');
+      else if (section === 'kubecloudshared' && f.toLowerCase() === 'nodemonitorperiod') c.set('kubeControllerManager.nodeMonitorPeriod', duration(file, field, fv), `${file}: ${field}`);
+      else {
+        const row = section === 'nodelifecyclecontroller' ? NODE_LIFECYCLE.find(([name]) => name.toLowerCase() === f.toLowerCase()) : undefined;
+        if (row) c.set(row[1], typed(file, field, fv, row[2]), `${file}: ${field}`);
+        else c.skip(`${file}: KubeControllerManagerConfiguration.${field}`);
+      }
+    }
+  }
+}
+
+// ---- flags ----------------------------------------------------------------------------------
+
+/** Flags that change the model, by component, with the parameter each sets. */
+const FLAG_PARAMETERS: Readonly<Record<Component, Readonly<Record<string, readonly [string, 'duration' | 'number' | 'integer']>>>> = {
+  'kube-controller-manager': {
+    'node-monitor-grace-period': ['kubeControllerManager.nodeMonitorGracePeriod', 'duration'],
+    'node-monitor-period': ['kubeControllerManager.nodeMonitorPeriod', 'duration'],
+    'node-eviction-rate': ['kubeControllerManager.nodeEvictionRate', 'number'],
+    'secondary-node-eviction-rate': ['kubeControllerManager.secondaryNodeEvictionRate', 'number'],
+    'large-cluster-size-threshold': ['kubeControllerManager.largeClusterSizeThreshold', 'integer'],
+    'unhealthy-zone-threshold': ['kubeControllerManager.unhealthyZoneThreshold', 'number'],
+    'leader-elect-lease-duration': ['kubeControllerManager.leaderElection.leaseDuration', 'duration'],
+    'leader-elect-renew-deadline': ['kubeControllerManager.leaderElection.renewDeadline', 'duration'],
+    'leader-elect-retry-period': ['kubeControllerManager.leaderElection.retryPeriod', 'duration'],
+  },
+  'kube-scheduler': {
+    'leader-elect-lease-duration': ['kubeScheduler.leaderElection.leaseDuration', 'duration'],
+    'leader-elect-renew-deadline': ['kubeScheduler.leaderElection.renewDeadline', 'duration'],
+    'leader-elect-retry-period': ['kubeScheduler.leaderElection.retryPeriod', 'duration'],
+  },
+  'kube-apiserver': {
+    'default-not-ready-toleration-seconds': ['kubeApiserver.defaultNotReadyTolerationSeconds', 'integer'],
+    'default-unreachable-toleration-seconds': ['kubeApiserver.defaultUnreachableTolerationSeconds', 'integer'],
+  },
+  kubelet: {
+    'max-pods': ['cluster.maxPods', 'integer'],
+  },
+};
+
+/** Flags of one component only, which tell whose flags a file holds when nothing else does. */
+const OWN_FLAGS: Readonly<Record<Component, readonly string[]>> = {
+  'kube-controller-manager': ['node-monitor-grace-period', 'node-monitor-period', 'node-eviction-rate', 'secondary-node-eviction-rate', 'large-cluster-size-threshold', 'unhealthy-zone-threshold', 'node-startup-grace-period', 'pod-eviction-timeout', 'controllers', 'cluster-signing-cert-file', 'allocate-node-cidrs', 'cluster-cidr', 'use-service-account-credentials', 'terminated-pod-gc-threshold'],
+  'kube-scheduler': ['authentication-kubeconfig', 'scheduler-name', 'policy-config-file'],
+  'kube-apiserver': ['default-not-ready-toleration-seconds', 'default-unreachable-toleration-seconds', 'etcd-servers', 'service-cluster-ip-range', 'enable-admission-plugins', 'disable-admission-plugins', 'advertise-address', 'secure-port', 'service-account-issuer', 'tls-cert-file', 'client-ca-file'],
+  kubelet: ['max-pods', 'node-status-update-frequency', 'container-runtime-endpoint', 'register-node', 'node-labels', 'pod-manifest-path', 'hostname-override'],
+};
+
+/** The component a flags file belongs to: its program, else its file name, else its own flags. */
+function componentOf(file: string, line: FlagLine): Component | undefined {
+  if (line.component) return line.component;
+  const base = (file.split(/[\\/]/).pop() ?? file).toLowerCase();
+  if (/controller-manager|kcm/.test(base)) return 'kube-controller-manager';
+  if (/scheduler/.test(base)) return 'kube-scheduler';
+  if (/apiserver/.test(base)) return 'kube-apiserver';
+  if (/kubelet/.test(base)) return 'kubelet';
+  const owners = new Set<Component>();
+  for (const f of line.flags) for (const [comp, own] of Object.entries(OWN_FLAGS) as [Component, readonly string[]][]) if (own.includes(f.name)) owners.add(comp);
+  return owners.size === 1 ? [...owners][0] : undefined;
+}
+
+function flags(c: Collector, file: string, line: FlagLine): void {
+  const component = componentOf(file, line);
+  const owners = (f: Flag): Component[] =>
+    component !== undefined ? [component] : (Object.keys(OWN_FLAGS) as Component[]).filter((k) => OWN_FLAGS[k].includes(f.name));
+  for (const f of line.flags) {
+    const field = `--${f.name}`;
+    const whose = owners(f);
+    if (whose.length !== 1 && (f.name.startsWith('leader-elect'))) {
+      bad(file, field, 'kube-controller-manager and kube-scheduler both have this flag; name the file after its component (kube-scheduler.flags) or start it with the program (kube-scheduler --leader-elect-...)');
+    }
+    const comp = whose.length === 1 ? whose[0] : undefined;
+    const mapped = comp === undefined ? undefined : FLAG_PARAMETERS[comp][f.name];
+    if (mapped !== undefined) {
+      if (f.value === undefined) bad(file, field, 'expected a value (--flag=value)');
+      c.set(mapped[0], typed(file, field, f.value, mapped[1]), `${file}: ${field}`);
+    } else if (f.name === 'leader-elect' && (comp === 'kube-controller-manager' || comp === 'kube-scheduler')) {
+      leaderElect(c, file, field, boolean(file, field, f.value), comp);
+    } else if (comp === 'kube-apiserver' && f.name === 'disable-admission-plugins' && (f.value ?? '').split(',').map((p) => p.trim()).includes('DefaultTolerationSeconds')) {
+      c.set('cluster.replicaSetTolerationSeconds', 'none', `${file}: ${field}`);
+      c.set('cluster.statefulSetTolerationSeconds', 'none', `${file}: ${field}`);
+      c.notes.push(`${file}: ${field} turns off DefaultTolerationSeconds: pods without their own not-ready/unreachable tolerations are evicted as soon as their node is tainted`);
+    } else {
+      c.skip(`${file}: ${field}${comp === undefined ? '' : ` (${comp})`}`);
+    }
+  }
+}
+
+// ---- objects --------------------------------------------------------------------------------
+
+/** Kinds read and listed as not modelled, without an error. */
+const NOT_MODELLED_KINDS = new Set([
+  'Pod', 'DaemonSet', 'ReplicationController', 'Job', 'CronJob', 'Service', 'Endpoints', 'EndpointSlice', 'ConfigMap', 'Secret',
+  'Namespace', 'ServiceAccount', 'PersistentVolume', 'PersistentVolumeClaim', 'PodDisruptionBudget', 'HorizontalPodAutoscaler',
+  'Lease', 'Ingress', 'NetworkPolicy', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding', 'PriorityClass', 'StorageClass',
+  'LimitRange', 'ResourceQuota', 'Event', 'ControllerRevision', 'CustomResourceDefinition',
+]);
+
+const CONFIG_KINDS: Readonly<Record<string, string>> = {
+  KubeletConfiguration: 'kubelet.config.k8s.io',
+  KubeSchedulerConfiguration: 'kubescheduler.config.k8s.io',
+  KubeControllerManagerConfiguration: 'kubecontrollermanager.config.k8s.io',
+};
+
+const WORKLOAD_KINDS = ['Deployment', 'ReplicaSet', 'StatefulSet'] as const;
+const KNOWN_KINDS = [...Object.keys(CONFIG_KINDS), 'Node', ...WORKLOAD_KINDS, ...NOT_MODELLED_KINDS];
+
+/** A Node, as far as the model cares: its name and zone. */
+interface NodeInput {
+  readonly file: string;
+  readonly name: string;
+  readonly zone: string;
+  readonly pods: number | undefined;
+}
+
+/** A Deployment, ReplicaSet or StatefulSet. */
+interface WorkloadInput {
+  readonly file: string;
+  readonly kind: (typeof WORKLOAD_KINDS)[number];
+  readonly name: string;
+  readonly label: string;
+  readonly spec: Obj;
+  /** The Deployment that owns a ReplicaSet. */
+  readonly owner: string | undefined;
+}
+
+function closest(kind: string): string | undefined {
+  const lower = kind.toLowerCase();
+  return KNOWN_KINDS.find((k) => k.toLowerCase() === lower || (k.length > 4 && (k.toLowerCase().startsWith(lower.slice(0, 5)) || lower.startsWith(k.toLowerCase().slice(0, 5)))));
+}
+
+function metadataName(file: string, kind: string, o: Obj): { name: string; namespace: string | undefined; meta: Obj } {
+  const meta = o.metadata;
+  if (!isObj(meta) || typeof meta.name !== 'string' || meta.name === '') bad(file, `${kind}: metadata.name`, 'expected the object\'s name');
+  const m = meta as Obj;
+  return { name: m.name as string, namespace: typeof m.namespace === 'string' ? m.namespace : undefined, meta: m };
+}
+
+/** Reads one object (a List's items one by one). */
+function object(c: Collector, file: string, doc: unknown, nodes: NodeInput[], workloads: WorkloadInput[], where: string): void {
+  if (doc === null || doc === undefined) return;
+  if (!isObj(doc)) bad(file, where, `expected a Kubernetes object (apiVersion, kind, ...), got ${show(doc)}`);
+  const o = doc as Obj;
+  const kind = o.kind;
+  if (typeof kind !== 'string' || kind === '') bad(file, `${where}kind`, 'missing: every Kubernetes object names its kind (e.g. kind: Deployment)');
+  const k = kind as string;
+  if (k === 'List' || (k.endsWith('List') && Array.isArray(o.items))) {
+    if (!Array.isArray(o.items)) bad(file, `${k}.items`, 'expected a list of objects');
+    (o.items as unknown[]).forEach((item, i) => object(c, file, item, nodes, workloads, `items[${i}].`));
+    return;
+  }
+  const group = typeof o.apiVersion === 'string' ? o.apiVersion.split('/')[0] : '';
+  if (CONFIG_KINDS[k] !== undefined) {
+    if (group !== CONFIG_KINDS[k]) bad(file, `${k}: apiVersion`, `expected ${CONFIG_KINDS[k]}/<version>, got ${show(o.apiVersion)}`);
+    if (k === 'KubeletConfiguration') kubeletConfiguration(c, file, o);
+    else if (k === 'KubeSchedulerConfiguration') schedulerConfiguration(c, file, o);
+    else controllerManagerConfiguration(c, file, o);
+    return;
+  }
+  if (k === 'Node') {
+    const { name, meta } = metadataName(file, k, o);
+    const labels = isObj(meta.labels) ? meta.labels : {};
+    const zone = labels['topology.kubernetes.io/zone'] ?? labels['failure-domain.beta.kubernetes.io/zone'] ?? '';
+    const spec = isObj(o.spec) ? o.spec : {};
+    if (Array.isArray(spec.taints) && spec.taints.length > 0) c.skip(`${file}: Node ${name}: spec.taints`);
+    if (spec.unschedulable === true) c.skip(`${file}: Node ${name}: spec.unschedulable (cordoned)`);
+    const capacity = isObj(o.status) && isObj(o.status.capacity) ? o.status.capacity.pods : undefined;
+    nodes.push({ file, name, zone: String(zone), pods: capacity === undefined ? undefined : integer(file, `Node ${name}: status.capacity.pods`, capacity, 1) });
+    return;
+  }
+  if ((WORKLOAD_KINDS as readonly string[]).includes(k)) {
+    const { name, namespace, meta } = metadataName(file, k, o);
+    const label = `${k} ${namespace ? `${namespace}/` : ''}${name}`;
+    if (!isObj(o.spec)) bad(file, `${label}: spec`, 'expected a mapping');
+    const owners = Array.isArray(meta.ownerReferences) ? meta.ownerReferences.filter(isObj) : [];
+    const owner = owners.find((r) => r.kind === 'Deployment' && typeof r.name === 'string');
+    workloads.push({ file, kind: k as WorkloadInput['kind'], name, label, spec: o.spec as Obj, owner: owner ? `${namespace ? `${namespace}/` : ''}${owner.name as string}` : undefined });
+    return;
+  }
+  if (NOT_MODELLED_KINDS.has(k)) {
+    const meta = isObj(o.metadata) ? o.metadata : {};
+    const name = typeof meta.name === 'string' ? ` ${typeof meta.namespace === 'string' ? `${meta.namespace}/` : ''}${meta.name}` : '';
+    if (k === 'Pod' && staticPodFlags(c, file, o)) return;
+    c.skip(`${file}: ${k}${name}${k === 'DaemonSet' ? ' (DaemonSets are not modelled yet)' : ''}`);
+    return;
+  }
+  const near = closest(k);
+  bad(file, `${where}kind`, `unknown kind "${k}"${near && near !== k ? `; did you mean ${near}?` : ''}; kubecheck reads ${[...Object.keys(CONFIG_KINDS), 'Node', ...WORKLOAD_KINDS, 'DaemonSet'].join(', ')} and Lists of them`);
+}
+
+/** A static Pod of a control-plane component (kubeadm's manifests): its command line's flags. */
+function staticPodFlags(c: Collector, file: string, o: Obj): boolean {
+  const containers = isObj(o.spec) && Array.isArray(o.spec.containers) ? o.spec.containers.filter(isObj) : [];
+  for (const container of containers) {
+    const command = [...(Array.isArray(container.command) ? container.command : []), ...(Array.isArray(container.args) ? container.args : [])].map(String);
+    const program = (command[0] ?? '').split('/').pop() ?? '';
+    if (!['kube-controller-manager', 'kube-scheduler', 'kube-apiserver'].includes(program)) continue;
+    const parsed: Flag[] = [];
+    for (const w of command.slice(1)) {
+      if (!w.startsWith('--')) continue;
+      const eq = w.indexOf('=');
+      parsed.push(eq > 0 ? { name: w.slice(2, eq), value: w.slice(eq + 1) } : { name: w.slice(2), value: undefined });
+    }
+    flags(c, `${file} (${program} command)`, { component: program as Component, flags: parsed });
+    return true;
+  }
+  return false;
+}
+
+// ---- nodes and zones ------------------------------------------------------------------------
+
+/**
+ * Places the real nodes on the model's: node i (0-based) is in zone i mod zones, so node-k is
+ * taken from zone (k-1) mod zones in turn, zones in order of name. Zones of unequal size cannot
+ * be represented exactly; the note says how the model spreads them.
+ */
+function placeNodes(c: Collector, nodes: readonly NodeInput[]): Map<string, number> {
+  const index = new Map<string, number>();
+  if (nodes.length === 0) return index;
+  const seen = new Set<string>();
+  for (const n of nodes) {
+    if (seen.has(n.name)) bad(n.file, `Node ${n.name}`, 'appears twice');
+    seen.add(n.name);
+  }
+  const zones = [...new Set(nodes.map((n) => n.zone))].sort();
+  const byZone = zones.map((z) => nodes.filter((n) => n.zone === z));
+  const origin = [...new Set(nodes.map((n) => n.file))].join(', ');
+  c.set('cluster.nodes', nodes.length, `${origin}: ${nodes.length} Node objects`);
+  c.set('cluster.zones', zones.length, `${origin}: topology.kubernetes.io/zone`);
+  const queues = byZone.map((list) => [...list]);
+  for (let i = 0; i < nodes.length; i++) {
+    const z = i % zones.length;
+    const from = queues[z].length > 0 ? queues[z] : queues.find((q) => q.length > 0)!;
+    index.set(from.shift()!.name, i);
+  }
+  const real = byZone.map((list, z) => `${zones[z] === '' ? '(no zone label)' : zones[z]}: ${list.length}`).join(', ');
+  const model = zones.map((_, z) => Math.floor(nodes.length / zones.length) + (z < nodes.length % zones.length ? 1 : 0));
+  const balanced = byZone.every((list, z) => list.length === model[z]);
+  const names = [...index].map(([name, i]) => `${name} → node-${i + 1}`).join(', ');
+  c.notes.push(`nodes: ${names}`);
+  if (zones.length > 1 && !balanced) {
+    c.notes.push(`zones: the cluster has ${real} nodes; the model places node i in zone i mod ${zones.length} (${model.join(' + ')}), so its zones are balanced where yours are not`);
+  }
+  if (zones.length === 1 && zones[0] === '') c.notes.push('zones: no node has a topology.kubernetes.io/zone label; one zone');
+  const capacities = [...new Set(nodes.map((n) => n.pods).filter((p): p is number => p !== undefined))];
+  if (capacities.length === 1) c.set('cluster.maxPods', capacities[0], `${origin}: status.capacity.pods`);
+  else if (capacities.length > 1) {
+    const least = Math.min(...capacities);
+    c.set('cluster.maxPods', least, `${origin}: status.capacity.pods`);
+    c.notes.push(`maxPods: nodes have ${capacities.join(', ')} pods of capacity; the model gives every node ${least}`);
+  }
+  return index;
+}
+
+// ---- workloads ------------------------------------------------------------------------------
+
+type Taint = 'unreachable' | 'notReady';
+const TAINT_KEYS: Readonly<Record<string, Taint>> = { 'node.kubernetes.io/unreachable': 'unreachable', 'node.kubernetes.io/not-ready': 'notReady' };
+
+/**
+ * The NoExecute tolerationSeconds a pod template has for the unreachable and not-ready taints:
+ * seconds, `forever` (tolerations without tolerationSeconds), or undefined (none: admission adds
+ * the default). As taint_eviction.go's getMinTolerationTime: the least tolerationSeconds among
+ * the matching tolerations, ≤ 0 meaning at once; only tolerations without seconds: forever.
+ */
+function tolerations(c: Collector, w: WorkloadInput, list: unknown): Record<Taint, number | 'forever' | undefined> {
+  const out: Record<Taint, number | 'forever' | undefined> = { unreachable: undefined, notReady: undefined };
+  if (list === undefined || list === null) return out;
+  const field = `${w.label}: spec.template.spec.tolerations`;
+  if (!Array.isArray(list)) bad(w.file, field, 'expected a list');
+  const others: string[] = [];
+  (list as unknown[]).forEach((t, i) => {
+    if (!isObj(t)) bad(w.file, `${field}[${i}]`, `expected a toleration (key, operator, effect, tolerationSeconds), got ${show(t)}`);
+    const key = t.key === undefined || t.key === null ? '' : String(t.key);
+    const operator = t.operator === undefined ? 'Equal' : String(t.operator);
+    const effect = t.effect === undefined || t.effect === null ? '' : String(t.effect);
+    if (operator !== 'Equal' && operator !== 'Exists') bad(w.file, `${field}[${i}].operator`, `expected Exists or Equal, got ${show(t.operator)}`);
+    const matches: Taint[] = key === '' ? (operator === 'Exists' ? ['unreachable', 'notReady'] : []) : TAINT_KEYS[key] ? [TAINT_KEYS[key]] : [];
+    const valueMatches = operator === 'Exists' || t.value === undefined || t.value === '';
+    if (matches.length === 0 || !valueMatches || (effect !== '' && effect !== 'NoExecute')) {
+      others.push(`${key || '*'}${effect ? `:${effect}` : ''}`);
+      return;
+    }
+    const seconds = t.tolerationSeconds === undefined || t.tolerationSeconds === null ? undefined : integer(w.file, `${field}[${i}].tolerationSeconds`, t.tolerationSeconds, -Number.MAX_SAFE_INTEGER);
+    for (const m of matches) {
+      const prior = out[m];
+      if (seconds === undefined) out[m] = prior ?? 'forever';
+      else {
+        const s = Math.max(0, seconds);
+        out[m] = prior === undefined || prior === 'forever' ? s : Math.min(prior, s);
+      }
+    }
+  });
+  if (others.length > 0) c.skip(`${w.file}: ${w.label}: tolerations of other taints (${[...new Set(others)].join(', ')})`);
+  return out;
+}
+
+/** spec fields that are part of what the model takes (or of no consequence to it). */
+const READ_SPEC = new Set(['replicas', 'selector', 'template', 'serviceName']);
+/** Pod template fields that would change placement or failure handling, which the model leaves out. */
+const TEMPLATE_NOT_MODELLED = ['nodeSelector', 'affinity', 'topologySpreadConstraints', 'priorityClassName', 'priority', 'preemptionPolicy', 'terminationGracePeriodSeconds', 'schedulerName', 'readinessGates', 'runtimeClassName', 'overhead', 'hostNetwork'];
+
+function workload(c: Collector, w: WorkloadInput, as: 'web' | 'db', nodeIndex: ReadonlyMap<string, number>): void {
+  const [prefix, kindName] = as === 'web' ? ['replicaSet', 'ReplicaSet'] : ['statefulSet', 'StatefulSet'];
+  const origin = (f: string): string => `${w.file}: ${w.label}: ${f}`;
+  const replicas = w.spec.replicas === undefined ? 1 : integer(w.file, `${w.label}: spec.replicas`, w.spec.replicas);
+  c.set(`cluster.${prefix}Replicas`, replicas, origin(w.spec.replicas === undefined ? 'spec.replicas (unset: 1)' : 'spec.replicas'));
+  c.notes.push(`${w.label} → the model's ${kindName} ${as} (pods ${as}-<k>; k is a slot, not Kubernetes' ${as === 'web' ? 'random suffix' : 'ordinal alone'})`.replace(' (pods db-<k>; k is a slot, not Kubernetes\' ordinal alone)', ' (pods db-<ordinal>)'));
+  for (const k of Object.keys(w.spec)) {
+    if (READ_SPEC.has(k)) continue;
+    if (k === 'podManagementPolicy' && w.spec[k] === 'OrderedReady') continue;
+    c.skip(`${w.file}: ${w.label}: spec.${k}`);
+  }
+  const template = isObj(w.spec.template) ? w.spec.template : {};
+  const pod = isObj(template.spec) ? template.spec : {};
+  const tol = tolerations(c, w, pod.tolerations);
+  if (tol.unreachable !== undefined) c.set(`cluster.${prefix}UnreachableTolerationSeconds`, tol.unreachable, origin('node.kubernetes.io/unreachable:NoExecute toleration'));
+  if (tol.notReady !== undefined) c.set(`cluster.${prefix}NotReadyTolerationSeconds`, tol.notReady, origin('node.kubernetes.io/not-ready:NoExecute toleration'));
+  if (pod.nodeName !== undefined && pod.nodeName !== null && pod.nodeName !== '') {
+    const name = String(pod.nodeName);
+    const i = nodeIndex.get(name);
+    if (i === undefined) {
+      if (nodeIndex.size > 0 || !/^node-\d+$/.test(name)) {
+        bad(w.file, `${w.label}: spec.template.spec.nodeName`, `node "${name}" is not among the Node objects given; add them (kubectl get nodes -o yaml) so it can be placed`);
+      }
+      c.set(`cluster.${prefix}NodeName`, name, origin('spec.template.spec.nodeName'));
+    } else c.set(`cluster.${prefix}NodeName`, `node-${i + 1}`, origin(`spec.template.spec.nodeName (${name})`));
+  }
+  for (const f of TEMPLATE_NOT_MODELLED) if (pod[f] !== undefined) c.skip(`${w.file}: ${w.label}: spec.template.spec.${f}`);
+  const containers = Array.isArray(pod.containers) ? pod.containers.filter(isObj) : [];
+  if (containers.some((x) => x.readinessProbe !== undefined || x.startupProbe !== undefined || x.livenessProbe !== undefined)) {
+    c.skip(`${w.file}: ${w.label}: container probes (a pod serves once its container runs)`);
+  }
+}
+
+function workloads(c: Collector, list: readonly WorkloadInput[], nodeIndex: ReadonlyMap<string, number>): void {
+  if (list.length === 0) return;
+  const deployments = new Set(list.filter((w) => w.kind === 'Deployment').map((w) => w.label.replace(/^Deployment /, '')));
+  // A ReplicaSet a given Deployment owns is that Deployment's pods, not a workload of its own.
+  const own = list.filter((w) => !(w.kind === 'ReplicaSet' && w.owner !== undefined && deployments.has(w.owner)));
+  for (const w of list) if (!own.includes(w)) c.notes.push(`${w.label} belongs to Deployment ${w.owner}: read as that Deployment`);
+  const replicaSets = own.filter((w) => w.kind !== 'StatefulSet');
+  const statefulSets = own.filter((w) => w.kind === 'StatefulSet');
+  if (replicaSets.length > 0) workload(c, replicaSets[0], 'web', nodeIndex);
+  else {
+    c.set('cluster.replicaSetReplicas', 0, `${list[0].file}: no Deployment or ReplicaSet`);
+    c.notes.push('no Deployment or ReplicaSet among the objects: the model\'s ReplicaSet web gets 0 replicas');
+  }
+  if (statefulSets.length > 0) workload(c, statefulSets[0], 'db', nodeIndex);
+  else {
+    c.set('cluster.statefulSetReplicas', 0, `${list[0].file}: no StatefulSet`);
+    c.notes.push('no StatefulSet among the objects: the model\'s StatefulSet db gets 0 replicas');
+  }
+  for (const w of [...replicaSets.slice(1), ...statefulSets.slice(1)]) {
+    c.skip(`${w.file}: ${w.label} (only the first ${w.kind === 'StatefulSet' ? 'StatefulSet' : 'Deployment or ReplicaSet'} is modelled, as ${w.kind === 'StatefulSet' ? 'db' : 'web'})`);
+  }
+}
+
+// ---- the whole ------------------------------------------------------------------------------
+
+function setPath(target: Record<string, unknown>, key: string, value: unknown): void {
+  const parts = key.split('.');
+  let cur = target;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const next = cur[parts[i]];
+    if (!isObj(next)) cur[parts[i]] = {};
+    cur = cur[parts[i]] as Record<string, unknown>;
+  }
+  cur[parts[parts.length - 1]] = value;
+}
+
+function flatten(value: Obj, prefix: string, out: [string, unknown][]): void {
+  for (const [k, v] of Object.entries(value)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (isObj(v)) flatten(v, key, out);
+    else out.push([key, v]);
+  }
+}
+
+/**
+ * Reads the sources in order (a later file overrides an earlier one, with a note) into one
+ * kubecheck config. kubecheck's own keys are passed through as written; `resolveConfig` checks them.
+ */
+export function importSources(sources: readonly ImportSource[]): Imported {
+  const c = new Collector();
+  const nodes: NodeInput[] = [];
+  const found: WorkloadInput[] = [];
+  for (const s of sources) {
+    if (s.type === 'kubecheck') {
+      const entries: [string, unknown][] = [];
+      flatten(s.value, '', entries);
+      for (const [k, v] of entries) {
+        if (k === 'scenario') {
+          if (typeof v !== 'string' || v.trim() === '') fail(ToolErrorCode.malformedConfig, `${s.file}: "scenario" must be a scenario name (e.g. scenario: node-partition), got ${show(v)}`);
+          if (c.scenario !== undefined && c.scenario !== v) bad(s.file, 'scenario', `"${String(v)}" disagrees with "${c.scenario}" named in an earlier file`);
+          c.scenario = v as string;
+        } else c.set(k, v, `${s.file}: ${k}`);
+      }
+    } else if (s.type === 'flags') flags(c, s.file, s.line);
+    else s.documents.forEach((d, i) => object(c, s.file, d, nodes, found, s.documents.length > 1 ? `document ${i + 1}: ` : ''));
+  }
+  const index = placeNodes(c, nodes);
+  workloads(c, found, index);
+  const config: Record<string, unknown> = {};
+  const origins: Record<string, string> = {};
+  for (const [k, { value, origin }] of c.values) {
+    setPath(config, k, value);
+    origins[k] = origin;
+  }
+  return { config, origins, notModelled: c.notModelled, notes: c.notes, ...(c.scenario === undefined ? {} : { scenario: c.scenario }) };
+}

@@ -1,0 +1,112 @@
+/**
+ * Reads the files and folders given to `--config` (and `kubecheck import`) and tells what each
+ * holds: kubecheck's own config, Kubernetes objects (one or more YAML documents, JSON, Lists) or
+ * a component's flags. Each bad file fails at once with one line naming it (KC201, KC202).
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { LineCounter, parseAllDocuments } from 'yaml';
+import { fail, ToolErrorCode } from '../../reports/errors.js';
+import { duplicateJsonKey, MAX_CONFIG_BYTES, readConfigFile, readText } from '../input.js';
+import { looksLikeFlags, parseFlags, words } from './flags.js';
+import type { ImportSource } from './importer.js';
+
+/** File names read from a folder; other files there are listed as skipped. */
+const READABLE = /\.(ya?ml|json|flags|args|conf|txt)$/i;
+
+/** The files of a folder that kubecheck reads, sorted, and those it skips. */
+function folderFiles(dir: string): { files: string[]; skipped: string[] } {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => !n.startsWith('.')).sort();
+  } catch (e) {
+    return fail(ToolErrorCode.unreadableFile, `cannot read folder ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const files: string[] = [];
+  const skipped: string[] = [];
+  for (const n of names) {
+    const path = join(dir, n);
+    let file = false;
+    try {
+      file = statSync(path).isFile();
+    } catch {
+      file = false;
+    }
+    if (file && READABLE.test(n)) files.push(path);
+    else skipped.push(path);
+  }
+  if (files.length === 0) fail(ToolErrorCode.unreadableFile, `folder ${dir} holds no .yaml, .yml, .json or .flags file`);
+  return { files, skipped };
+}
+
+const isKubernetesObject = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v) && ('kind' in v || 'apiVersion' in v);
+
+/** Parses a (multi-document) YAML text strictly: its documents, or KC202 naming the line. */
+function yamlDocuments(path: string, text: string): unknown[] {
+  const lines = new LineCounter();
+  const docs = parseAllDocuments(text, { logLevel: 'silent', prettyErrors: false, lineCounter: lines });
+  const list = Array.isArray(docs) ? docs : [];
+  for (const d of list) {
+    const problem = d.errors[0];
+    if (problem) {
+      const { line, col } = lines.linePos(problem.pos[0]);
+      fail(ToolErrorCode.malformedConfig, `${path} is not valid YAML: ${problem.message.split('\n')[0].replace(/:$/, '')} at line ${line}, column ${col}`);
+    }
+  }
+  try {
+    return list.map((d) => d.toJS({ maxAliasCount: 100 }) as unknown).filter((d) => d !== null && d !== undefined);
+  } catch (e) {
+    return fail(ToolErrorCode.malformedConfig, `${path} is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** What one file holds. */
+export function readSource(path: string): ImportSource {
+  const text = readText(path, 'config file', MAX_CONFIG_BYTES);
+  if (looksLikeFlags(text)) {
+    const line = parseFlags(words(text));
+    if (line.stray !== undefined) fail(ToolErrorCode.malformedConfig, `${path}: "${line.stray}" is not a flag; a flags file holds --name=value flags (and may start with the program, e.g. kube-controller-manager)`);
+    return { file: path, type: 'flags', line };
+  }
+  if (/\.json$/i.test(path)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      fail(ToolErrorCode.malformedConfig, `${path} is not valid JSON: ${(e as Error).message}`);
+    }
+    if (isKubernetesObject(value)) {
+      const dup = duplicateJsonKey(text);
+      if (dup) fail(ToolErrorCode.malformedConfig, `${path} is not valid JSON: duplicate key "${dup.key}" at line ${dup.line}`);
+      return { file: path, type: 'objects', documents: [value] };
+    }
+    return { file: path, type: 'kubecheck', value: readConfigFile(path) as Record<string, unknown> };
+  }
+  const documents = yamlDocuments(path, text);
+  if (documents.length === 1 && !isKubernetesObject(documents[0])) {
+    // kubecheck's own config: read with all of its checks (duplicate keys, hexadecimal numbers, depth).
+    return { file: path, type: 'kubecheck', value: readConfigFile(path) as Record<string, unknown> };
+  }
+  if (documents.length === 0) return { file: path, type: 'kubecheck', value: {} };
+  return { file: path, type: 'objects', documents };
+}
+
+/** Every source named by `paths` (files, and the readable files of folders), and the files skipped in folders. */
+export function readSources(paths: readonly string[]): { sources: ImportSource[]; skipped: string[] } {
+  const sources: ImportSource[] = [];
+  const skipped: string[] = [];
+  for (const p of paths) {
+    let dir = false;
+    try {
+      dir = p !== '' && statSync(p).isDirectory();
+    } catch {
+      dir = false;
+    }
+    if (dir) {
+      const f = folderFiles(p);
+      skipped.push(...f.skipped);
+      for (const file of f.files) sources.push(readSource(file));
+    } else sources.push(readSource(p));
+  }
+  return { sources, skipped };
+}
