@@ -125,11 +125,11 @@ export function noEarlyEviction(): Property<ClusterState> {
  * is marked Unknown) has a bound of its own. An invariant over the model's own history variables
  * (`sinceHeartbeat`, `runtimeDownFor`), so it adds no state. A node that keeps renewing while its
  * pods are gone (its status updates failing) never explains a deficit: Kubernetes does not
- * recover it.
+ * recover it. `bounds` replaces the derived bounds (to show they are tight).
  */
-export function replacementWithin(config: ClusterConfig): Property<ClusterState> {
-  const unreachable = replacementBound(config);
-  const notReady = notReadyReplacementBound(config);
+export function replacementWithin(config: ClusterConfig, bounds: { readonly unreachable?: number; readonly notReady?: number } = {}): Property<ClusterState> {
+  const unreachable = bounds.unreachable ?? replacementBound(config);
+  const notReady = bounds.notReady ?? notReadyReplacementBound(config);
   const want = config.cluster.replicaSetReplicas;
   const renew = leaseRenewInterval(config);
   const explained = (s: ClusterState): boolean =>
@@ -139,13 +139,13 @@ export function replacementWithin(config: ClusterConfig): Property<ClusterState>
         (unreachable !== undefined && (!n.up || !n.kubeletUp || n.partitioned || n.sinceHeartbeat > renew) && n.sinceHeartbeat <= unreachable) ||
         (notReady !== undefined && n.up && n.runtimeDownFor >= 0 && n.runtimeDownFor <= notReady),
     );
-  const bounds = [
+  const described = [
     unreachable === undefined ? undefined : `${unreachable}s after the last heartbeat of a node that stopped renewing`,
     notReady === undefined || config.faults.containerRuntimeFailure === 0 ? undefined : `${notReady}s after a container runtime failure`,
   ].filter((b) => b !== undefined);
   return always<ClusterState>(
     'replacement-within',
-    `a missing ReplicaSet replica is serving again within ${bounds.length ? bounds.join(', or ') : 'no bound (tolerated forever)'} (counted from the most recent loss)`,
+    `a missing ReplicaSet replica is serving again within ${described.length ? described.join(', or ') : 'no bound (tolerated forever)'} (counted from the most recent loss)`,
     (s) => runningReplicas(s) >= want || explained(s),
     { source: 'derived from kubernetes-semantics.md A2 (resulting default timeline); kubernetes/kubernetes:pkg/controller/nodelifecycle, pkg/controller/tainteviction, pkg/controller/replicaset' },
   );
