@@ -22,3 +22,5 @@ export type { Fingerprint } from './fingerprint.js';
 export { FingerprintTable } from './fingerprintTable.js';
 export { simulate, traceArbitrary, traceOfChoices } from './simulate.js';
 export type { SimulateOptions, SimulationResult } from './simulate.js';
+export { forEachTransition } from './transitions.js';
+export type { TransitionOptions, TransitionStats, TransitionVisitor } from './transitions.js';

@@ -13,6 +13,7 @@ import { runImport } from './commands/import.js';
 import { runList } from './commands/list.js';
 import { runReplay } from './commands/replay.js';
 import { runSearch } from './commands/run.js';
+import { runTiming } from './commands/timing.js';
 import { parseSize, parseWorkers } from './limits.js';
 import { collectList, collectPath, collectSet, nonNegativeInt, parseDuration, positiveInt } from './input.js';
 
@@ -114,6 +115,16 @@ export function program(exit: (code: number) => void): Command {
     .option('--time-limit <duration>', 'bound of the search, e.g. 30s', (v) => parseDuration('--time-limit', v))
     .action(function (this: Command, scenario: string | undefined) {
       return run(() => runExplain(scenario, this.opts()))();
+    });
+
+  outputOptions(configOptions(p.command('timing')
+    .description('when, after a node fails, it is marked Unknown, tainted, its pods evicted, replaced and running again: earliest and latest over every path, in seconds after its last heartbeat')))
+    .option('--markdown', 'print a Markdown table (for a job summary)')
+    .option('--max-states <n>', 'stop after this many distinct states (exit 3)', positiveInt('--max-states'))
+    .option('--time-limit <duration>', 'stop after this wall-clock time, e.g. 30s (exit 3)', (v) => parseDuration('--time-limit', v))
+    .option('--no-symmetry', 'explore every state, without symmetry reduction')
+    .action(function (this: Command) {
+      return run(() => runTiming(this.opts()))();
     });
 
   p.command('import').argument('<files...>', 'files and folders: KubeletConfiguration, KubeSchedulerConfiguration, KubeControllerManagerConfiguration, component flags, Nodes, Deployments, ReplicaSets, StatefulSets, DaemonSets, Lists')
