@@ -7,6 +7,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { defaultMaxMemoryBytes, KubecheckError } from '../checker/index.js';
 import { ToolErrorCode } from '../reports/errors.js';
+import { runDiff } from './commands/diff.js';
 import { runExplain } from './commands/explain.js';
 import { runGraph } from './commands/graph.js';
 import { runImport } from './commands/import.js';
@@ -125,6 +126,25 @@ export function program(exit: (code: number) => void): Command {
     .option('--no-symmetry', 'explore every state, without symmetry reduction')
     .action(function (this: Command) {
       return run(() => runTiming(this.opts()))();
+    });
+
+  p.command('diff')
+    .description('verdicts and timing of two configs side by side (a pull request that changes timeouts or manifests); exit by the head: 0 holds, 1 violation, 3 incomplete')
+    .option('-s, --scenario <name>', 'scenario of both sides (default node-failure, or as the files name it)')
+    .option('--base <file>', 'config file or folder of the base (repeatable; default: the defaults)', collectPath)
+    .option('--head <file>', 'config file or folder of the head (repeatable)', collectPath)
+    .option('--set <key=value>', 'set a parameter on both sides (repeatable)', collectSet)
+    .option('--base-set <key=value>', 'set a parameter on the base only (repeatable)', collectSet)
+    .option('--head-set <key=value>', 'set a parameter on the head only (repeatable)', collectSet)
+    .option('--extension <module>', 'your own controllers, on both sides (repeatable)', collectPath)
+    .option('--allow-unsafe-config', 'accept configs Kubernetes would refuse')
+    .option('-p, --property <id>', 'check these properties on both sides (repeatable; default: each side\'s own)', collectList)
+    .option('--max-states <n>', 'bound of each search (exit 3 when it stops one)', positiveInt('--max-states'))
+    .option('--time-limit <duration>', 'bound of each search, e.g. 60s', (v) => parseDuration('--time-limit', v))
+    .option('--markdown', 'print Markdown for a job summary')
+    .option('--json', 'print JSON')
+    .action(function (this: Command) {
+      return run(() => runDiff(this.opts()))();
     });
 
   p.command('import').argument('<files...>', 'files and folders: KubeletConfiguration, KubeSchedulerConfiguration, KubeControllerManagerConfiguration, component flags, Nodes, Deployments, ReplicaSets, StatefulSets, DaemonSets, Lists')
