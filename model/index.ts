@@ -20,3 +20,5 @@ export type { ClusterAction, Ctx } from './context.js';
 export { heartbeatsOf } from './kubelet.js';
 export { parseDuration, formatDuration } from './duration.js';
 export { configWarnings, leaderElectionProblem } from './validate.js';
+export { nodeIndex, zoneOf, podIndex, hasTaint, conditionNoExecute, kubeletReachesApi, kubeletAlive, running } from './state.js';
+export type { Deletion, NodeHealth, ZoneState, Budgets } from './state.js';

@@ -8,7 +8,7 @@
 import { formatAction } from '../../checker/index.js';
 import { formatTime } from '../../reports/duration.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
-import { ACTION_TAKEN, parseItf } from '../../reports/itf.js';
+import { parseItf } from '../../reports/itf.js';
 import { checkTraceMeta, configDifference, replayItf, valueAt } from '../../reports/replay.js';
 import { formatTimeline, timelineSteps } from '../../reports/timeline.js';
 import { readText } from '../input.js';
@@ -46,10 +46,11 @@ export async function runReplay(file: string, opts: ReplayOptions): Promise<numb
       fail(ToolErrorCode.traceMismatch, `${file} was made for another config: ${diff} is ${show(rebuilt.config)} in the trace, ${show(asked.config)} here`);
     }
   }
-  const known = new Set(['init', ...rebuilt.model.actions.map((a) => a.name)]);
-  const foreign = itf.states.map((st) => st[ACTION_TAKEN]).find((a) => typeof a === 'string' && !known.has(a));
-  if (foreign !== undefined) {
-    fail(ToolErrorCode.traceDiverges, `${file} takes the step "${String(foreign)}", which the model has no action for; if it comes from your own controller, replay with the same --extension it was checked with`);
+  const known = new Set(rebuilt.model.actions.map((a) => a.name));
+  const foreign = itf.labels.find((l) => !known.has(l.name));
+  if (foreign !== undefined || (extensions.length === 0 && itf.states[0] !== undefined && 'extensions' in itf.states[0])) {
+    const what = foreign === undefined ? 'was made on a model with extensions (its states hold their memory)' : `takes the step "${foreign.name}", which the model has no action for`;
+    fail(ToolErrorCode.traceDiverges, `${file} ${what}; if it comes from your own controller, replay with the same --extension it was checked with`);
   }
   const report = replayItf(rebuilt.model, itf);
   const steps = report.trace.actions.length;
