@@ -1,0 +1,70 @@
+/**
+ * The package as a user gets it: `npm pack`, installed into a new project (from npm's cache where it
+ * can, `--prefer-offline`; the registry only for what the cache lacks), its `kubecheck` command run from there, and a user's own vitest suite with an
+ * extension written against `kubecheck/model` run against it. Only what `files` ships is there,
+ * so a missing file or a deep import shows here first.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../cli/run.js';
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const work = mkdtempSync(join(tmpdir(), 'kubecheck-pack-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const USER_SUITE = `
+import { expect, it } from 'vitest';
+import { expectHolds, expectViolation } from 'kubecheck/testing';
+import { kubernetesScenario, type ClusterState } from 'kubecheck/model';
+import { fastFailover } from './myOperator.ts';
+
+it('the stock cluster replaces a crashed node\\'s pods with our timing', async () => {
+  const { model, properties } = kubernetesScenario('node-failure', { set: { 'kubeControllerManager.nodeMonitorGracePeriod': '40s' } });
+  const result = await expectHolds(model, { properties });
+  expect(result.stats.distinctStates).toBeGreaterThan(1000);
+});
+
+it('our operator breaks StatefulSet at-most-one under a partition', async () => {
+  const { model } = kubernetesScenario('node-partition', { extensions: [fastFailover()] });
+  const trace = await expectViolation(model, 'statefulset-at-most-one');
+  const last: ClusterState = trace.states[trace.states.length - 1];
+  expect(trace.actions.some((a) => a.name === 'fast-failover-delete')).toBe(true);
+  expect(last.nodes.filter((n) => n.running.includes('db-0')).length).toBe(2);
+});
+`;
+
+describe('the packed package', () => {
+  it('should install into a new project, run its command and a user\'s vitest suite with an extension', () => {
+    const packed = execFileSync(npm, ['pack', '--silent', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
+    const tarball = join(work, packed);
+    expect(existsSync(tarball)).toBe(true);
+    const project = join(work, 'user-project');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'my-cluster-checks', private: true, type: 'module' }));
+    const install = spawnSync(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', tarball], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+    expect(install.status, install.stderr).toBe(0);
+    const installed = readdirSync(join(project, 'node_modules', 'kubecheck')).sort();
+    expect(installed).toEqual(['README.md', 'bin', 'checker', 'cli', 'examples', 'model', 'package.json', 'properties', 'reports']);
+    expect(readdirSync(join(project, 'node_modules', 'kubecheck', 'cli')).some((f) => f.endsWith('.test.ts'))).toBe(false);
+
+    // The command, from the installed package (tsx runs its TypeScript).
+    const bin = join(project, 'node_modules', '.bin', 'kubecheck');
+    const timing = spawnSync(bin, ['timing', '--json', '--set', 'kubernetesVersion=1.31'], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+    expect(timing.status, timing.stderr).toBe(0);
+    const row = (JSON.parse(timing.stdout) as { rows: { workload: string; event: string; earliest: number; latest: number }[] }).rows.find((r) => r.workload === 'web' && r.event === 'replacement-created');
+    expect([row?.earliest, row?.latest]).toEqual([345, 349]);
+
+    // The user's own suite and controller, with their own test runner (this repository's vitest, linked).
+    cpSync(join(ROOT, 'examples', 'my-operator', 'myOperator.ts'), join(project, 'myOperator.ts'));
+    writeFileSync(join(project, 'cluster.test.ts'), USER_SUITE);
+    symlinkSync(join(ROOT, 'node_modules', 'vitest'), join(project, 'node_modules', 'vitest'), 'dir');
+    const ext = spawnSync(bin, ['check', '--scenario', 'node-partition', '--extension', './myOperator.ts', '--property', 'statefulset-at-most-one'], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+    expect(ext.status, ext.stderr).toBe(1);
+    const suite = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', project], { cwd: project, encoding: 'utf8', timeout: 90_000, env: { ...process.env, NO_COLOR: '1' } });
+    expect(suite.status, `${suite.stdout}\n${suite.stderr}`).toBe(0);
+    expect(suite.stdout).toMatch(/2 passed/);
+  }, 120_000);
+});
