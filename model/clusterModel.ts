@@ -15,7 +15,7 @@ import type { ActionLabel, AnyActionDef, JsonValue, Model, StepDescription } fro
 import type { ClusterConfig } from './config.js';
 import { makeCtx, type ClusterAction, type Ctx } from './context.js';
 import { describeState } from './describe.js';
-import { faultActions, operatorActions } from './faults.js';
+import { faultActions, operatorActions, sequenceActions } from './faults.js';
 import { initialStates } from './initial.js';
 import { kubeletActions } from './kubelet.js';
 import { acquireActions, leaderElectionActions } from './leaderElection.js';
@@ -87,6 +87,8 @@ function tickExtensions(extensions: readonly ClusterExtension[], state: ClusterS
 /** The built-in urgent actions, in urgency order. */
 export function urgentActions(ctx: Ctx): ClusterAction[] {
   return [
+    // A fault of the scenario's sequence whose fixed time has come happens first in its instant.
+    ...(ctx.config.faults.sequence.some((x) => x.after !== null) ? [sequenceActions(ctx).timed] : []),
     ...leaderElectionActions(ctx),
     ...kubeletActions(ctx),
     ...nodeLifecycleActions(ctx),
@@ -99,7 +101,7 @@ export function urgentActions(ctx: Ctx): ClusterAction[] {
 
 /** The built-in non-urgent actions: tick, faults, operator actions. */
 export function backgroundActions(ctx: Ctx): ClusterAction[] {
-  return [tickAction(ctx), ...acquireActions(ctx), ...faultActions(ctx), ...operatorActions(ctx)];
+  return [tickAction(ctx), ...acquireActions(ctx), ...(ctx.config.faults.sequence.length > 0 ? [sequenceActions(ctx).free] : []), ...faultActions(ctx), ...operatorActions(ctx)];
 }
 
 const paramsOf = (a: ClusterAction, s: ClusterState): readonly (JsonValue | undefined)[] =>

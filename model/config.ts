@@ -35,6 +35,24 @@ export function candidateLeaderElection(main: LeaderElectionConfig, challenger: 
   };
 }
 
+/** One step of a scenario's fault sequence: a fault or operator action and its target (a node, a process). */
+export interface FaultStep {
+  readonly fault: string;
+  readonly target: string | null;
+  /** Exactly this many seconds after the previous step (null: at any instant after it). */
+  readonly after: number | null;
+}
+
+/** Faults of the sequence that stop a node's heartbeats or its containers. */
+const NODE_FAULTS = ['node-crash', 'node-partition', 'kubelet-crash', 'container-runtime-failure'];
+
+/** How many nodes can fail on one path: the budgets of node faults and the sequence's node faults. */
+export function failingNodeCount(config: ClusterConfig): number {
+  const f = config.faults;
+  const inSequence = f.sequence.filter((x) => NODE_FAULTS.includes(x.fault)).length;
+  return Math.min(config.cluster.nodes, f.nodeCrash + f.nodePartition + f.kubeletCrash + f.containerRuntimeFailure + inSequence);
+}
+
 /** What is down from the start in `component-outage`. */
 export type Outage = 'none' | 'kube-scheduler' | 'kube-controller-manager' | 'kube-apiserver';
 
@@ -143,6 +161,11 @@ export interface ClusterConfig {
      */
     readonly apiserverEtcdOutage: number;
     readonly apiserverEtcdOutageDuration: number;
+    /**
+     * Faults that happen in this order, each at any instant after the previous one, besides the
+     * budgets: "3 of 4 nodes become NotReady one after another".
+     */
+    readonly sequence: readonly FaultStep[];
   };
   /** Operator action budgets. */
   readonly operator: {

@@ -3,7 +3,7 @@
  * seconds, saturation caps, the zone of each node. Also the shape of one model action.
  */
 import type { JsonValue, StepDescription } from '../checker/model.js';
-import { candidateLeaderElection, leaseRenewInterval, tolerationOf, type ClusterConfig, type LeaderElectionConfig } from './config.js';
+import { candidateLeaderElection, failingNodeCount, leaseRenewInterval, tolerationOf, type ClusterConfig, type LeaderElectionConfig } from './config.js';
 import type { ClusterState, Tolerations } from './state.js';
 
 export interface Ctx {
@@ -60,13 +60,17 @@ export function makeCtx(config: ClusterConfig): Ctx {
   const kcm = config.kubeControllerManager;
   const grace = kcm.nodeMonitorGracePeriod;
   const zoneOfNode = Array.from({ length: config.cluster.nodes }, (_, n) => n % config.cluster.zones);
-  const f = config.faults;
-  const failing = Math.min(config.cluster.nodes, f.nodeCrash + f.nodePartition + f.kubeletCrash + f.containerRuntimeFailure);
+  const failing = failingNodeCount(config);
   // The zone rate limiter's wait for the other failing nodes (the recovery bounds read sinceHeartbeat that far).
   const queueWait = kcm.nodeEvictionRate > 0 ? Math.max(0, failing - 1) / kcm.nodeEvictionRate : 0;
   const renewInterval = leaseRenewInterval(config);
   const nodesOfZone = Array.from({ length: config.cluster.zones }, (_, z) => zoneOfNode.flatMap((zz, n) => (zz === z ? [n] : [])));
-  const pinned = [config.cluster.replicaSetNodeName, config.cluster.statefulSetNodeName];
+  // Nodes a workload pins or the fault sequence names are told apart from the others.
+  const pinned = [
+    config.cluster.replicaSetNodeName,
+    config.cluster.statefulSetNodeName,
+    ...config.faults.sequence.flatMap((x) => (x.target !== null && /^node-\d+$/.test(x.target) ? [Number(x.target.slice(5)) - 1] : [])),
+  ];
   const perCandidate = (main: LeaderElectionConfig, challenger: ClusterConfig['kubeScheduler']['challengerLeaderElection'], n: number): LeaderElectionConfig[] =>
     Array.from({ length: n }, (_, c) => candidateLeaderElection(main, challenger, c));
   return {

@@ -50,10 +50,66 @@ const dcand = (d: Draft<ClusterState>, p: string): Draft<Candidate> => {
   return d.candidates[e][c];
 };
 
+/** Declares one fault or operator action with its parameter type checked. */
+function def<P extends JsonValue>(d: Def<P>): Def<JsonValue> {
+  return d as unknown as Def<JsonValue>;
+}
+
 export function faultActions(ctx: Ctx): ClusterAction[] {
+  return faultDefs(ctx).map(budgeted);
+}
+
+export function operatorActions(ctx: Ctx): ClusterAction[] {
+  return operatorDefs(ctx).map(budgeted);
+}
+
+/** Every fault and operator action by name (what a scenario's `faults.sequence` may name). */
+export function faultNames(ctx: Ctx): string[] {
+  return [...faultDefs(ctx), ...operatorDefs(ctx)].map((d) => d.name);
+}
+
+/**
+ * The scenario's fault sequence (`faults.sequence`): the listed faults happen in this order,
+ * besides the budgets; a step with a delay happens exactly that long after the previous one (an
+ * urgent step when its time comes), one without at any instant after it. A step that cannot
+ * happen (its target is already down) stops the sequence there.
+ */
+export function sequenceActions(ctx: Ctx): { readonly free: ClusterAction; readonly timed: ClusterAction } {
+  const sequence = ctx.config.faults.sequence;
+  const byName = new Map([...faultDefs(ctx), ...operatorDefs(ctx)].map((d) => [d.name, d]));
+  const stepOf = (s: ClusterState) => {
+    const step = sequence[s.sequenceDone];
+    return step === undefined ? undefined : { step, d: byName.get(step.fault)! };
+  };
+  const make = (timed: boolean): ClusterAction =>
+    clusterAction({
+      name: timed ? 'sequence-fault-due' : 'sequence-fault',
+      urgent: timed,
+      enabled: (s) => {
+        const x = stepOf(s);
+        if (x === undefined || (x.step.after !== null) !== timed || (timed && s.sequenceIn > 0)) return false;
+        return x.d.enabled(s, x.step.target);
+      },
+      apply: (s) => {
+        const x = stepOf(s)!;
+        return produce(s, (d) => {
+          d.sequenceDone = s.sequenceDone + 1;
+          d.sequenceIn = sequence[s.sequenceDone + 1]?.after ?? -1;
+          x.d.recipe(d, x.step.target, s);
+        });
+      },
+      describe: (b) => {
+        const x = stepOf(b)!;
+        return { actor: x.d.actor, summary: `${x.d.summary(x.step.target)} (step ${b.sequenceDone + 1} of ${sequence.length} of the scenario's sequence)`, to: x.d.to ?? [] };
+      },
+    });
+  return { free: make(false), timed: make(true) };
+}
+
+function faultDefs(ctx: Ctx): Def<JsonValue>[] {
   const f = ctx.config.faults;
   return [
-    budgeted<string>({
+    def<string>({
       name: 'node-crash', budget: 'nodeCrash', actor: 'fault', params: nodes,
       enabled: (s, p) => s.nodes[nodeIndex(p)].up,
       recipe: (d, p) => {
@@ -65,7 +121,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
       },
       summary: (p) => `${p} crashes: its containers and kubelet stop`,
     }),
-    budgeted<string>({
+    def<string>({
       name: 'node-restart', budget: 'nodeRestart', actor: 'fault', params: nodes,
       enabled: (s, p) => !s.nodes[nodeIndex(p)].up,
       recipe: (d, p) => {
@@ -79,7 +135,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
       },
       summary: (p) => `${p} restarts (no containers)`,
     }),
-    budgeted<string>({
+    def<string>({
       name: 'kubelet-crash', budget: 'kubeletCrash', actor: 'fault', params: nodes,
       enabled: (s, p) => s.nodes[nodeIndex(p)].up && s.nodes[nodeIndex(p)].kubeletUp,
       recipe: (d, p) => {
@@ -88,7 +144,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
       },
       summary: (p) => `the kubelet of ${p} crashes (containers keep running)`,
     }),
-    budgeted<string>({
+    def<string>({
       name: 'kubelet-restart', budget: 'kubeletRestart', actor: 'fault', params: nodes,
       enabled: (s, p) => s.nodes[nodeIndex(p)].up && !s.nodes[nodeIndex(p)].kubeletUp,
       recipe: (d, p) => {
@@ -98,7 +154,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
       },
       summary: (p) => `the kubelet of ${p} restarts`,
     }),
-    budgeted<string>({
+    def<string>({
       name: 'container-runtime-failure', budget: 'containerRuntimeFailure', actor: 'fault', params: nodes,
       enabled: (s, p) => s.nodes[nodeIndex(p)].up && s.nodes[nodeIndex(p)].runtimeUp,
       recipe: (d, p) => {
@@ -109,7 +165,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
       },
       summary: (p) => `the container runtime of ${p} fails: its containers stop (the kubelet keeps renewing its Lease)`,
     }),
-    budgeted<string>({
+    def<string>({
       name: 'container-runtime-recovery', budget: 'containerRuntimeRecovery', actor: 'fault', params: nodes,
       enabled: (s, p) => s.nodes[nodeIndex(p)].up && !s.nodes[nodeIndex(p)].runtimeUp,
       recipe: (d, p) => {
@@ -119,7 +175,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
       },
       summary: (p) => `the container runtime of ${p} recovers`,
     }),
-    budgeted<string>({
+    def<string>({
       name: 'node-status-update-failure', budget: 'nodeStatusUpdateFailure', actor: 'fault', params: nodes,
       enabled: (s, p) => s.nodes[nodeIndex(p)].up && s.nodes[nodeIndex(p)].kubeletUp && !s.nodes[nodeIndex(p)].statusStuck,
       recipe: (d, p) => {
@@ -127,7 +183,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
       },
       summary: (p) => `the kubelet of ${p} can no longer update its node status (its Lease renewals still succeed)`,
     }),
-    budgeted<string>({
+    def<string>({
       name: 'node-partition', budget: 'nodePartition', actor: 'fault', params: nodes,
       enabled: (s, p) => s.nodes[nodeIndex(p)].up && !s.nodes[nodeIndex(p)].partitioned,
       recipe: (d, p) => {
@@ -135,7 +191,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
       },
       summary: (p) => `${p} is cut off from the control plane (keeps running)`,
     }),
-    budgeted<string>({
+    def<string>({
       name: 'node-partition-heal', budget: 'nodePartitionHeal', actor: 'fault', params: nodes,
       enabled: (s, p) => s.nodes[nodeIndex(p)].partitioned,
       recipe: (d, p) => {
@@ -143,7 +199,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
       },
       summary: (p) => `the partition of ${p} heals`,
     }),
-    budgeted<string>({
+    def<string>({
       name: 'component-crash', budget: 'componentCrash', actor: 'fault', params: cands,
       enabled: (s, p) => cand(s, p).up,
       recipe: (d, p, s) => {
@@ -155,7 +211,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
       },
       summary: (p) => `${p} crashes`,
     }),
-    budgeted<string>({
+    def<string>({
       name: 'component-restart', budget: 'componentRestart', actor: 'fault', params: cands,
       enabled: (s, p) => !cand(s, p).up,
       recipe: (d, p, s) => {
@@ -165,7 +221,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
       },
       summary: (p) => `${p} restarts as a follower`,
     }),
-    budgeted<string>({
+    def<string>({
       name: 'control-plane-partition', budget: 'controlPlanePartition', actor: 'fault', params: cands,
       enabled: (s, p) => cand(s, p).up && !cand(s, p).partitioned,
       recipe: (d, p) => {
@@ -173,7 +229,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
       },
       summary: (p) => `${p} is cut off from the kube-apiserver`,
     }),
-    budgeted<string>({
+    def<string>({
       name: 'control-plane-partition-heal', budget: 'controlPlanePartitionHeal', actor: 'fault', params: cands,
       enabled: (s, p) => cand(s, p).partitioned,
       recipe: (d, p) => {
@@ -181,7 +237,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
       },
       summary: (p) => `the partition of ${p} heals`,
     }),
-    budgeted<string>({
+    def<string>({
       name: 'etcd-member-loss', budget: 'etcdMemberLoss', actor: 'fault',
       params: (s) => s.etcd.map((_, i) => `etcd-${i + 1}`),
       enabled: (s, p) => s.etcd[Number(p.slice(5)) - 1],
@@ -190,7 +246,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
       },
       summary: (p) => `${p} is lost`,
     }),
-    budgeted<string>({
+    def<string>({
       name: 'apiserver-loss', budget: 'apiserverLoss', actor: 'fault',
       params: (s) => s.apiservers.map((_, i) => `kube-apiserver-${i + 1}`),
       enabled: (s, p) => s.apiservers[Number(p.slice('kube-apiserver-'.length)) - 1],
@@ -199,7 +255,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
       },
       summary: (p) => `${p} is lost`,
     }),
-    budgeted<string>({
+    def<string>({
       name: 'etcd-member-restore', budget: 'etcdMemberRestore', actor: 'fault',
       params: (s) => s.etcd.map((_, i) => `etcd-${i + 1}`),
       enabled: (s, p) => !s.etcd[Number(p.slice(5)) - 1],
@@ -208,7 +264,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
       },
       summary: (p) => `${p} is restored and rejoins`,
     }),
-    budgeted<string>({
+    def<string>({
       name: 'apiserver-restore', budget: 'apiserverRestore', actor: 'fault',
       params: (s) => s.apiservers.map((_, i) => `kube-apiserver-${i + 1}`),
       enabled: (s, p) => !s.apiservers[Number(p.slice('kube-apiserver-'.length)) - 1],
@@ -217,7 +273,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
       },
       summary: (p) => `${p} is restored`,
     }),
-    budgeted<null>({
+    def<null>({
       name: 'apiserver-etcd-outage', budget: 'apiserverEtcdOutage', actor: 'fault', params: () => [null],
       enabled: (s) => s.kubeletApiOutage === 0,
       recipe: (d) => {
@@ -225,7 +281,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
       },
       summary: () => `the kube-apiserver the kubelets reach loses etcd for ${f.apiserverEtcdOutageDuration}s (the control plane's instance keeps it)`,
     }),
-    budgeted<string>({
+    def<string>({
       name: 'process-pause', budget: 'processPause', actor: 'fault', params: cands,
       enabled: (s, p) => running(cand(s, p)),
       recipe: (d, p) => {
@@ -233,7 +289,7 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
       },
       summary: (p) => `${p} is paused (stop-the-world) for ${f.processPauseDuration}s`,
     }),
-    budgeted<string>({
+    def<string>({
       name: 'clock-drift', budget: 'clockDrift', actor: 'fault', params: cands,
       enabled: (s, p) => cand(s, p).up && cand(s, p).rate !== f.clockDriftRate,
       recipe: (d, p) => {
@@ -246,10 +302,10 @@ export function faultActions(ctx: Ctx): ClusterAction[] {
 
 const opWrite = (s: ClusterState): boolean => canWrite(s, false);
 
-export function operatorActions(_ctx: Ctx): ClusterAction[] {
+function operatorDefs(_ctx: Ctx): Def<JsonValue>[] {
   const objNodes = (s: ClusterState): string[] => s.api.nodes.flatMap((o, n) => (o !== null ? [nodeName(n)] : []));
   return [
-    budgeted<string>({
+    def<string>({
       name: 'force-delete-pod', budget: 'forceDeletePod', actor: 'operator', to: API,
       params: (s) => s.api.pods.map((p) => p.name),
       enabled: (s, p) => opWrite(s) && s.api.pods.some((q) => q.name === p),
@@ -258,7 +314,7 @@ export function operatorActions(_ctx: Ctx): ClusterAction[] {
       },
       summary: (p) => `force-deletes pod ${p} (--grace-period=0 --force)`,
     }),
-    budgeted<string>({
+    def<string>({
       name: 'delete-node', budget: 'deleteNode', actor: 'operator', to: API, params: objNodes,
       enabled: (s, p) => opWrite(s) && s.api.nodes[nodeIndex(p)] !== null,
       recipe: (d, p) => {
@@ -266,7 +322,7 @@ export function operatorActions(_ctx: Ctx): ClusterAction[] {
       },
       summary: (p) => `deletes the Node object ${p}`,
     }),
-    budgeted<string>({
+    def<string>({
       name: 'out-of-service-taint', budget: 'outOfServiceTaint', actor: 'operator', to: API, params: objNodes,
       enabled: (s, p) => opWrite(s) && s.api.nodes[nodeIndex(p)] !== null && !s.api.nodes[nodeIndex(p)]!.taints.includes('out-of-service:NoExecute'),
       recipe: (d, p) => {
@@ -274,7 +330,7 @@ export function operatorActions(_ctx: Ctx): ClusterAction[] {
       },
       summary: (p) => `taints ${p} node.kubernetes.io/out-of-service:NoExecute`,
     }),
-    budgeted<string>({
+    def<string>({
       name: 'cordon', budget: 'cordon', actor: 'operator', to: API, params: objNodes,
       enabled: (s, p) => opWrite(s) && s.api.nodes[nodeIndex(p)] !== null && !s.api.nodes[nodeIndex(p)]!.unschedulable,
       recipe: (d, p) => {

@@ -3,7 +3,7 @@
  * and the building blocks a user needs to add a controller of their own.
  */
 export type { ChallengerLeaderElection, ClusterConfig, LeaderElectionConfig, Outage, TolerationSetting } from './config.js';
-export { defaultGracePeriod, leaseRenewInterval, tolerationOf } from './config.js';
+export { defaultGracePeriod, failingNodeCount, leaseRenewInterval, tolerationOf } from './config.js';
 export type { ClusterState, ApiState, NodeObject, PodObject, NodeReal, Candidate, ControllerManagerLocal, LeaseRecord, Taint, Ready, Tolerations, Workload } from './state.js';
 export { canWrite, quorum, apiReachable, acting, nodeName, candidateName, nodeLive, kubeletCanWrite, KCM, SCHED, ELECTION_NAMES } from './state.js';
 export type { ScenarioInfo } from './scenarios.js';

@@ -11,6 +11,8 @@ import type { Ctx } from './context.js';
 import { freshControllers } from './leaderElection.js';
 import type { Candidate, ClusterState, PodObject } from './state.js';
 
+const NOT_BUDGETS = new Set(['processPauseDuration', 'clockDriftRate', 'apiserverEtcdOutageDuration']);
+
 export function initialStates(ctx: Ctx): ClusterState[] {
   const c = ctx.config;
   const cl = c.cluster;
@@ -42,10 +44,11 @@ export function initialStates(ctx: Ctx): ClusterState[] {
       afterPause: 'none' as const,
       assumed: null,
     }));
-  const budget: Record<string, number> = { ...c.faults, ...c.operator };
-  delete budget.processPauseDuration;
-  delete budget.clockDriftRate;
-  delete budget.apiserverEtcdOutageDuration;
+  // Budgets: every count of faults and operator actions (not the durations, rates or the sequence).
+  const budget: Record<string, number> = {};
+  for (const [k, v] of Object.entries({ ...c.faults, ...c.operator })) {
+    if (typeof v === 'number' && !NOT_BUDGETS.has(k)) budget[k] = v;
+  }
   return (kcmDown ? [ctx.monitorPeriod] : phases).map((monitorIn) => ({
     api: {
       nodes: Array.from({ length: cl.nodes }, () => ({ ready: 'True' as const, unschedulable: false, taints: [] })),
@@ -73,5 +76,7 @@ export function initialStates(ctx: Ctx): ClusterState[] {
     candidates: [candidates(0, kcmDown, monitorIn), candidates(1, schedDown, 0)],
     budget,
     kubeletApiOutage: 0,
+    sequenceDone: 0,
+    sequenceIn: c.faults.sequence[0]?.after ?? -1,
   }));
 }

@@ -72,7 +72,7 @@ export function stateKey(s: ClusterState): string {
   }
   out += '#';
   for (const k of Object.keys(s.budget).sort()) out += `${s.budget[k]},`;
-  out += `#${s.kubeletApiOutage}`;
+  out += `#${s.kubeletApiOutage},${s.sequenceDone},${s.sequenceIn}`;
   if (s.extensions !== undefined) out += `#${encode(s.extensions)}`;
   return out;
 }

@@ -3,7 +3,7 @@
  * with its Kubernetes name, owning component, default as written, and type. The order is the
  * order `kubecheck list` shows.
  */
-export type ParameterType = 'duration' | 'integer' | 'number' | 'boolean' | 'string' | 'outage' | 'toleration' | 'node' | 'optionalDuration';
+export type ParameterType = 'duration' | 'integer' | 'number' | 'boolean' | 'string' | 'outage' | 'toleration' | 'node' | 'optionalDuration' | 'faultSequence';
 
 export interface ParameterInfo {
   /** Dotted path used by `--set` and config files, e.g. `kubeControllerManager.nodeMonitorGracePeriod`. */
@@ -96,6 +96,7 @@ const SPECS: readonly ParameterSpec[] = [
     ] as const
   ).map(([k, d]): ParameterSpec => ({ key: `faults.${k}`, kubernetesName: '', component: 'faults', defaultValue: '0', type: 'integer', description: `budget: ${d}` })),
   { key: 'faults.processPauseDuration', kubernetesName: '', component: 'faults', defaultValue: '20s', type: 'duration', description: 'length of a process pause' },
+  { key: 'faults.sequence', kubernetesName: '', component: 'faults', defaultValue: 'none', type: 'faultSequence', description: 'faults that happen in this order, each at any instant after the previous, besides the budgets: e.g. node-crash:node-1,node-crash:node-2 (fault names as in traces)' },
   { key: 'faults.apiserverEtcdOutageDuration', kubernetesName: '', component: 'faults', defaultValue: '40s', type: 'duration', description: 'length of a kube-apiserver ⇄ etcd outage (gRPC keepalive reconnects take up to about 40 s, kubernetes#121793)' },
   { key: 'faults.clockDriftRate', kubernetesName: '', component: 'faults', defaultValue: '2', type: 'number', description: 'clock rate of a drifting process (local seconds per real second)' },
   ...(

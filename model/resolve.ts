@@ -144,6 +144,16 @@ function parseValue(spec: ParameterSpec, raw: unknown): unknown {
     case 'optionalDuration':
       if (raw === 'same' || raw === null) return null;
       return parseDuration(spec.key, raw);
+    case 'faultSequence': {
+      if (raw === 'none' || raw === null || raw === '') return [];
+      const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : undefined;
+      if (items === undefined) modelError(ModelErrorCode.invalidValue, `${spec.key}: expected a list such as node-crash:node-1,node-crash:node-2, got ${JSON.stringify(raw)}`);
+      return items.map((item) => {
+        const m = typeof item === 'string' ? /^\s*([a-z][a-z-]*)(?::([a-z0-9-]+))?(?:\+([0-9.]+[a-z]+))?\s*$/.exec(item) : null;
+        if (m === null) modelError(ModelErrorCode.invalidValue, `${spec.key}: expected fault:target or fault:target+delay (e.g. node-crash:node-1,node-crash:node-2+20s), got ${JSON.stringify(item)}`);
+        return { fault: m[1], target: m[2] ?? null, after: m[3] === undefined ? null : parseDuration(spec.key, m[3]) };
+      });
+    }
   }
 }
 
@@ -219,6 +229,10 @@ export function configToObject(config: ClusterConfig): unknown {
     else if (spec.type === 'toleration') written = v === null ? spec.defaultValue : v;
     else if (spec.type === 'node') written = v === -1 ? 'none' : `node-${(v as number) + 1}`;
     else if (spec.type === 'optionalDuration') written = v === null ? 'same' : formatDuration(v as number);
+    else if (spec.type === 'faultSequence') {
+      const steps = v as readonly { fault: string; target: string | null; after: number | null }[];
+      written = steps.length === 0 ? 'none' : steps.map((x) => `${x.fault}${x.target === null ? '' : `:${x.target}`}${x.after === null ? '' : `+${formatDuration(x.after)}`}`).join(',');
+    }
     setPath(out, spec.key, written);
   }
   return out;

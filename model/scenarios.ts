@@ -42,6 +42,16 @@ const DEFS: readonly ScenarioDef[] = [
     overrides: { 'cluster.etcdMembersDownAtStart': '1', 'faults.nodeCrash': '1' },
   },
   {
+    name: 'zone-disruption',
+    description: '3 of 4 nodes of one zone crash one after another, 20 s apart: the zone enters PartialDisruption, its eviction rate drops to 0 and the remaining pods are not evicted',
+    overrides: {
+      'cluster.nodes': '4',
+      'cluster.replicaSetReplicas': '3',
+      'cluster.statefulSetReplicas': '0',
+      'faults.sequence': 'node-crash:node-1,node-crash:node-2+20s,node-crash:node-3+20s',
+    },
+  },
+  {
     name: 'component-outage',
     description: 'a control-plane component is down from the start (kube-scheduler by default) while a node crashes',
     overrides: { 'cluster.outage': 'kube-scheduler', 'faults.nodeCrash': '1' },

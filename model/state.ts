@@ -182,6 +182,10 @@ export interface ClusterState {
    * the kubelets can neither read nor write through it; the control plane's instance is unaffected.
    */
   readonly kubeletApiOutage: number;
+  /** Steps of the scenario's fault sequence already done (`faults.sequence`). */
+  readonly sequenceDone: number;
+  /** Seconds until the next step of the sequence when it has a fixed delay; -1 otherwise. */
+  readonly sequenceIn: number;
   /**
    * The memory of users' own controllers added with `clusterModel(config, { extensions })`, by
    * extension name (absent without extensions). See `ClusterExtension`.

@@ -74,7 +74,8 @@ function tick(ctx: Ctx, s: ClusterState): ClusterState {
     s.candidates[1].map((k, c) => tickCandidate(ctx, k, 1, c)),
   ] as unknown as ClusterState['candidates'];
   const kubeletApiOutage = s.kubeletApiOutage > 0 ? down(s.kubeletApiOutage, ctx.tick) : 0;
-  return { ...s, nodes, candidates, kubeletApiOutage };
+  const sequenceIn = s.sequenceIn > 0 ? down(s.sequenceIn, ctx.tick) : s.sequenceIn;
+  return { ...s, nodes, candidates, kubeletApiOutage, sequenceIn };
 }
 
 export function tickAction(ctx: Ctx): ClusterAction {

@@ -8,6 +8,14 @@ import { candidateLeaderElection, leaseRenewInterval } from './config.js';
 import { formatDuration } from './duration.js';
 import { ModelErrorCode, modelError } from './errors.js';
 
+/** The faults and operator actions a fault sequence may name (as `model/faults.ts` names them). */
+export const FAULT_NAMES = [
+  'node-crash', 'node-restart', 'kubelet-crash', 'kubelet-restart', 'container-runtime-failure', 'container-runtime-recovery', 'node-status-update-failure',
+  'node-partition', 'node-partition-heal', 'component-crash', 'component-restart', 'control-plane-partition', 'control-plane-partition-heal',
+  'etcd-member-loss', 'apiserver-loss', 'etcd-member-restore', 'apiserver-restore', 'apiserver-etcd-outage', 'process-pause', 'clock-drift',
+  'force-delete-pod', 'delete-node', 'out-of-service-taint', 'cordon',
+];
+
 const TOLERATION_KEYS = [
   'replicaSetTolerationSeconds', 'replicaSetUnreachableTolerationSeconds', 'replicaSetNotReadyTolerationSeconds',
   'statefulSetTolerationSeconds', 'statefulSetUnreachableTolerationSeconds', 'statefulSetNotReadyTolerationSeconds',
@@ -63,8 +71,14 @@ export function validateConfig(c: ClusterConfig): void {
   shape(cl.replicaSetReplicas >= 0, `cluster.replicaSetReplicas (${cl.replicaSetReplicas}) must not be negative (apps/v1 validation)`);
   shape(cl.statefulSetReplicas >= 0, `cluster.statefulSetReplicas (${cl.statefulSetReplicas}) must not be negative (apps/v1 validation)`);
   for (const [k, v] of Object.entries({ ...c.faults, ...c.operator })) {
-    if (k === 'processPauseDuration' || k === 'clockDriftRate' || k === 'apiserverEtcdOutageDuration') continue;
+    if (typeof v !== 'number' || k === 'processPauseDuration' || k === 'clockDriftRate' || k === 'apiserverEtcdOutageDuration') continue;
     shape(v >= 0, `${k in c.faults ? 'faults' : 'operator'}.${k} (${v}) is a budget and must not be negative`);
+  }
+  for (const step of c.faults.sequence) {
+    if (!FAULT_NAMES.includes(step.fault)) modelError(ModelErrorCode.invalidValue, `faults.sequence: unknown fault "${step.fault}"; known: ${FAULT_NAMES.join(', ')}`);
+    const node = step.target === null ? null : /^node-(\d+)$/.exec(step.target);
+    if (node !== null && (Number(node[1]) < 1 || Number(node[1]) > cl.nodes)) shape(false, `faults.sequence: ${step.fault}:${step.target} names a node that does not exist (cluster.nodes is ${cl.nodes})`);
+    if (step.after !== null) multiple(`faults.sequence delay of ${step.fault}`, step.after, c.model.tick);
   }
   if (!(c.faults.clockDriftRate > 0)) modelError(ModelErrorCode.invalidValue, `faults.clockDriftRate (${c.faults.clockDriftRate}) must be positive`);
 

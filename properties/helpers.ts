@@ -1,5 +1,5 @@
 /** Small predicates over cluster states shared by the properties. */
-import { leaseRenewInterval, tolerationOf, type ClusterConfig, type ClusterState } from '../model/index.js';
+import { failingNodeCount, leaseRenewInterval, tolerationOf, type ClusterConfig, type ClusterState } from '../model/index.js';
 
 /** ReplicaSet replicas really serving: active pod objects whose container runs on their (up) node. */
 export function runningReplicas(s: ClusterState): number {
@@ -43,16 +43,11 @@ export function copiesRunning(s: ClusterState, pod: string): number {
   return count;
 }
 
-/** Nodes that can fail on one path: crashes, partitions, kubelet crashes and runtime failures. */
-function failingNodes(config: ClusterConfig): number {
-  const f = config.faults;
-  return Math.min(config.cluster.nodes, f.nodeCrash + f.nodePartition + f.kubeletCrash + f.containerRuntimeFailure);
-}
 
 /** Seconds the zone's NoExecute rate limiter may hold the last of the failing nodes back (one interval per other failing node). */
 function queueWait(config: ClusterConfig): number {
   const rate = config.kubeControllerManager.nodeEvictionRate;
-  return rate > 0 ? Math.max(0, failingNodes(config) - 1) / rate : 0;
+  return rate > 0 ? Math.max(0, failingNodeCount(config) - 1) / rate : 0;
 }
 
 /**

@@ -3,13 +3,13 @@
  * and which properties each scenario checks by default.
  */
 import type { Model, Property } from '../checker/index.js';
-import { clusterModel, quorumCanBeLost, resolveConfig, tolerationOf, type ClusterConfig, type ClusterModelOptions, type ClusterState } from '../model/index.js';
+import { clusterModel, failingNodeCount, quorumCanBeLost, resolveConfig, tolerationOf, type ClusterConfig, type ClusterModelOptions, type ClusterState } from '../model/index.js';
 import { healthyNodeNotUnknown, noEarlyEviction, replacementAfterToleration, replacementWithin, unknownAfterGrace } from './observers.js';
 import {
   noDoubleBinding, noNodeUnknown, noPodEvicted, noReplacementCreated, noScheduleOnUnready, replacementsStayPending,
   runningPodsKeepRunning, singleLeader, statefulSetAtMostOne, writesNeedQuorum,
 } from './safety.js';
-import { leaderFailover, nodeMarkedUnknown, podEvicted, replacementPending, replacementRunning, replicaSetExtraCopy, statefulSetRecreated } from './witnesses.js';
+import { leaderFailover, nodeMarkedUnknown, podEvicted, replacementPending, replacementRunning, replicaSetExtraCopy, statefulSetRecreated, zonePartialDisruption } from './witnesses.js';
 
 export { notReadyReplacementBound, replacementBound, runningReplicas } from './helpers.js';
 
@@ -45,6 +45,7 @@ export function kubernetesProperties(config: ClusterConfig): Property<ClusterSta
     replicaSetExtraCopy(config),
     replacementPending,
     statefulSetRecreated,
+    zonePartialDisruption,
   ];
 }
 
@@ -101,7 +102,12 @@ function recoveryExclusions(config: ClusterConfig): { afterToleration: string[];
   if (f.componentCrash + f.controlPlanePartition + f.processPause + f.clockDrift > 0) {
     within.push('a kube-controller-manager failover restarts the eviction countdown (kubernetes#108268), so no fixed bound holds');
   }
-  const failing = f.nodeCrash + f.nodePartition + f.kubeletCrash + f.containerRuntimeFailure;
+  const failing = failingNodeCount(config);
+  const zoneSize = Math.floor(cl.nodes / cl.zones);
+  const perZone = Math.min(failing, Math.ceil(cl.nodes / cl.zones));
+  if (perZone > 2 && perZone / Math.ceil(cl.nodes / cl.zones) >= config.kubeControllerManager.unhealthyZoneThreshold && zoneSize <= config.kubeControllerManager.largeClusterSizeThreshold) {
+    within.push('more than 2 and at least --unhealthy-zone-threshold of a zone\'s nodes can fail: the zone enters PartialDisruption and its evictions stop (rate 0 in a zone of at most --large-cluster-size-threshold nodes), by design');
+  }
   if (failing + o.cordon >= cl.nodes) within.push('every node can fail or be cordoned: none may be left to run a replacement');
   if (cl.replicaSetNodeName >= 0) within.push('the ReplicaSet pins its pods with spec.nodeName: a replacement goes to the same node');
   const tol = tolerationOf(config, 'web');
@@ -145,6 +151,7 @@ export function defaultProperties(scenario: string, config: ClusterConfig): Defa
       if (nodeFails) ids.push('node-marked-unknown');
       if (nodeFails && web) ids.push('pod-evicted', 'replacement-running');
       if (scenario === 'node-partition' && f.nodePartition > 0 && web) ids.push('replicaset-extra-copy');
+      if (scenario === 'zone-disruption') ids.push('node-marked-unknown', 'zone-partial-disruption');
     }
   }
   return { ids, leftOut };

@@ -94,7 +94,8 @@ export const writesNeedQuorum: Property<ClusterState> = alwaysStep<ClusterState>
 );
 
 /**
- * `running-pods-keep-running`: a container stops only when its node crashes or when its kubelet
+ * `running-pods-keep-running`: a container stops only when its node crashes (or its container
+ * runtime fails) or when its kubelet
  * sees the pod deleted, terminating or bound elsewhere; control-plane trouble never stops a
  * running pod ("Running Pods Keep Running", control-plane component failure table).
  * In the stock model this holds by construction (the kubelet's stop rule is modelled); it guards users' own controllers
@@ -102,7 +103,7 @@ export const writesNeedQuorum: Property<ClusterState> = alwaysStep<ClusterState>
  */
 export const runningPodsKeepRunning: Property<ClusterState> = alwaysStep<ClusterState>(
   'running-pods-keep-running',
-  'a container stops only on a node crash or when its kubelet sees its pod deleted',
+  'a container stops only on a node crash, a container runtime failure, or when its kubelet sees its pod deleted',
   (before, action, after) => {
     for (let n = 0; n < before.nodes.length; n++) {
       const was = before.nodes[n].running;
@@ -110,7 +111,8 @@ export const runningPodsKeepRunning: Property<ClusterState> = alwaysStep<Cluster
       if (was === now) continue;
       for (const name of was) {
         if (now.includes(name)) continue;
-        if (action.name === 'node-crash' && action.param === nodeName(n)) continue;
+        // The node crashed or its container runtime failed on this step: its containers die.
+        if ((before.nodes[n].up && !after.nodes[n].up) || (before.nodes[n].runtimeUp && !after.nodes[n].runtimeUp)) continue;
         const p = before.api.pods.find((x) => x.name === name);
         if (action.name === 'kubelet-sync' && (p === undefined || p.deletion !== null || p.nodeName !== n)) continue;
         return false;

@@ -56,3 +56,10 @@ export const statefulSetRecreated: Property<ClusterState> = sometimes<ClusterSta
   (s) => s.api.pods.some((p) => p.workload === 'db' && p.replacement && p.nodeName >= 0 && s.nodes[p.nodeName].running.includes(p.name)),
   { source: 'pkg/controller/statefulset (identity recreated once the old object is gone)' },
 );
+
+export const zonePartialDisruption: Property<ClusterState> = sometimes<ClusterState>(
+  'zone-partial-disruption',
+  'a zone enters PartialDisruption (more than 2 and at least --unhealthy-zone-threshold of its nodes NotReady): its eviction rate drops',
+  (s) => s.candidates[0].some((k) => k.ctrl !== null && k.ctrl.zones.some((z) => z.state === 'PartialDisruption')),
+  { source: 'kubernetes/kubernetes:pkg/controller/nodelifecycle/node_lifecycle_controller.go (ComputeZoneState, setLimiterInZone, ReducedQPSFunc)' },
+);

@@ -25,8 +25,8 @@ function messageOf(f: () => unknown): string {
 }
 
 describe('resolveConfig', () => {
-  it('should list the five stock scenarios, node-failure first', () => {
-    expect(scenarios.map((s) => s.name)).toEqual(['node-failure', 'node-partition', 'leader-failover', 'etcd-quorum', 'component-outage']);
+  it('should list the six stock scenarios, node-failure first', () => {
+    expect(scenarios.map((s) => s.name)).toEqual(['node-failure', 'node-partition', 'leader-failover', 'etcd-quorum', 'zone-disruption', 'component-outage']);
   });
 
   it('should resolve every stock scenario with Kubernetes defaults', () => {
@@ -132,7 +132,8 @@ describe('resolveConfig', () => {
     });
     fc.assert(
       fc.property(settings, ({ scenario, version, grace, nodes, tol, unsafe }) => {
-        const set: Record<string, string> = { kubernetesVersion: version, 'cluster.nodes': String(nodes) };
+        // zone-disruption's fault sequence names node-3.
+        const set: Record<string, string> = { kubernetesVersion: version, 'cluster.nodes': String(scenario === 'zone-disruption' ? Math.max(3, nodes) : nodes) };
         if (grace !== undefined) set['kubeControllerManager.nodeMonitorGracePeriod'] = `${grace}s`;
         if (tol !== undefined) set['cluster.replicaSetTolerationSeconds'] = String(tol);
         if (unsafe) set['kubeScheduler.leaderElection.leaseDuration'] = '5s';

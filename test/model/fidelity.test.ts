@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { always, alwaysStep, check, observer, sometimes as reachable, type Property } from '../../checker/index.js';
-import { configWarnings, resolveConfig, type ClusterState } from '../../model/index.js';
+import { configWarnings, makeCtx, resolveConfig, type ClusterState } from '../../model/index.js';
+import { faultNames } from '../../model/faults.js';
+import { FAULT_NAMES } from '../../model/validate.js';
 import { defaultProperties, kubernetesModel, notReadyReplacementBound, replacementBound, runningReplicas } from '../../properties/index.js';
 import { replacementWithin } from '../../properties/observers.js';
 import { run, steps } from './helpers.js';
@@ -263,6 +265,25 @@ describe('timing observables on all paths', () => {
     const failover = checkWith('node-failure', { ...SMALL, 'faults.componentCrash': '1' }, [evictedWithin(3), 'no-early-eviction']);
     expect(failover.status).toEqual({ 'evicted-within-3': 'violated', 'no-early-eviction': 'holds' });
     expect(traceOf(failover, 'evicted-within-3').actions.map((a) => a.name)).toContain('component-crash');
+  });
+});
+
+describe('fault order as data in the scenario', () => {
+  it('should stop NoExecute taints once the third of four nodes of a zone is NotReady (zone-disruption)', () => {
+    const thirdTainted = always<ClusterState>('node-3-never-tainted', 'node-3 never gets the NoExecute taint', (s) => !s.api.nodes[2]!.taints.includes('unreachable:NoExecute'));
+    const r = checkWith('zone-disruption', {}, ['zone-partial-disruption', 'pod-evicted', thirdTainted, 'no-early-eviction']);
+    expect(r.status).toEqual({ 'zone-partial-disruption': 'witnessed', 'pod-evicted': 'witnessed', 'node-3-never-tainted': 'holds', 'no-early-eviction': 'holds' });
+    // node-2 is tainted 20 s before node-3 tips the zone; failing together with node-3, it never is.
+    const secondTainted = always<ClusterState>('node-2-never-tainted', 'node-2 never gets the NoExecute taint', (s) => !s.api.nodes[1]!.taints.includes('unreachable:NoExecute'));
+    expect(checkWith('zone-disruption', {}, [secondTainted]).status['node-2-never-tainted']).toBe('violated');
+    const together = checkWith('zone-disruption', { 'faults.sequence': 'node-crash:node-1,node-crash:node-2+20s,node-crash:node-3+0s' }, [secondTainted]);
+    expect(together.status['node-2-never-tainted']).toBe('holds');
+  });
+
+  it('should name only faults the model has, and refuse others in one coded line', () => {
+    expect(faultNames(makeCtx(resolveConfig('node-failure'))).sort()).toEqual([...FAULT_NAMES].sort());
+    expect(() => resolveConfig('node-failure', { set: { 'faults.sequence': 'node-explodes:node-1' } })).toThrow(/KC\d+.*unknown fault "node-explodes"/);
+    expect(() => resolveConfig('node-failure', { set: { 'faults.sequence': 'node-crash:node-9' } })).toThrow(/node-9 names a node that does not exist/);
   });
 });
 
