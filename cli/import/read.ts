@@ -11,6 +11,9 @@ import { duplicateJsonKey, MAX_CONFIG_BYTES, readConfigFile, readText } from '..
 import { looksLikeFlags, parseFlags, words } from './flags.js';
 import type { ImportSource } from './importer.js';
 
+/** Kubernetes objects nest a few dozen levels at most. */
+const MAX_FLOW_DEPTH = 100;
+
 /** File names read from a folder; other files there are listed as skipped. */
 const READABLE = /\.(ya?ml|json|flags|args|conf|txt)$/i;
 
@@ -41,8 +44,29 @@ function folderFiles(dir: string): { files: string[]; skipped: string[] } {
 
 const isKubernetesObject = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v) && ('kind' in v || 'apiVersion' in v);
 
+/**
+ * Whether a YAML text holds Kubernetes objects rather than kubecheck's own config: a top-level
+ * `kind:` or `apiVersion:` key, or several documents. Decided on the text, in linear time, so
+ * that kubecheck's own configs (however malformed) go to the config reader, which names their
+ * problem.
+ */
+function holdsKubernetesObjects(text: string): boolean {
+  if (/^(kind|apiVersion)[ \t]*:/m.test(text)) return true;
+  if (/^[ \t]*\{[ \t]*["']?(kind|apiVersion)["']?[ \t]*:/.test(text)) return true;
+  const separators = text.match(/^---[ \t]*$/gm)?.length ?? 0;
+  return separators > 1 || (separators === 1 && !/^\s*(#[^\n]*\n\s*)*---/.test(text));
+}
+
 /** Parses a (multi-document) YAML text strictly: its documents, or KC202 naming the line. */
 function yamlDocuments(path: string, text: string): unknown[] {
+  // Flow collections nested thousands deep exhaust the parser's stack (not a manifest anyway).
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 123 || ch === 91) {
+      if (++depth > MAX_FLOW_DEPTH) fail(ToolErrorCode.malformedConfig, `${path} is not valid YAML: nested too deeply (more than ${MAX_FLOW_DEPTH} levels of { and [)`);
+    } else if (ch === 125 || ch === 93) depth = Math.max(0, depth - 1);
+  }
   const lines = new LineCounter();
   const docs = parseAllDocuments(text, { logLevel: 'silent', prettyErrors: false, lineCounter: lines });
   const list = Array.isArray(docs) ? docs : [];
@@ -82,13 +106,11 @@ export function readSource(path: string): ImportSource {
     }
     return { file: path, type: 'kubecheck', value: readConfigFile(path) as Record<string, unknown> };
   }
-  const documents = yamlDocuments(path, text);
-  if (documents.length === 1 && !isKubernetesObject(documents[0])) {
+  if (!holdsKubernetesObjects(text)) {
     // kubecheck's own config: read with all of its checks (duplicate keys, hexadecimal numbers, depth).
-    return { file: path, type: 'kubecheck', value: readConfigFile(path) as Record<string, unknown> };
+    return { file: path, type: 'kubecheck', value: (readConfigFile(path) ?? {}) as Record<string, unknown> };
   }
-  if (documents.length === 0) return { file: path, type: 'kubecheck', value: {} };
-  return { file: path, type: 'objects', documents };
+  return { file: path, type: 'objects', documents: yamlDocuments(path, text) };
 }
 
 /** Every source named by `paths` (files, and the readable files of folders), and the files skipped in folders. */

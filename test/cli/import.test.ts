@@ -159,14 +159,17 @@ describe('the command line on a cluster\'s files', () => {
 
   it('should print what import understood, check a folder of files, and refuse bad files in one line', async () => {
     const multi = file('multi.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 1}\n---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec: {replicas: 1}\n');
-    const [imp, json, checked, broken, unknown, both] = await Promise.all([
+    const deep = file('deep.yaml', `kind: List\nitems: ${'['.repeat(5000)}${']'.repeat(5000)}\n`);
+    const [imp, json, checked, broken, unknown, both, tooDeep] = await Promise.all([
       kubecheckAsync(['import', 'examples/my-cluster']),
       kubecheckAsync(['import', 'examples/my-cluster', '--json']),
       kubecheckAsync(['check', '--config', multi, '--config', 'examples/my-cluster/kube-controller-manager.flags', '--json', '--property', 'unknown-after-grace']),
       kubecheckAsync(['check', '--config', file('broken.yaml', 'kind: Node\nmetadata: [\n')]),
       kubecheckAsync(['check', '--config', file('crd.yaml', 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n')]),
       kubecheckAsync(['check', '--config', 'examples/my-cluster', '--property', 'unknown-after-grace']),
+      kubecheckAsync(['import', deep]),
     ]);
+    expectOneLine(tooDeep, 'KC202', /deep.yaml is not valid YAML: nested too deeply/);
     expect(imp.code).toBe(0);
     expect(imp.stdout).toMatch(/nodeMonitorGracePeriod: 20s # examples\/my-cluster\/kube-controller-manager.flags: --node-monitor-grace-period/);
     expect(imp.stdout).toMatch(/zones: 2 # examples\/my-cluster\/nodes.yaml: topology.kubernetes.io\/zone/);
