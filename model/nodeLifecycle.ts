@@ -75,8 +75,19 @@ function wantedNoExecute(node: NodeObject): Taint | undefined {
   return undefined;
 }
 
-/** Nodes the NoExecute pass of candidate c may taint now (a token is free in their zone). */
+/** Per model (its Ctx), per state: the NoExecute candidates of each manager. */
+const candidatesCache = new WeakMap<Ctx, WeakMap<ClusterState, number[][]>>();
+
+/** Nodes the NoExecute pass of candidate c may taint now (a token is free in their zone); computed once per state. */
 export function noExecuteCandidates(ctx: Ctx, s: ClusterState, c: number): number[] {
+  let byState = candidatesCache.get(ctx);
+  if (byState === undefined) candidatesCache.set(ctx, (byState = new WeakMap()));
+  let perManager = byState.get(s);
+  if (perManager === undefined) byState.set(s, (perManager = []));
+  return (perManager[c] ??= computeNoExecuteCandidates(ctx, s, c));
+}
+
+function computeNoExecuteCandidates(ctx: Ctx, s: ClusterState, c: number): number[] {
   const k = s.candidates[KCM][c];
   if (!acting(k) || k.ctrl === null || k.ctrl.disruptionMode || !canWrite(s, k.partitioned)) return [];
   const out: number[] = [];

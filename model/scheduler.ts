@@ -41,8 +41,21 @@ export function actingScheduler(s: ClusterState): number {
   return actingSchedulers(s)[0] ?? -1;
 }
 
-/** The pod the scheduler takes next: the first Pending pod that fits somewhere. */
+/** Per model (its Ctx), per state: the next Pending pod (null: none). */
+const pendingCache = new WeakMap<Ctx, WeakMap<ClusterState, PodObject | null>>();
+
+/** The pod the scheduler takes next: the first Pending pod that fits somewhere (computed once per state). */
 export function nextPending(ctx: Ctx, s: ClusterState): PodObject | undefined {
+  let byState = pendingCache.get(ctx);
+  if (byState === undefined) pendingCache.set(ctx, (byState = new WeakMap()));
+  const hit = byState.get(s);
+  if (hit !== undefined) return hit ?? undefined;
+  const found = firstPending(ctx, s);
+  byState.set(s, found ?? null);
+  return found;
+}
+
+function firstPending(ctx: Ctx, s: ClusterState): PodObject | undefined {
   for (const p of s.api.pods) {
     if (p.nodeName >= 0 || p.deletion !== null) continue;
     for (let n = 0; n < s.api.nodes.length; n++) if (feasible(ctx, s, p, n)) return p;
@@ -69,7 +82,8 @@ export function schedulerActions(ctx: Ctx): ClusterAction[] {
       params: (s) => s.candidates[SCHED].flatMap((_, c) => s.api.nodes.map((__, n) => ({ scheduler: candidateName(SCHED, c), node: nodeName(n) }))),
       enabled: (s, p) => {
         const c = schedIdx(p.scheduler);
-        if (s.candidates[SCHED][c].assumed !== null || !actingSchedulers(s).includes(c)) return false;
+        const k = s.candidates[SCHED][c];
+        if (k.assumed !== null || !acting(k) || !canWrite(s, k.partitioned)) return false;
         const pod = nextPending(ctx, s);
         return pod !== undefined && feasible(ctx, s, pod, nodeIndex(p.node));
       },
