@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { check } from './search.js';
-import { simulate, traceArbitrary } from './simulate.js';
+import { fastCheckSeed, simulate, traceArbitrary } from './simulate.js';
+import { action, type Model } from './model.js';
+import { always, observer } from './properties.js';
 import { replayPath } from './trace.js';
 import { twoPhasePlain } from '../examples/two-phase-commit/index.js';
 
@@ -90,12 +92,88 @@ describe('random exploration', () => {
     expect(simulate(model, { seed: 1, runs: 1, maxSteps: 1_000_000 }).steps).toBeGreaterThan(100_000);
     const long = simulate(model, { seed: 1, runs: 1, maxSteps: 1_000_000, timeLimitSeconds: 0.05 });
     expect(long.stoppedBy).toEqual({ bound: 'time', limit: 0.05 });
-    expect(long.steps).toBeLessThan(1_000);
+    // Cut within the run: a small share of the 100,000+ steps it takes unbounded (the bound is
+    // read every 256 steps, and how many fit in 50 ms depends on the machine's load).
+    expect(long.steps).toBeLessThan(50_000);
     // Without the bound, the same seed runs every run and says nothing stopped it.
     const all = simulate(model, { seed: 5, runs: 50, maxSteps: 50 });
     expect(all.runs).toBe(50);
     expect(all.stoppedBy).toBeUndefined();
     expect(() => simulate(model, { timeLimitSeconds: -1 })).toThrow(/KC003: timeLimitSeconds/);
     expect(() => simulate(model, { timeLimitSeconds: Number.NaN })).toThrow(/KC003/);
+  });
+});
+
+describe('swarm runs, seeds and coverage', () => {
+  interface Outage {
+    readonly broken: boolean;
+    /** Work steps done while broken since the last repair (saturating at 25). */
+    readonly brokenFor: number;
+  }
+  /**
+   * A fault breaks the service and another repairs it; work done while broken piles up. Twenty
+   * work steps in a row while broken violate the invariant. Uniform choice repairs about every
+   * other step (2^-20 to go twenty without); a swarm run that leaves the repair out finds it.
+   */
+  const outage: Model<Outage> = {
+    name: 'outage',
+    initialStates: () => [{ broken: false, brokenFor: 0 }],
+    actions: [
+      action<Outage>({ name: 'work', apply: (s) => ({ ...s, brokenFor: s.broken ? Math.min(s.brokenFor + 1, 25) : 0 }) }),
+      action<Outage>({ name: 'break', enabled: (s) => !s.broken, apply: (s) => ({ ...s, broken: true }) }),
+      action<Outage>({ name: 'repair', enabled: (s) => s.broken, apply: () => ({ broken: false, brokenFor: 0 }) }),
+    ],
+    properties: [
+      always<Outage>('short-outages', 'fewer than 20 work steps in one outage', (s) => s.brokenFor < 20),
+      observer<Outage, number>({
+        id: 'breaks-counted', description: 'an observer whose state is part of the count', initial: () => 0,
+        step: (n, _b, a) => (a.name === 'break' ? Math.min(n + 1, 3) : n), holds: () => true,
+      }),
+    ],
+    describeStep: (_b, a) => ({ actor: a.name === 'work' ? 'service' : 'fault', summary: a.name }),
+  };
+
+  it('should find with swarm runs what uniform runs miss, for every seed tried', () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const uniform = simulate(outage, { seed, runs: 200, maxSteps: 100, swarm: false });
+      expect(uniform.verdict).toBe('incomplete');
+      const swarm = simulate(outage, { seed, runs: 200, maxSteps: 100 });
+      expect(swarm.verdict).toBe('violation');
+      expect(swarm.coverage.swarm).toBe(true);
+      const trace = swarm.properties.find((p) => p.id === 'short-outages')!.trace!;
+      // Minimal: one break and twenty work steps.
+      expect(trace.actions.filter((a) => a.name === 'break')).toHaveLength(1);
+      expect(trace.actions).toHaveLength(21);
+      expect(check(outage).properties.find((p) => p.id === 'short-outages')!.trace!.actions).toHaveLength(21);
+    }
+  });
+
+  it('should count coverage as check counts, observers included, and say which actions and faults it took', () => {
+    const safe: Model<Outage> = { ...outage, properties: outage.properties.slice(1) };
+    const whole = check(safe);
+    const r = simulate(safe, { seed: 3, runs: 400, maxSteps: 150 });
+    expect(r.coverage.distinctStates).toBe(r.stats.distinctStates);
+    expect(r.coverage.distinctStates).toBeLessThanOrEqual(whole.stats.distinctStates);
+    // Enough runs see the whole small space: the same figure as check's, observer states included.
+    expect(r.coverage.distinctStates).toBe(whole.stats.distinctStates);
+    const withoutObserver = check({ ...safe, properties: [] });
+    expect(whole.stats.distinctStates).toBeGreaterThan(withoutObserver.stats.distinctStates);
+    expect(r.coverage).toMatchObject({ actionsTaken: 3, actions: 3 });
+    expect(r.coverage.faultSteps).toBeGreaterThan(0);
+    expect(r.coverage.faultSteps).toBeLessThan(r.steps);
+  });
+
+  it('should keep a seed beyond 32 bits whole, and replay with it', () => {
+    const model = twoPhasePlain({ rms: 3, bug: 'commit-on-any-prepared' });
+    const big = 12345678901;
+    const a = simulate(model, { seed: big, runs: 100, maxSteps: 60 });
+    expect(a.seed).toBe(big);
+    const b = simulate(model, { seed: big, runs: 100, maxSteps: 60 });
+    expect(b.properties).toEqual(a.properties);
+    expect(simulate(model, { seed: big, runs: 100, maxSteps: 60, replay: a.replay! }).properties).toEqual(a.properties);
+    expect(fastCheckSeed(big)).not.toBe(fastCheckSeed(big + 2 ** 32));
+    expect(fastCheckSeed(7)).toBe(7);
+    const fresh = simulate(model, { runs: 5, maxSteps: 10 });
+    expect(fresh.seed).toBeGreaterThanOrEqual(0);
   });
 });

@@ -8,14 +8,14 @@
  * so its verdict is `violation` or `incomplete`, never `ok`.
  */
 import fc from 'fast-check';
-import { fingerprint } from './fingerprint.js';
 import { FingerprintTable } from './fingerprintTable.js';
-import type { ActionLabel, AnyActionDef, JsonValue, Model } from './model.js';
+import { faultTest, type ActionLabel, type AnyActionDef, type JsonValue, type Model } from './model.js';
+import { fingerprintWithObservers, keyFunction } from './searchCore.js';
 import { checkedProperties, outcomeOf, type CheckResult, type Trace } from './result.js';
 import { labelOf, ordinalOf, successors } from './successors.js';
 import { CheckerErrorCode, fail } from './errors.js';
 import { initialStatesOf, selectProperties } from './validateModel.js';
-import type { Property } from './properties.js';
+import type { Observer, Property } from './properties.js';
 
 export interface SimulateOptions {
   /** Number of random runs (default 100). */
@@ -35,6 +35,11 @@ export interface SimulateOptions {
    * `maxSteps` never hangs). Reported as `stoppedBy: { bound: 'time' }`.
    */
   readonly timeLimitSeconds?: number;
+  /**
+   * Swarm runs (default true): each run allows a random subset of the fault kinds and takes them
+   * at a rate of its own (see {@link Swarm}). `false`: every enabled step equally likely.
+   */
+  readonly swarm?: boolean;
 }
 
 export interface SimulationResult<S> extends CheckResult<S> {
@@ -46,18 +51,110 @@ export interface SimulationResult<S> extends CheckResult<S> {
   readonly steps: number;
   /** fast-check path that, with `seed`, replays the failure. */
   readonly replay?: string;
+  /** What the runs covered (before any shrinking). */
+  readonly coverage: SimulationCoverage;
+}
+
+/** What random runs covered. */
+export interface SimulationCoverage {
+  /** Distinct states, counted as `check` counts them (symmetry, view, observers' states). */
+  readonly distinctStates: number;
+  /** Action names taken at least once, of `actions` in the model. */
+  readonly actionsTaken: number;
+  readonly actions: number;
+  /** Steps that were faults or operator actions (by the model's fault test). */
+  readonly faultSteps: number;
+  /** Runs were swarm runs (the model has faults, told apart, and `swarm` was not turned off). */
+  readonly swarm: boolean;
+}
+
+/**
+ * fast-check takes a 32-bit seed; ours may be any safe integer (12345678901 stays 12345678901 in
+ * every report), folded here to 32 bits the same way on every run.
+ */
+export function fastCheckSeed(seed: number): number {
+  const hi = Math.floor(seed / 2 ** 32);
+  return ((seed >>> 0) ^ Math.imul(hi | 0, 0x9e3779b1) ^ (hi / 2 ** 32) | 0) | 0;
+}
+
+/**
+ * How one random run chooses its steps (swarm testing, Groce et al. 2012): a run leaves out some
+ * kinds of fault altogether and draws how eagerly it takes the others, so that across runs a
+ * fault happens early, late or never, alone or with others. Uniform choice among enabled steps
+ * almost always takes every fault (and its repair) in the first few steps; a bug that needs a
+ * fault, then a minute of quiet, then an operator's action is then out of reach.
+ *
+ * A run's swarm is drawn from one number, generated and shrunk by fast-check with the run's
+ * choices, so a failure replays from its seed and path. Swarm 0 is the plain run: every step
+ * equally likely, as {@link traceOfChoices} takes them.
+ */
+export interface Swarm {
+  readonly seed: number;
+  /** Share of choices that take an allowed fault when one is enabled (the rest: other steps). */
+  readonly faultRate: number;
+  /** Every fault kind allowed (else each one by a coin drawn from the seed and its name). */
+  readonly allFaults: boolean;
+}
+
+const FAULT_RATES = [0.5, 0.2, 0.05, 0.01, 0.002] as const;
+
+/** The swarm of a run from its drawn number; `undefined` (0) for the plain uniform run. */
+export function swarmOf(seed: number): Swarm | undefined {
+  if (seed === 0) return undefined;
+  return { seed, faultRate: FAULT_RATES[seed % FAULT_RATES.length], allFaults: ((seed >>> 3) & 3) === 0 };
+}
+
+/** FNV-1a over the swarm seed and a fault's name: whether this run allows that kind of fault. */
+function allows(swarm: Swarm, name: string): boolean {
+  if (swarm.allFaults) return true;
+  let h = 0x811c9dc5 ^ swarm.seed;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+  return ((h >>> 7) & 1) === 0;
+}
+
+/**
+ * Which action names are faults, learned the first time each is enabled (random runs treat a
+ * fault as a kind of action: the model's fault test is asked once per action name).
+ */
+class FaultKinds<S> {
+  private readonly known = new Map<string, boolean>();
+  private readonly test: ((before: S, action: ActionLabel, after: S) => boolean) | undefined;
+  readonly taken = new Set<string>();
+  faultSteps = 0;
+  constructor(model: Model<S>) {
+    this.test = faultTest(model);
+  }
+  get any(): boolean {
+    return this.test !== undefined;
+  }
+  /** Some action seen so far is a fault. */
+  get sawFault(): boolean {
+    for (const v of this.known.values()) if (v) return true;
+    return false;
+  }
+  isFault(def: AnyActionDef<S>, param: JsonValue | undefined, state: S): boolean {
+    const hit = this.known.get(def.name);
+    if (hit !== undefined || this.test === undefined) return hit === true;
+    const after = def.apply(state, param);
+    if (after === undefined) return false;
+    const fault = this.test(state, labelOf(def, param), after);
+    this.known.set(def.name, fault);
+    return fault;
+  }
 }
 
 /** Scratch lists reused across steps, so choosing a step allocates nothing per candidate. */
 const scratchDefs: unknown[] = [];
 const scratchParams: (JsonValue | undefined)[] = [];
 const scratchOrdinals: number[] = [];
+const scratchPool: number[] = [];
 
 /**
  * One step chosen by `choice` among the enabled ones (guards only; nothing is applied until one
- * is chosen), or `undefined` in a state with none.
+ * is chosen), or `undefined` in a state with none. With a swarm, the choice first picks faults
+ * (those the run allows) or other steps by the run's fault rate, then one among them.
  */
-function stepBy<S>(model: Model<S>, state: S, choice: number): { action: ActionLabel; ordinal: number; next: S } | undefined {
+function stepBy<S>(model: Model<S>, state: S, choice: number, swarm?: Swarm, kinds?: FaultKinds<S>): { action: ActionLabel; ordinal: number; next: S } | undefined {
   let count = 0;
   let ordinal = 0;
   for (const def of model.actions) {
@@ -81,12 +178,41 @@ function stepBy<S>(model: Model<S>, state: S, choice: number): { action: ActionL
       }
     }
   }
-  // Try the chosen candidate first, then the following ones, if `apply` declines.
+  let pool = count;
+  let pick = choice;
+  if (swarm !== undefined && kinds !== undefined && kinds.any && count > 0) {
+    // Sort the candidates' positions into allowed faults, other steps and left-out faults.
+    let faults = 0;
+    let others = 0;
+    const kindOf = new Array<number>(count);
+    for (let i = 0; i < count; i++) {
+      const def = scratchDefs[i] as AnyActionDef<S>;
+      const k = !kinds.isFault(def, scratchParams[i], state) ? 1 : allows(swarm, def.name) ? 0 : 2;
+      kindOf[i] = k;
+      if (k === 0) faults++;
+      else if (k === 1) others++;
+    }
+    const wanted = faults > 0 && (others === 0 || choice % 1000 < swarm.faultRate * 1000) ? 0 : others > 0 ? 1 : 2;
+    pool = 0;
+    for (let i = 0; i < count; i++) if (kindOf[i] === wanted) scratchPool[pool++] = i;
+    for (let i = 0; i < count; i++) if (kindOf[i] !== wanted) scratchPool[pool++] = i;
+    pool = wanted === 0 ? faults : wanted === 1 ? others : count - faults - others;
+    pick = Math.floor(choice / 1000);
+  } else {
+    for (let i = 0; i < count; i++) scratchPool[i] = i;
+  }
+  // Try the chosen candidate first, then the following ones of its group, then the rest, if `apply` declines.
   for (let k = 0; k < count; k++) {
-    const i = (choice + k) % count;
+    const i = scratchPool[k < pool ? (pick + k) % pool : k];
     const def = scratchDefs[i] as AnyActionDef<S>;
     const next = def.apply(state, scratchParams[i]);
-    if (next !== undefined) return { action: labelOf(def, scratchParams[i]), ordinal: scratchOrdinals[i], next };
+    if (next !== undefined) {
+      if (kinds !== undefined) {
+        kinds.taken.add(def.name);
+        if (kinds.isFault(def, scratchParams[i], state)) kinds.faultSteps++;
+      }
+      return { action: labelOf(def, scratchParams[i]), ordinal: scratchOrdinals[i], next };
+    }
   }
   return undefined;
 }
@@ -172,13 +298,18 @@ function cutTrace<S>(trace: Trace<S>, steps: number): Trace<S> {
 
 /** Follows `choices` from initial state `choices[0]`; stops early in a state with no step. */
 export function traceOfChoices<S>(model: Model<S>, choices: readonly number[]): Trace<S> {
+  return traceOfRun(model, choices);
+}
+
+/** {@link traceOfChoices} under a run's swarm. */
+function traceOfRun<S>(model: Model<S>, choices: readonly number[], swarm?: Swarm, kinds?: FaultKinds<S>): Trace<S> {
   const init = initialStatesOf(model);
   const initial = choices.length ? choices[0] % init.length : 0;
   const states: S[] = [init[initial]];
   const actions: ActionLabel[] = [];
   const steps: number[] = [];
   for (let i = 1; i < choices.length; i++) {
-    const step = stepBy(model, states[states.length - 1], choices[i]);
+    const step = stepBy(model, states[states.length - 1], choices[i], swarm, kinds);
     if (step === undefined) break;
     states.push(step.next);
     actions.push(step.action);
@@ -205,22 +336,23 @@ interface RunFailure {
 function runOnce<S>(
   model: Model<S>,
   properties: readonly Property<S>[],
-  choices: readonly number[],
-  onState: (state: S) => void,
+  run: { readonly choices: readonly number[]; readonly swarm: Swarm | undefined; readonly kinds: FaultKinds<S> },
+  onState: (state: S, observed: readonly unknown[]) => void,
   onGoal: (id: string, trace: () => Trace<S>) => void,
   deadlock: boolean,
   outOfTime: () => boolean = () => false,
 ): RunFailure | undefined {
+  const { choices, swarm, kinds } = run;
   const init = initialStatesOf(model);
   let state = init[choices.length ? choices[0] % init.length : 0];
   const observed = properties.map((p) => (p.kind === 'observer' ? p.initial(state) : undefined));
   const checkState = (s: S, i: number): RunFailure | undefined => {
-    onState(s);
+    onState(s, observed);
     for (let k = 0; k < properties.length; k++) {
       const p = properties[k];
       if (p.kind === 'invariant' && !p.holds(s)) return { property: p.id, steps: i };
       if (p.kind === 'observer' && !p.holds(observed[k], s)) return { property: p.id, steps: i };
-      if (p.kind === 'reachable' && p.reached(s)) onGoal(p.id, () => traceOfChoices(model, choices.slice(0, i + 1)));
+      if (p.kind === 'reachable' && p.reached(s)) onGoal(p.id, () => traceOfRun(model, choices.slice(0, i + 1), swarm, kinds));
     }
     return undefined;
   };
@@ -228,7 +360,7 @@ function runOnce<S>(
   if (first) return first;
   for (let i = 1; i < choices.length; i++) {
     if ((i & 255) === 0 && outOfTime()) return undefined;
-    const step = stepBy(model, state, choices[i]);
+    const step = stepBy(model, state, choices[i], swarm, kinds);
     if (step === undefined) return deadlock ? { property: 'deadlock', steps: i - 1 } : undefined;
     for (let k = 0; k < properties.length; k++) {
       const p = properties[k];
@@ -276,19 +408,26 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
   }
   const properties = selectProperties(model, options.properties);
   const deadlock = model.checkDeadlock === true && (options.properties === undefined || options.properties.includes('deadlock'));
-  const canonicalize = (options.symmetry ?? true) && model.canonicalize ? model.canonicalize.bind(model) : undefined;
-  const view = model.view?.bind(model);
+  // Coverage counts states as `check` does: the same key (view of the canonical form) with the
+  // observers' own states, so the two figures compare.
+  const key = keyFunction(model, (options.symmetry ?? true) && model.canonicalize !== undefined);
+  const observerAt = properties.flatMap((p, k) => (p.kind === 'observer' ? [k] : []));
+  const observers = observerAt.map((k) => properties[k] as Observer<S, unknown>);
   const visited = new FingerprintTable();
+  const kinds = new FaultKinds(model);
+  const swarming = options.swarm ?? true;
   let steps = 0;
   let longest = 0;
   let recording = true;
-  const onState = (s: S): void => {
+  let covered: { actions: number; faultSteps: number } | undefined;
+  const onState = (s: S, observed: readonly unknown[]): void => {
     if (!recording) return;
     steps++;
-    let v: unknown = s;
-    if (canonicalize) v = canonicalize(s);
-    if (view) v = view(v as S);
-    visited.insert(fingerprint(v), visited.size);
+    visited.insert(fingerprintWithObservers(key(s), observers, observerAt.map((k) => observed[k])), visited.size);
+  };
+  const stopRecording = (): void => {
+    if (recording) covered = { actions: kinds.taken.size, faultSteps: kinds.faultSteps };
+    recording = false;
   };
   const witnesses = new Map<string, Trace<S>>();
   const onGoal = (id: string, trace: () => Trace<S>): void => {
@@ -302,13 +441,14 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
     if (limit !== undefined && !timedOut && performance.now() - started >= limit * 1000) timedOut = true;
     return timedOut;
   };
-  const seed = options.seed ?? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
   const details = fc.check(
-    fc.property(fc.array(fc.nat(), { minLength: 1, maxLength: maxSteps + 1, size: 'max' }), (choices) => {
+    fc.property(fc.nat(), fc.array(fc.nat(), { minLength: 1, maxLength: maxSteps + 1, size: 'max' }), (swarmSeed, choices) => {
       if (recording && choices.length > longest) longest = choices.length;
-      const failure = runOnce(model, properties, choices, onState, onGoal, deadlock, outOfTime);
+      const run = { choices, swarm: swarming ? swarmOf(swarmSeed) : undefined, kinds };
+      const failure = runOnce(model, properties, run, onState, onGoal, deadlock, outOfTime);
       if (failure) {
-        recording = false; // shrinking replays are not new coverage
+        stopRecording(); // shrinking replays are not new coverage
         lastFailure = failure;
         return false;
       }
@@ -316,7 +456,10 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
     }),
     {
       numRuns: runs,
-      seed,
+      seed: fastCheckSeed(seed),
+      // The failing run is minimised by labels below, which shrinks far better than fast-check's
+      // index-based shrinking (and in a bounded time on runs of hundreds of steps).
+      endOnFailure: true,
       ...(options.replay === undefined ? {} : { path: options.replay, endOnFailure: true }),
       ...(limit === undefined ? {} : { interruptAfterTimeLimit: limit * 1000 }),
     },
@@ -326,14 +469,15 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
   let failedId: string | undefined;
   let failedTrace: Trace<S> | undefined;
   if (details.failed && details.counterexample) {
-    const choices = details.counterexample[0];
+    const [swarmSeed, choices] = details.counterexample;
+    const run = { choices, swarm: swarming ? swarmOf(swarmSeed) : undefined, kinds };
     // Rerun the minimal list to learn which property fails where, and cut the trace there.
-    recording = false;
-    const failure = runOnce(model, properties, choices, () => {}, () => {}, deadlock) ?? lastFailure;
+    stopRecording();
+    const failure = runOnce(model, properties, run, () => {}, () => {}, deadlock) ?? lastFailure;
     if (failure) {
       failedId = failure.property;
       const property = properties.find((p) => p.id === failure.property) ?? 'deadlock';
-      const shrunk = cutTrace(traceOfChoices(model, choices), failure.steps);
+      const shrunk = cutTrace(traceOfRun(model, choices, run.swarm, kinds), failure.steps);
       failedTrace = minimiseByLabels(model, shrunk, (t) => failureStep(model, property, t));
     }
   }
@@ -361,9 +505,16 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
       bytesPerState: visited.size ? visited.bytes / visited.size : 0,
     },
     ...(failedId === undefined && (timedOut || details.interrupted) && limit !== undefined ? { stoppedBy: { bound: 'time' as const, limit } } : {}),
-    seed: details.seed,
+    seed,
     runs: details.numRuns,
     steps,
+    coverage: {
+      distinctStates: visited.size,
+      actionsTaken: (covered ?? { actions: kinds.taken.size }).actions,
+      actions: new Set(model.actions.map((a) => a.name)).size,
+      faultSteps: (covered ?? { faultSteps: kinds.faultSteps }).faultSteps,
+      swarm: swarming && kinds.sawFault,
+    },
     ...(details.failed && details.counterexamplePath ? { replay: details.counterexamplePath } : {}),
   };
 }

@@ -1,8 +1,10 @@
 /**
  * A trace as a Mermaid sequence diagram (GitHub renders it in Markdown): one participant per
  * component, one arrow per message. A step's `to` list is drawn as a chain: the actor sends to
- * `to[0]`, which passes it on to `to[1]` (kubelet → kube-apiserver → etcd). A step with no `to`
- * is a note over its actor; time-only steps are folded into a note across the diagram.
+ * `to[0]`, which passes it on to `to[1]` (kubelet → kube-apiserver → etcd). A component a step
+ * changes without a message (`affects`: the node a fault cuts off) has a participant too and an
+ * open arrow from the actor. A step with neither is a note over its actor; time-only steps are
+ * folded into a note across the diagram.
  */
 import type { Model, Trace } from '../checker/index.js';
 import { formatTime } from './duration.js';
@@ -42,6 +44,7 @@ export function mermaidSequence<S>(model: Model<S>, trace: Trace<S>, options: Me
     if (l.timeOnly) continue;
     add(l.actor);
     for (const t of l.step?.to ?? []) add(t);
+    for (const t of l.step?.affects ?? []) add(t);
   }
   if (seen.length === 0) add(model.name);
   const participants = orderParticipants(seen, options.order ?? []);
@@ -65,8 +68,10 @@ export function mermaidSequence<S>(model: Model<S>, trace: Trace<S>, options: Me
       continue;
     }
     const to = l.step?.to ?? [];
+    const affects = (l.step?.affects ?? []).filter((a) => a !== l.actor && !to.includes(a));
+    for (const a of affects) out.push(`  ${id(l.actor)}-)${id(a)}: ${text}`);
     if (to.length === 0) {
-      out.push(`  Note over ${id(l.actor)}: ${text}`);
+      if (affects.length === 0) out.push(`  Note over ${id(l.actor)}: ${text}`);
       continue;
     }
     out.push(`  ${id(l.actor)}->>${id(to[0])}: ${text}`);

@@ -31,6 +31,11 @@ export interface RunInfo {
     /** Distinct states the runs visited, and the exhaustive count when it is known. */
     readonly distinct?: number;
     readonly exhaustive?: number;
+    /** Action names taken at least once, of the model's; fault steps taken; swarm runs. */
+    readonly actionsTaken?: number;
+    readonly actions?: number;
+    readonly faultSteps?: number;
+    readonly swarm?: boolean;
   };
 }
 
@@ -118,7 +123,9 @@ export function formatOutcome<S>(model: Model<S>, result: CheckResult<S>, info: 
     out.push('', `seed ${s.seed}, ${s.runs} runs, ${s.steps.toLocaleString('en-US')} steps`);
     if (s.distinct !== undefined) {
       const share = s.exhaustive ? ` (${((100 * s.distinct) / s.exhaustive).toFixed(1)}% of the ${s.exhaustive.toLocaleString('en-US')} reachable states)` : '';
-      out.push(`coverage: ${s.distinct.toLocaleString('en-US')} distinct states visited${share}`);
+      const actions = s.actions ? `; ${s.actionsTaken ?? 0} of ${s.actions} actions taken` : '';
+      const faults = s.swarm ? `, ${(s.faultSteps ?? 0).toLocaleString('en-US')} fault steps (swarm runs)` : '';
+      out.push(`coverage: ${s.distinct.toLocaleString('en-US')} distinct states visited${share}${actions}${faults}`);
     }
     if (s.replay !== undefined) out.push(`replay this failure: ${s.replayCommand ?? `--seed ${s.seed} --replay-path '${s.replay}'`}`);
   }

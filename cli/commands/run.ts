@@ -130,10 +130,13 @@ export async function runSearch(command: 'check' | 'simulate', opts: RunOptions)
     // The share of the exhaustive count, where it can be known within the time limit.
     let exhaustive: number | undefined;
     if (opts.coverage) {
-      const whole = check(r.model, { properties: [], timeLimitSeconds: opts.timeLimit ?? 60, ...(opts.symmetry === undefined ? {} : { symmetry: opts.symmetry }) });
-      if (whole.stoppedBy === undefined) exhaustive = whole.stats.distinctStates;
+      // The count `check` reports for the same properties (observers' states are part of it).
+      const whole = check(r.model, { properties, timeLimitSeconds: opts.timeLimit ?? 60, ...(opts.symmetry === undefined ? {} : { symmetry: opts.symmetry }) });
+      const decidedEarly = whole.properties.length > 0 && whole.properties.every((p) => p.status === 'violated' || p.status === 'witnessed');
+      if (whole.stoppedBy === undefined && !decidedEarly) exhaustive = whole.stats.distinctStates;
     }
-    info = { ...info, simulation: { seed: sim.seed, runs: sim.runs, steps: sim.steps, distinct: sim.stats.distinctStates, ...(exhaustive === undefined ? {} : { exhaustive }), ...replay } };
+    const { actionsTaken, actions, faultSteps, swarm } = sim.coverage;
+    info = { ...info, simulation: { seed: sim.seed, runs: sim.runs, steps: sim.steps, distinct: sim.stats.distinctStates, ...(exhaustive === undefined ? {} : { exhaustive }), actionsTaken, actions, faultSteps, swarm, ...replay } };
   }
   let written: string[] = [];
   if (outPlan !== undefined) {

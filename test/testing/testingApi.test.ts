@@ -18,7 +18,7 @@ describe('the testing API', () => {
     const error = await expectHolds(buggy(), { reportDir: dir, scenario: 'two-phase-commit' }).then(() => undefined, (e: Error) => e);
     expect(error).toBeInstanceOf(Error);
     const message = error!.message;
-    expect(message).toMatch(/consistent violated \(3 steps\)/);
+    expect(message).toMatch(/consistent violated \(3 steps, 0s of model time\)/);
     expect(message).toMatch(/T\+0s\s+rm-1\s+prepares and sends Prepared/);
     const reportPath = /full report: (.*report\.md)/.exec(message)?.[1];
     expect(reportPath).toBeDefined();
