@@ -94,7 +94,7 @@ export function program(exit: (code: number) => void): Command {
       return run(() => runReplay(trace, this.opts()))();
     });
 
-  configOptions(p.command('graph').description('the state graph as DOT (default), SVG or PNG: whole when small, else the neighbourhood of a trace'))
+  configOptions(p.command('graph').description('the state graph as DOT (default), SVG or PNG: whole when small, else projected (states grouped by a view, a counterexample path in bold)'))
     .option('-t, --trace <file>', 'draw the neighbourhood of this ITF trace')
     .option('-f, --format <format>', 'dot | svg | png (default: from --output, else dot)')
     .option('-o, --output <file>', 'write to this file instead of stdout (an existing file only with --force)')
@@ -103,6 +103,7 @@ export function program(exit: (code: number) => void): Command {
     .option('--max-states <n>', 'bound of the search for a trace to draw around', positiveInt('--max-states'))
     .option('-p, --property <id>', 'with a large space, draw around this property\'s trace (repeatable)', collectList)
     .option('--symmetry', 'merge symmetric states')
+    .option('--projected', 'group the states by a view (per node Ready/Unknown/tainted, per workload running copies): readable at any size (the default when the space is too large to draw whole)')
     .action(function (this: Command) {
       return run(() => runGraph(this.opts()))();
     });

@@ -67,11 +67,12 @@ export function hasDotProgram(): boolean {
   return r.error === undefined && r.status === 0;
 }
 
+/** What KC211 says when PNG is asked for without Graphviz. */
+export const PNG_NEEDS_DOT = 'PNG needs the Graphviz "dot" program (Debian/Ubuntu: apt-get install graphviz; macOS: brew install graphviz); DOT and SVG need nothing';
+
 /** Writes a PNG through the `dot` program; KC211 with how to install it when it is missing. */
 export async function dotToPngFile(dot: string, path: string): Promise<void> {
-  if (!hasDotProgram()) {
-    fail(ToolErrorCode.formatUnavailable, 'PNG needs the Graphviz "dot" program (Debian/Ubuntu: apt-get install graphviz; macOS: brew install graphviz); DOT and SVG need nothing');
-  }
+  if (!hasDotProgram()) fail(ToolErrorCode.formatUnavailable, PNG_NEEDS_DOT);
   const { toFile } = await import('ts-graphviz/adapter');
   await toFile(dot, path, { format: 'png' });
 }

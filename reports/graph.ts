@@ -35,8 +35,11 @@ export interface StateGraph {
   readonly title: string;
   readonly nodes: readonly GraphNode[];
   readonly edges: readonly GraphEdge[];
-  /** `whole`: every reachable state; `neighbourhood`: a trace and its direct successors. */
-  readonly kind: 'whole' | 'neighbourhood';
+  /**
+   * `whole`: every reachable state; `neighbourhood`: a trace and its direct successors;
+   * `projected`: every reachable state grouped by a view (see projected.ts).
+   */
+  readonly kind: 'whole' | 'neighbourhood' | 'projected';
   /** Set when the cap cut the graph: says what was left out. */
   readonly note?: string;
 }
@@ -48,7 +51,7 @@ export interface GraphOptions {
   readonly maxEdges?: number;
   /** Merge symmetric states through the model's canonical form (default false: real states). */
   readonly symmetry?: boolean;
-  /** Properties whose violations colour states and edges (default: the model's). */
+  /** Properties whose violations colour states and edges: pass the checked ones (default: the model's). */
   readonly properties?: readonly Property<unknown>[];
 }
 

@@ -1,20 +1,29 @@
 /**
  * `--json`: the outcome of `check` or `simulate` as one object that programs read. Its shape is
- * documented in the README and stable once released:
+ * versioned by `schema` (now 1: fields may be added, none removed or changed without a new
+ * number), documented in the README:
  *
  * ```
- * { verdict, exitCode, command, scenario, model, config,
+ * { schema: 1, verdict, exitCode, command, scenario, model, config,
  *   properties: [{ id, kind, description, source, status, steps? }],
  *   stats: { distinctStates, generatedStates, depth, seconds, statesPerSecond, peakMemoryMB, ... },
  *   stoppedBy: { bound, limit } | null,
  *   simulation?: { seed, runs, steps, replay, replayCommand, distinct, exhaustive? },
- *   counterexample: { property, description, steps, seconds, timeline: [...], itf } | null }
+ *   counterexamples: [{ property, description, steps, seconds, faultSteps, timeline: [...], final, itf }],
+ *   counterexample: the first of them, or null }
  * ```
+ *
+ * A timeline step's `changes` are structured: `{ path, keys, op, before, after, from, to }` with
+ * `keys` the path as a list and `from`/`to` the values as JSON.
  */
-import type { CheckResult, JsonValue, Model, PropertyOutcome } from '../checker/index.js';
+
+/** The version of the `--json` and `result.json` shape. */
+export const JSON_SCHEMA_VERSION = 1;
+import { faultTest, type CheckResult, type JsonValue, type Model, type PropertyOutcome } from '../checker/index.js';
+import { jsonOf, type Change } from './diff.js';
 import { toItf, type ItfTrace } from './itf.js';
 import { exitCodeOf, type RunInfo } from './outcome.js';
-import { timelineSteps, traceDuration } from './timeline.js';
+import { presented, timelineSteps, traceDuration } from './timeline.js';
 
 export interface TimelineJson {
   readonly step: number;
@@ -24,7 +33,11 @@ export interface TimelineJson {
   readonly action: { readonly name: string; readonly param?: JsonValue };
   readonly summary: string;
   readonly to?: readonly string[];
-  readonly changes: readonly { readonly path: string; readonly before?: string; readonly after?: string }[];
+  /** Components the step changed without a message (a node a fault cut off). */
+  readonly affects?: readonly string[];
+  /** A fault or an operator's action (the model's fault test). */
+  readonly fault: boolean;
+  readonly changes: readonly Change[];
 }
 
 export interface CounterexampleJson {
@@ -32,7 +45,11 @@ export interface CounterexampleJson {
   readonly description: string;
   readonly steps: number;
   readonly seconds: number;
+  /** Steps that are faults or operator actions. */
+  readonly faultSteps: number;
   readonly timeline: readonly TimelineJson[];
+  /** The last state: the model's description and the state as people read it (see Model.present). */
+  readonly final: { readonly description: string | null; readonly state: JsonValue };
   readonly itf: ItfTrace;
 }
 
@@ -51,30 +68,40 @@ export function itfOf<S>(model: Model<S>, outcome: PropertyOutcome<S>, info: Pic
 
 /** A counterexample for programs: its timeline and its ITF trace. */
 export function counterexampleJson<S>(model: Model<S>, outcome: PropertyOutcome<S>, info: RunInfo): CounterexampleJson {
-  const steps = timelineSteps(model, outcome.trace!);
+  const trace = outcome.trace!;
+  const steps = timelineSteps(model, trace);
+  const isFault = faultTest(model);
+  const faults = steps.map((s) => isFault?.(trace.states[s.index - 1], s.action, trace.states[s.index]) === true);
+  const last = trace.states[trace.states.length - 1];
   return {
     ...(info.allowUnsafeConfig ? { allowUnsafeConfig: true } : {}),
     property: outcome.id,
     description: outcome.description,
     steps: steps.length,
     seconds: traceDuration(steps),
-    timeline: steps.map((s) => ({
+    faultSteps: faults.filter(Boolean).length,
+    timeline: steps.map((s, i) => ({
       step: s.index,
       time: s.seconds,
       actor: s.actor,
       action: s.action,
       summary: s.summary,
       ...(s.to.length > 0 ? { to: s.to } : {}),
+      ...(s.affects.length > 0 ? { affects: s.affects } : {}),
+      fault: faults[i],
       changes: s.changes,
     })),
+    final: { description: model.describeState ? model.describeState(last) : null, state: jsonOf(presented(model, last)) },
     itf: itfOf(model, outcome, info),
   };
 }
 
 /** The `--json` object. */
 export function outcomeJson<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, files: readonly string[] = []): Record<string, unknown> {
-  const first = result.properties.find((p) => p.status === 'violated' && p.trace);
+  const violated = result.properties.filter((p) => p.status === 'violated' && p.trace);
+  const counterexamples = violated.map((p) => counterexampleJson(model, p, info));
   return {
+    schema: JSON_SCHEMA_VERSION,
     verdict: result.verdict,
     exitCode: exitCodeOf(result.verdict),
     command: info.command,
@@ -94,7 +121,8 @@ export function outcomeJson<S>(model: Model<S>, result: CheckResult<S>, info: Ru
     ...(info.simulation ? { simulation: info.simulation } : {}),
     ...(info.leftOut ? { leftOut: info.leftOut } : {}),
     ...(info.warnings ? { warnings: info.warnings } : {}),
-    counterexample: first ? counterexampleJson(model, first, info) : null,
+    counterexamples,
+    counterexample: counterexamples[0] ?? null,
     ...(files.length > 0 ? { files } : {}),
   };
 }

@@ -1,18 +1,22 @@
 /**
  * `kubecheck graph`: the state graph of a scenario as DOT (default), SVG or PNG. A small space is
- * drawn whole; a large one as the neighbourhood of a trace: the one given with `--trace`, or the
- * first counterexample (else the longest witness) found by checking the scenario.
+ * drawn whole; a large one projected (states grouped by the model's view, see
+ * reports/projected.ts) with the first counterexample (else the longest witness) in bold; with
+ * `--trace FILE`, the neighbourhood of that trace (or, with `--projected`, its path through the
+ * groups). Only the checked properties colour states. PNG needs Graphviz `dot`, which is looked
+ * for before any search.
  */
 import { writeFileSync } from 'node:fs';
 import { check, type Model, type Trace } from '../../checker/index.js';
-import { dotToPngFile, dotToSvg, graphToDot } from '../../reports/dot.js';
+import { dotToPngFile, dotToSvg, graphToDot, hasDotProgram, PNG_NEEDS_DOT } from '../../reports/dot.js';
+import { projectedGraph } from '../../reports/projected.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import { traceNeighbourhood, wholeGraph, type StateGraph, type TraceMark } from '../../reports/graph.js';
 import { parseItf } from '../../reports/itf.js';
 import { checkTraceMeta, replayItf } from '../../reports/replay.js';
 import { prepareOutputFile, writeFileWhole } from '../artifacts.js';
 import { readText } from '../input.js';
-import { resolveFromOptions, type ConfigOptions } from '../subjects.js';
+import { checkPropertyIds, resolveFromOptions, type ConfigOptions } from '../subjects.js';
 
 export interface GraphCommandOptions extends ConfigOptions {
   readonly trace?: string;
@@ -23,6 +27,7 @@ export interface GraphCommandOptions extends ConfigOptions {
   readonly symmetry?: boolean;
   readonly property?: string[];
   readonly force?: boolean;
+  readonly projected?: boolean;
 }
 
 const FORMATS = ['dot', 'svg', 'png'] as const;
@@ -46,13 +51,26 @@ function traceToDraw(model: Model<unknown>, properties: readonly string[], maxSt
 export async function runGraph(opts: GraphCommandOptions): Promise<number> {
   const format = formatOf(opts);
   if (format === 'png' && !opts.output) fail(ToolErrorCode.badOption, 'PNG is written to a file: give --output FILE.png');
+  // Before any search: a long one must not end in "dot is missing".
+  if (format === 'png' && !hasDotProgram()) fail(ToolErrorCode.formatUnavailable, PNG_NEEDS_DOT);
   if (opts.output !== undefined) prepareOutputFile(opts.output, opts.force === true);
   const r = await resolveFromOptions(opts);
+  checkPropertyIds(r.subject, opts.property);
   if (opts.symmetry === true && r.model.canonicalize === undefined) fail(ToolErrorCode.badOption, `scenario ${r.scenario} has no symmetry to reduce; drop --symmetry`);
   const maxNodes = opts.maxNodes ?? 500;
-  const gopts = { maxNodes, ...(opts.symmetry ? { symmetry: true } : {}) };
+  const ids = opts.property && opts.property.length > 0 ? opts.property : r.defaultProperties;
+  const checked = r.model.properties.filter((p) => ids.includes(p.id));
+  const gopts = { maxNodes, properties: checked, ...(opts.symmetry ? { symmetry: true } : {}) };
   let graph: StateGraph | undefined;
-  if (opts.trace) {
+  if (opts.projected && opts.trace) {
+    const itf = parseItf(readText(opts.trace, 'trace file'));
+    checkTraceMeta(itf.meta, opts.trace);
+    const rep = replayItf(r.model, itf);
+    graph = projectedGraph(r.model, { properties: checked, trace: rep.trace, mark: { ...(rep.property ? { property: rep.property } : {}), ...(rep.outcome === 'replayed' ? {} : { status: rep.outcome }) }, ...(opts.maxStates ? { maxStates: opts.maxStates } : {}) });
+  } else if (opts.projected) {
+    const found = traceToDraw(r.model, ids, opts.maxStates);
+    graph = projectedGraph(r.model, { properties: checked, ...(found ? { trace: found.trace, mark: found.mark } : {}), ...(opts.maxStates ? { maxStates: opts.maxStates } : {}) });
+  } else if (opts.trace) {
     const itf = parseItf(readText(opts.trace, 'trace file'));
     checkTraceMeta(itf.meta, opts.trace);
     if (itf.meta.scenario !== undefined && itf.meta.scenario !== r.scenario) {
@@ -63,13 +81,10 @@ export async function runGraph(opts: GraphCommandOptions): Promise<number> {
   } else {
     graph = wholeGraph(r.model, gopts);
     if (!graph) {
-      const ids = opts.property && opts.property.length > 0 ? opts.property : r.defaultProperties;
       const found = traceToDraw(r.model, ids, opts.maxStates);
-      if (!found) {
-        fail(ToolErrorCode.graphTooLarge, `scenario ${r.scenario} has more than ${maxNodes} states, too many to lay out, and no counterexample or witness to draw around; give --trace FILE or a larger --max-nodes`);
-      }
-      process.stderr.write(`kubecheck: the state space has more than ${maxNodes} states; drawing the ${found.trace.actions.length}-step trace (${found.mark.property} ${found.mark.status}) and its direct successors\n`);
-      graph = traceNeighbourhood(r.model, found.trace, found.mark, gopts);
+      const projected = projectedGraph(r.model, { properties: checked, ...(found ? { trace: found.trace, mark: found.mark } : {}), ...(opts.maxStates ? { maxStates: opts.maxStates } : {}) });
+      process.stderr.write(`kubecheck: the state space has more than ${maxNodes} states; drawing it projected: ${projected.states.toLocaleString('en-US')} states in ${projected.nodes.length} groups${found ? `, the ${found.trace.actions.length}-step trace (${found.mark.property} ${found.mark.status}) in bold` : ''}\n`);
+      graph = projected;
     }
   }
   if (graph.note) process.stderr.write(`kubecheck: graph capped: ${graph.note}\n`);
@@ -81,6 +96,6 @@ export async function runGraph(opts: GraphCommandOptions): Promise<number> {
     if (opts.output) await writeFileWhole(opts.output, (tmp) => writeFileSync(tmp, text));
     else process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   }
-  if (opts.output) process.stderr.write(`kubecheck: wrote ${graph.nodes.length} states and ${graph.edges.length} steps to ${opts.output}\n`);
+  if (opts.output) process.stderr.write(`kubecheck: wrote ${graph.nodes.length} ${graph.kind === 'projected' ? 'groups of states' : 'states'} and ${graph.edges.length} steps to ${opts.output}\n`);
   return 0;
 }

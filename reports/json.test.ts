@@ -1,0 +1,51 @@
+/**
+ * The `--json` object, schema 1: versioned, every counterexample, structured diffs, seeds whole.
+ */
+import { describe, expect, it } from 'vitest';
+import { check } from '../checker/index.js';
+import { twoPhasePlain } from '../examples/two-phase-commit/index.js';
+import { kubecheckAsync } from '../test/cli/run.js';
+import { outcomeJson, JSON_SCHEMA_VERSION } from './json.js';
+
+describe('--json schema 1', () => {
+  it('should carry the schema version and every counterexample with structured changes', () => {
+    const model = twoPhasePlain({ rms: 3, bug: 'commit-on-any-prepared' });
+    const result = check(model);
+    const json = outcomeJson(model, result, { command: 'check', scenario: 'two-phase-commit' }) as Record<string, unknown>;
+    expect(json.schema).toBe(JSON_SCHEMA_VERSION);
+    expect(JSON_SCHEMA_VERSION).toBe(1);
+    const violated = result.properties.filter((p) => p.status === 'violated');
+    const all = json.counterexamples as { property: string; timeline: { changes: { path: string; keys: unknown[]; op: string; from?: unknown; to?: unknown }[]; fault: boolean }[]; final: { description: string } }[];
+    expect(all.map((c) => c.property)).toEqual(violated.map((p) => p.id));
+    expect(json.counterexample).toEqual(all[0]);
+    const change = all[0].timeline[0].changes[0];
+    expect(change).toEqual({ path: 'rmState[0]', keys: ['rmState', 0], op: 'set', before: 'working', after: 'prepared', from: 'working', to: 'prepared' });
+    expect(all[0].timeline.every((s) => s.fault === false)).toBe(true);
+    expect(all[0].final.description).toContain('committed');
+  });
+
+  it('should list every violated property of a check, not only the first', async () => {
+    const r = await kubecheckAsync(['check', '--scenario', 'node-partition', '--set', 'operator.forceDeletePod=1', '--property', 'statefulset-at-most-one', '--property', 'no-double-binding', '--json']);
+    expect(r.stderr).toBe("");
+    const json = JSON.parse(r.stdout) as { schema: number; counterexamples: { property: string; faultSteps: number; timeline: { fault: boolean; affects?: string[]; changes: { path: string; to?: unknown }[] }[]; final: { state: { nodes: { name: string }[] } } }[] };
+    expect(json.schema).toBe(1);
+    expect(json.counterexamples.map((c) => c.property)).toEqual(['statefulset-at-most-one']);
+    const cx = json.counterexamples[0];
+    expect(cx.faultSteps).toBe(cx.timeline.filter((s) => s.fault).length);
+    expect(cx.timeline[0]).toMatchObject({ fault: true, affects: ['kubelet/node-3'] });
+    const bind = cx.timeline.flatMap((s) => s.changes).find((c) => c.path === 'api.pods[db-0].nodeName');
+    expect(bind?.to).toBe('node-1');
+    expect(cx.final.state.nodes.map((n) => n.name)).toEqual(['node-1', 'node-2', 'node-3']);
+  });
+
+  it('should keep a seed beyond 32 bits whole in the output and in the replay command', async () => {
+    const r = await kubecheckAsync(['simulate', '--scenario', 'two-phase-commit', '--set', 'bug=commit-on-any-prepared', '--seed', '12345678901', '--runs', '50', '--json']);
+    const json = JSON.parse(r.stdout) as { schema: number; simulation: { seed: number; replayCommand: string } };
+    expect(json.schema).toBe(1);
+    expect(json.simulation.seed).toBe(12345678901);
+    expect(json.simulation.replayCommand).toContain('--seed 12345678901 ');
+    const replay = /--replay-path '([\d:]+)'/.exec(json.simulation.replayCommand)![1];
+    const again = await kubecheckAsync(['simulate', '--scenario', 'two-phase-commit', '--set', 'bug=commit-on-any-prepared', '--seed', '12345678901', '--runs', '50', '--replay-path', replay, '--json']);
+    expect(again.code).toBe(1);
+  });
+});
