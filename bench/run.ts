@@ -29,6 +29,7 @@ const defaults = [
   'coverage-twophase-5',
   'node-failure-symmetry',
   'node-failure-nosymmetry',
+  'node-failure-crash2',
   'workers-twophase-8',
   'workers-node-failure-crash2',
   ...(full ? ['twophase-9-plain', 'five-nodes-two-zones'] : []),
