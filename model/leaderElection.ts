@@ -158,21 +158,23 @@ function tryApply(ctx: Ctx, s: ClusterState, ref: CandidateRef): ClusterState {
   });
 }
 
+/** A person's description of a try of candidate `name` from state `b`. */
+function describeTry(ctx: Ctx, b: ClusterState, name: string): { actor: string; summary: string; to: string[]; routine: boolean } {
+  const ref = parseCandidate(name);
+  const o = tryOutcome(ctx, b, ref);
+  const holder = b.api.leases[ref.e].holder;
+  const text: Record<Outcome, string> = {
+    renewed: `renews the ${ELECTION_NAMES[ref.e]} Lease`,
+    acquired: `acquires the ${ELECTION_NAMES[ref.e]} Lease${holder >= 0 ? ` from ${candidateName(ref.e, holder)}` : ''}`,
+    'held-by-other': `sees the Lease held by ${holder >= 0 ? candidateName(ref.e, holder) : 'nobody'}; waits`,
+    conflict: `fails to renew: the Lease is held by ${holder >= 0 ? candidateName(ref.e, holder) : 'nobody'}`,
+    unreachable: 'cannot reach the API; try fails',
+  };
+  return { actor: `${name}/leader-election`, summary: `${name} ${text[o]}`, to: o === 'unreachable' ? [] : [...API], routine: o === 'renewed' || o === 'held-by-other' };
+}
+
 export function leaderElectionActions(ctx: Ctx): ClusterAction[] {
   const refs = (s: ClusterState): string[] => candidateRefs(s).map(({ e, c }) => candidateName(e, c));
-  const describeTry = (b: ClusterState, name: string): { actor: string; summary: string; to: string[]; routine: boolean } => {
-    const ref = parseCandidate(name);
-    const o = tryOutcome(ctx, b, ref);
-    const holder = b.api.leases[ref.e].holder;
-    const text: Record<Outcome, string> = {
-      renewed: `renews the ${ELECTION_NAMES[ref.e]} Lease`,
-      acquired: `acquires the ${ELECTION_NAMES[ref.e]} Lease${holder >= 0 ? ` from ${candidateName(ref.e, holder)}` : ''}`,
-      'held-by-other': `sees the Lease held by ${holder >= 0 ? candidateName(ref.e, holder) : 'nobody'}; waits`,
-      conflict: `fails to renew: the Lease is held by ${holder >= 0 ? candidateName(ref.e, holder) : 'nobody'}`,
-      unreachable: 'cannot reach the API; try fails',
-    };
-    return { actor: `${name}/leader-election`, summary: `${name} ${text[o]}`, to: o === 'unreachable' ? [] : [...API], routine: o === 'renewed' || o === 'held-by-other' };
-  };
   return [
     clusterAction<{ candidate: string; first: 'renew-loop' | 'controllers' }>({
       name: 'resume-after-pause',
@@ -214,7 +216,7 @@ export function leaderElectionActions(ctx: Ctx): ClusterAction[] {
       params: refs,
       enabled: (s, p) => !ctx.leaderElectionInert && renewDue(s, parseCandidate(p)),
       apply: (s, p) => tryApply(ctx, s, parseCandidate(p)),
-      describe: (b, p) => describeTry(b, p),
+      describe: (b, p) => describeTry(ctx, b, p),
     }),
     clusterAction<string>({
       name: 'leader-observe',
@@ -259,19 +261,7 @@ export function acquireActions(ctx: Ctx): ClusterAction[] {
         return running(k) && !k.leader && !k.unseen && k.observedHolder !== -2 && tryOutcome(ctx, s, ref) === 'acquired';
       },
       apply: (s, p) => tryApply(ctx, s, parseCandidate(p)),
-      describe: (b, p) => {
-        const ref = parseCandidate(p);
-        const o = tryOutcome(ctx, b, ref);
-        const holder = b.api.leases[ref.e].holder;
-        const text: Record<Outcome, string> = {
-          renewed: 'renews the Lease',
-          acquired: `acquires the ${ELECTION_NAMES[ref.e]} Lease${holder >= 0 ? ` from ${candidateName(ref.e, holder)}` : ''}`,
-          'held-by-other': `sees the Lease held by ${holder >= 0 ? candidateName(ref.e, holder) : 'nobody'}; waits`,
-          conflict: `fails: the Lease is held by ${holder >= 0 ? candidateName(ref.e, holder) : 'nobody'}`,
-          unreachable: 'cannot reach the API; try fails',
-        };
-        return { actor: `${p}/leader-election`, summary: `${p} ${text[o]}`, to: o === 'unreachable' ? [] : [...API], routine: o === 'held-by-other' };
-      },
+      describe: (b, p) => describeTry(ctx, b, p),
     }),
   ];
 }
