@@ -33,8 +33,13 @@ function at(object: unknown, path: string): unknown {
 export function refuseOversizedCluster(subject: string, scenario: string, input: ConfigInput): void {
   if (subject !== 'kubernetes') return;
   const config = configToObject(resolveConfig(scenario, input));
-  for (const key of SIZES) {
-    const value = at(config, key);
+  const list = at(config, 'cluster.workloads');
+  const sizes: [string, unknown][] = SIZES.map((key) => [key, at(config, key)]);
+  if (Array.isArray(list)) {
+    sizes.push(['cluster.workloads (their number)', list.length]);
+    list.forEach((w, i) => sizes.push([`cluster.workloads[${i}].replicas`, at(w, 'replicas')]));
+  }
+  for (const [key, value] of sizes) {
     if (typeof value === 'number' && value > MAX_CLUSTER_SIZE) {
       fail(ToolErrorCode.badParameterValue, `${key} (${value}) is above the limit of ${MAX_CLUSTER_SIZE} that kubecheck builds a model for; an exhaustive check is out of reach long before (5 nodes with a few faults take minutes)`);
     }

@@ -124,6 +124,12 @@ export interface ClusterConfig {
     readonly statefulSetUnreachableTolerationSeconds: TolerationSetting;
     readonly statefulSetNotReadyTolerationSeconds: TolerationSetting;
     readonly statefulSetNodeName: number;
+    /**
+     * The workloads, in the order their controllers sync within an instant. Given as a list in a
+     * config file (`cluster: { workloads: [...] }`); otherwise the ReplicaSet `web` and the
+     * StatefulSet `db` built from the `replicaSet*` and `statefulSet*` keys above.
+     */
+    readonly workloads: readonly WorkloadConfig[];
   };
   /** Fault budgets: how many of each may happen on one path. */
   readonly faults: {
@@ -176,6 +182,73 @@ export interface ClusterConfig {
   };
 }
 
+/** The workload kinds the model has a controller for (a Deployment is modelled as its ReplicaSet). */
+export type WorkloadKind = 'ReplicaSet' | 'StatefulSet' | 'DaemonSet';
+
+export const WORKLOAD_KINDS: readonly WorkloadKind[] = ['ReplicaSet', 'StatefulSet', 'DaemonSet'];
+
+/** One workload of `cluster.workloads`. */
+export interface WorkloadConfig {
+  readonly kind: WorkloadKind;
+  /**
+   * Its name; its pods are `<name>-<k>` (ReplicaSet: k is a slot, standing for Kubernetes'
+   * `<name>-<template hash>-<random>`), `<name>-<ordinal>` (StatefulSet) or `<name>-<node>`
+   * (DaemonSet: one per node, standing for `<name>-<random>`).
+   */
+  readonly name: string;
+  /** `spec.replicas`; 0 for a DaemonSet (one pod per eligible node). */
+  readonly replicas: number;
+  /**
+   * The pod template's NoExecute tolerationSeconds for the unreachable and not-ready taints
+   * (null: admission's default). A DaemonSet's are always `forever`: its controller adds them.
+   */
+  readonly tolerations: { readonly unreachable: TolerationSetting; readonly notReady: TolerationSetting };
+  /** `spec.template.spec.nodeName` as a node index (pods created bound there), or -1. */
+  readonly nodeName: number;
+}
+
+/**
+ * The default workloads, from the scalar keys: the ReplicaSet `web` and the StatefulSet `db`
+ * (a specific toleration key overrides the workload's `...TolerationSeconds`).
+ */
+export function defaultWorkloads(c: ClusterConfig['cluster']): WorkloadConfig[] {
+  return [
+    {
+      kind: 'ReplicaSet',
+      name: 'web',
+      replicas: c.replicaSetReplicas,
+      tolerations: { unreachable: c.replicaSetUnreachableTolerationSeconds ?? c.replicaSetTolerationSeconds, notReady: c.replicaSetNotReadyTolerationSeconds ?? c.replicaSetTolerationSeconds },
+      nodeName: c.replicaSetNodeName,
+    },
+    {
+      kind: 'StatefulSet',
+      name: 'db',
+      replicas: c.statefulSetReplicas,
+      tolerations: { unreachable: c.statefulSetUnreachableTolerationSeconds ?? c.statefulSetTolerationSeconds, notReady: c.statefulSetNotReadyTolerationSeconds ?? c.statefulSetTolerationSeconds },
+      nodeName: c.statefulSetNodeName,
+    },
+  ];
+}
+
+/** The name of a DaemonSet's pod on node n (0-based): `<name>-node-<n+1>`. */
+export const daemonPodName = (workload: string, n: number): string => `${workload}-node-${n + 1}`;
+
+/**
+ * Whether pod `pod` is one of workload `w`'s by its name: `<name>-<digits>` (ReplicaSet,
+ * StatefulSet) or `<name>-node-<digits>` (DaemonSet). `validateConfig` refuses workload names
+ * whose pod names could be taken for each other's.
+ */
+export function podOfWorkload(pod: string, w: Pick<WorkloadConfig, 'kind' | 'name'>): boolean {
+  if (pod.length <= w.name.length + 1 || !pod.startsWith(w.name) || pod.charCodeAt(w.name.length) !== 45) return false;
+  const rest = pod.slice(w.name.length + 1);
+  return w.kind === 'DaemonSet' ? /^node-\d+$/.test(rest) : /^\d+$/.test(rest);
+}
+
+/** The workload of `config` a pod (object or container) belongs to by its name, or undefined. */
+export function workloadOfPod(config: ClusterConfig, pod: string): WorkloadConfig | undefined {
+  return config.cluster.workloads.find((w) => podOfWorkload(pod, w));
+}
+
 /**
  * A workload's tolerationSeconds setting: seconds, `forever` (a toleration without
  * tolerationSeconds), `none` (no toleration: possible only without the DefaultTolerationSeconds
@@ -198,26 +271,25 @@ export function leaseRenewInterval(config: ClusterConfig): number {
 }
 
 /**
- * The unreachable and not-ready NoExecute tolerationSeconds the pods of a workload carry after
- * admission: the specific setting, else the workload's, else the kube-apiserver's default
+ * The unreachable and not-ready NoExecute tolerationSeconds the pods of a workload (by name)
+ * carry after admission: the workload's setting, else the kube-apiserver's default
  * (DefaultTolerationSeconds adds a toleration only where the pod has none for that taint).
- * null means tolerated forever.
+ * null means tolerated forever (always for a DaemonSet).
  */
-export function tolerationOf(config: ClusterConfig, workload: 'web' | 'db'): Tolerations {
-  const c = config.cluster;
-  const [all, unreachable, notReady] =
-    workload === 'web'
-      ? [c.replicaSetTolerationSeconds, c.replicaSetUnreachableTolerationSeconds, c.replicaSetNotReadyTolerationSeconds]
-      : [c.statefulSetTolerationSeconds, c.statefulSetUnreachableTolerationSeconds, c.statefulSetNotReadyTolerationSeconds];
-  const effective = (own: TolerationSetting, fallback: number): number | null => {
-    const v = own ?? all;
+export function tolerationOf(config: ClusterConfig, workload: string): Tolerations {
+  const w = config.cluster.workloads.find((x) => x.name === workload);
+  // The DaemonSet controller adds unreachable and not-ready NoExecute tolerations without seconds
+  // (pkg/controller/daemon/util: AddOrUpdateDaemonPodTolerations), replacing the template's.
+  if (w === undefined) throw new Error(`tolerationOf: no workload named ${workload}`);
+  if (w.kind === 'DaemonSet') return { unreachable: null, notReady: null };
+  const effective = (v: TolerationSetting, fallback: number): number | null => {
     if (v === null) return fallback;
     if (v === 'forever') return null;
     if (v === 'none') return 0;
     return v;
   };
   return {
-    unreachable: effective(unreachable, config.kubeApiserver.defaultUnreachableTolerationSeconds),
-    notReady: effective(notReady, config.kubeApiserver.defaultNotReadyTolerationSeconds),
+    unreachable: effective(w.tolerations.unreachable, config.kubeApiserver.defaultUnreachableTolerationSeconds),
+    notReady: effective(w.tolerations.notReady, config.kubeApiserver.defaultNotReadyTolerationSeconds),
   };
 }

@@ -3,8 +3,19 @@
  * seconds, saturation caps, the zone of each node. Also the shape of one model action.
  */
 import type { JsonValue, StepDescription } from '../checker/model.js';
-import { candidateLeaderElection, failingNodeCount, leaseRenewInterval, tolerationOf, type ClusterConfig, type LeaderElectionConfig } from './config.js';
+import { candidateLeaderElection, failingNodeCount, leaseRenewInterval, podOfWorkload, tolerationOf, type ClusterConfig, type LeaderElectionConfig, type WorkloadKind } from './config.js';
 import type { ClusterState, Tolerations } from './state.js';
+
+/** One workload of `cluster.workloads` as the controllers use it. */
+export interface WorkloadCtx {
+  readonly kind: WorkloadKind;
+  readonly name: string;
+  readonly replicas: number;
+  /** The NoExecute tolerations its pods carry after admission (null: forever). */
+  readonly toleration: Tolerations;
+  /** Its pods are created bound to this node (`spec.nodeName`), or -1. */
+  readonly pinnedNode: number;
+}
 
 export interface Ctx {
   readonly config: ClusterConfig;
@@ -16,9 +27,10 @@ export interface Ctx {
   readonly candidateElection: readonly [readonly LeaderElectionConfig[], readonly LeaderElectionConfig[]];
   /** The first candidate's settings per election (what `leaderElection` in the config says). */
   readonly leaderElection: readonly [LeaderElectionConfig, LeaderElectionConfig];
-  readonly toleration: { readonly web: Tolerations; readonly db: Tolerations };
-  /** Pods of the workload are created bound to this node (`spec.nodeName`), or -1. */
-  readonly pinnedNode: { readonly web: number; readonly db: number };
+  /** The workloads, in list order (the order their controllers sync within an instant). */
+  readonly workloads: readonly WorkloadCtx[];
+  /** The workload a pod (object or container) belongs to by its name, or undefined (memoised). */
+  readonly workloadOfPod: (pod: string) => WorkloadCtx | undefined;
   /**
    * `sinceHeartbeat` saturates here: one past the largest time a property or guard reads it at
    * (grace, two monitor periods, the largest finite toleration and the zone queue's wait).
@@ -54,8 +66,8 @@ export interface Ctx {
 }
 
 export function makeCtx(config: ClusterConfig): Ctx {
-  const toleration = { web: tolerationOf(config, 'web'), db: tolerationOf(config, 'db') };
-  const finite = [toleration.web.unreachable, toleration.web.notReady, toleration.db.unreachable, toleration.db.notReady].filter((t): t is number => t !== null);
+  const workloads: WorkloadCtx[] = config.cluster.workloads.map((w) => ({ kind: w.kind, name: w.name, replicas: w.replicas, toleration: tolerationOf(config, w.name), pinnedNode: w.nodeName }));
+  const finite = workloads.flatMap((w) => [w.toleration.unreachable, w.toleration.notReady]).filter((t): t is number => t !== null);
   const maxTol = Math.max(0, ...finite);
   const kcm = config.kubeControllerManager;
   const grace = kcm.nodeMonitorGracePeriod;
@@ -67,8 +79,7 @@ export function makeCtx(config: ClusterConfig): Ctx {
   const nodesOfZone = Array.from({ length: config.cluster.zones }, (_, z) => zoneOfNode.flatMap((zz, n) => (zz === z ? [n] : [])));
   // Nodes a workload pins or the fault sequence names are told apart from the others.
   const pinned = [
-    config.cluster.replicaSetNodeName,
-    config.cluster.statefulSetNodeName,
+    ...workloads.map((w) => w.pinnedNode),
     ...config.faults.sequence.flatMap((x) => (x.target !== null && /^node-\d+$/.test(x.target) ? [Number(x.target.slice(5)) - 1] : [])),
   ];
   const perCandidate = (main: LeaderElectionConfig, challenger: ClusterConfig['kubeScheduler']['challengerLeaderElection'], n: number): LeaderElectionConfig[] =>
@@ -84,8 +95,8 @@ export function makeCtx(config: ClusterConfig): Ctx {
       perCandidate(config.kubeScheduler.leaderElection, config.kubeScheduler.challengerLeaderElection, config.cluster.schedulerCandidates),
     ],
     leaderElection: [kcm.leaderElection, config.kubeScheduler.leaderElection],
-    toleration,
-    pinnedNode: { web: config.cluster.replicaSetNodeName, db: config.cluster.statefulSetNodeName },
+    workloads,
+    workloadOfPod: podClassifier(workloads),
     heartbeatCap: grace + maxTol + kcm.nodeMonitorPeriod * 2 + queueWait + config.model.tick,
     noExecuteCap: maxTol + config.model.tick,
     liveCap: renewInterval + config.model.tick,
@@ -99,6 +110,18 @@ export function makeCtx(config: ClusterConfig): Ctx {
       ...pinned.filter((n, i) => n >= 0 && n < config.cluster.nodes && pinned.indexOf(n) === i).map((n) => [n]),
     ],
     electionSymmetric: [sameSettings(kcm.challengerLeaderElection, kcm.leaderElection), sameSettings(config.kubeScheduler.challengerLeaderElection, config.kubeScheduler.leaderElection)],
+  };
+}
+
+function podClassifier(workloads: readonly WorkloadCtx[]): (pod: string) => WorkloadCtx | undefined {
+  const memo = new Map<string, WorkloadCtx | null>();
+  return (pod) => {
+    let w = memo.get(pod);
+    if (w === undefined) {
+      w = workloads.find((x) => podOfWorkload(pod, x)) ?? null;
+      if (memo.size < 100_000) memo.set(pod, w);
+    }
+    return w ?? undefined;
   };
 }
 

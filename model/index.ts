@@ -2,8 +2,8 @@
  * The Kubernetes control-plane model: configuration, scenarios, the cluster as a checker Model,
  * and the building blocks a user needs to add a controller of their own.
  */
-export type { ChallengerLeaderElection, ClusterConfig, LeaderElectionConfig, Outage, TolerationSetting } from './config.js';
-export { defaultGracePeriod, failingNodeCount, leaseRenewInterval, tolerationOf } from './config.js';
+export type { ChallengerLeaderElection, ClusterConfig, LeaderElectionConfig, Outage, TolerationSetting, WorkloadConfig, WorkloadKind } from './config.js';
+export { daemonPodName, defaultGracePeriod, failingNodeCount, leaseRenewInterval, podOfWorkload, tolerationOf, workloadOfPod, WORKLOAD_KINDS } from './config.js';
 export type { ClusterState, ApiState, NodeObject, PodObject, NodeReal, Candidate, ControllerManagerLocal, LeaseRecord, Taint, Ready, Tolerations, Workload } from './state.js';
 export { canWrite, quorum, apiReachable, acting, nodeName, candidateName, nodeLive, kubeletCanWrite, KCM, SCHED, ELECTION_NAMES } from './state.js';
 export type { ScenarioInfo } from './scenarios.js';
@@ -16,7 +16,7 @@ export { ModelErrorCode } from './errors.js';
 export { clusterModel, quiescent, urgentActions, backgroundActions } from './clusterModel.js';
 export type { ClusterModelOptions, ClusterExtension } from './clusterModel.js';
 export { clusterAction, makeCtx, quorumCanBeLost } from './context.js';
-export type { ClusterAction, Ctx } from './context.js';
+export type { ClusterAction, Ctx, WorkloadCtx } from './context.js';
 export { heartbeatsOf } from './kubelet.js';
 export { parseDuration, formatDuration } from './duration.js';
 export { configWarnings, leaderElectionProblem } from './validate.js';

@@ -1,12 +1,14 @@
 /**
  * Initial states: a cluster in steady state at T+0. Every node is Ready and has just renewed its
- * Lease; pods are spread round-robin (ReplicaSet pods first) and running; candidate 1 of each
+ * Lease; the pods of the ReplicaSets and StatefulSets are spread round-robin in list order, a
+ * DaemonSet has one on each node, all running; candidate 1 of each
  * election leads and the others have just observed its renewal. Components in `cluster.outage`
  * and the first `etcdMembersDownAtStart` etcd members are down. There is one initial state per
  * phase of the node lifecycle controller's monitor pass against the kubelets' renewals (next pass
  * in tick .. nodeMonitorPeriod; the last pass probed then and has not seen the T+0 renewal yet),
  * so detection latencies cover their whole range.
  */
+import { daemonPodName } from './config.js';
 import type { Ctx } from './context.js';
 import { freshControllers } from './leaderElection.js';
 import type { Candidate, ClusterState, PodObject } from './state.js';
@@ -16,13 +18,14 @@ const NOT_BUDGETS = new Set(['processPauseDuration', 'clockDriftRate', 'apiserve
 export function initialStates(ctx: Ctx): ClusterState[] {
   const c = ctx.config;
   const cl = c.cluster;
-  const names = [
-    ...Array.from({ length: cl.replicaSetReplicas }, (_, i) => ({ name: `web-${i}`, workload: 'web' as const })),
-    ...Array.from({ length: cl.statefulSetReplicas }, (_, i) => ({ name: `db-${i}`, workload: 'db' as const })),
-  ];
-  const pods: PodObject[] = names
-    .map((p, i) => ({ ...p, nodeName: ctx.pinnedNode[p.workload] >= 0 ? ctx.pinnedNode[p.workload] : i % cl.nodes, deletion: null, tolerations: ctx.toleration[p.workload], replacement: false }))
-    .sort((a, b) => (a.name < b.name ? -1 : 1));
+  // ReplicaSet and StatefulSet pods in list order, spread round-robin; a DaemonSet's on every node.
+  const replicated = ctx.workloads.filter((w) => w.kind !== 'DaemonSet').flatMap((w) => Array.from({ length: w.replicas }, (_, i) => ({ name: `${w.name}-${i}`, w })));
+  const pods: PodObject[] = [
+    ...replicated.map(({ name, w }, i) => ({ name, workload: w.name, nodeName: w.pinnedNode >= 0 ? w.pinnedNode : i % cl.nodes, deletion: null, tolerations: w.toleration, replacement: false })),
+    ...ctx.workloads
+      .filter((w) => w.kind === 'DaemonSet')
+      .flatMap((w) => Array.from({ length: cl.nodes }, (_, n) => ({ name: daemonPodName(w.name, n), workload: w.name, nodeName: n, deletion: null, tolerations: w.toleration, replacement: false }))),
+  ].sort((a, b) => (a.name < b.name ? -1 : 1));
   const kcmDown = cl.outage === 'kube-controller-manager';
   const schedDown = cl.outage === 'kube-scheduler';
   const phases: number[] = [];

@@ -33,7 +33,7 @@ const DEL: Record<string, string> = { 'taint-eviction': 'e', replicaset: 'r', op
 /** A pod's attributes other than its name and node. */
 export function podAttrKey(p: PodObject): string {
   const t = p.tolerations;
-  return `${p.workload[0]}${p.deletion === null ? '-' : DEL[p.deletion]}${t.unreachable ?? 'f'}:${t.notReady ?? 'f'}${p.replacement ? 'R' : ''}`;
+  return `${p.workload}=${p.deletion === null ? '-' : DEL[p.deletion]}${t.unreachable ?? 'f'}:${t.notReady ?? 'f'}${p.replacement ? 'R' : ''}`;
 }
 
 export function ctrlKey(c: ControllerManagerLocal | null): string {

@@ -3,7 +3,7 @@
  * with its Kubernetes name, owning component, default as written, and type. The order is the
  * order `kubecheck list` shows.
  */
-export type ParameterType = 'duration' | 'integer' | 'number' | 'boolean' | 'string' | 'outage' | 'toleration' | 'node' | 'optionalDuration' | 'faultSequence';
+export type ParameterType = 'duration' | 'integer' | 'number' | 'boolean' | 'string' | 'outage' | 'toleration' | 'node' | 'optionalDuration' | 'faultSequence' | 'workloads';
 
 export interface ParameterInfo {
   /** Dotted path used by `--set` and config files, e.g. `kubeControllerManager.nodeMonitorGracePeriod`. */
@@ -71,6 +71,7 @@ const SPECS: readonly ParameterSpec[] = [
   { key: 'cluster.statefulSetUnreachableTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', defaultValue: 'same', type: 'toleration', description: 'the db pods\' node.kubernetes.io/unreachable:NoExecute toleration alone; same = as cluster.statefulSetTolerationSeconds' },
   { key: 'cluster.statefulSetNotReadyTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', defaultValue: 'same', type: 'toleration', description: 'the db pods\' node.kubernetes.io/not-ready:NoExecute toleration alone; same = as cluster.statefulSetTolerationSeconds' },
   { key: 'cluster.statefulSetNodeName', kubernetesName: 'spec.nodeName', component: 'workload', defaultValue: 'none', type: 'node', description: 'the db pod template\'s spec.nodeName (e.g. node-2): pods are created bound there, bypassing the scheduler; none = scheduled' },
+  { key: 'cluster.workloads', kubernetesName: '', component: 'workload', defaultValue: 'default', type: 'workloads', description: 'the workloads as a list, in a config file (cluster: { workloads: [{ kind: ReplicaSet, name: web, replicas: 2, tolerations: { unreachable: 300, notReady: forever }, nodeName: node-2 }, ...] }); kind ReplicaSet (a Deployment), StatefulSet or DaemonSet (one pod per node); default = the ReplicaSet web and the StatefulSet db of the keys above' },
   ...(
     [
       ['nodeCrash', 'node crashes (containers die, kubelet stops)'],

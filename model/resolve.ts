@@ -2,8 +2,8 @@
  * Builds a {@link ClusterConfig} from a scenario, a parsed config file and `--set` pairs, and
  * validates it as strictly as Kubernetes does, naming the rule. `configToObject` is its inverse.
  */
-import type { ClusterConfig, Outage } from './config.js';
-import { defaultGracePeriod } from './config.js';
+import type { ClusterConfig, Outage, TolerationSetting, WorkloadConfig, WorkloadKind } from './config.js';
+import { defaultGracePeriod, defaultWorkloads, WORKLOAD_KINDS } from './config.js';
 import { formatDuration, parseDuration } from './duration.js';
 import { ModelErrorCode, modelError } from './errors.js';
 import { parameterSpecs, type ParameterSpec } from './parameters.js';
@@ -144,6 +144,8 @@ function parseValue(spec: ParameterSpec, raw: unknown): unknown {
     case 'optionalDuration':
       if (raw === 'same' || raw === null) return null;
       return parseDuration(spec.key, raw);
+    case 'workloads':
+      return parseWorkloads(spec.key, raw);
     case 'faultSequence': {
       if (raw === 'none' || raw === null || raw === '') return [];
       const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : undefined;
@@ -156,6 +158,65 @@ function parseValue(spec: ParameterSpec, raw: unknown): unknown {
     }
   }
 }
+
+const WORKLOAD_FIELDS = ['kind', 'name', 'replicas', 'tolerations', 'nodeName'];
+
+/** A toleration setting of a workload in the list: seconds, forever, none, or default. */
+function parseToleration(key: string, raw: unknown): TolerationSetting {
+  if (raw === undefined || raw === null || raw === 'default') return null;
+  if (raw === 'forever' || raw === 'none') return raw;
+  if (typeof raw === 'string' && !/^-?\d+$/.test(raw.trim())) modelError(ModelErrorCode.invalidValue, `${key}: expected seconds, forever, none or default, got ${quoted(raw)}`);
+  return parseInteger(key, raw);
+}
+
+/**
+ * `cluster.workloads`: `default` (the ReplicaSet web and the StatefulSet db of the scalar keys:
+ * null here), or a list of `{ kind, name, replicas, tolerations: { unreachable, notReady }, nodeName }`
+ * from a config file (or, with `--set`, as JSON). Shapes are checked here; names, nodes and
+ * durations by `validateConfig`.
+ */
+function parseWorkloads(key: string, raw: unknown): WorkloadConfig[] | null {
+  if (raw === 'default' || raw === null || raw === undefined) return null;
+  let list: unknown = raw;
+  if (typeof raw === 'string' && raw.trim().startsWith('[')) {
+    try {
+      list = JSON.parse(raw) as unknown;
+    } catch {
+      modelError(ModelErrorCode.invalidValue, `${key}: not a JSON list: ${quoted(raw)}`);
+    }
+  }
+  if (!Array.isArray(list)) {
+    modelError(ModelErrorCode.invalidValue, `${key}: expected a list of workloads in a config file (cluster: { workloads: [{ kind: ReplicaSet, name: web, replicas: 2 }] }) or default, got ${quoted(raw)}`);
+  }
+  return list.map((item: unknown, i): WorkloadConfig => {
+    const at = `${key}[${i}]`;
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) modelError(ModelErrorCode.invalidValue, `${at}: expected a workload ({ kind, name, replicas, tolerations, nodeName }), got ${quoted(item)}`);
+    const o = item as Record<string, unknown>;
+    for (const k of Object.keys(o)) if (!WORKLOAD_FIELDS.includes(k)) modelError(ModelErrorCode.unknownParameter, `unknown parameter "${at}.${k}" (config file); a workload has ${WORKLOAD_FIELDS.join(', ')}`);
+    if (!WORKLOAD_KINDS.includes(o.kind as WorkloadKind)) modelError(ModelErrorCode.invalidValue, `${at}.kind: expected one of ${WORKLOAD_KINDS.join(', ')}, got ${quoted(o.kind)}`);
+    const kind = o.kind as WorkloadKind;
+    if (typeof o.name !== 'string') modelError(ModelErrorCode.invalidValue, `${at}.name: expected the workload's name, got ${quoted(o.name)}`);
+    const daemon = kind === 'DaemonSet';
+    if (daemon && (o.replicas !== undefined || o.tolerations !== undefined || (o.nodeName !== undefined && o.nodeName !== 'none'))) {
+      modelError(ModelErrorCode.invalidValue, `${at}: a DaemonSet runs one pod on each node and its controller makes the pods tolerate unreachable and not-ready forever; give it no replicas, tolerations or nodeName`);
+    }
+    const tol: unknown = o.tolerations ?? {};
+    if (tol === null || typeof tol !== 'object' || Array.isArray(tol)) modelError(ModelErrorCode.invalidValue, `${at}.tolerations: expected { unreachable, notReady }, got ${quoted(tol)}`);
+    const t = tol as Record<string, unknown>;
+    for (const k of Object.keys(t)) if (k !== 'unreachable' && k !== 'notReady') modelError(ModelErrorCode.unknownParameter, `unknown parameter "${at}.tolerations.${k}" (config file); tolerations has unreachable, notReady`);
+    const node = parseValue({ key: `${at}.nodeName`, kubernetesName: '', component: '', defaultValue: 'none', description: '', type: 'node' }, o.nodeName ?? 'none') as number;
+    return {
+      kind,
+      name: o.name.trim(),
+      replicas: daemon ? 0 : o.replicas === undefined ? 1 : parseInteger(`${at}.replicas`, o.replicas),
+      tolerations: { unreachable: parseToleration(`${at}.tolerations.unreachable`, t.unreachable), notReady: parseToleration(`${at}.tolerations.notReady`, t.notReady) },
+      nodeName: node,
+    };
+  });
+}
+
+/** The scalar keys of the default workloads, which a given `cluster.workloads` replaces. */
+const SCALAR_WORKLOAD_KEY = /^cluster\.(replicaSet|statefulSet)[A-Z]/;
 
 function setPath(target: Record<string, unknown>, key: string, value: unknown): void {
   const parts = key.split('.');
@@ -210,12 +271,43 @@ export function resolveConfig(scenario: string, input: ResolveInput = {}): Clust
   }
   const out: Record<string, unknown> = { scenario, allowUnsafe };
   for (const spec of parameterSpecs()) setPath(out, spec.key, parseValue(spec, raw.get(spec.key)));
+  const cluster = out.cluster as Record<string, unknown>;
+  if (cluster.workloads === null) cluster.workloads = defaultWorkloads(cluster as unknown as ClusterConfig['cluster']);
+  else {
+    // A list replaces web and db: their own keys, set to anything but what the scenario gives, would be lost.
+    const given = new Map<string, unknown>([...Object.entries(input.set ?? {})]);
+    if (input.file !== undefined) {
+      const flat = new Map<string, unknown>();
+      flatten(input.file, '', flat);
+      for (const [k, v] of flat) if (!given.has(k)) given.set(k, v);
+    }
+    for (const spec of parameterSpecs()) {
+      if (!SCALAR_WORKLOAD_KEY.test(spec.key) || !given.has(spec.key)) continue;
+      const base = parseValue(spec, overrides[spec.key] ?? spec.defaultValue);
+      if (JSON.stringify(parseValue(spec, given.get(spec.key))) !== JSON.stringify(base)) {
+        modelError(ModelErrorCode.invalidShape, `${spec.key} sets the default workload ${spec.key.includes('replicaSet') ? 'web' : 'db'}, which cluster.workloads replaces; give the value in the list`);
+      }
+    }
+  }
   if (!explicit.has(GRACE)) {
     setPath(out, GRACE, defaultGracePeriod(out.kubernetesVersion as string));
   }
   const config = out as unknown as ClusterConfig;
   validateConfig(config);
   return config;
+}
+
+/** A workload of the list as a config file writes it. */
+function workloadToObject(w: WorkloadConfig): Record<string, unknown> {
+  if (w.kind === 'DaemonSet') return { kind: w.kind, name: w.name };
+  const tol = (t: TolerationSetting): unknown => (t === null ? 'default' : t);
+  return {
+    kind: w.kind,
+    name: w.name,
+    replicas: w.replicas,
+    tolerations: { unreachable: tol(w.tolerations.unreachable), notReady: tol(w.tolerations.notReady) },
+    nodeName: w.nodeName < 0 ? 'none' : `node-${w.nodeName + 1}`,
+  };
 }
 
 /** A JSON-serialisable form of `config` that {@link resolveConfig} reads back to an equal config. */
@@ -229,7 +321,10 @@ export function configToObject(config: ClusterConfig): unknown {
     else if (spec.type === 'toleration') written = v === null ? spec.defaultValue : v;
     else if (spec.type === 'node') written = v === -1 ? 'none' : `node-${(v as number) + 1}`;
     else if (spec.type === 'optionalDuration') written = v === null ? 'same' : formatDuration(v as number);
-    else if (spec.type === 'faultSequence') {
+    else if (spec.type === 'workloads') {
+      const list = v as readonly WorkloadConfig[];
+      written = JSON.stringify(list) === JSON.stringify(defaultWorkloads(config.cluster)) ? 'default' : list.map(workloadToObject);
+    } else if (spec.type === 'faultSequence') {
       const steps = v as readonly { fault: string; target: string | null; after: number | null }[];
       written = steps.length === 0 ? 'none' : steps.map((x) => `${x.fault}${x.target === null ? '' : `:${x.target}`}${x.after === null ? '' : `+${formatDuration(x.after)}`}`).join(',');
     }

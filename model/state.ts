@@ -30,13 +30,20 @@ export interface NodeObject {
 /** Why a pod object carries a deletionTimestamp. */
 export type Deletion = 'taint-eviction' | 'replicaset' | 'operator';
 
-/** The two workloads: the ReplicaSet `web` and the StatefulSet `db`. */
-export type Workload = 'web' | 'db';
+/**
+ * A workload's name (`cluster.workloads`; by default the ReplicaSet `web` and the StatefulSet
+ * `db`). Its kind: `workloadOfPod` / `Ctx.workloads`.
+ */
+export type Workload = string;
 
 /** A Pod object. */
 export interface PodObject {
-  /** `web-<k>` (ReplicaSet; k is a slot, not Kubernetes' random suffix) or `db-<ordinal>`. */
+  /**
+   * `<workload>-<k>` (ReplicaSet; k is a slot, not Kubernetes' `<hash>-<random>` suffix),
+   * `<workload>-<ordinal>` (StatefulSet) or `<workload>-node-<n>` (DaemonSet, on node-n).
+   */
   readonly name: string;
+  /** The name of the workload whose controller created it. */
   readonly workload: Workload;
   /** `spec.nodeName` as a node index; -1 while Pending. */
   readonly nodeName: number;

@@ -1,6 +1,7 @@
 /**
- * Symmetry reduction: nodes of one zone (all nodes have the same spec), pods of the ReplicaSet,
- * and candidates of one election are interchangeable. `canonicalize` maps a state to a
+ * Symmetry reduction: nodes of one zone (all nodes have the same spec), the pods of one
+ * ReplicaSet (within their workload only), and candidates of one election are interchangeable;
+ * a DaemonSet's pods are tied to their node (`<name>-node-<n>` is renamed with node n). `canonicalize` maps a state to a
  * representative of its orbit by sorting each class by a full signature of everything attached
  * to an item (its object, its reality, the controllers' memory of it, the pods bound to and
  * running on it), then renaming references. It is used only for fingerprints; traces stay real.
@@ -10,14 +11,19 @@
  * candidates per election, other candidates are told apart only as "other", which is sound but
  * may keep two representatives of one orbit. The tests compare orbit counts on small models.
  */
+import { daemonPodName } from './config.js';
 import type { Ctx } from './context.js';
 import { candidateKey, ctrlKey, nodeObjectKey, nodeRealKey, podAttrKey } from './key.js';
 import type { Candidate, ClusterState, ControllerManagerLocal, PodObject } from './state.js';
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-const isWeb = (name: string): boolean => name.charCodeAt(0) === 119; // 'w'
-
 export function canonicalize(ctx: Ctx, s: ClusterState): ClusterState {
+  // Names that are no identity: a ReplicaSet pod's slot, a DaemonSet pod's node (told by its node).
+  const anonymous = (name: string): string | undefined => {
+    const w = ctx.workloadOfPod(name);
+    return w === undefined || w.kind === 'StatefulSet' ? undefined : `*${w.name}`;
+  };
+  const label = (name: string): string => anonymous(name) ?? name;
   const N = s.nodes.length;
   const pods = s.api.pods;
   const podByName = new Map<string, PodObject>();
@@ -32,7 +38,7 @@ export function canonicalize(ctx: Ctx, s: ClusterState): ClusterState {
     }
     return out;
   };
-  const podAttrs = (p: PodObject): string => `${podAttrKey(p)}${isWeb(p.name) ? '' : p.name}~${evictionOf(p.name)}`;
+  const podAttrs = (p: PodObject): string => `${podAttrKey(p)}${anonymous(p.name) === undefined ? p.name : ''}~${evictionOf(p.name)}`;
 
   // 1. Nodes, within each zone.
   const sigs: string[] = new Array<string>(N);
@@ -44,12 +50,12 @@ export function canonicalize(ctx: Ctx, s: ClusterState): ClusterState {
     const run = real.running
       .map((name) => {
         const p = podByName.get(name);
-        return `${isWeb(name) ? 'web' : name}${p === undefined ? 'g' : p.nodeName === n ? 'h' : 'e'}`;
+        return `${label(name)}${p === undefined ? 'g' : p.nodeName === n ? 'h' : 'e'}`;
       })
       .sort();
     let mem = '';
     for (const k of kcm) if (k.ctrl !== null) mem += `${k.ctrl.nodes[n].sinceProbe}${k.ctrl.nodes[n].unseen ? '*' : ''}${k.ctrl.nodes[n].observed[0]}${k.ctrl.gcMissing[n]},`;
-    for (const k of s.candidates[1]) if (k.assumed !== null && k.assumed.node === n) mem += `a${isWeb(k.assumed.pod) ? 'web' : k.assumed.pod}`;
+    for (const k of s.candidates[1]) if (k.assumed !== null && k.assumed.node === n) mem += `a${label(k.assumed.pod)}`;
     sigs[n] = `${nodeObjectKey(s.api.nodes[n])}/${nodeRealKey(real)}/${bound.join(';')}/${run.join(';')}/${mem}`;
   }
   const perm = new Array<number>(N); // perm[new] = old
@@ -65,29 +71,32 @@ export function canonicalize(ctx: Ctx, s: ClusterState): ClusterState {
   perm.forEach((old, nu) => (inv[old] = nu));
   const mapNode = (n: number): number => (n < 0 ? n : inv[n]);
 
-  // 2. ReplicaSet pods: rename by (attributes, canonical node, canonical nodes running it).
-  const webNames: string[] = [];
-  for (const p of pods) if (isWeb(p.name)) webNames.push(p.name);
-  for (const n of s.nodes) for (const r of n.running) if (isWeb(r) && !webNames.includes(r)) webNames.push(r);
-  const webSig = (name: string): string => {
-    const p = podByName.get(name);
-    const on: number[] = [];
-    s.nodes.forEach((n, i) => {
-      if (n.running.includes(name)) on.push(inv[i]);
-    });
-    on.sort();
-    return p === undefined ? `~/${on.join(',')}` : `${podAttrs(p)}@${mapNode(p.nodeName)}/${on.join(',')}`;
-  };
-  const webOrder = webNames.map((name) => ({ name, sig: webSig(name) })).sort((a, b) => cmp(a.sig, b.sig) || cmp(a.name, b.name));
+  // 2. ReplicaSet pods, per workload: rename by (attributes, canonical node, canonical nodes running it).
   const rename = new Map<string, string>();
   let renamed = false;
-  webOrder.forEach((w, i) => {
-    const nu = `web-${i}`;
-    rename.set(w.name, nu);
-    if (nu !== w.name) renamed = true;
-  });
+  for (const w of ctx.workloads) {
+    if (w.kind !== 'ReplicaSet') continue;
+    const names: string[] = [];
+    for (const p of pods) if (p.workload === w.name) names.push(p.name);
+    for (const n of s.nodes) for (const r of n.running) if (ctx.workloadOfPod(r) === w && !names.includes(r)) names.push(r);
+    const sigOf = (name: string): string => {
+      const p = podByName.get(name);
+      const on: number[] = [];
+      s.nodes.forEach((n, i) => {
+        if (n.running.includes(name)) on.push(inv[i]);
+      });
+      on.sort();
+      return p === undefined ? `~/${on.join(',')}` : `${podAttrs(p)}@${mapNode(p.nodeName)}/${on.join(',')}`;
+    };
+    const order = names.map((name) => ({ name, sig: sigOf(name) })).sort((a, b) => cmp(a.sig, b.sig) || cmp(a.name, b.name));
+    order.forEach((x, i) => {
+      const nu = `${w.name}-${i}`;
+      rename.set(x.name, nu);
+      if (nu !== x.name) renamed = true;
+    });
+  }
 
-  const state = nodesMoved || renamed ? permuteNodesAndPods(s, perm, rename) : s;
+  const state = nodesMoved || renamed ? permuteNodesAndPods(s, perm, rename, nodesMoved ? daemonSetNames(ctx) : []) : s;
 
   // 3. Candidates of each election.
   let candidatesMoved = false;
@@ -112,15 +121,34 @@ export function canonicalize(ctx: Ctx, s: ClusterState): ClusterState {
   return { ...state, api: { ...state.api, leases }, candidates: candidates as unknown as ClusterState['candidates'] };
 }
 
+const daemonSetNamesCache = new WeakMap<Ctx, readonly string[]>();
+
+/** The names of the DaemonSets of the config. */
+function daemonSetNames(ctx: Ctx): readonly string[] {
+  let names = daemonSetNamesCache.get(ctx);
+  if (names === undefined) {
+    names = ctx.workloads.filter((w) => w.kind === 'DaemonSet').map((w) => w.name);
+    daemonSetNamesCache.set(ctx, names);
+  }
+  return names;
+}
+
 /**
- * Applies a node permutation (`perm[new] = old`) and a renaming of ReplicaSet pods to a state.
+ * Applies a node permutation (`perm[new] = old`) and a renaming of ReplicaSet pods to a state;
+ * the pods of the DaemonSets named in `daemonSets` move with their node (`<name>-node-<n>`).
  * Exported for tests, which compare `canonicalize` against brute force over all permutations.
  */
-export function permuteNodesAndPods(s: ClusterState, perm: readonly number[], rename: ReadonlyMap<string, string>): ClusterState {
+export function permuteNodesAndPods(s: ClusterState, perm: readonly number[], rename: ReadonlyMap<string, string>, daemonSets: readonly string[] = []): ClusterState {
   const inv = new Array<number>(perm.length);
   perm.forEach((old, nu) => (inv[old] = nu));
   const mapNode = (n: number): number => (n < 0 ? n : inv[n]);
-  const rn = (name: string): string => rename.get(name) ?? name;
+  let names = rename;
+  if (daemonSets.length > 0) {
+    const withDaemons = new Map(rename);
+    for (const d of daemonSets) for (let n = 0; n < perm.length; n++) if (inv[n] !== n) withDaemons.set(daemonPodName(d, n), daemonPodName(d, inv[n]));
+    names = withDaemons;
+  }
+  const rn = (name: string): string => names.get(name) ?? name;
   const mapCtrl = (c: ControllerManagerLocal | null): ControllerManagerLocal | null =>
     c === null
       ? null

@@ -53,6 +53,37 @@ function multiple(key: string, seconds: number, tick: number): void {
   }
 }
 
+/** A DNS-1123 label: what a workload's pods' names are built from. */
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/**
+ * `cluster.workloads`: names that are DNS-1123 labels, distinct, and whose pods' names cannot be
+ * taken for another's (a DaemonSet `x` names its pods `x-node-<n>`, so a workload `x-node` is
+ * refused beside it); replicas not negative; nodes that exist.
+ */
+function validateWorkloads(c: ClusterConfig): void {
+  const list = c.cluster.workloads;
+  list.forEach((w, i) => {
+    const at = `cluster.workloads[${i}]`;
+    if (!DNS_LABEL.test(w.name) || w.name.length > 50) {
+      modelError(ModelErrorCode.invalidValue, `${at}.name: ${JSON.stringify(w.name)} is not a workload name kubecheck can name pods after (lower-case letters, digits and '-', at most 50 characters, starting and ending with a letter or digit)`);
+    }
+    shape(w.replicas >= 0, `${at}.replicas (${w.replicas}) must not be negative (apps/v1 validation)`);
+    shape(w.nodeName < c.cluster.nodes, `${at}.nodeName (node-${w.nodeName + 1}) names a node that does not exist (cluster.nodes is ${c.cluster.nodes})`);
+    for (const t of ['unreachable', 'notReady'] as const) {
+      const v = w.tolerations[t];
+      if (typeof v === 'number' && v < 0) modelError(ModelErrorCode.invalidValue, `${at}.tolerations.${t} (${v}) must not be negative`);
+    }
+    list.forEach((o, j) => {
+      if (j <= i) return;
+      shape(o.name !== w.name, `cluster.workloads: two workloads are named ${w.name} (${w.kind} and ${o.kind}); their pods would have the same names`);
+    });
+    for (const o of list) {
+      if (o.kind === 'DaemonSet' && w.name === `${o.name}-node`) shape(false, `cluster.workloads: ${w.name} would name its pods like the DaemonSet ${o.name}'s (${o.name}-node-<n>); rename one`);
+    }
+  });
+}
+
 /** Throws the first broken rule (KC104–KC107). */
 export function validateConfig(c: ClusterConfig): void {
   const unsafe = (message: string): void => {
@@ -100,6 +131,7 @@ export function validateConfig(c: ClusterConfig): void {
   for (const k of ['replicaSetNodeName', 'statefulSetNodeName'] as const) {
     shape(cl[k] < cl.nodes, `cluster.${k} (node-${cl[k] + 1}) names a node that does not exist (cluster.nodes is ${cl.nodes})`);
   }
+  validateWorkloads(c);
 
   // Rules Kubernetes enforces itself.
   if (!(c.kubelet.nodeLeaseDurationSeconds > 0)) unsafe(`kubelet.nodeLeaseDurationSeconds (${c.kubelet.nodeLeaseDurationSeconds}) must be greater than 0 (kubelet config validation)`);
@@ -137,6 +169,12 @@ export function validateConfig(c: ClusterConfig): void {
     const v = cl[k];
     if (typeof v === 'number') durations.push([`cluster.${k}`, v]);
   }
+  cl.workloads.forEach((w, i) => {
+    for (const t of ['unreachable', 'notReady'] as const) {
+      const v = w.tolerations[t];
+      if (typeof v === 'number') durations.push([`cluster.workloads[${i}] (${w.name}).tolerations.${t}`, v]);
+    }
+  });
   for (const prefix of ['kubeControllerManager', 'kubeScheduler'] as const) {
     for (const [k, v] of Object.entries(c[prefix].challengerLeaderElection)) if (v !== null) durations.push([`${prefix}.challengerLeaderElection.${k}`, v]);
   }

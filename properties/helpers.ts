@@ -1,35 +1,45 @@
 /** Small predicates over cluster states shared by the properties. */
-import { failingNodeCount, leaseRenewInterval, tolerationOf, type ClusterConfig, type ClusterState } from '../model/index.js';
+import { failingNodeCount, leaseRenewInterval, podOfWorkload, tolerationOf, type ClusterConfig, type ClusterState, type WorkloadConfig } from '../model/index.js';
 
-/** ReplicaSet replicas really serving: active pod objects whose container runs on their (up) node. */
-export function runningReplicas(s: ClusterState): number {
+/** The ReplicaSets of the config, in list order. */
+export function replicaSets(config: ClusterConfig): readonly WorkloadConfig[] {
+  return config.cluster.workloads.filter((w) => w.kind === 'ReplicaSet');
+}
+
+/** The workloads of one kind, in list order. */
+export function workloadsOfKind(config: ClusterConfig, kind: WorkloadConfig['kind']): readonly WorkloadConfig[] {
+  return config.cluster.workloads.filter((w) => w.kind === kind);
+}
+
+/** Replicas of a ReplicaSet (by name) really serving: active pod objects whose container runs on their (up) node. */
+export function runningReplicas(s: ClusterState, workload: string): number {
   let count = 0;
   for (const p of s.api.pods) {
-    if (p.workload !== 'web' || p.deletion !== null || p.nodeName < 0) continue;
+    if (p.workload !== workload || p.deletion !== null || p.nodeName < 0) continue;
     const node = s.nodes[p.nodeName];
     if (node.up && node.running.includes(p.name)) count++;
   }
   return count;
 }
 
-/** Containers of ReplicaSet pods really running anywhere (old Terminating copies included). */
-export function webContainers(s: ClusterState): number {
+/** Containers of a workload's pods really running anywhere (old Terminating copies included). */
+export function containersOf(s: ClusterState, w: Pick<WorkloadConfig, 'kind' | 'name'>): number {
   let count = 0;
-  for (const n of s.nodes) if (n.up) for (const r of n.running) if (r.startsWith('web-')) count++;
+  for (const n of s.nodes) if (n.up) for (const r of n.running) if (podOfWorkload(r, w)) count++;
   return count;
 }
 
 /**
- * The nodes (-1: unbound) of the ReplicaSet pods that stop being active on the step from `before`
+ * The nodes (-1: unbound) of the pods of ReplicaSet `workload` that stop being active on the step from `before`
  * to `after`: they get a deletionTimestamp, or their object goes while active (`IsPodActive`
  * excludes both, so the ReplicaSet replaces them). A replacement stands in for such a pod; by the
  * time the ReplicaSet acts the pod's kubelet may have removed it, so timing properties take its
  * node here.
  */
-export function webPodsLeaving(before: ClusterState, after: ClusterState): number[] {
+export function podsLeaving(before: ClusterState, after: ClusterState, workload: string): number[] {
   const out: number[] = [];
   for (const p of before.api.pods) {
-    if (p.workload !== 'web' || p.deletion !== null) continue;
+    if (p.workload !== workload || p.deletion !== null) continue;
     const q = after.api.pods.find((x) => x.name === p.name);
     if (q === undefined || q.deletion !== null) out.push(p.nodeName);
   }
@@ -50,15 +60,20 @@ function queueWait(config: ClusterConfig): number {
   return rate > 0 ? Math.max(0, failingNodeCount(config) - 1) / rate : 0;
 }
 
+/** The ReplicaSet a bound speaks of when none is named: the first of the list (or none). */
+const first = (config: ClusterConfig, workload: string | undefined): string | undefined => workload ?? replicaSets(config)[0]?.name;
+
 /**
- * The earliest a ReplicaSet replacement can be created after the failed node's last heartbeat
+ * The earliest a replacement of ReplicaSet `workload` (default: the first) can be created after the failed node's last heartbeat
  * (seconds): grace until a pass marks it Unknown, one nodeMonitorPeriod until the next pass
  * queues it for its NoExecute taint, then the unreachable tolerationSeconds until the eviction.
  * Undefined when the pods tolerate unreachable forever.
  */
-export function earliestReplacement(config: ClusterConfig): number | undefined {
+export function earliestReplacement(config: ClusterConfig, workload?: string): number | undefined {
   const k = config.kubeControllerManager;
-  const tol = tolerationOf(config, 'web').unreachable;
+  const name = first(config, workload);
+  if (name === undefined) return undefined;
+  const tol = tolerationOf(config, name).unreachable;
   return tol === null ? undefined : k.nodeMonitorGracePeriod + k.nodeMonitorPeriod + tol;
 }
 
@@ -68,8 +83,8 @@ export function earliestReplacement(config: ClusterConfig): number | undefined {
  * sees the last renewal, then {@link earliestReplacement}, then the zone rate limiter's wait for
  * the other failing nodes queued ahead. Undefined when the pods tolerate unreachable forever.
  */
-export function replacementBound(config: ClusterConfig): number | undefined {
-  const earliest = earliestReplacement(config);
+export function replacementBound(config: ClusterConfig, workload?: string): number | undefined {
+  const earliest = earliestReplacement(config, workload);
   return earliest === undefined ? undefined : earliest + config.kubeControllerManager.nodeMonitorPeriod + queueWait(config);
 }
 
@@ -79,7 +94,9 @@ export function replacementBound(config: ClusterConfig): number | undefined {
  * monitor pass queues it (within nodeMonitorPeriod), the rate limiter's wait, then the not-ready
  * tolerationSeconds. Undefined when the pods tolerate not-ready forever.
  */
-export function notReadyReplacementBound(config: ClusterConfig): number | undefined {
-  const tol = tolerationOf(config, 'web').notReady;
+export function notReadyReplacementBound(config: ClusterConfig, workload?: string): number | undefined {
+  const name = first(config, workload);
+  if (name === undefined) return undefined;
+  const tol = tolerationOf(config, name).notReady;
   return tol === null ? undefined : leaseRenewInterval(config) + config.kubeControllerManager.nodeMonitorPeriod + queueWait(config) + tol;
 }

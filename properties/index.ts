@@ -4,6 +4,7 @@
  */
 import type { Model, Property } from '../checker/index.js';
 import { clusterModel, failingNodeCount, quorumCanBeLost, resolveConfig, tolerationOf, type ClusterConfig, type ClusterModelOptions, type ClusterState } from '../model/index.js';
+import { replicaSets } from './helpers.js';
 import { healthyNodeNotUnknown, noEarlyEviction, replacementAfterToleration, replacementWithin, unknownAfterGrace } from './observers.js';
 import {
   noDoubleBinding, noNodeUnknown, noPodEvicted, noReplacementCreated, noScheduleOnUnready, replacementsStayPending,
@@ -25,7 +26,7 @@ export function kubernetesProperties(config: ClusterConfig): Property<ClusterSta
   return [
     singleLeader,
     noDoubleBinding,
-    statefulSetAtMostOne,
+    statefulSetAtMostOne(config),
     noScheduleOnUnready,
     noEarlyEviction(),
     writesNeedQuorum,
@@ -40,11 +41,11 @@ export function kubernetesProperties(config: ClusterConfig): Property<ClusterSta
     replacementsStayPending,
     nodeMarkedUnknown,
     podEvicted,
-    replacementRunning,
+    replacementRunning(config),
     leaderFailover,
     replicaSetExtraCopy(config),
     replacementPending,
-    statefulSetRecreated,
+    statefulSetRecreated(config),
     zonePartialDisruption,
   ];
 }
@@ -93,7 +94,8 @@ function recoveryExclusions(config: ClusterConfig): { afterToleration: string[];
     afterToleration.push(reason);
     within.push(reason);
   };
-  if (cl.replicaSetReplicas === 0) both('the ReplicaSet has no replicas');
+  const sets = replicaSets(config).filter((w) => w.replicas > 0);
+  if (sets.length === 0) both(replicaSets(config).length === 0 ? 'there is no ReplicaSet' : 'the ReplicaSet has no replicas');
   if (o.forceDeletePod + o.deleteNode + o.outOfServiceTaint > 0) both('operator actions (force delete, Node deletion, out-of-service taint) remove pods before any toleration, by design');
   if (f.containerRuntimeFailure > 0) afterToleration.push('its bound counts from the last heartbeat, and a node whose container runtime fails keeps renewing');
   if (cl.outage !== 'none') within.push(`the ${cl.outage} is down from the start: nothing is replaced`);
@@ -109,9 +111,13 @@ function recoveryExclusions(config: ClusterConfig): { afterToleration: string[];
     within.push('more than 2 and at least --unhealthy-zone-threshold of a zone\'s nodes can fail: the zone enters PartialDisruption and its evictions stop (rate 0 in a zone of at most --large-cluster-size-threshold nodes), by design');
   }
   if (failing + o.cordon >= cl.nodes) within.push('every node can fail or be cordoned: none may be left to run a replacement');
-  if (cl.replicaSetNodeName >= 0) within.push('the ReplicaSet pins its pods with spec.nodeName: a replacement goes to the same node');
-  const tol = tolerationOf(config, 'web');
-  if (tol.unreachable === null && tol.notReady === null) within.push('the ReplicaSet pods tolerate unreachable and not-ready forever');
+  const pinning = sets.filter((w) => w.nodeName >= 0);
+  if (pinning.length > 0) within.push(`${sets.length > 1 ? `the ReplicaSet ${pinning.map((w) => w.name).join(', ')}` : 'the ReplicaSet'} pins its pods with spec.nodeName: a replacement goes to the same node`);
+  const forever = sets.filter((w) => {
+    const tol = tolerationOf(config, w.name);
+    return tol.unreachable === null && tol.notReady === null;
+  });
+  if (forever.length > 0) within.push(`${sets.length > 1 ? `the ReplicaSet ${forever.map((w) => w.name).join(', ')}'s` : 'the ReplicaSet'} pods tolerate unreachable and not-ready forever`);
   return { afterToleration, within };
 }
 
@@ -124,7 +130,7 @@ function recoveryExclusions(config: ClusterConfig): { afterToleration: string[];
 export function defaultProperties(scenario: string, config: ClusterConfig): DefaultSelection {
   const f = config.faults;
   const nodeFails = f.nodeCrash + f.nodePartition + f.kubeletCrash > 0;
-  const web = config.cluster.replicaSetReplicas > 0;
+  const web = replicaSets(config).some((w) => w.replicas > 0);
   const ids = [...SAFETY];
   const leftOut: LeftOut[] = [];
   const exclusions = recoveryExclusions(config);

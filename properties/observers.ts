@@ -3,13 +3,14 @@
  * since each node's last successful heartbeat and since its NoExecute taint are history variables
  * of the state (`NodeReal.sinceHeartbeat`, `.sinceNoExecute`), so they are permuted with their
  * node under symmetry; the observers keep only a one-bit latch (or, for `replacement-within`,
- * one saturating counter; for `replacement-after-toleration`, one of three values), which keeps
+ * one saturating counter; for `replacement-after-toleration`, one of two values per ReplicaSet or
+ * violated), which keeps
  * the product space small and symmetric.
  */
 import { always, alwaysStep, observer, type ActionLabel, type Property } from '../checker/index.js';
 import { leaseRenewInterval, nodeLive, type ClusterConfig, type ClusterState } from '../model/index.js';
 import { conditionToleration } from '../model/taintEviction.js';
-import { earliestReplacement, notReadyReplacementBound, replacementBound, runningReplicas, webPodsLeaving } from './helpers.js';
+import { earliestReplacement, notReadyReplacementBound, podsLeaving, replacementBound, replicaSets, runningReplicas } from './helpers.js';
 
 /** An observer that latches the first step on which `bad` holds. */
 function latch(
@@ -62,30 +63,45 @@ export function unknownAfterGrace(config: ClusterConfig): Property<ClusterState>
  * per-pod memory: nothing early, a pod left early and is not replaced yet, violated.
  */
 export function replacementAfterToleration(config: ClusterConfig): Property<ClusterState> {
-  const bound = earliestReplacement(config) ?? Infinity;
+  const sets = replicaSets(config).map((w) => ({ name: w.name, bound: earliestReplacement(config, w.name) ?? Infinity }));
+  const shown = (b: number): string => (b === Infinity ? 'never (tolerates unreachable forever)' : `${b}s`);
+  const description =
+    sets.length > 1
+      ? `no ReplicaSet pod is replaced earlier than its bound after its node's last heartbeat (${sets.map((w) => `${w.name} ${shown(w.bound)}`).join(', ')})`
+      : (sets[0]?.bound ?? Infinity) === Infinity
+        ? 'no ReplicaSet pod is replaced (its pods tolerate unreachable forever)'
+        : `no ReplicaSet pod is replaced earlier than ${sets[0].bound}s after its node's last heartbeat`;
   return observer<ClusterState, Early>({
     id: 'replacement-after-toleration',
-    description: bound === Infinity ? 'no ReplicaSet pod is replaced (its pods tolerate unreachable forever)' : `no ReplicaSet pod is replaced earlier than ${bound}s after its node's last heartbeat`,
+    description,
     source:
       'kubernetes/kubernetes:pkg/controller/nodelifecycle/node_lifecycle_controller.go (monitorNodeHealth); plugin/pkg/admission/defaulttolerationseconds/admission.go; pkg/controller/tainteviction/taint_eviction.go',
-    initial: () => 'none',
+    initial: () => 'n'.repeat(sets.length),
     step: (seen, before, _a, after) => {
-      if (seen === 'violated' || before.api.pods === after.api.pods) return seen;
-      const created = after.api.pods.some((p) => p.workload === 'web' && !before.api.pods.some((q) => q.name === p.name));
-      if (created && seen === 'pending') return 'violated';
-      const early = webPodsLeaving(before, after).some((n) => n < 0 || before.nodes[n].sinceHeartbeat < bound);
-      if (!early) return seen;
-      // The ReplicaSet creates in a later step of the same instant; a creation in this very step
-      // would replace a pod that left before.
-      return 'pending';
+      if (seen === VIOLATED || before.api.pods === after.api.pods) return seen;
+      let next = '';
+      for (let i = 0; i < sets.length; i++) {
+        const w = sets[i];
+        const created = after.api.pods.some((p) => p.workload === w.name && !before.api.pods.some((q) => q.name === p.name));
+        if (created && seen[i] === 'p') return VIOLATED;
+        // The ReplicaSet creates in a later step of the same instant; a creation in this very step
+        // would replace a pod that left before.
+        const early = podsLeaving(before, after, w.name).some((n) => n < 0 || before.nodes[n].sinceHeartbeat < w.bound);
+        next += early ? 'p' : seen[i];
+      }
+      return next;
     },
-    holds: (seen) => seen !== 'violated',
-    encode: (seen) => seen[0],
+    holds: (seen) => seen !== VIOLATED,
+    encode: (seen) => seen,
   });
 }
 
-/** `replacement-after-toleration`'s memory: whether a web pod left early and is not replaced yet. */
-type Early = 'none' | 'pending' | 'violated';
+/**
+ * `replacement-after-toleration`'s memory: `v` once violated; otherwise one letter per ReplicaSet,
+ * `p` when one of its pods left early and is not replaced yet, else `n`.
+ */
+type Early = string;
+const VIOLATED = 'v';
 
 /**
  * `no-early-eviction`: the taint eviction controller deletes a pod no earlier than its
@@ -128,25 +144,33 @@ export function noEarlyEviction(): Property<ClusterState> {
  * recover it. `bounds` replaces the derived bounds (to show they are tight).
  */
 export function replacementWithin(config: ClusterConfig, bounds: { readonly unreachable?: number; readonly notReady?: number } = {}): Property<ClusterState> {
-  const unreachable = bounds.unreachable ?? replacementBound(config);
-  const notReady = bounds.notReady ?? notReadyReplacementBound(config);
-  const want = config.cluster.replicaSetReplicas;
   const renew = leaseRenewInterval(config);
-  const explained = (s: ClusterState): boolean =>
+  const sets = replicaSets(config).map((w) => ({
+    name: w.name,
+    want: w.replicas,
+    unreachable: bounds.unreachable ?? replacementBound(config, w.name),
+    notReady: bounds.notReady ?? notReadyReplacementBound(config, w.name),
+  }));
+  const explained = (s: ClusterState, unreachable: number | undefined, notReady: number | undefined): boolean =>
     s.nodes.some(
       (n) =>
         // Missing heartbeats (a live node renews every renew interval), the last one recent enough.
         (unreachable !== undefined && (!n.up || !n.kubeletUp || n.partitioned || n.sinceHeartbeat > renew) && n.sinceHeartbeat <= unreachable) ||
         (notReady !== undefined && n.up && n.runtimeDownFor >= 0 && n.runtimeDownFor <= notReady),
     );
-  const described = [
-    unreachable === undefined ? undefined : `${unreachable}s after the last heartbeat of a node that stopped renewing`,
-    notReady === undefined || config.faults.containerRuntimeFailure === 0 ? undefined : `${notReady}s after a container runtime failure`,
-  ].filter((b) => b !== undefined);
+  const describe = (unreachable: number | undefined, notReady: number | undefined): string => {
+    const described = [
+      unreachable === undefined ? undefined : `${unreachable}s after the last heartbeat of a node that stopped renewing`,
+      notReady === undefined || config.faults.containerRuntimeFailure === 0 ? undefined : `${notReady}s after a container runtime failure`,
+    ].filter((b) => b !== undefined);
+    return described.length ? described.join(', or ') : 'no bound (tolerated forever)';
+  };
+  const texts = sets.map((w) => describe(w.unreachable, w.notReady));
+  const within = sets.length === 0 || texts.every((t) => t === texts[0]) ? (texts[0] ?? describe(undefined, undefined)) : sets.map((w, i) => `${w.name}: ${texts[i]}`).join('; ');
   return always<ClusterState>(
     'replacement-within',
-    `a missing ReplicaSet replica is serving again within ${described.length ? described.join(', or ') : 'no bound (tolerated forever)'} (counted from the most recent loss)`,
-    (s) => runningReplicas(s) >= want || explained(s),
+    `a missing ReplicaSet replica is serving again within ${within} (counted from the most recent loss)`,
+    (s) => sets.every((w) => runningReplicas(s, w.name) >= w.want || explained(s, w.unreachable, w.notReady)),
     { source: 'derived from kubernetes-semantics.md A2 (resulting default timeline); kubernetes/kubernetes:pkg/controller/nodelifecycle, pkg/controller/tainteviction, pkg/controller/replicaset' },
   );
 }

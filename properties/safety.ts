@@ -3,8 +3,8 @@
  * is stated; `kubernetes-semantics.md` (beside DESIGN.md) has the derivations.
  */
 import { always, alwaysStep, type Property } from '../checker/index.js';
-import { heartbeatsOf, nodeName, quorum, type ClusterState } from '../model/index.js';
-import { copiesRunning } from './helpers.js';
+import { heartbeatsOf, nodeName, podOfWorkload, quorum, type ClusterConfig, type ClusterState } from '../model/index.js';
+import { copiesRunning, workloadsOfKind } from './helpers.js';
 
 /**
  * `single-leader`: per leader-election Lease, at most one process acts as leader (believes it
@@ -42,19 +42,23 @@ export const noDoubleBinding: Property<ClusterState> = alwaysStep<ClusterState>(
 
 /**
  * `statefulset-at-most-one`: "StatefulSet ensures that, at any time, there is at most one Pod
- * with a given identity running in a cluster", counting containers really running on nodes.
+ * with a given identity running in a cluster", counting containers really running on nodes; for
+ * every StatefulSet of the config (an identity is `<name>-<ordinal>`).
  */
-export const statefulSetAtMostOne: Property<ClusterState> = always<ClusterState>(
-  'statefulset-at-most-one',
-  'at most one running copy of each StatefulSet pod identity, counting what really runs on nodes',
-  (s) => {
-    const seen = new Set<string>();
-    for (const n of s.nodes) for (const r of n.running) if (r.startsWith('db-')) seen.add(r);
-    for (const name of seen) if (copiesRunning(s, name) > 1) return false;
-    return true;
-  },
-  { source: 'https://kubernetes.io/docs/tasks/run-application/force-delete-stateful-set-pod/' },
-);
+export function statefulSetAtMostOne(config: ClusterConfig): Property<ClusterState> {
+  const sets = workloadsOfKind(config, 'StatefulSet');
+  return always<ClusterState>(
+    'statefulset-at-most-one',
+    'at most one running copy of each StatefulSet pod identity, counting what really runs on nodes',
+    (s) => {
+      const seen = new Set<string>();
+      for (const n of s.nodes) for (const r of n.running) if (sets.some((w) => podOfWorkload(r, w))) seen.add(r);
+      for (const name of seen) if (copiesRunning(s, name) > 1) return false;
+      return true;
+    },
+    { source: 'https://kubernetes.io/docs/tasks/run-application/force-delete-stateful-set-pod/' },
+  );
+}
 
 /**
  * `no-schedule-on-unready`: no new binding to a node tainted unreachable or not-ready with

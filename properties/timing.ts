@@ -9,10 +9,12 @@
  * "Node controller"; taint-and-toleration "Taint based Evictions"):
  * the node lifecycle controller marks the node Ready=Unknown, taints it NoSchedule, then NoExecute;
  * the taint eviction controller evicts the pod once its tolerationSeconds have passed; the
- * ReplicaSet (or StatefulSet) controller creates a replacement; a kubelet starts it.
+ * ReplicaSet (or StatefulSet) controller creates a replacement; a kubelet starts it. One row per
+ * step for each ReplicaSet and StatefulSet of `cluster.workloads`, in list order. DaemonSets have
+ * no rows: their pods tolerate the taints forever and are never replaced on another node.
  */
 import { forEachTransition, type BoundReached, type Model, type TransitionOptions } from '../checker/index.js';
-import { makeCtx, nodeLive, type ClusterConfig, type ClusterState, type Taint, type Workload } from '../model/index.js';
+import { makeCtx, nodeLive, type ClusterConfig, type ClusterState, type Taint, type Workload, type WorkloadKind } from '../model/index.js';
 
 /** The steps timed, in the order they happen. */
 export const TIMING_EVENTS = [
@@ -28,7 +30,9 @@ export type TimingEventId = (typeof TIMING_EVENTS)[number]['id'];
 
 /** When one step happened for one workload, over every path. */
 export interface TimingRow {
+  /** The workload's name. */
   readonly workload: Workload;
+  readonly kind: WorkloadKind;
   readonly event: TimingEventId;
   readonly description: string;
   /** Seconds after the failed node's last heartbeat; null when it happens on no path. */
@@ -51,7 +55,6 @@ export interface TimingTable {
   readonly seconds: number;
 }
 
-const WORKLOADS: readonly Workload[] = ['web', 'db'];
 const NO_SCHEDULE: readonly Taint[] = ['unreachable:NoSchedule', 'not-ready:NoSchedule'];
 const NO_EXECUTE: readonly Taint[] = ['unreachable:NoExecute', 'not-ready:NoExecute'];
 
@@ -88,7 +91,7 @@ class Extremes {
 }
 
 /** The times of the steps one transition makes, added to `into`. */
-function timeStep(before: ClusterState, after: ClusterState, into: Extremes): void {
+function timeStep(before: ClusterState, after: ClusterState, into: Extremes, workloads: readonly Workload[]): void {
   if (before.api !== after.api) {
     const nodes = after.api.nodes;
     for (let n = 0; n < nodes.length; n++) {
@@ -101,7 +104,7 @@ function timeStep(before: ClusterState, after: ClusterState, into: Extremes): vo
       if (NO_SCHEDULE.some((x) => a.taints.includes(x)) && !NO_SCHEDULE.some((x) => b.taints.includes(x))) events.push('node-noschedule');
       if (NO_EXECUTE.some((x) => a.taints.includes(x)) && !NO_EXECUTE.some((x) => b.taints.includes(x))) events.push('node-noexecute');
       if (events.length === 0) continue;
-      for (const w of WORKLOADS) {
+      for (const w of workloads) {
         if (!before.api.pods.some((p) => p.workload === w && p.nodeName === n)) continue;
         for (const e of events) into.add(w, e, t);
       }
@@ -140,14 +143,16 @@ function timeStep(before: ClusterState, after: ClusterState, into: Extremes): vo
  */
 export function measureTiming(model: Model<ClusterState>, config: ClusterConfig, options: TransitionOptions = {}): TimingTable {
   const into = new Extremes();
-  const stats = forEachTransition(model, (before, _a, after) => timeStep(before, after, into), options);
+  const timed = config.cluster.workloads.filter((w) => w.kind !== 'DaemonSet');
+  const names = timed.map((w) => w.name);
+  const stats = forEachTransition(model, (before, _a, after) => timeStep(before, after, into, names), options);
   const cap = makeCtx(config).heartbeatCap;
   const rows: TimingRow[] = [];
-  for (const w of WORKLOADS) {
+  for (const w of timed) {
     for (const e of TIMING_EVENTS) {
-      const k = `${w} ${e.id}`;
+      const k = `${w.name} ${e.id}`;
       const latest = into.max.get(k) ?? null;
-      rows.push({ workload: w, event: e.id, description: e.description, earliest: into.min.get(k) ?? null, latest, latestAtLeast: latest !== null && latest >= cap });
+      rows.push({ workload: w.name, kind: w.kind, event: e.id, description: e.description, earliest: into.min.get(k) ?? null, latest, latestAtLeast: latest !== null && latest >= cap });
     }
   }
   return {

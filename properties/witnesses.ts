@@ -4,7 +4,7 @@
  */
 import { sometimes, type Property } from '../checker/index.js';
 import type { ClusterConfig, ClusterState } from '../model/index.js';
-import { webContainers } from './helpers.js';
+import { containersOf, workloadsOfKind } from './helpers.js';
 
 export const nodeMarkedUnknown: Property<ClusterState> = sometimes<ClusterState>(
   'node-marked-unknown',
@@ -20,12 +20,18 @@ export const podEvicted: Property<ClusterState> = sometimes<ClusterState>(
   { source: 'https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-based-evictions' },
 );
 
-export const replacementRunning: Property<ClusterState> = sometimes<ClusterState>(
-  'replacement-running',
-  'a ReplicaSet replacement pod runs on a node',
-  (s) => s.api.pods.some((p) => p.workload === 'web' && p.replacement && p.nodeName >= 0 && s.nodes[p.nodeName].up && s.nodes[p.nodeName].running.includes(p.name)),
-  { source: 'pkg/controller/replicaset (IsPodActive excludes Terminating pods)' },
-);
+/** The names of the workloads of one kind, as a set. */
+const namesOf = (config: ClusterConfig, kind: 'ReplicaSet' | 'StatefulSet'): ReadonlySet<string> => new Set(workloadsOfKind(config, kind).map((w) => w.name));
+
+export function replacementRunning(config: ClusterConfig): Property<ClusterState> {
+  const sets = namesOf(config, 'ReplicaSet');
+  return sometimes<ClusterState>(
+    'replacement-running',
+    'a ReplicaSet replacement pod runs on a node',
+    (s) => s.api.pods.some((p) => sets.has(p.workload) && p.replacement && p.nodeName >= 0 && s.nodes[p.nodeName].up && s.nodes[p.nodeName].running.includes(p.name)),
+    { source: 'pkg/controller/replicaset (IsPodActive excludes Terminating pods)' },
+  );
+}
 
 export const leaderFailover: Property<ClusterState> = sometimes<ClusterState>(
   'leader-failover',
@@ -38,7 +44,7 @@ export function replicaSetExtraCopy(config: ClusterConfig): Property<ClusterStat
   return sometimes<ClusterState>(
     'replicaset-extra-copy',
     'more ReplicaSet containers run than its replicas (allowed: ReplicaSets give no at-most-N guarantee)',
-    (s) => webContainers(s) > config.cluster.replicaSetReplicas,
+    (s) => workloadsOfKind(config, 'ReplicaSet').some((w) => containersOf(s, w) > w.replicas),
     { source: 'https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-based-evictions' },
   );
 }
@@ -50,12 +56,15 @@ export const replacementPending: Property<ClusterState> = sometimes<ClusterState
   { source: 'https://kubernetes.io/docs/concepts/architecture/#kube-scheduler ("watches for newly created Pods with no assigned node")' },
 );
 
-export const statefulSetRecreated: Property<ClusterState> = sometimes<ClusterState>(
-  'statefulset-recreated',
-  'a StatefulSet pod identity is recreated and runs',
-  (s) => s.api.pods.some((p) => p.workload === 'db' && p.replacement && p.nodeName >= 0 && s.nodes[p.nodeName].running.includes(p.name)),
-  { source: 'pkg/controller/statefulset (identity recreated once the old object is gone)' },
-);
+export function statefulSetRecreated(config: ClusterConfig): Property<ClusterState> {
+  const sets = namesOf(config, 'StatefulSet');
+  return sometimes<ClusterState>(
+    'statefulset-recreated',
+    'a StatefulSet pod identity is recreated and runs',
+    (s) => s.api.pods.some((p) => sets.has(p.workload) && p.replacement && p.nodeName >= 0 && s.nodes[p.nodeName].running.includes(p.name)),
+    { source: 'pkg/controller/statefulset (identity recreated once the old object is gone)' },
+  );
+}
 
 export const zonePartialDisruption: Property<ClusterState> = sometimes<ClusterState>(
   'zone-partial-disruption',

@@ -37,13 +37,13 @@ export function timingOf(r: ResolvedFromOptions, opts: Pick<TimingOptions, 'maxS
   });
 }
 
-/** The workloads' names as the model calls them, with the object they stand for when imported. */
-function workloadLabel(w: string): string {
-  return w === 'web' ? 'web (ReplicaSet)' : 'db (StatefulSet)';
+/** A workload's name with its kind: `web (ReplicaSet)`. */
+function workloadLabel(r: Pick<TimingRow, 'workload' | 'kind'>): string {
+  return `${r.workload} (${r.kind})`;
 }
 
 export function formatTimingTable(t: TimingTable, markdown: boolean): string {
-  const rows = t.rows.map((r) => [workloadLabel(r.workload), r.description, formatRange(r)]);
+  const rows = t.rows.map((r) => [workloadLabel(r), r.description, formatRange(r)]);
   if (markdown) {
     return ['| workload | step | seconds after the last heartbeat |', '| --- | --- | ---: |', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
   }
@@ -68,7 +68,7 @@ export async function runTiming(opts: TimingOptions): Promise<number> {
       complete: t.complete,
       stoppedBy: t.stoppedBy ? { bound: t.stoppedBy.bound, limit: t.stoppedBy.limit } : null,
       unit: 'seconds after the failed node\'s last heartbeat',
-      rows: t.rows.map((x) => ({ workload: x.workload, event: x.event, description: x.description, earliest: x.earliest, latest: x.latest, latestAtLeast: x.latestAtLeast })),
+      rows: t.rows.map((x) => ({ workload: x.workload, kind: x.kind, event: x.event, description: x.description, earliest: x.earliest, latest: x.latest, latestAtLeast: x.latestAtLeast })),
       stats: { distinctStates: t.distinctStates, transitions: t.transitions, seconds: t.seconds },
       ...(r.notModelled.length > 0 ? { notModelled: [...r.notModelled] } : {}),
       exitCode: code,

@@ -135,8 +135,8 @@ describe('node-failure', () => {
       boundedResponse<ClusterState>({
         id: `replaced-within-${t}`,
         description: `replaced within ${t}s`,
-        trigger: (s) => runningReplicas(s) < 2,
-        response: (s) => runningReplicas(s) >= 2,
+        trigger: (s) => runningReplicas(s, 'web') < 2,
+        response: (s) => runningReplicas(s, 'web') >= 2,
         elapsed: (_b, a) => (a.name === 'tick' ? 1 : 0),
         within: t,
       });
