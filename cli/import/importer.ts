@@ -31,7 +31,7 @@ export interface Imported {
   readonly origins: Readonly<Record<string, string>>;
   /** Fields read that do not change the model, each once, naming the file. */
   readonly notModelled: readonly string[];
-  /** How names were mapped (nodes to node-k, zones, workloads to web and db), for people. */
+  /** How names were mapped (nodes to node-k, zones, workloads to the model's names), for people. */
   readonly notes: readonly string[];
   /** A scenario a kubecheck config among the files names. */
   readonly scenario?: string;
@@ -61,6 +61,10 @@ class Collector {
   readonly values = new Map<string, { value: unknown; origin: string }>();
   readonly notModelled: string[] = [];
   readonly notes: string[] = [];
+  /** Origins of the fields of `cluster.workloads` items (`cluster.workloads.0.replicas`). */
+  readonly fieldOrigins = new Map<string, string>();
+  /** Where DefaultTolerationSeconds was turned off, if it was. */
+  noDefaultTolerations: string | undefined;
   scenario: string | undefined;
 
   set(key: string, value: unknown, origin: string): void {
@@ -252,8 +256,7 @@ function flags(c: Collector, file: string, line: FlagLine): void {
     } else if (f.name === 'leader-elect' && (comp === 'kube-controller-manager' || comp === 'kube-scheduler')) {
       leaderElect(c, file, field, boolean(file, field, f.value), comp);
     } else if (comp === 'kube-apiserver' && f.name === 'disable-admission-plugins' && (f.value ?? '').split(',').map((p) => p.trim()).includes('DefaultTolerationSeconds')) {
-      c.set('cluster.replicaSetTolerationSeconds', 'none', `${file}: ${field}`);
-      c.set('cluster.statefulSetTolerationSeconds', 'none', `${file}: ${field}`);
+      c.noDefaultTolerations = `${file}: ${field}`;
       c.notes.push(`${file}: ${field} turns off DefaultTolerationSeconds: pods without their own not-ready/unreachable tolerations are evicted as soon as their node is tainted`);
     } else {
       c.skip(`${file}: ${field}${comp === undefined ? '' : ` (${comp})`}`);
@@ -265,7 +268,7 @@ function flags(c: Collector, file: string, line: FlagLine): void {
 
 /** Kinds read and listed as not modelled, without an error. */
 const NOT_MODELLED_KINDS = new Set([
-  'Pod', 'DaemonSet', 'ReplicationController', 'Job', 'CronJob', 'Service', 'Endpoints', 'EndpointSlice', 'ConfigMap', 'Secret',
+  'Pod', 'ReplicationController', 'Job', 'CronJob', 'Service', 'Endpoints', 'EndpointSlice', 'ConfigMap', 'Secret',
   'Namespace', 'ServiceAccount', 'PersistentVolume', 'PersistentVolumeClaim', 'PodDisruptionBudget', 'HorizontalPodAutoscaler',
   'Lease', 'Ingress', 'NetworkPolicy', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding', 'PriorityClass', 'StorageClass',
   'LimitRange', 'ResourceQuota', 'Event', 'ControllerRevision', 'CustomResourceDefinition',
@@ -277,7 +280,7 @@ const CONFIG_KINDS: Readonly<Record<string, string>> = {
   KubeControllerManagerConfiguration: 'kubecontrollermanager.config.k8s.io',
 };
 
-const WORKLOAD_KINDS = ['Deployment', 'ReplicaSet', 'StatefulSet'] as const;
+const WORKLOAD_KINDS = ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet'] as const;
 const KNOWN_KINDS = [...Object.keys(CONFIG_KINDS), 'Node', ...WORKLOAD_KINDS, ...NOT_MODELLED_KINDS];
 
 /** A Node, as far as the model cares: its name and zone. */
@@ -288,7 +291,7 @@ interface NodeInput {
   readonly pods: number | undefined;
 }
 
-/** A Deployment, ReplicaSet or StatefulSet. */
+/** A Deployment, ReplicaSet, StatefulSet or DaemonSet. */
 interface WorkloadInput {
   readonly file: string;
   readonly kind: (typeof WORKLOAD_KINDS)[number];
@@ -356,11 +359,11 @@ function object(c: Collector, file: string, doc: unknown, nodes: NodeInput[], wo
     const meta = isObj(o.metadata) ? o.metadata : {};
     const name = typeof meta.name === 'string' ? ` ${typeof meta.namespace === 'string' ? `${meta.namespace}/` : ''}${meta.name}` : '';
     if (k === 'Pod' && staticPodFlags(c, file, o)) return;
-    c.skip(`${file}: ${k}${name}${k === 'DaemonSet' ? ' (DaemonSets are not modelled yet)' : ''}`);
+    c.skip(`${file}: ${k}${name}`);
     return;
   }
   const near = closest(k);
-  bad(file, `${where}kind`, `unknown kind "${k}"${near && near !== k ? `; did you mean ${near}?` : ''}; kubecheck reads ${[...Object.keys(CONFIG_KINDS), 'Node', ...WORKLOAD_KINDS, 'DaemonSet'].join(', ')} and Lists of them`);
+  bad(file, `${where}kind`, `unknown kind "${k}"${near && near !== k ? `; did you mean ${near}?` : ''}; kubecheck reads ${[...Object.keys(CONFIG_KINDS), 'Node', ...WORKLOAD_KINDS].join(', ')} and Lists of them`);
 }
 
 /** A static Pod of a control-plane component (kubeadm's manifests): its command line's flags. */
@@ -475,60 +478,118 @@ const READ_SPEC = new Set(['replicas', 'selector', 'template', 'serviceName']);
 /** Pod template fields that would change placement or failure handling, which the model leaves out. */
 const TEMPLATE_NOT_MODELLED = ['nodeSelector', 'affinity', 'topologySpreadConstraints', 'priorityClassName', 'priority', 'preemptionPolicy', 'terminationGracePeriodSeconds', 'schedulerName', 'readinessGates', 'runtimeClassName', 'overhead', 'hostNetwork'];
 
-function workload(c: Collector, w: WorkloadInput, as: 'web' | 'db', nodeIndex: ReadonlyMap<string, number>): void {
-  const [prefix, kindName] = as === 'web' ? ['replicaSet', 'ReplicaSet'] : ['statefulSet', 'StatefulSet'];
+/** The model's kind for an object's kind: a Deployment is modelled as its ReplicaSet. */
+const MODEL_KIND: Readonly<Record<WorkloadInput['kind'], 'ReplicaSet' | 'StatefulSet' | 'DaemonSet'>> = {
+  Deployment: 'ReplicaSet',
+  ReplicaSet: 'ReplicaSet',
+  StatefulSet: 'StatefulSet',
+  DaemonSet: 'DaemonSet',
+};
+
+/** What the model names the pods of a workload, for the note. */
+const POD_NAMES: Readonly<Record<'ReplicaSet' | 'StatefulSet' | 'DaemonSet', (name: string) => string>> = {
+  ReplicaSet: (n) => `pods ${n}-<k>; k is a slot, standing for Kubernetes' <hash>-<random> suffix`,
+  StatefulSet: (n) => `pods ${n}-<ordinal>`,
+  DaemonSet: (n) => `pods ${n}-node-<n>, one on each node, standing for ${n}-<random>; they tolerate unreachable and not-ready forever`,
+};
+
+/**
+ * The model's name for a workload: its object's name where it can be (a DNS label of at most 50
+ * characters no other workload has, nor one whose pods' names would be taken for its own), else
+ * made so (dots to dashes, shortened, `-2`, `-3` ... appended).
+ */
+function modelName(name: string, kind: 'ReplicaSet' | 'StatefulSet' | 'DaemonSet', taken: readonly { readonly name: string; readonly kind: string }[]): string {
+  const base = name.toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, 46).replace(/^-+|-+$/g, '') || 'workload';
+  const clash = (n: string): boolean =>
+    taken.some((t) => t.name === n || (t.kind === 'DaemonSet' && n === `${t.name}-node`) || (kind === 'DaemonSet' && t.name === `${n}-node`));
+  if (!clash(base)) return base;
+  for (let i = 2; ; i++) if (!clash(`${base}-${i}`)) return `${base}-${i}`;
+}
+
+/** One workload of the objects as an item of `cluster.workloads`, with the origin of each field. */
+function workload(c: Collector, w: WorkloadInput, index: number, nodeIndex: ReadonlyMap<string, number>, taken: { name: string; kind: string }[]): Record<string, unknown> {
+  const kind = MODEL_KIND[w.kind];
+  const name = modelName(w.name, kind, taken);
+  taken.push({ name, kind });
+  const at = (f: string): string => `cluster.workloads.${index}.${f}`;
   const origin = (f: string): string => `${w.file}: ${w.label}: ${f}`;
-  const replicas = w.spec.replicas === undefined ? 1 : integer(w.file, `${w.label}: spec.replicas`, w.spec.replicas);
-  c.set(`cluster.${prefix}Replicas`, replicas, origin(w.spec.replicas === undefined ? 'spec.replicas (unset: 1)' : 'spec.replicas'));
-  c.notes.push(`${w.label} → the model's ${kindName} ${as} (pods ${as}-<k>; k is a slot, not Kubernetes' ${as === 'web' ? 'random suffix' : 'ordinal alone'})`.replace(' (pods db-<k>; k is a slot, not Kubernetes\' ordinal alone)', ' (pods db-<ordinal>)'));
+  const item: Record<string, unknown> = { kind, name };
+  c.fieldOrigins.set(at('name'), origin('metadata.name'));
+  c.notes.push(`${w.label} → the model's ${kind} ${name} (${POD_NAMES[kind](name)})`);
+  if (kind !== 'DaemonSet') {
+    item.replicas = w.spec.replicas === undefined ? 1 : integer(w.file, `${w.label}: spec.replicas`, w.spec.replicas);
+    c.fieldOrigins.set(at('replicas'), origin(w.spec.replicas === undefined ? 'spec.replicas (unset: 1)' : 'spec.replicas'));
+  }
   for (const k of Object.keys(w.spec)) {
-    if (READ_SPEC.has(k)) continue;
+    if (READ_SPEC.has(k) && !(kind === 'DaemonSet' && k === 'replicas')) continue;
     if (k === 'podManagementPolicy' && w.spec[k] === 'OrderedReady') continue;
     c.skip(`${w.file}: ${w.label}: spec.${k}`);
   }
   const template = isObj(w.spec.template) ? w.spec.template : {};
   const pod = isObj(template.spec) ? template.spec : {};
   const tol = tolerations(c, w, pod.tolerations);
-  if (tol.unreachable !== undefined) c.set(`cluster.${prefix}UnreachableTolerationSeconds`, tol.unreachable, origin('node.kubernetes.io/unreachable:NoExecute toleration'));
-  if (tol.notReady !== undefined) c.set(`cluster.${prefix}NotReadyTolerationSeconds`, tol.notReady, origin('node.kubernetes.io/not-ready:NoExecute toleration'));
-  if (pod.nodeName !== undefined && pod.nodeName !== null && pod.nodeName !== '') {
-    const name = String(pod.nodeName);
-    const i = nodeIndex.get(name);
-    if (i === undefined) {
-      if (nodeIndex.size > 0 || !/^node-\d+$/.test(name)) {
-        bad(w.file, `${w.label}: spec.template.spec.nodeName`, `node "${name}" is not among the Node objects given; add them (kubectl get nodes -o yaml) so it can be placed`);
+  if (kind === 'DaemonSet') {
+    if (tol.unreachable !== undefined || tol.notReady !== undefined) {
+      c.notes.push(`${w.label}: its unreachable/not-ready NoExecute tolerations are replaced by the DaemonSet controller's, without tolerationSeconds (forever)`);
+    }
+    if (pod.nodeName !== undefined && pod.nodeName !== null && pod.nodeName !== '') c.skip(`${w.file}: ${w.label}: spec.template.spec.nodeName`);
+  } else {
+    const tolerationsOut: Record<string, unknown> = {};
+    if (tol.unreachable !== undefined) {
+      tolerationsOut.unreachable = tol.unreachable;
+      c.fieldOrigins.set(at('tolerations.unreachable'), origin('node.kubernetes.io/unreachable:NoExecute toleration'));
+    }
+    if (tol.notReady !== undefined) {
+      tolerationsOut.notReady = tol.notReady;
+      c.fieldOrigins.set(at('tolerations.notReady'), origin('node.kubernetes.io/not-ready:NoExecute toleration'));
+    }
+    if (c.noDefaultTolerations !== undefined) {
+      // Without DefaultTolerationSeconds a pod keeps no toleration it was not given: evicted at once.
+      for (const t of ['unreachable', 'notReady'] as const) {
+        if (tolerationsOut[t] !== undefined) continue;
+        tolerationsOut[t] = 'none';
+        c.fieldOrigins.set(at(`tolerations.${t}`), c.noDefaultTolerations);
       }
-      c.set(`cluster.${prefix}NodeName`, name, origin('spec.template.spec.nodeName'));
-    } else c.set(`cluster.${prefix}NodeName`, `node-${i + 1}`, origin(`spec.template.spec.nodeName (${name})`));
+    }
+    if (Object.keys(tolerationsOut).length > 0) item.tolerations = tolerationsOut;
+    if (pod.nodeName !== undefined && pod.nodeName !== null && pod.nodeName !== '') {
+      const node = String(pod.nodeName);
+      const i = nodeIndex.get(node);
+      if (i === undefined) {
+        if (nodeIndex.size > 0 || !/^node-\d+$/.test(node)) {
+          bad(w.file, `${w.label}: spec.template.spec.nodeName`, `node "${node}" is not among the Node objects given; add them (kubectl get nodes -o yaml) so it can be placed`);
+        }
+        item.nodeName = node;
+        c.fieldOrigins.set(at('nodeName'), origin('spec.template.spec.nodeName'));
+      } else {
+        item.nodeName = `node-${i + 1}`;
+        c.fieldOrigins.set(at('nodeName'), origin(`spec.template.spec.nodeName (${node})`));
+      }
+    }
   }
   for (const f of TEMPLATE_NOT_MODELLED) if (pod[f] !== undefined) c.skip(`${w.file}: ${w.label}: spec.template.spec.${f}`);
   const containers = Array.isArray(pod.containers) ? pod.containers.filter(isObj) : [];
   if (containers.some((x) => x.readinessProbe !== undefined || x.startupProbe !== undefined || x.livenessProbe !== undefined)) {
     c.skip(`${w.file}: ${w.label}: container probes (a pod serves once its container runs)`);
   }
+  return item;
 }
 
-function workloads(c: Collector, list: readonly WorkloadInput[], nodeIndex: ReadonlyMap<string, number>): void {
-  if (list.length === 0) return;
+/**
+ * Every Deployment (or ReplicaSet a given Deployment does not own), StatefulSet and DaemonSet,
+ * in the order read, becomes a workload of `cluster.workloads` with its own name.
+ */
+function workloads(c: Collector, list: readonly WorkloadInput[], nodeIndex: ReadonlyMap<string, number>): boolean {
+  if (list.length === 0) return false;
   const deployments = new Set(list.filter((w) => w.kind === 'Deployment').map((w) => w.label.replace(/^Deployment /, '')));
   // A ReplicaSet a given Deployment owns is that Deployment's pods, not a workload of its own.
   const own = list.filter((w) => !(w.kind === 'ReplicaSet' && w.owner !== undefined && deployments.has(w.owner)));
   for (const w of list) if (!own.includes(w)) c.notes.push(`${w.label} belongs to Deployment ${w.owner}: read as that Deployment`);
-  const replicaSets = own.filter((w) => w.kind !== 'StatefulSet');
-  const statefulSets = own.filter((w) => w.kind === 'StatefulSet');
-  if (replicaSets.length > 0) workload(c, replicaSets[0], 'web', nodeIndex);
-  else {
-    c.set('cluster.replicaSetReplicas', 0, `${list[0].file}: no Deployment or ReplicaSet`);
-    c.notes.push('no Deployment or ReplicaSet among the objects: the model\'s ReplicaSet web gets 0 replicas');
-  }
-  if (statefulSets.length > 0) workload(c, statefulSets[0], 'db', nodeIndex);
-  else {
-    c.set('cluster.statefulSetReplicas', 0, `${list[0].file}: no StatefulSet`);
-    c.notes.push('no StatefulSet among the objects: the model\'s StatefulSet db gets 0 replicas');
-  }
-  for (const w of [...replicaSets.slice(1), ...statefulSets.slice(1)]) {
-    c.skip(`${w.file}: ${w.label} (only the first ${w.kind === 'StatefulSet' ? 'StatefulSet' : 'Deployment or ReplicaSet'} is modelled, as ${w.kind === 'StatefulSet' ? 'db' : 'web'})`);
-  }
+  const taken: { name: string; kind: string }[] = [];
+  const items = own.map((w, i) => workload(c, w, i, nodeIndex, taken));
+  const files = [...new Set(own.map((w) => w.file))].join(', ');
+  c.set('cluster.workloads', items, `${files}: ${own.length} workload${own.length === 1 ? '' : 's'}`);
+  return true;
 }
 
 // ---- the whole ------------------------------------------------------------------------------
@@ -575,12 +636,16 @@ export function importSources(sources: readonly ImportSource[]): Imported {
     else s.documents.forEach((d, i) => object(c, s.file, d, nodes, found, s.documents.length > 1 ? `document ${i + 1}: ` : ''));
   }
   const index = placeNodes(c, nodes);
-  workloads(c, found, index);
+  if (!workloads(c, found, index) && c.noDefaultTolerations !== undefined) {
+    c.set('cluster.replicaSetTolerationSeconds', 'none', c.noDefaultTolerations);
+    c.set('cluster.statefulSetTolerationSeconds', 'none', c.noDefaultTolerations);
+  }
   const config: Record<string, unknown> = {};
   const origins: Record<string, string> = {};
   for (const [k, { value, origin }] of c.values) {
     setPath(config, k, value);
     origins[k] = origin;
   }
+  if (c.values.has('cluster.workloads')) for (const [k, origin] of c.fieldOrigins) origins[k] = origin;
   return { config, origins, notModelled: c.notModelled, notes: c.notes, ...(c.scenario === undefined ? {} : { scenario: c.scenario }) };
 }

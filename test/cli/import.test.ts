@@ -99,7 +99,7 @@ describe('importing Nodes and workloads', () => {
     expect(balanced.notes.join('\n')).not.toMatch(/balanced where yours are not/);
   });
 
-  it('should map the first Deployment to web and the first StatefulSet to db: replicas, tolerations (least seconds; none: forever), nodeName', () => {
+  it('should make each Deployment, StatefulSet and DaemonSet a workload of its own: replicas, tolerations (least seconds; none: forever), nodeName', () => {
     const r = importSources([
       objects('nodes.yaml', node('w1', 'a'), node('w2', 'a'), node('w3', 'a')),
       objects('apps.yaml',
@@ -112,30 +112,61 @@ describe('importing Nodes and workloads', () => {
         { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'frontend-7d9f', ownerReferences: [{ kind: 'Deployment', name: 'frontend' }] }, spec: { replicas: 3 } },
         deployment('backend', { replicas: 1 }),
         { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'pg' }, spec: { template: { spec: { tolerations: [{ operator: 'Exists' }] } }, podManagementPolicy: 'Parallel' } },
-        { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent', namespace: 'ops' }, spec: {} },
+        { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent', namespace: 'ops' }, spec: { template: { spec: { tolerations: [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 }] } } } },
       ),
     ]);
     expect(r.config).toEqual({
       cluster: {
         nodes: 3, zones: 1,
-        replicaSetReplicas: 3, replicaSetUnreachableTolerationSeconds: 20, replicaSetNotReadyTolerationSeconds: 'forever', replicaSetNodeName: 'node-2',
-        statefulSetReplicas: 1, statefulSetUnreachableTolerationSeconds: 'forever', statefulSetNotReadyTolerationSeconds: 'forever',
+        workloads: [
+          { kind: 'ReplicaSet', name: 'frontend', replicas: 3, tolerations: { unreachable: 20, notReady: 'forever' }, nodeName: 'node-2' },
+          { kind: 'ReplicaSet', name: 'backend', replicas: 1 },
+          { kind: 'StatefulSet', name: 'pg', replicas: 1, tolerations: { unreachable: 'forever', notReady: 'forever' } },
+          { kind: 'DaemonSet', name: 'agent' },
+        ],
       },
     });
     expect(r.notModelled).toEqual([
-      'apps.yaml: DaemonSet ops/agent (DaemonSets are not modelled yet)',
       'apps.yaml: Deployment frontend: tolerations of other taints (dedicated:NoSchedule)',
       'apps.yaml: StatefulSet pg: spec.podManagementPolicy',
-      'apps.yaml: Deployment backend (only the first Deployment or ReplicaSet is modelled, as web)',
     ]);
+    expect(r.origins['cluster.workloads.0.tolerations.unreachable']).toBe('apps.yaml: Deployment frontend: node.kubernetes.io/unreachable:NoExecute toleration');
+    expect(r.notes).toEqual(expect.arrayContaining([
+      "Deployment frontend → the model's ReplicaSet frontend (pods frontend-<k>; k is a slot, standing for Kubernetes' <hash>-<random> suffix)",
+      "StatefulSet pg → the model's StatefulSet pg (pods pg-<ordinal>)",
+      "DaemonSet ops/agent → the model's DaemonSet agent (pods agent-node-<n>, one on each node, standing for agent-<random>; they tolerate unreachable and not-ready forever)",
+      "DaemonSet ops/agent: its unreachable/not-ready NoExecute tolerations are replaced by the DaemonSet controller's, without tolerationSeconds (forever)",
+    ]));
     expect(r.notes.join('\n')).toMatch(/ReplicaSet frontend-7d9f belongs to Deployment frontend/);
     const config = resolveConfig('node-failure', { file: r.config });
-    expect(config.cluster.replicaSetNodeName).toBe(1);
+    expect(config.cluster.workloads.map((w) => `${w.kind} ${w.name} ${w.replicas} ${w.nodeName}`)).toEqual(['ReplicaSet frontend 3 1', 'ReplicaSet backend 1 -1', 'StatefulSet pg 1 -1', 'DaemonSet agent 0 -1']);
   });
 
-  it('should give a workload kind the objects lack 0 replicas, and default replicas to 1', () => {
+  it('should name workloads after their objects, renaming where two would share pod names, and turn off default tolerations where admission does', () => {
+    const r = importSources([
+      flagFile('kube-apiserver.flags', '--disable-admission-plugins=DefaultTolerationSeconds'),
+      objects('a.yaml',
+        { ...deployment('web', { replicas: 2 }), metadata: { name: 'web', namespace: 'a' } },
+        { ...deployment('web', { replicas: 1 }), metadata: { name: 'web', namespace: 'b' } },
+        { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'cache.v2' }, spec: { replicas: 2, template: { spec: { tolerations: [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 10 }] } } } },
+        { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'x' }, spec: {} },
+        deployment('x-node', {}),
+      ),
+    ]);
+    const list = (r.config.cluster as { workloads: { name: string; tolerations?: unknown }[] }).workloads;
+    expect(list.map((w) => w.name)).toEqual(['web', 'web-2', 'cache-v2', 'x', 'x-node-2']);
+    expect(list[2].tolerations).toEqual({ unreachable: 10, notReady: 'none' });
+    expect(list[0].tolerations).toEqual({ unreachable: 'none', notReady: 'none' });
+    expect(r.config.cluster).not.toHaveProperty('replicaSetTolerationSeconds');
+    const config = resolveConfig('node-failure', { file: r.config });
+    expect(config.cluster.workloads.map((w) => w.name)).toEqual(['web', 'web-2', 'cache-v2', 'x', 'x-node-2']);
+    // Without workloads among the files, the flag still reaches the default web and db.
+    expect(importSources([flagFile('kube-apiserver.flags', '--disable-admission-plugins=DefaultTolerationSeconds')]).config).toEqual({ cluster: { replicaSetTolerationSeconds: 'none', statefulSetTolerationSeconds: 'none' } });
+  });
+
+  it('should import only the workloads the objects hold, and default replicas to 1', () => {
     const r = importSources([objects('d.yaml', deployment('only', { template: {} }))]);
-    expect(r.config).toEqual({ cluster: { replicaSetReplicas: 1, statefulSetReplicas: 0 } });
+    expect(r.config).toEqual({ cluster: { workloads: [{ kind: 'ReplicaSet', name: 'only', replicas: 1 }] } });
   });
 
   it('should refuse malformed objects and unknown kinds in one line naming the file and field', () => {
@@ -173,17 +204,18 @@ describe('the command line on a cluster\'s files', () => {
     expect(imp.code).toBe(0);
     expect(imp.stdout).toMatch(/nodeMonitorGracePeriod: 20s # examples\/my-cluster\/kube-controller-manager.flags: --node-monitor-grace-period/);
     expect(imp.stdout).toMatch(/zones: 2 # examples\/my-cluster\/nodes.yaml: topology.kubernetes.io\/zone/);
-    expect(imp.stdout).toMatch(/replicaSetUnreachableTolerationSeconds: 30 # .*Deployment shop\/frontend/);
-    expect(imp.stdout).toMatch(/# not modelled[^\n]*\n(#   [^\n]*\n)*#   examples\/my-cluster\/workloads.yaml: DaemonSet monitoring\/node-exporter/);
+    expect(imp.stdout).toMatch(/unreachable: 30 # .*Deployment shop\/frontend: node.kubernetes.io\/unreachable:NoExecute toleration/);
+    expect(imp.stdout).toMatch(/# how it was read:[^\n]*\n(#   [^\n]*\n)*#   DaemonSet monitoring\/node-exporter → the model's DaemonSet node-exporter/);
+    expect(imp.stdout).not.toMatch(/#   examples\/my-cluster\/workloads.yaml: DaemonSet/);
     const parsed = JSON.parse(json.stdout) as { config: { kubeControllerManager: Record<string, unknown> }; notModelled: string[]; resolved: { cluster: { nodes: number } } };
     expect(parsed.config.kubeControllerManager.nodeMonitorGracePeriod).toBe('20s');
     expect(parsed.resolved.cluster.nodes).toBe(3);
     expect(parsed.notModelled).toContain('examples/my-cluster/kubelet.yaml: KubeletConfiguration.evictionHard');
     // A multi-document manifest and a flags file together; the note goes into the JSON, not to stderr.
     expect(checked.code).toBe(0);
-    const result = JSON.parse(checked.stdout) as { config: { kubeControllerManager: { nodeMonitorGracePeriod: string }; cluster: { statefulSetReplicas: number } }; notModelled: string[] };
+    const result = JSON.parse(checked.stdout) as { config: { kubeControllerManager: { nodeMonitorGracePeriod: string }; cluster: { workloads: { kind: string; name: string; replicas: number }[] } }; notModelled: string[] };
     expect(result.config.kubeControllerManager.nodeMonitorGracePeriod).toBe('20s');
-    expect(result.config.cluster.statefulSetReplicas).toBe(1);
+    expect(result.config.cluster.workloads.map((w) => `${w.kind} ${w.name} ${w.replicas}`)).toEqual(['ReplicaSet web 1', 'StatefulSet db 1']);
     expect(result.notModelled).toEqual(['examples/my-cluster/kube-controller-manager.flags: --controllers (kube-controller-manager)', 'examples/my-cluster/kube-controller-manager.flags: --use-service-account-credentials (kube-controller-manager)']);
     expect(checked.stderr).not.toMatch(/not modelled/);
     expectOneLine(broken, 'KC202', /broken.yaml is not valid YAML: .* at line \d+/);
