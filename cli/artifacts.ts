@@ -1,6 +1,8 @@
 /**
  * `--out DIR`: the files a run leaves behind for people and programs: the Markdown report, the
- * JSON outcome, and per counterexample its timeline, ITF trace, DOT and SVG graph.
+ * JSON outcome, the HTML report (one self-contained page with a trace stepper, the sequence
+ * diagram and the projected state graph), and per counterexample its timeline, ITF trace, and
+ * its graphs as DOT and SVG (the trace's neighbourhood, and the projected space).
  *
  * Nothing the user has is lost and nothing is half-written: {@link prepareOut} runs before the
  * search and refuses a folder that already holds files (unless `--force`), a file where the folder
@@ -12,14 +14,20 @@
  */
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { CheckResult, Model } from '../checker/index.js';
+import type { CheckResult, Model, Property, Trace } from '../checker/index.js';
 import { dotToSvg, graphToDot } from '../reports/dot.js';
 import { fail, KubecheckError, ToolErrorCode } from '../reports/errors.js';
 import { traceNeighbourhood, wholeGraph } from '../reports/graph.js';
 import { itfOf, outcomeJson } from '../reports/json.js';
+import { htmlReport } from '../reports/html.js';
 import { markdownReport } from '../reports/markdown.js';
+import { projectedGraph } from '../reports/projected.js';
 import type { RunInfo } from '../reports/outcome.js';
 import { formatTimeline } from '../reports/timeline.js';
+
+/** Counterexamples that get a projected state graph, and the states each may explore. */
+const MAX_PROJECTED = 3;
+const PROJECTED_STATES = 50_000;
 
 export interface Artifact {
   readonly name: string;
@@ -36,21 +44,33 @@ export async function runArtifacts<S>(
 ): Promise<Artifact[]> {
   const files: Artifact[] = [];
   const traceFiles: Record<string, string> = {};
-  for (const p of result.properties.filter((q) => q.status === 'violated' && q.trace)) {
+  const graphs: Record<string, string> = {};
+  // Only the checked properties colour states.
+  const checked = model.properties.filter((q) => result.properties.some((r) => r.id === q.id)) as unknown as readonly Property<unknown>[];
+  const violated = result.properties.filter((q) => q.status === 'violated' && q.trace);
+  for (const [k, p] of violated.entries()) {
     const trace = p.trace!;
     traceFiles[p.id] = `${p.id}.itf.json`;
     files.push({ name: `${p.id}.itf.json`, content: `${JSON.stringify(itfOf(model, p, info), null, 2)}\n` });
     files.push({ name: `${p.id}.timeline.txt`, content: `${formatTimeline(model, trace)}\n` });
-    const dot = graphToDot(traceNeighbourhood(model, trace, { property: p.id, status: 'violated' }, { maxNodes }));
+    const dot = graphToDot(traceNeighbourhood(model, trace, { property: p.id, status: 'violated' }, { maxNodes, properties: checked }));
     files.push({ name: `${p.id}.dot`, content: dot }, { name: `${p.id}.svg`, content: await dotToSvg(dot) });
+    if (k < MAX_PROJECTED) {
+      const projected = projectedGraph(model, { properties: checked, trace: trace as Trace<unknown>, mark: { property: p.id, status: 'violated' }, maxStates: PROJECTED_STATES });
+      const pdot = graphToDot(projected);
+      graphs[p.id] = await dotToSvg(pdot);
+      files.push({ name: `${p.id}.projected.dot`, content: pdot }, { name: `${p.id}.projected.svg`, content: graphs[p.id] });
+    }
   }
-  if (!result.properties.some((q) => q.status === 'violated')) {
-    const whole = wholeGraph(model, { maxNodes });
+  if (violated.length === 0) {
+    const whole = wholeGraph(model, { maxNodes, properties: checked });
     if (whole) {
       const dot = graphToDot(whole);
       files.push({ name: 'state-graph.dot', content: dot }, { name: 'state-graph.svg', content: await dotToSvg(dot) });
     }
   }
+  const html = htmlReport(model, result, info, { graphs, ...(participants ? { participants } : {}) });
+  files.push({ name: 'report.html', content: html });
   const names = ['report.md', 'result.json', ...files.map((f) => f.name)];
   files.unshift(
     { name: 'report.md', content: markdownReport(model, result, info, { traceFiles, ...(participants ? { participants } : {}) }) },

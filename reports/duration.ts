@@ -11,9 +11,9 @@ export function formatDuration(seconds: number): string {
   return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s ? `${round(s)}s` : ''}`;
 }
 
-/** `T+50s`: absolute model time along a trace. */
+/** `T+50s`: model time along a trace; `T-9s` before the origin a timeline counts from. */
 export function formatTime(seconds: number): string {
-  return `T+${formatDuration(seconds)}`;
+  return seconds < 0 ? `T-${formatDuration(-seconds)}` : `T+${formatDuration(seconds)}`;
 }
 
 function round(x: number): string {

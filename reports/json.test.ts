@@ -2,15 +2,17 @@
  * The `--json` object, schema 1: versioned, every counterexample, structured diffs, seeds whole.
  */
 import { describe, expect, it } from 'vitest';
-import { check } from '../checker/index.js';
+import { always, check, type Model } from '../checker/index.js';
 import { twoPhasePlain } from '../examples/two-phase-commit/index.js';
 import { kubecheckAsync } from '../test/cli/run.js';
 import { outcomeJson, JSON_SCHEMA_VERSION } from './json.js';
 
 describe('--json schema 1', () => {
   it('should carry the schema version and every counterexample with structured changes', () => {
-    const model = twoPhasePlain({ rms: 3, bug: 'commit-on-any-prepared' });
+    const buggy = twoPhasePlain({ rms: 3, bug: 'commit-on-any-prepared' });
+    const model = { ...buggy, properties: [...buggy.properties, always<(typeof buggy extends Model<infer S> ? S : never)>('never-aborted', 'no resource manager aborts', (s) => !s.rmState.includes('aborted'))] };
     const result = check(model);
+    expect(result.properties.filter((p) => p.status === 'violated')).toHaveLength(2);
     const json = outcomeJson(model, result, { command: 'check', scenario: 'two-phase-commit' }) as Record<string, unknown>;
     expect(json.schema).toBe(JSON_SCHEMA_VERSION);
     expect(JSON_SCHEMA_VERSION).toBe(1);
@@ -24,8 +26,8 @@ describe('--json schema 1', () => {
     expect(all[0].final.description).toContain('committed');
   });
 
-  it('should list every violated property of a check, not only the first', async () => {
-    const r = await kubecheckAsync(['check', '--scenario', 'node-partition', '--set', 'operator.forceDeletePod=1', '--property', 'statefulset-at-most-one', '--property', 'no-double-binding', '--json']);
+  it('should describe a Kubernetes counterexample with names, faults and what they affect', async () => {
+    const r = await kubecheckAsync(['check', '--scenario', 'node-partition', '--set', 'operator.forceDeletePod=1', '--property', 'statefulset-at-most-one', '--json']);
     expect(r.stderr).toBe("");
     const json = JSON.parse(r.stdout) as { schema: number; counterexamples: { property: string; faultSteps: number; timeline: { fault: boolean; affects?: string[]; changes: { path: string; to?: unknown }[] }[]; final: { state: { nodes: { name: string }[] } } }[] };
     expect(json.schema).toBe(1);

@@ -141,6 +141,14 @@ export interface TimelineOptions {
   readonly finalState?: boolean;
   /** The word before the last state (default `final`), e.g. `✗ violates consistent`. */
   readonly finalLabel?: string;
+  /** Model time shown as T+0s (default 0, the start): times before it print as `T-9s`. */
+  readonly origin?: number;
+  /**
+   * Fold a block of lines that repeats identically (the same actors doing the same routine work,
+   * e.g. Lease renewals and passes that change nothing every 10 s) into its first occurrence and
+   * one line saying how often it repeats (default false).
+   */
+  readonly foldRepeats?: boolean;
   readonly colors?: Palette;
 }
 
@@ -154,9 +162,12 @@ export interface TimelineOptions {
 export function formatTimeline<S>(model: Model<S>, trace: Trace<S>, options: TimelineOptions = {}): string {
   const c = options.colors ?? plain;
   const steps = timelineSteps(model, trace);
-  const lines = options.foldTime === false
+  const origin = options.origin ?? 0;
+  const folded: Pick<TimelineLine, 'seconds' | 'actor' | 'summary' | 'changes' | 'timeOnly'>[] = options.foldTime === false
     ? steps.map((s) => ({ seconds: s.seconds, actor: s.actor, summary: s.summary, changes: s.changes, timeOnly: s.elapsed > 0 }))
     : foldTime(steps, options.foldRoutine === true);
+  const shifted = folded.map((l) => ({ ...l, seconds: l.seconds - origin }));
+  const lines = options.foldRepeats ? foldRepeats(shifted) : shifted;
   const timeWidth = Math.max(7, ...lines.map((l) => formatTime(l.seconds).length));
   const actorWidth = Math.max(...lines.map((l) => l.actor.length), 0);
   const max = options.maxChanges ?? 8;
@@ -180,6 +191,40 @@ export function formatTimeline<S>(model: Model<S>, trace: Trace<S>, options: Tim
     for (const p of parts.slice(1)) out.push(`${' '.repeat(Math.max(timeWidth, label.length))}  ${p}`);
   }
   return out.join('\n');
+}
+
+/** Most lines in a block {@link foldRepeats} looks for. */
+const MAX_BLOCK = 24;
+
+/**
+ * Folds blocks of lines that repeat identically (same actor and summary, in the same order) into
+ * the first block and a line `… the same 4 lines again 37 times (10s each, until T+6m)`. Only
+ * blocks without state changes shown are folded; the last line is never part of a fold.
+ */
+export function foldRepeats<L extends Pick<TimelineLine, 'seconds' | 'actor' | 'summary' | 'changes' | 'timeOnly'>>(lines: readonly L[]): L[] {
+  const same = (a: L, b: L): boolean => a.actor === b.actor && a.summary === b.summary;
+  const out: L[] = [];
+  const end = lines.length - 1;
+  for (let i = 0; i < lines.length; ) {
+    let best = { p: 0, r: 0 };
+    for (let p = 1; p <= MAX_BLOCK && i + 2 * p <= end; p++) {
+      let r = 0;
+      while (i + (r + 2) * p <= end && lines.slice(i + (r + 1) * p, i + (r + 2) * p).every((l, k) => same(l, lines[i + k]))) r++;
+      if (r >= 2 && r * p > best.r * best.p) best = { p, r };
+    }
+    if (best.r === 0) {
+      out.push(lines[i++]);
+      continue;
+    }
+    const block = lines.slice(i, i + best.p);
+    out.push(...block);
+    const next = lines[i + (best.r + 1) * best.p];
+    const period = lines[i + best.p].seconds - lines[i].seconds;
+    const every = period > 0 ? `${formatDuration(period)} each, ` : '';
+    out.push({ ...block[0], seconds: lines[i + best.p].seconds, actor: '…', summary: `the same ${best.p === 1 ? 'line' : `${best.p} lines`} again ${best.r} times (${every}until ${formatTime(next.seconds)})`, changes: [], timeOnly: true });
+    i += (best.r + 1) * best.p;
+  }
+  return out;
 }
 
 /** A state description split into its ` | `-separated parts (one per line where there is room). */

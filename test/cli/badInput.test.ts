@@ -17,7 +17,7 @@ const dir = mkdtempSync(join(tmpdir(), 'kubecheck-bad-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const BUGGY = ['--scenario', 'two-phase-commit', '--set', 'bug=commit-on-any-prepared'];
-const REPORT = ['report.md', 'result.json', 'consistent.itf.json', 'consistent.timeline.txt', 'consistent.dot', 'consistent.svg'];
+const REPORT = ['report.md', 'result.json', 'consistent.itf.json', 'consistent.timeline.txt', 'consistent.dot', 'consistent.svg', 'consistent.projected.dot', 'consistent.projected.svg', 'report.html'];
 
 /** Exit 2 and exactly one line on stderr, `kubecheck: <code>: ...`, never a stack trace. */
 function expectOneLine(r: Run, code: string, pattern?: RegExp): void {
@@ -327,7 +327,7 @@ describe('--out writes the whole report or nothing', () => {
     // A run without violation: the counterexample files of the earlier run go, the user's stay.
     const ok = kubecheck(['check', '--scenario', 'two-phase-commit', '--set', 'rms=2', '--out', out, '--force']);
     expect(ok.code).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(['notes.md', 'report.md', 'result.json', 'state-graph.dot', 'state-graph.svg']);
+    expect(readdirSync(out).sort()).toEqual(['notes.md', 'report.html', 'report.md', 'result.json', 'state-graph.dot', 'state-graph.svg']);
     expect(readFileSync(join(out, 'notes.md'), 'utf8')).toBe('mine');
     expect(readFileSync(join(out, 'report.md'), 'utf8')).not.toBe(oldReport);
     expect(JSON.parse(readFileSync(join(out, 'result.json'), 'utf8'))).toMatchObject({ verdict: 'ok' });

@@ -31,14 +31,19 @@ describe('kubecheck explain node-failure', () => {
     const started = at(/starts web-\d on node-\d/);
     const order = [crash, unknown, noSchedule, noExecute, scheduled, evicted, created, bound, started].map((x) => x.line);
     expect(order).toEqual([...order].sort((a, b) => a - b));
-    // Times from the config: the last heartbeat is at T+0 (renewals every 10 s, phase 0). A
-    // monitor pass every 5 s sees it 0–4 s later (probeTimestamp) and marks the node Unknown on
-    // the pass at probeTimestamp + 50 s grace, so at T+50 … T+54 s; the NoSchedule taint follows
+    // Times count from the failure (the crash is T+0s), and the narration says how long before
+    // it the node last renewed its Lease: the timeouts run from that renewal. A monitor pass
+    // every 5 s sees it 0–4 s later (probeTimestamp) and marks the node Unknown on the pass at
+    // probeTimestamp + 50 s grace, so 50 … 54 s after the renewal; the NoSchedule taint follows
     // at once. The NoExecute taint comes on the next pass, exactly one 5 s monitor period later
     // (that pass is the first to observe Unknown), the deletion is scheduled when the taint is
     // observed and carried out 300 s (tolerationSeconds) later.
-    expect(unknown.time).toBeGreaterThanOrEqual(50);
-    expect(unknown.time).toBeLessThanOrEqual(54);
+    expect(crash.time).toBe(0);
+    const since = Number(/The failure fell (\d+)s into node-\d's 10s heartbeat cycle/.exec(r.stdout)?.[1]);
+    expect(since).toBeGreaterThanOrEqual(0);
+    expect(since).toBeLessThan(10);
+    expect(unknown.time + since).toBeGreaterThanOrEqual(50);
+    expect(unknown.time + since).toBeLessThanOrEqual(54);
     expect(noSchedule.time).toBe(unknown.time);
     expect(noExecute.time - unknown.time).toBe(5);
     expect(scheduled.time).toBe(noExecute.time);

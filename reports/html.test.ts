@@ -1,0 +1,135 @@
+/**
+ * The HTML report: one self-contained page with a trace stepper, the sequence diagram and the
+ * projected graph. Parsed here always; rendered in headless Chromium (Debian package `chromium`)
+ * when it is installed, with the page's content read back from the DOM after its script ran and
+ * a screenshot checked to be a real rendering.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { check } from '../checker/index.js';
+import { kubernetesSubject } from '../cli/kubernetesSubject.js';
+import { runArtifacts } from '../cli/artifacts.js';
+import { htmlReport } from './html.js';
+
+const resolved = kubernetesSubject.resolve('node-partition', { set: { 'operator.forceDeletePod': '1' } });
+const result = check(resolved.model, { properties: ['statefulset-at-most-one'] });
+const info = { command: 'check' as const, scenario: 'node-partition', config: resolved.config };
+let built: Promise<string> | undefined;
+/** The report as --out writes it (built once: the projected graph explores the space). */
+const reportHtml = (): Promise<string> =>
+  (built ??= runArtifacts(resolved.model, result, info, kubernetesSubject.participants, 500).then((files) => files.find((f) => f.name === 'report.html')!.content));
+
+/** The Chromium binary, if one is installed. */
+function chromium(): string | undefined {
+  for (const name of [process.env.CHROMIUM, 'chromium', 'chromium-browser', 'google-chrome']) {
+    if (!name) continue;
+    const r = spawnSync(name, ['--version'], { encoding: 'utf8' });
+    if (r.status === 0) return name;
+  }
+  return undefined;
+}
+const browser = chromium();
+const headless = (args: readonly string[]): string =>
+  spawnSync(browser!, ['--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', ...args], { encoding: 'utf8', timeout: 60_000 }).stdout;
+
+/** Width, height and the number of distinct colours of a PNG (8-bit RGB or RGBA, not interlaced). */
+function pngFacts(file: string): { width: number; height: number; colours: number; inkRows: number } {
+  const buf = readFileSync(file);
+  expect(buf.subarray(1, 4).toString()).toBe('PNG');
+  let at = 8;
+  let width = 0;
+  let height = 0;
+  let channels = 4;
+  const idat: Buffer[] = [];
+  while (at < buf.length) {
+    const len = buf.readUInt32BE(at);
+    const type = buf.subarray(at + 4, at + 8).toString();
+    const body = buf.subarray(at + 8, at + 8 + len);
+    if (type === 'IHDR') {
+      width = body.readUInt32BE(0);
+      height = body.readUInt32BE(4);
+      channels = body[9] === 6 ? 4 : 3;
+      expect(body[8]).toBe(8);
+      expect(body[12]).toBe(0);
+    }
+    if (type === 'IDAT') idat.push(body);
+    at += 12 + len;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  const rows: Uint8Array[] = [];
+  let prev = new Uint8Array(stride);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    const line = new Uint8Array(raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1)));
+    for (let x = 0; x < stride; x++) {
+      const a = x >= channels ? line[x - channels] : 0;
+      const b = prev[x];
+      const c = x >= channels ? prev[x - channels] : 0;
+      const p = a + b - c;
+      const pr = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+      line[x] = (line[x] + [0, a, b, (a + b) >> 1, pr][filter]) & 255;
+    }
+    rows.push(line);
+    prev = line;
+  }
+  const colours = new Set<number>();
+  let inkRows = 0;
+  for (const line of rows) {
+    let ink = false;
+    for (let x = 0; x < stride; x += channels) {
+      colours.add((line[x] << 16) | (line[x + 1] << 8) | line[x + 2]);
+      if (line[x] < 128 && line[x + 1] < 128 && line[x + 2] < 128) ink = true;
+    }
+    if (ink) inkRows++;
+  }
+  return { width, height, colours: colours.size, inkRows };
+}
+
+describe('the HTML report', () => {
+  it('should be one self-contained page with the steps, the diagram and the data for the stepper', async () => {
+    const html = await reportHtml();
+    expect(html).not.toMatch(/<(script|img|iframe)[^>]+src=/i);
+    expect(html).not.toMatch(/<link\b/i);
+    expect(html).not.toMatch(/https?:\/\/(?!www\.w3\.org)/);
+    const data = JSON.parse(/<script type="application\/json" id="kubecheck-data">([\s\S]*?)<\/script>/.exec(html)![1]) as { property: string; steps: { summary: string; changes: string[]; state: string; fault: boolean }[] }[];
+    const trace = result.properties[0].trace!;
+    expect(data).toHaveLength(1);
+    expect(data[0].steps).toHaveLength(trace.actions.length);
+    expect(data[0].steps.filter((s) => s.fault).length).toBe(2);
+    expect(data[0].steps[1].changes).toContain('api.pods[db-0]: removed');
+    expect(JSON.parse(data[0].steps[0].state).nodes[2]).toMatchObject({ name: 'node-3', partitioned: true });
+    expect(html).toMatch(/<svg class="sequence"[\s\S]*>kubelet\/node-3<\/text>/);
+    expect(html).toContain('<h3>State graph, projected</h3>');
+    expect(htmlReport(resolved.model, { ...result, properties: [] }, info)).toContain('No counterexample');
+  });
+
+  it.skipIf(browser === undefined)(`should step through the trace in headless Chromium and render it (${browser ?? 'skipped: no chromium binary; apt-get install chromium, or set CHROMIUM'})`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kc-html-'));
+    const page = join(dir, 'report.html');
+    writeFileSync(page, await reportHtml());
+    // The DOM after the page's script ran, opened at step 2.
+    const dom = headless(['--virtual-time-budget=3000', '--dump-dom', `file://${page}#cx=0&step=2`]);
+    const section = /<section class="counterexample" id="cx-0"[^>]*>/.exec(dom)![0];
+    expect(section).toContain('data-step="2"');
+    expect(dom).toMatch(/<span class="where">step 2 of 6 \(T\+0s\)\s+operator: force-deletes pod db-0/);
+    expect(dom).toMatch(/<pre class="diff">api\.pods\[db-0\]: removed\nbudget\.forceDeletePod: 1 → 0<\/pre>/);
+    expect(dom).toMatch(/<li data-step="2" class="fault active">/);
+    expect(dom).toMatch(/<pre class="summary">node-1 Ready=True running\{web-0\}\nnode-2/);
+    // Without a step in the address it opens at the violating step.
+    const last = headless(['--virtual-time-budget=3000', '--dump-dom', `file://${page}`]);
+    expect(last).toMatch(/<span class="where">step 6 of 6 \(T\+0s\)\s+kubelet\/node-1: starts db-0 on node-1/);
+    // A screenshot: the page really renders (text in many rows, the colours of the diagrams).
+    const shot = join(dir, 'report.png');
+    headless(['--virtual-time-budget=3000', `--screenshot=${shot}`, '--window-size=1280,1400', `file://${page}#cx=0&step=2`]);
+    const facts = pngFacts(shot);
+    expect(facts.width).toBe(1280);
+    expect(facts.height).toBe(1400);
+    expect(facts.colours).toBeGreaterThan(50);
+    expect(facts.inkRows).toBeGreaterThan(300);
+  });
+});

@@ -1,0 +1,200 @@
+/**
+ * The HTML report: one self-contained file (no server, no network, no script from elsewhere)
+ * that a person opens in a browser. Per counterexample: a trace stepper (the steps on the left;
+ * the state at the chosen step and what that step changed beside it; arrow keys, buttons or a
+ * slider move through it), the sequence diagram drawn as inline SVG, and the projected state
+ * graph with the counterexample's path in bold. `#cx=1&step=12` in the address opens a given
+ * counterexample at a given step.
+ */
+import type { CheckResult, JsonValue, Model, PropertyOutcome } from '../checker/index.js';
+import { faultTest } from '../checker/index.js';
+import { formatChange, jsonOf } from './diff.js';
+import { formatDuration, formatTime } from './duration.js';
+import { exitCodeOf, formatStats, type RunInfo } from './outcome.js';
+import { foldTime, presented, stateParts, timelineSteps, traceDuration, type TimelineStep } from './timeline.js';
+
+/** Escapes text for HTML content and attributes. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+}
+
+/** One step as the page's script reads it. */
+interface StepData {
+  readonly step: number;
+  readonly time: string;
+  readonly actor: string;
+  readonly summary: string;
+  readonly fault: boolean;
+  readonly changes: readonly string[];
+  /** The state after the step, as people read it (JSON, indented). */
+  readonly state: string;
+  readonly description: string;
+}
+
+interface CounterexampleData {
+  readonly property: string;
+  readonly description: string;
+  readonly initial: { readonly state: string; readonly description: string };
+  readonly steps: readonly StepData[];
+}
+
+const pretty = (v: JsonValue): string => JSON.stringify(v, null, 1).replace(/\n\s*/g, (m) => `\n${' '.repeat(Math.max(0, m.length - 2))}`);
+
+function counterexampleData<S>(model: Model<S>, outcome: PropertyOutcome<S>): CounterexampleData {
+  const trace = outcome.trace!;
+  const steps = timelineSteps(model, trace);
+  const isFault = faultTest(model);
+  const describeState = (s: S): string => (model.describeState ? stateParts(model.describeState(s)).join('\n') : '');
+  return {
+    property: outcome.id,
+    description: outcome.description,
+    initial: { state: pretty(jsonOf(presented(model, trace.states[0]))), description: describeState(trace.states[0]) },
+    steps: steps.map((s: TimelineStep) => {
+      const after = trace.states[s.index];
+      return {
+        step: s.index,
+        time: formatTime(s.seconds),
+        actor: s.actor,
+        summary: s.summary,
+        fault: isFault?.(trace.states[s.index - 1], s.action, after) === true,
+        changes: s.changes.map(formatChange),
+        state: pretty(jsonOf(presented(model, after))),
+        description: describeState(after),
+      };
+    }),
+  };
+}
+
+/** A sequence diagram as inline SVG: one column per component, one arrow per message. */
+export function sequenceSvg<S>(model: Model<S>, outcome: PropertyOutcome<S>, order: readonly string[] = []): string {
+  const lines = foldTime(timelineSteps(model, outcome.trace!));
+  const seen: string[] = [];
+  const add = (p: string): void => {
+    if (!seen.includes(p)) seen.push(p);
+  };
+  for (const l of lines) {
+    if (l.timeOnly) continue;
+    add(l.actor);
+    for (const t of l.step?.to ?? []) add(t);
+    for (const t of l.step?.affects ?? []) add(t);
+  }
+  const rank = (p: string): number => {
+    const i = order.findIndex((o) => p === o || p.startsWith(`${o}/`) || p.startsWith(`${o}-`));
+    return i < 0 ? order.length : i;
+  };
+  const parts = seen.map((p, i) => ({ p, i })).sort((a, b) => rank(a.p) - rank(b.p) || a.i - b.i).map((x) => x.p);
+  const col = 190;
+  const row = 30;
+  const x = (p: string): number => 100 + col * parts.indexOf(p);
+  const width = Math.max(400, 100 + col * parts.length);
+  const out: string[] = [];
+  let y = 60;
+  for (const l of lines) {
+    const text = escapeHtml(`${formatTime(l.seconds)} ${l.summary}`);
+    const targets = l.timeOnly ? [] : [...(l.step?.to ?? []).slice(0, 1), ...(l.step?.affects ?? [])].filter((t) => t !== l.actor);
+    if (targets.length === 0) {
+      const cx = l.timeOnly ? width / 2 : x(l.actor);
+      out.push(`<text x="${cx}" y="${y}" text-anchor="middle" class="${l.timeOnly ? 'time' : 'note'}">${text}</text>`);
+    } else {
+      for (const t of targets) {
+        const x1 = x(l.actor);
+        const x2 = x(t);
+        out.push(`<line x1="${x1}" y1="${y}" x2="${x2}" y2="${y}" class="msg" marker-end="url(#arrow)"/>`);
+        out.push(`<text x="${(x1 + x2) / 2}" y="${y - 5}" text-anchor="middle">${text}</text>`);
+      }
+    }
+    y += row;
+  }
+  const height = y + 20;
+  const heads = parts.map((p) => `<g><rect x="${x(p) - 85}" y="10" width="170" height="26" rx="4" class="head"/><text x="${x(p)}" y="28" text-anchor="middle">${escapeHtml(p)}</text><line x1="${x(p)}" y1="36" x2="${x(p)}" y2="${height}" class="life"/></g>`);
+  return `<svg class="sequence" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="sequence diagram of ${escapeHtml(outcome.id)}"><defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>${heads.join('')}${out.join('')}</svg>`;
+}
+
+export interface HtmlOptions {
+  /** Participants placed first in sequence diagrams. */
+  readonly participants?: readonly string[];
+  /** SVG of the projected state graph per property id (made by the caller with Graphviz). */
+  readonly graphs?: Readonly<Record<string, string>>;
+}
+
+const STYLE = `
+body{font:14px/1.4 system-ui,sans-serif;margin:0 auto;max-width:1400px;padding:16px;color:#222}
+h1{font-size:20px}h2{font-size:17px;margin-top:32px;border-top:1px solid #ccc;padding-top:12px}
+table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:3px 8px;text-align:left}
+.violated,.unwitnessed{color:#b00}.holds,.witnessed{color:#070}.unknown{color:#a60}
+.stepper{display:grid;grid-template-columns:minmax(300px,2fr) 3fr;gap:12px;align-items:start}
+.steps{max-height:560px;overflow:auto;border:1px solid #ddd;margin:0;padding:0;list-style:none;font:12px ui-monospace,monospace}
+.steps li{padding:2px 6px;cursor:pointer;white-space:nowrap}.steps li.fault{color:#b00}
+.steps li.active{background:#dbe8ff;font-weight:bold}
+.pane{border:1px solid #ddd;padding:8px}.pane pre{font:12px ui-monospace,monospace;white-space:pre-wrap;margin:4px 0;max-height:420px;overflow:auto}
+.diff{color:#05a}.controls{margin:8px 0}.controls button{margin-right:6px}
+svg.sequence text{font:11px system-ui,sans-serif}svg .head{fill:#eef;stroke:#88a}svg .life{stroke:#bbb;stroke-dasharray:4 3}
+svg .msg{stroke:#333}svg .note{fill:#555;font-style:italic}svg .time{fill:#888}
+.figure{overflow:auto;border:1px solid #eee;margin:8px 0}
+`;
+
+const SCRIPT = `
+const data = JSON.parse(document.getElementById('kubecheck-data').textContent);
+function show(c, i) {
+  const cx = data[c]; if (!cx) return;
+  const n = cx.steps.length; i = Math.max(0, Math.min(n, i));
+  const root = document.getElementById('cx-' + c);
+  root.dataset.step = String(i);
+  const s = i === 0 ? null : cx.steps[i - 1];
+  root.querySelector('.where').textContent = s ? 'step ' + i + ' of ' + n + ' (' + s.time + ')  ' + s.actor + ': ' + s.summary : 'initial state (step 0 of ' + n + ')';
+  root.querySelector('.diff').textContent = s ? (s.changes.join('\\n') || '(no change)') : '';
+  root.querySelector('.summary').textContent = s ? s.description : cx.initial.description;
+  root.querySelector('.state').textContent = s ? s.state : cx.initial.state;
+  root.querySelector('input[type=range]').value = String(i);
+  root.querySelectorAll('.steps li').forEach((li) => li.classList.toggle('active', Number(li.dataset.step) === i));
+  const active = root.querySelector('.steps li.active'); if (active && active.scrollIntoView) active.scrollIntoView({ block: 'nearest' });
+}
+data.forEach((cx, c) => {
+  const root = document.getElementById('cx-' + c);
+  root.querySelector('.prev').onclick = () => show(c, Number(root.dataset.step) - 1);
+  root.querySelector('.next').onclick = () => show(c, Number(root.dataset.step) + 1);
+  root.querySelector('input[type=range]').oninput = (e) => show(c, Number(e.target.value));
+  root.querySelectorAll('.steps li').forEach((li) => (li.onclick = () => show(c, Number(li.dataset.step))));
+  root.tabIndex = 0;
+  root.onkeydown = (e) => { if (e.key === 'ArrowRight' || e.key === 'ArrowDown') show(c, Number(root.dataset.step) + 1); if (e.key === 'ArrowLeft' || e.key === 'ArrowUp') show(c, Number(root.dataset.step) - 1); };
+  show(c, cx.steps.length);
+});
+const want = new URLSearchParams(location.hash.slice(1));
+if (want.has('step')) show(Number(want.get('cx') || 0), Number(want.get('step')));
+`;
+
+/** The report as one HTML page. */
+export function htmlReport<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, options: HtmlOptions = {}): string {
+  const subject = info.scenario ?? model.name;
+  const violated = result.properties.filter((p) => p.status === 'violated' && p.trace);
+  const data = violated.map((p) => counterexampleData(model, p));
+  const out: string[] = [];
+  out.push('<!doctype html><html lang="en"><head><meta charset="utf-8">');
+  out.push(`<title>kubecheck ${escapeHtml(info.command)} ${escapeHtml(subject)}: ${result.verdict}</title>`);
+  out.push(`<style>${STYLE}</style></head><body>`);
+  out.push(`<h1>kubecheck ${escapeHtml(info.command)} <code>${escapeHtml(subject)}</code>: <span class="${result.verdict === 'ok' ? 'holds' : result.verdict === 'violation' ? 'violated' : 'unknown'}" id="verdict">${result.verdict}</span></h1>`);
+  out.push(`<p>Model <code>${escapeHtml(model.name)}</code>; exit code ${exitCodeOf(result.verdict)}. ${escapeHtml(formatStats(result))}.</p>`);
+  out.push('<table><tr><th>property</th><th>kind</th><th>status</th><th>what must hold</th></tr>');
+  for (const p of result.properties) out.push(`<tr><td><code>${escapeHtml(p.id)}</code></td><td>${p.kind}</td><td class="${p.status}">${p.status}</td><td>${escapeHtml(p.description)}</td></tr>`);
+  out.push('</table>');
+  violated.forEach((p, c) => {
+    const d = data[c];
+    const steps = timelineSteps(model, p.trace!);
+    out.push(`<section class="counterexample" id="cx-${c}" data-property="${escapeHtml(p.id)}">`);
+    out.push(`<h2>Counterexample to <code>${escapeHtml(p.id)}</code></h2>`);
+    out.push(`<p>${escapeHtml(p.description)}. Violated after ${steps.length} steps and ${formatDuration(traceDuration(steps))} of model time; ${d.steps.filter((s) => s.fault).length} of them faults or operator actions (red).</p>`);
+    out.push(`<div class="controls"><button class="prev" type="button">◀ previous</button><button class="next" type="button">next ▶</button><input type="range" min="0" max="${d.steps.length}" value="${d.steps.length}" aria-label="step"> <span class="where"></span></div>`);
+    out.push('<div class="stepper"><ol class="steps">');
+    out.push(`<li data-step="0">initial state</li>`);
+    for (const s of d.steps) out.push(`<li data-step="${s.step}"${s.fault ? ' class="fault"' : ''}>${escapeHtml(`${s.step}. ${s.time}  ${s.actor}  ${s.summary}`)}</li>`);
+    out.push('</ol><div class="pane"><b>What the step changed</b><pre class="diff"></pre><b>State after it</b><pre class="summary"></pre><details><summary>the whole state</summary><pre class="state"></pre></details></div></div>');
+    out.push('<h3>Sequence diagram</h3>', `<div class="figure">${sequenceSvg(model, p, options.participants ?? [])}</div>`);
+    const graph = options.graphs?.[p.id];
+    if (graph) out.push('<h3>State graph, projected</h3>', `<div class="figure graph">${graph.replace(/^<\?xml[^>]*>\s*/, '').replace(/<!DOCTYPE[^>]*>\s*/, '')}</div>`);
+    out.push('</section>');
+  });
+  if (violated.length === 0) out.push('<p>No counterexample: nothing to step through.</p>');
+  out.push(`<script type="application/json" id="kubecheck-data">${JSON.stringify(data).replace(/</g, '\\u003c')}</script>`);
+  out.push(`<script>${SCRIPT}</script></body></html>`);
+  return `${out.join('\n')}\n`;
+}
