@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { check } from './search.js';
-import { fastCheckSeed, simulate, traceArbitrary } from './simulate.js';
+import { fastCheckSeed, minimizeTrace, simulate, traceArbitrary } from './simulate.js';
 import { action, type Model } from './model.js';
 import { always, observer } from './properties.js';
 import { replayPath } from './trace.js';
@@ -175,5 +175,25 @@ describe('swarm runs, seeds and coverage', () => {
     expect(fastCheckSeed(7)).toBe(7);
     const fresh = simulate(model, { runs: 5, maxSteps: 10 });
     expect(fresh.seed).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('minimizeTrace', () => {
+  it('should drop the steps a depth-first counterexample does not need, and leave a shortest one as it is', () => {
+    for (const rms of [3, 4, 5]) {
+      const model = twoPhasePlain({ rms, bug: 'commit-on-any-prepared' });
+      const bfs = check(model).properties[0].trace!;
+      const dfs = check(model, { strategy: 'dfs' }).properties[0].trace!;
+      expect(dfs.actions.length).toBeGreaterThan(bfs.actions.length);
+      const small = minimizeTrace(model, 'consistent', dfs);
+      expect(small.actions.length).toBeLessThan(dfs.actions.length);
+      expect(small.actions.length).toBe(bfs.actions.length);
+      // Still a real behaviour that ends in the violation.
+      expect(replayPath(model, small.path).states).toEqual(small.states);
+      const last = small.states[small.states.length - 1];
+      expect(last.rmState.includes('committed') && last.rmState.includes('aborted')).toBe(true);
+      expect(minimizeTrace(model, 'consistent', bfs)).toBe(bfs);
+      expect(minimizeTrace(model, 'no-such-property', dfs)).toBe(dfs);
+    }
   });
 });

@@ -518,3 +518,19 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
     ...(details.failed && details.counterexamplePath ? { replay: details.counterexamplePath } : {}),
   };
 }
+
+/**
+ * Drops the steps of a counterexample that the violation does not need: steps are removed (and
+ * replaced by other enabled ones) while the rest still replays and still violates `propertyId`,
+ * within a replay budget. A breadth-first counterexample is already as short as any, so this
+ * shortens depth-first and hand-made traces; it never lengthens one. Goals and unknown ids are
+ * returned as they are.
+ */
+export function minimizeTrace<S>(model: Model<S>, propertyId: string, trace: Trace<S>): Trace<S> {
+  const property = propertyId === 'deadlock' ? 'deadlock' : model.properties.find((p) => p.id === propertyId);
+  if (property === undefined || (property !== 'deadlock' && property.kind === 'reachable')) return trace;
+  const at = failureStep(model, property, trace);
+  if (at < 0) return trace;
+  const shorter = minimiseByLabels(model, cutTrace(trace, at), (t) => failureStep(model, property, t));
+  return shorter.actions.length < trace.actions.length ? shorter : trace;
+}

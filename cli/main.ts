@@ -71,7 +71,8 @@ export function program(exit: (code: number) => void): Command {
     .option('--dfs', 'depth-first search (less memory; counterexamples not the shortest)')
     .option('--workers <n>', 'threads of the breadth-first search (default 1); the results are the same with any number', parseWorkers)
     .option('--max-memory <size>', `stop (exit 3) when the process uses this much memory, e.g. 2GiB, 500MB (default ${Math.round(defaultMaxMemoryBytes() / 2 ** 20)} MiB)`, parseSize('--max-memory'))
-    .option('--stop-at-first', 'stop at the first violated property (default: decide every property)');
+    .option('--stop-at-first', 'stop at the first violated property (default: decide every property)')
+    .option('--minimize', 'drop the steps of each counterexample that its violation does not need (shortens --dfs traces; breadth-first ones are already shortest)');
   checkCmd.action(function (this: Command) {
     return run(() => runSearch('check', this.opts()))();
   });

@@ -1,5 +1,5 @@
 /** `kubecheck check` and `kubecheck simulate`: search, print the outcome, write the reports, exit by verdict. */
-import { check, simulate, type CheckResult } from '../../checker/index.js';
+import { check, minimizeTrace, simulate, type CheckResult } from '../../checker/index.js';
 import { outcomeJson } from '../../reports/json.js';
 import { exitCodeOf, formatOutcome, type RunInfo } from '../../reports/outcome.js';
 import { prepareOut, runArtifacts, writeArtifacts, type OutPlan } from '../artifacts.js';
@@ -25,6 +25,7 @@ export interface RunOptions extends ConfigOptions {
   readonly workers?: number;
   readonly maxMemory?: number;
   readonly stopAtFirst?: boolean;
+  readonly minimize?: boolean;
   // simulate
   readonly runs?: number;
   readonly maxSteps?: number;
@@ -42,6 +43,11 @@ function replayCommand(seed: number, path: string): string {
     else if (!/^--(seed|replay-path|out)=/.test(args[i]) && args[i] !== '--force') kept.push(/[\s'"$]/.test(args[i]) ? `'${args[i]}'` : args[i]);
   }
   return `kubecheck ${kept.join(' ')} --seed ${seed} --replay-path '${path}'`;
+}
+
+/** The result with each counterexample minimised (see `minimizeTrace`). */
+function minimized<S>(model: Model<S>, result: CheckResult<S>): CheckResult<S> {
+  return { ...result, properties: result.properties.map((p) => (p.status === 'violated' && p.trace ? { ...p, trace: minimizeTrace(model, p.id, p.trace) } : p)) };
 }
 
 /** The longest random run: fast-check holds a run's choices in memory while it runs and shrinks it. */
@@ -115,6 +121,7 @@ export async function runSearch(command: 'check' | 'simulate', opts: RunOptions)
     } finally {
       progress?.stop();
     }
+    if (opts.minimize) result = minimized(r.model, result);
   } else {
     const sim = simulateOrRefuse(() => simulate(r.model, {
       properties,
