@@ -57,9 +57,12 @@ export async function runArtifacts<S>(
     files.push({ name: `${p.id}.dot`, content: dot }, { name: `${p.id}.svg`, content: await dotToSvg(dot) });
     if (k < MAX_PROJECTED) {
       const projected = projectedGraph(model, { properties: checked, trace: trace as Trace<unknown>, mark: { property: p.id, status: 'violated' }, maxStates: PROJECTED_STATES });
-      const pdot = graphToDot(projected);
-      graphs[p.id] = await dotToSvg(pdot);
-      files.push({ name: `${p.id}.projected.dot`, content: pdot }, { name: `${p.id}.projected.svg`, content: graphs[p.id] });
+      // A view that barely groups the space (a model without `abstract`) draws no picture.
+      if (projected.nodes.length <= maxNodes) {
+        const pdot = graphToDot(projected);
+        graphs[p.id] = await dotToSvg(pdot);
+        files.push({ name: `${p.id}.projected.dot`, content: pdot }, { name: `${p.id}.projected.svg`, content: graphs[p.id] });
+      }
     }
   }
   if (violated.length === 0) {

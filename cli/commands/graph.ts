@@ -83,8 +83,17 @@ export async function runGraph(opts: GraphCommandOptions): Promise<number> {
     if (!graph) {
       const found = traceToDraw(r.model, ids, opts.maxStates);
       const projected = projectedGraph(r.model, { properties: checked, ...(found ? { trace: found.trace, mark: found.mark } : {}), ...(opts.maxStates ? { maxStates: opts.maxStates } : {}) });
-      process.stderr.write(`kubecheck: the state space has more than ${maxNodes} states; drawing it projected: ${projected.states.toLocaleString('en-US')} states in ${projected.nodes.length} groups${found ? `, the ${found.trace.actions.length}-step trace (${found.mark.property} ${found.mark.status}) in bold` : ''}\n`);
-      graph = projected;
+      if (projected.nodes.length <= maxNodes) {
+        process.stderr.write(`kubecheck: the state space has more than ${maxNodes} states; drawing it projected: ${projected.states.toLocaleString('en-US')} states in ${projected.nodes.length} groups${found ? `, the ${found.trace.actions.length}-step trace (${found.mark.property} ${found.mark.status}) in bold` : ''}\n`);
+        graph = projected;
+      } else {
+        // The model's view does not group the space enough (no `abstract`): draw around a trace.
+        if (!found) {
+          fail(ToolErrorCode.graphTooLarge, `scenario ${r.scenario} has more than ${maxNodes} states, too many to lay out even grouped by its view (${projected.nodes.length} groups), and no counterexample or witness to draw around; give --trace FILE or a larger --max-nodes`);
+        }
+        process.stderr.write(`kubecheck: the state space has more than ${maxNodes} states and its view groups them into ${projected.nodes.length}; drawing the ${found.trace.actions.length}-step trace (${found.mark.property} ${found.mark.status}) and its direct successors\n`);
+        graph = traceNeighbourhood(r.model, found.trace, found.mark, gopts);
+      }
     }
   }
   if (graph.note) process.stderr.write(`kubecheck: graph capped: ${graph.note}\n`);
