@@ -25,7 +25,7 @@ it('the stock cluster replaces a crashed node\\'s pods with our timing', async (
   const { model, properties } = kubernetesScenario('node-failure', { set: { 'kubeControllerManager.nodeMonitorGracePeriod': '40s' } });
   const result = await expectHolds(model, { properties });
   expect(result.stats.distinctStates).toBeGreaterThan(1000);
-});
+}, 60_000);
 
 it('our operator breaks StatefulSet at-most-one under a partition', async () => {
   const { model } = kubernetesScenario('node-partition', { extensions: [fastFailover()] });
@@ -33,7 +33,7 @@ it('our operator breaks StatefulSet at-most-one under a partition', async () => 
   const last: ClusterState = trace.states[trace.states.length - 1];
   expect(trace.actions.some((a) => a.name === 'fast-failover-delete')).toBe(true);
   expect(last.nodes.filter((n) => n.running.includes('db-0')).length).toBe(2);
-});
+}, 60_000);
 `;
 
 describe('the packed package', () => {
