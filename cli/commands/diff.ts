@@ -78,11 +78,25 @@ function propertyRows(base: Side, head: Side): { id: string; base: string; head:
   });
 }
 
+/**
+ * Timing rows side by side: a workload of the same name on both sides, else the one in the same
+ * place of the list (`web / frontend`); a row only one side has shows — on the other.
+ */
 function timingRows(base: Side, head: Side): { what: string; base: string; head: string }[] {
-  return base.timing.rows.map((b, i) => {
-    const h = head.timing.rows[i];
-    return { what: `${b.workload} ${b.description}`, base: formatRange(b), head: formatRange(h) };
+  const hs = head.timing.rows;
+  const used = new Set<number>();
+  const out = base.timing.rows.map((b, i) => {
+    let j = hs.findIndex((h) => h.workload === b.workload && h.event === b.event);
+    if (j < 0 && i < hs.length && hs[i].event === b.event && !base.timing.rows.some((x) => x.workload === hs[i].workload)) j = i;
+    const h = j < 0 ? undefined : hs[j];
+    if (j >= 0) used.add(j);
+    const who = h === undefined || h.workload === b.workload ? b.workload : `${b.workload} / ${h.workload}`;
+    return { what: `${who} ${b.description}`, base: formatRange(b), head: h === undefined ? '—' : formatRange(h) };
   });
+  hs.forEach((h, j) => {
+    if (!used.has(j)) out.push({ what: `${h.workload} ${h.description}`, base: '—', head: formatRange(h) });
+  });
+  return out;
 }
 
 /** What changed, one line each: verdicts, the bounds properties state, timing. */
