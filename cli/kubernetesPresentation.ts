@@ -74,7 +74,10 @@ function nodeView(s: ClusterState, i: number): string {
 export function abstractCluster(s: ClusterState): string {
   const nodes = s.nodes.map((_n, i) => nodeView(s, i));
   const workloads = [...new Set(s.api.pods.map((p) => p.workload))].sort().reverse();
-  const running = (w: string): number => s.nodes.reduce((n, node) => n + node.running.filter((p) => p.startsWith(`${w}-`)).length, 0);
+  // A pod name is `<workload>-<k>` (ReplicaSet slot, StatefulSet ordinal) or `<workload>-node-<n>` (DaemonSet):
+  // `web-2-0` belongs to `web-2`, not to `web`.
+  const belongs = (pod: string, w: string): boolean => pod.startsWith(`${w}-`) && /^(\d+|node-\d+)$/.test(pod.slice(w.length + 1));
+  const running = (w: string): number => s.nodes.reduce((n, node) => n + node.running.filter((p) => belongs(p, w)).length, 0);
   const copies = workloads.map((w) => `${w}: ${running(w)} running`);
   const leaderless = s.candidates.flatMap((list, e) => (list.some((c) => c.up && c.paused === 0 && c.leader) ? [] : [`no ${ELECTION_NAMES[e]} leader`]));
   return [...nodes, [...copies, ...leaderless].join(', ')].join('\n');
