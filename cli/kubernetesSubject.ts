@@ -5,7 +5,6 @@
 import type { JsonValue } from '../checker/index.js';
 import { configToObject, configWarnings, parameters, resolveConfig, scenarios } from '../model/index.js';
 import { defaultProperties, kubernetesModel, propertyCatalog } from '../properties/index.js';
-import { withPresentation } from './kubernetesPresentation.js';
 import type { ConfigInput, Resolved, Subject } from './subject.js';
 
 /** The Kubernetes subject. */
@@ -21,7 +20,7 @@ export const kubernetesSubject: Subject = {
     return {
       scenario,
       config: configToObject(config) as JsonValue,
-      model: withPresentation(kubernetesModel(config)) as Resolved['model'],
+      model: kubernetesModel(config) as Resolved['model'],
       defaultProperties: selection.ids,
       leftOut: selection.leftOut,
       warnings: configWarnings(config),

@@ -24,6 +24,7 @@ import { podGcActions } from './podGC.js';
 import { schedulerActions } from './scheduler.js';
 import type { ClusterState } from './state.js';
 import { canonicalize } from './symmetry.js';
+import { withPresentation } from './presentation.js';
 import { stateKey } from './key.js';
 import { taintEvictionActions } from './taintEviction.js';
 import { syncHistory, tickAction } from './time.js';
@@ -173,7 +174,7 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
   const symmetry = (options.symmetry ?? true) && extensions.every((e) => e.symmetric === true);
   const extensionOf = new Map<string, ClusterExtension>();
   for (const e of extensions) for (const a of e.actions) extensionOf.set(a.name, e);
-  return {
+  return withPresentation({
     name: `kubernetes(${config.scenario})`,
     initialStates: () => initialStates(ctx).map((s) => withExtensions(extensions, s)),
     actions,
@@ -191,7 +192,7 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
       return d.describe(b, a.param, after);
     },
     describeState,
-  };
+  });
 }
 
 /** Whether no urgent built-in work is due in `s` (time may pass, faults may happen). */

@@ -15,7 +15,7 @@
  */
 import type { ActionLabel, Model, StepDescription } from '../checker/index.js';
 import { isFaultActor } from '../checker/index.js';
-import { candidateName, ELECTION_NAMES, nodeName, type ClusterState } from '../model/index.js';
+import { candidateName, ELECTION_NAMES, nodeName, type ClusterState } from './state.js';
 
 const named = <T extends object>(name: string, value: T): T & { readonly name: string } => ({ name, ...value });
 
