@@ -31,6 +31,8 @@ export const CheckerErrorCode = {
   duplicateActionName: 'KC007',
   /** A worker thread of a parallel search could not rebuild the model, or failed. */
   workerFailed: 'KC008',
+  /** Liveness asked for where it cannot be checked soundly (symmetry, a space too large to keep whole). */
+  livenessUnsupported: 'KC009',
 } as const;
 
 /** Throws a {@link KubecheckError}; a helper so call sites read as one line. */

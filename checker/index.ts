@@ -23,4 +23,6 @@ export { FingerprintTable } from './fingerprintTable.js';
 export { fastCheckSeed, minimizeTrace, simulate, swarmOf, traceArbitrary, traceOfChoices } from './simulate.js';
 export type { SimulateOptions, SimulationCoverage, SimulationResult, Swarm } from './simulate.js';
 export { forEachTransition } from './transitions.js';
+export { alwaysEventually, checkLiveness, eventually, leadsTo } from './liveness.js';
+export type { Lasso, LivenessOptions, LivenessOutcome, LivenessProperty } from './liveness.js';
 export type { TransitionOptions, TransitionStats, TransitionVisitor } from './transitions.js';

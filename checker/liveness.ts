@@ -1,0 +1,285 @@
+/**
+ * Liveness under fairness over the explored graph: `eventually(Q)`, `always eventually(Q)` and
+ * `P leads-to Q`, with weak fairness on the actions a model marks `fair`, as TLC checks them
+ * (strongly connected components of the behaviour graph, TLA+ stuttering included).
+ *
+ * The whole reachable graph is built first (states, and edges labelled by action), so this is for
+ * spaces that fit in memory as objects; it does not use symmetry: a property must refuse it
+ * rather than be checked on the quotient graph, where TLC's liveness under symmetry is unsound
+ * (tlaplus/tlaplus#59).
+ *
+ * Semantics. Every state may stutter (stay as it is), as in TLA+. A behaviour violates
+ * `eventually(Q)` when it never reaches Q; it ends in a cycle of ¬Q states. Under weak fairness a
+ * cycle is admissible only if every fair action enabled in all of its states is taken on it; a
+ * stuttering-only cycle at a state s is admissible only if no fair action is enabled at s. In a
+ * strongly connected component one cycle can visit every state and edge, so a component is
+ * admissible exactly when, for each fair action, the action is disabled somewhere in it or
+ * labels one of its edges: the component test is exact, no smaller cycle can do better.
+ *
+ * - `eventually(Q)`: violated iff an admissible component of the ¬Q subgraph is reachable from an
+ *   initial ¬Q state through ¬Q states.
+ * - `always eventually(Q)`: violated iff an admissible component of the ¬Q subgraph is reachable.
+ * - `P leads-to Q`: violated iff an admissible ¬Q component is reachable through ¬Q states from a
+ *   reachable state where P and ¬Q hold.
+ *
+ * A violation is a lasso: a prefix from an initial state and a cycle that returns to the prefix's
+ * last state (`loop` is the index in `states` where the cycle starts).
+ */
+import { fail, CheckerErrorCode } from './errors.js';
+import type { ActionLabel, Model } from './model.js';
+import { forEachSuccessor, labelOf } from './successors.js';
+import { initialStatesOf } from './validateModel.js';
+
+/** A liveness property over states. */
+export interface LivenessProperty<S> {
+  readonly id: string;
+  readonly description: string;
+  readonly kind: 'eventually' | 'always-eventually' | 'leads-to';
+  /** The premise of `leads-to`. */
+  readonly p?: (s: S) => boolean;
+  readonly q: (s: S) => boolean;
+}
+
+/** `eventually(Q)`: every behaviour reaches a Q state. */
+export function eventually<S>(id: string, description: string, q: (s: S) => boolean): LivenessProperty<S> {
+  return { id, description, kind: 'eventually', q };
+}
+
+/** `always eventually(Q)`: every behaviour reaches Q again and again. */
+export function alwaysEventually<S>(id: string, description: string, q: (s: S) => boolean): LivenessProperty<S> {
+  return { id, description, kind: 'always-eventually', q };
+}
+
+/** `P leads-to Q`: whenever P holds, Q holds then or later. */
+export function leadsTo<S>(id: string, description: string, p: (s: S) => boolean, q: (s: S) => boolean): LivenessProperty<S> {
+  return { id, description, kind: 'leads-to', p, q };
+}
+
+/** A lasso: `states[0..]` with `actions[i]` from `states[i]` to `states[i + 1]`; the last state equals `states[loop]`. */
+export interface Lasso<S> {
+  readonly states: readonly S[];
+  readonly actions: readonly ActionLabel[];
+  /** Index in `states` where the cycle starts; the cycle may be a stutter (no actions after `loop`). */
+  readonly loop: number;
+}
+
+export interface LivenessOutcome<S> {
+  readonly id: string;
+  readonly description: string;
+  readonly status: 'holds' | 'violated';
+  readonly lasso?: Lasso<S>;
+}
+
+export interface LivenessOptions {
+  /** Refuse spaces larger than this (the graph is kept whole); default 200,000 states. */
+  readonly maxStates?: number;
+  /** Must be false or absent: liveness is not checked on a symmetry-reduced graph. */
+  readonly symmetry?: boolean;
+}
+
+/** The reachable graph: states, their keys and labelled edges (self-loops included). */
+export interface StateGraph<S> {
+  readonly states: readonly S[];
+  readonly edges: readonly (readonly { readonly to: number; readonly action: ActionLabel; readonly fair: boolean }[])[];
+  /** Per state, the names of the fair actions enabled there (with a step that leaves or stays). */
+  readonly fairEnabled: readonly ReadonlySet<string>[];
+  readonly initial: readonly number[];
+  /** The names of the actions marked fair. */
+  readonly fairActions: readonly string[];
+}
+
+const keyOf = <S>(model: Model<S>, s: S): string => {
+  const v = model.view ? model.view(s) : s;
+  return typeof v === 'string' ? v : JSON.stringify(v);
+};
+
+/** Builds the whole reachable graph of `model` (no symmetry), breadth-first. */
+export function buildGraph<S>(model: Model<S>, maxStates = 200_000): StateGraph<S> {
+  const ids = new Map<string, number>();
+  const states: S[] = [];
+  const edges: { to: number; action: ActionLabel; fair: boolean }[][] = [];
+  const fairEnabled: Set<string>[] = [];
+  const add = (s: S): number => {
+    const k = keyOf(model, s);
+    let id = ids.get(k);
+    if (id === undefined) {
+      if (states.length >= maxStates) fail(CheckerErrorCode.livenessUnsupported, `liveness: the space has more than ${maxStates} states; liveness keeps the whole graph, so check a smaller configuration`);
+      id = states.length;
+      ids.set(k, id);
+      states.push(s);
+      edges.push([]);
+      fairEnabled.push(new Set());
+    }
+    return id;
+  };
+  const initial = initialStatesOf(model).map(add);
+  for (let i = 0; i < states.length; i++) {
+    const s = states[i];
+    forEachSuccessor(model, s, (next, _o, def, param) => {
+      const to = add(next);
+      const fair = def.fair === true;
+      edges[i].push({ to, action: labelOf(def, param), fair });
+      if (fair) fairEnabled[i].add(def.name);
+    });
+  }
+  const fairActions = [...new Set(model.actions.filter((a) => a.fair === true).map((a) => a.name))];
+  return { states, edges, fairEnabled, initial: [...new Set(initial)], fairActions };
+}
+
+/** Strongly connected components of the subgraph of `inside` states (Tarjan, iterative). */
+export function components<S>(g: StateGraph<S>, inside: (i: number) => boolean): number[][] {
+  const n = g.states.length;
+  const index = new Int32Array(n).fill(-1);
+  const low = new Int32Array(n);
+  const onStack = new Uint8Array(n);
+  const stack: number[] = [];
+  const out: number[][] = [];
+  let counter = 0;
+  for (let root = 0; root < n; root++) {
+    if (!inside(root) || index[root] >= 0) continue;
+    const work: { v: number; e: number }[] = [{ v: root, e: 0 }];
+    index[root] = low[root] = counter++;
+    stack.push(root);
+    onStack[root] = 1;
+    while (work.length > 0) {
+      const top = work[work.length - 1];
+      const list = g.edges[top.v];
+      if (top.e < list.length) {
+        const w = list[top.e++].to;
+        if (!inside(w)) continue;
+        if (index[w] < 0) {
+          index[w] = low[w] = counter++;
+          stack.push(w);
+          onStack[w] = 1;
+          work.push({ v: w, e: 0 });
+        } else if (onStack[w]) low[top.v] = Math.min(low[top.v], index[w]);
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) low[work[work.length - 1].v] = Math.min(low[work[work.length - 1].v], low[top.v]);
+      if (low[top.v] === index[top.v]) {
+        const c: number[] = [];
+        let w: number;
+        do {
+          w = stack.pop()!;
+          onStack[w] = 0;
+          c.push(w);
+        } while (w !== top.v);
+        out.push(c.sort((a, b) => a - b));
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether component `c` (of the subgraph `inside`) carries a weakly fair behaviour: every fair
+ * action is disabled in one of its states or labels one of its edges. Stuttering makes every
+ * component, a single state included, a cycle.
+ */
+export function admissible<S>(g: StateGraph<S>, c: readonly number[], inside: (i: number) => boolean): boolean {
+  const members = new Set(c);
+  for (const a of g.fairActions) {
+    if (c.some((i) => !g.fairEnabled[i].has(a))) continue;
+    const taken = c.some((i) => g.edges[i].some((e) => e.action.name === a && members.has(e.to) && inside(e.to)));
+    if (!taken) return false;
+  }
+  return true;
+}
+
+/** Breadth-first path inside `allowed` from any of `from` to a state of `to` (state ids and labels). */
+function pathTo<S>(g: StateGraph<S>, from: readonly number[], to: ReadonlySet<number>, allowed: (i: number) => boolean): { ids: number[]; labels: ActionLabel[] } | undefined {
+  const parent = new Map<number, { prev: number; label: ActionLabel } | null>();
+  const queue: number[] = [];
+  for (const f of from) if (allowed(f) && !parent.has(f)) {
+    parent.set(f, null);
+    queue.push(f);
+  }
+  for (let h = 0; h < queue.length; h++) {
+    const v = queue[h];
+    if (to.has(v)) {
+      const ids = [v];
+      const labels: ActionLabel[] = [];
+      for (let p = parent.get(v); p; p = parent.get(p.prev)) {
+        ids.unshift(p.prev);
+        labels.unshift(p.label);
+      }
+      return { ids, labels };
+    }
+    for (const e of g.edges[v]) {
+      if (!allowed(e.to) || parent.has(e.to)) continue;
+      parent.set(e.to, { prev: v, label: e.action });
+      queue.push(e.to);
+    }
+  }
+  return undefined;
+}
+
+/** A cycle in component `c` from `entry` back to it through an edge of every fair action it must take. */
+function cycleIn<S>(g: StateGraph<S>, c: readonly number[], entry: number): { ids: number[]; labels: ActionLabel[] } {
+  const members = new Set(c);
+  const inC = (i: number): boolean => members.has(i);
+  const needed = g.fairActions.filter((a) => c.every((i) => g.fairEnabled[i].has(a)));
+  const ids = [entry];
+  const labels: ActionLabel[] = [];
+  let at = entry;
+  for (const a of needed) {
+    // Walk to a state with an `a` edge inside c, take it.
+    const sources = new Set(c.filter((i) => g.edges[i].some((e) => e.action.name === a && members.has(e.to))));
+    const walk = pathTo(g, [at], sources, inC)!;
+    ids.push(...walk.ids.slice(1));
+    labels.push(...walk.labels);
+    const edge = g.edges[walk.ids[walk.ids.length - 1]].find((e) => e.action.name === a && members.has(e.to))!;
+    ids.push(edge.to);
+    labels.push(edge.action);
+    at = edge.to;
+  }
+  if (at !== entry || labels.length === 0) {
+    // Back to the entry; a component of one state with no edge inside is a stutter.
+    const inner = g.edges[at].filter((e) => members.has(e.to));
+    if (at === entry && inner.length === 0) return { ids, labels };
+    if (at === entry) {
+      const e = inner[0];
+      ids.push(e.to);
+      labels.push(e.action);
+      at = e.to;
+    }
+    if (at !== entry) {
+      const back = pathTo(g, [at], new Set([entry]), inC)!;
+      ids.push(...back.ids.slice(1));
+      labels.push(...back.labels);
+    }
+  }
+  return { ids, labels };
+}
+
+/** Checks liveness properties on the whole reachable graph of `model`. */
+export function checkLiveness<S>(model: Model<S>, properties: readonly LivenessProperty<S>[], options: LivenessOptions = {}): LivenessOutcome<S>[] {
+  if (options.symmetry === true) {
+    fail(CheckerErrorCode.livenessUnsupported, 'liveness is not checked with symmetry: a lasso in the reduced graph need not be a behaviour (the unsoundness of tlaplus/tlaplus#59); check without symmetry');
+  }
+  const g = buildGraph(model, options.maxStates);
+  return properties.map((prop) => {
+    const notQ = (i: number): boolean => !prop.q(g.states[i]);
+    const starts =
+      prop.kind === 'eventually'
+        ? g.initial.filter(notQ)
+        : prop.kind === 'leads-to'
+          ? g.states.flatMap((s, i) => (prop.p!(s) && notQ(i) ? [i] : []))
+          : g.states.flatMap((_s, i) => (notQ(i) ? [i] : []));
+    const bad = components(g, notQ).filter((c) => admissible(g, c, notQ));
+    const targets = new Set(bad.flatMap((c) => c));
+    const reach = pathTo(g, starts, targets, notQ);
+    if (reach === undefined) return { id: prop.id, description: prop.description, status: 'holds' as const };
+    // The prefix from an initial state to the start of the ¬Q run, then the run, then the cycle.
+    const first = reach.ids[0];
+    const lead = prop.kind === 'eventually' ? { ids: [first], labels: [] } : pathTo(g, g.initial, new Set([first]), () => true)!;
+    const entry = reach.ids[reach.ids.length - 1];
+    const component = bad.find((c) => c.includes(entry))!;
+    const cycle = cycleIn(g, component, entry);
+    const ids = [...lead.ids, ...reach.ids.slice(1), ...cycle.ids.slice(1)];
+    const actions = [...lead.labels, ...reach.labels, ...cycle.labels];
+    const loop = lead.ids.length - 1 + reach.ids.length - 1;
+    return { id: prop.id, description: prop.description, status: 'violated' as const, lasso: { states: ids.map((i) => g.states[i]), actions, loop } };
+  });
+}
