@@ -91,6 +91,24 @@ describe('liveness under weak fairness', () => {
     expect(replays(scheduler(true, 0), r.lasso!)).toBe(true);
   });
 
+  it('should force a strongly fair action enabled again and again, even though the cycle disables it', () => {
+    const strong: Model<Two> = { ...scheduler(true, 0), actions: scheduler(true, 0).actions.map((a) => (a.name === 'step-2' ? { ...a, fair: 'strong' as const } : a)) };
+    expect(checkLiveness(strong, [p2Runs])[0].status).toBe('holds');
+    // Enabled only in states the behaviour can leave for good, it forces nothing there.
+    const once: Model<Two> = {
+      ...strong,
+      actions: [
+        action<Two>({ name: 'step-1', enabled: (s) => s.a === 0, apply: (s) => ({ ...s, a: 1, last: 1 }), fair: true }),
+        action<Two>({ name: 'spin', enabled: (s) => s.a === 1, apply: (s) => ({ ...s, last: 1 }), fair: true }),
+        action<Two>({ name: 'step-2', enabled: (s) => s.a === 0, apply: (s) => ({ ...s, b: 1 - s.b, last: 2 }), fair: 'strong' }),
+      ],
+    };
+    const r = checkLiveness(once, [p2Runs])[0];
+    expect(r.status).toBe('violated');
+    expect(replays(once, r.lasso!)).toBe(true);
+    expect(r.lasso!.actions.slice(r.lasso!.loop).every((a) => a.name === 'spin')).toBe(true);
+  });
+
   it('should check P leads-to Q from every reachable P state', () => {
     // A request is granted under fairness; without it, the grant can wait forever.
     interface Rq { readonly req: boolean; readonly granted: boolean }

@@ -9,12 +9,17 @@
  * (tlaplus/tlaplus#59).
  *
  * Semantics. Every state may stutter (stay as it is), as in TLA+. A behaviour violates
- * `eventually(Q)` when it never reaches Q; it ends in a cycle of ¬Q states. Under weak fairness a
- * cycle is admissible only if every fair action enabled in all of its states is taken on it; a
- * stuttering-only cycle at a state s is admissible only if no fair action is enabled at s. In a
- * strongly connected component one cycle can visit every state and edge, so a component is
- * admissible exactly when, for each fair action, the action is disabled somewhere in it or
- * labels one of its edges: the component test is exact, no smaller cycle can do better.
+ * `eventually(Q)` when it never reaches Q; it ends in a cycle of ¬Q states. Under weak fairness
+ * (`fair: true` or `'weak'`) a cycle is admissible only if every such action enabled in all of its
+ * states is taken on it; under strong fairness (`fair: 'strong'`) only if every such action enabled
+ * in one of its states is taken on it. A stuttering-only cycle at a state s is admissible only if
+ * no fair action is enabled at s. In a strongly connected component one cycle can visit every
+ * state and edge, so for weak fairness the component test is exact: each weakly fair action is
+ * disabled somewhere in it or labels one of its edges. A component that fails a strongly fair
+ * action enabled in some of its states but never taken in it may still hold an admissible cycle
+ * that avoids those states: they are removed and the rest decomposed again (as TLC and the
+ * Emerson-Lei algorithm do). Strong fairness suits an action that other work keeps disabling now
+ * and then, such as a step that waits for an instant with no urgent work.
  *
  * - `eventually(Q)`: violated iff an admissible component of the ¬Q subgraph is reachable from an
  *   initial ¬Q state through ¬Q states.
@@ -84,8 +89,10 @@ export interface StateGraph<S> {
   /** Per state, the names of the fair actions enabled there (with a step that leaves or stays). */
   readonly fairEnabled: readonly ReadonlySet<string>[];
   readonly initial: readonly number[];
-  /** The names of the actions marked fair. */
+  /** The names of the actions under weak fairness. */
   readonly fairActions: readonly string[];
+  /** The names of the actions under strong fairness. */
+  readonly strongActions: readonly string[];
 }
 
 const keyOf = <S>(model: Model<S>, s: S): string => {
@@ -117,13 +124,14 @@ export function buildGraph<S>(model: Model<S>, maxStates = 200_000): StateGraph<
     const s = states[i];
     forEachSuccessor(model, s, (next, _o, def, param) => {
       const to = add(next);
-      const fair = def.fair === true;
+      const fair = def.fair === true || def.fair === 'weak' || def.fair === 'strong';
       edges[i].push({ to, action: labelOf(def, param), fair });
       if (fair) fairEnabled[i].add(def.name);
     });
   }
-  const fairActions = [...new Set(model.actions.filter((a) => a.fair === true).map((a) => a.name))];
-  return { states, edges, fairEnabled, initial: [...new Set(initial)], fairActions };
+  const fairActions = [...new Set(model.actions.filter((a) => a.fair === true || a.fair === 'weak').map((a) => a.name))];
+  const strongActions = [...new Set(model.actions.filter((a) => a.fair === 'strong').map((a) => a.name))];
+  return { states, edges, fairEnabled, initial: [...new Set(initial)], fairActions, strongActions };
 }
 
 /** Strongly connected components of the subgraph of `inside` states (Tarjan, iterative). */
@@ -173,18 +181,51 @@ export function components<S>(g: StateGraph<S>, inside: (i: number) => boolean):
 }
 
 /**
- * Whether component `c` (of the subgraph `inside`) carries a weakly fair behaviour: every fair
- * action is disabled in one of its states or labels one of its edges. Stuttering makes every
- * component, a single state included, a cycle.
+ * Whether component `c` (of the subgraph `inside`) carries a fair behaviour as a whole: every
+ * weakly fair action is disabled in one of its states or labels one of its edges, and every
+ * strongly fair action enabled in one of its states labels one of its edges. Stuttering makes
+ * every component, a single state included, a cycle.
  */
 export function admissible<S>(g: StateGraph<S>, c: readonly number[], inside: (i: number) => boolean): boolean {
+  return weaklyFair(g, c, inside) && strongFailures(g, c, inside).length === 0;
+}
+
+const takenIn = <S>(g: StateGraph<S>, c: readonly number[], members: ReadonlySet<number>, inside: (i: number) => boolean, a: string): boolean =>
+  c.some((i) => g.edges[i].some((e) => e.action.name === a && members.has(e.to) && inside(e.to)));
+
+function weaklyFair<S>(g: StateGraph<S>, c: readonly number[], inside: (i: number) => boolean): boolean {
   const members = new Set(c);
   for (const a of g.fairActions) {
     if (c.some((i) => !g.fairEnabled[i].has(a))) continue;
-    const taken = c.some((i) => g.edges[i].some((e) => e.action.name === a && members.has(e.to) && inside(e.to)));
-    if (!taken) return false;
+    if (!takenIn(g, c, members, inside, a)) return false;
   }
   return true;
+}
+
+/** The strongly fair actions enabled somewhere in `c` and never taken inside it. */
+function strongFailures<S>(g: StateGraph<S>, c: readonly number[], inside: (i: number) => boolean): string[] {
+  const members = new Set(c);
+  return g.strongActions.filter((a) => c.some((i) => g.fairEnabled[i].has(a)) && !takenIn(g, c, members, inside, a));
+}
+
+/**
+ * The admissible components of the subgraph `inside`: components fair as a whole, and inside a
+ * component that fails a strongly fair action, those of what remains once the states enabling it
+ * are removed (recursively).
+ */
+export function fairComponents<S>(g: StateGraph<S>, inside: (i: number) => boolean): number[][] {
+  const out: number[][] = [];
+  for (const c of components(g, inside)) {
+    const failing = strongFailures(g, c, inside);
+    if (failing.length === 0) {
+      if (weaklyFair(g, c, inside)) out.push(c);
+      continue;
+    }
+    const members = new Set(c.filter((i) => !failing.some((a) => g.fairEnabled[i].has(a))));
+    if (members.size === 0) continue;
+    out.push(...fairComponents(g, (i) => members.has(i) && inside(i)));
+  }
+  return out;
 }
 
 /** Breadth-first path inside `allowed` from any of `from` to a state of `to` (state ids and labels). */
@@ -219,7 +260,7 @@ function pathTo<S>(g: StateGraph<S>, from: readonly number[], to: ReadonlySet<nu
 function cycleIn<S>(g: StateGraph<S>, c: readonly number[], entry: number): { ids: number[]; labels: ActionLabel[] } {
   const members = new Set(c);
   const inC = (i: number): boolean => members.has(i);
-  const needed = g.fairActions.filter((a) => c.every((i) => g.fairEnabled[i].has(a)));
+  const needed = [...g.fairActions.filter((a) => c.every((i) => g.fairEnabled[i].has(a))), ...g.strongActions.filter((a) => c.some((i) => g.fairEnabled[i].has(a)))];
   const ids = [entry];
   const labels: ActionLabel[] = [];
   let at = entry;
@@ -267,7 +308,7 @@ export function checkLiveness<S>(model: Model<S>, properties: readonly LivenessP
         : prop.kind === 'leads-to'
           ? g.states.flatMap((s, i) => (prop.p!(s) && notQ(i) ? [i] : []))
           : g.states.flatMap((_s, i) => (notQ(i) ? [i] : []));
-    const bad = components(g, notQ).filter((c) => admissible(g, c, notQ));
+    const bad = fairComponents(g, notQ);
     const targets = new Set(bad.flatMap((c) => c));
     const reach = pathTo(g, starts, targets, notQ);
     if (reach === undefined) return { id: prop.id, description: prop.description, status: 'holds' as const };

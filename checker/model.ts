@@ -40,7 +40,7 @@ export interface ActionDef<S, P extends JsonValue | undefined = undefined> {
   /** Pure transition: returns the successor, or `undefined` for no step. */
   apply(state: S, param: P): S | undefined;
   /** Weak fairness mark, kept for liveness checking and for random exploration's weighting. */
-  readonly fair?: boolean;
+  readonly fair?: boolean | 'weak' | 'strong';
 }
 
 /** Any action of a model, whatever its parameter type. */

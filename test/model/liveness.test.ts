@@ -1,0 +1,54 @@
+/**
+ * Liveness of the cluster once faults stop, on the whole graph without symmetry: replicas run
+ * again after a node crash, a Lease is held again after its leader crashes, and a gray failure
+ * (status updates failing while the Lease renews) leaves a ReplicaSet short forever: a lasso.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkLiveness } from '../../checker/index.js';
+import { clusterModel, resolveConfig } from '../../model/index.js';
+import { kubernetesLiveness } from '../../properties/liveness.js';
+
+const SMALL = {
+  'kubelet.nodeLeaseDurationSeconds': '4',
+  'kubeControllerManager.nodeMonitorPeriod': '1s',
+  'kubeControllerManager.nodeMonitorGracePeriod': '2s',
+  'kubeApiserver.defaultUnreachableTolerationSeconds': '3',
+  'kubeApiserver.defaultNotReadyTolerationSeconds': '3',
+};
+
+function live(scenario: string, set: Record<string, string>) {
+  const config = resolveConfig(scenario, { set });
+  const model = clusterModel(config, { symmetry: false });
+  return Object.fromEntries(checkLiveness(model, kubernetesLiveness(config)).map((o) => [o.id, o]));
+}
+
+describe('cluster liveness once faults stop', () => {
+  it('should run every replica again after a node crash and keep the Leases held', () => {
+    const r = live('node-failure', SMALL);
+    expect(r['replicas-eventually-running'].status).toBe('holds');
+    expect(r['lease-eventually-held'].status).toBe('holds');
+  });
+
+  it('should hold a Lease again after its leader crashes', () => {
+    const r = live('leader-failover', { 'faults.controlPlanePartition': '0' });
+    expect(r['lease-eventually-held'].status).toBe('holds');
+    // With a single kube-scheduler a crash leaves its Lease without an acting holder forever.
+    const alone = live('leader-failover', { 'faults.controlPlanePartition': '0', 'cluster.schedulerCandidates': '1' });
+    expect(alone['lease-eventually-held'].status).toBe('violated');
+    expect(alone['lease-eventually-held'].lasso!.actions.map((a) => a.name)).toContain('component-crash');
+  });
+
+  it('should find the gray failure as a lasso: the node stays Ready and its pod is never replaced', () => {
+    const r = live('node-failure', { ...SMALL, 'faults.nodeCrash': '0', 'faults.containerRuntimeFailure': '1', 'faults.nodeStatusUpdateFailure': '1', 'cluster.statefulSetReplicas': '0' });
+    const o = r['replicas-eventually-running'];
+    expect(o.status).toBe('violated');
+    const lasso = o.lasso!;
+    const names = lasso.actions.map((a) => a.name);
+    expect(names).toEqual(expect.arrayContaining(['node-status-update-failure', 'container-runtime-failure']));
+    // The cycle is time passing and the kubelet renewing: no fault in it, and the node Ready throughout.
+    const cycle = names.slice(lasso.loop);
+    expect(cycle).toContain('tick');
+    expect(cycle.some((n) => n.includes('failure') || n.includes('crash'))).toBe(false);
+    expect(lasso.states.slice(lasso.loop).every((s) => s.api.nodes.every((n) => n!.ready === 'True'))).toBe(true);
+  });
+});
