@@ -5,6 +5,7 @@
 import type { JsonValue } from '../checker/index.js';
 import { configToObject, configWarnings, parameters, resolveConfig, scenarios } from '../model/index.js';
 import { defaultProperties, kubernetesModel, propertyCatalog } from '../properties/index.js';
+import { kubernetesLiveness } from '../properties/liveness.js';
 import type { ConfigInput, Resolved, Subject } from './subject.js';
 
 /** The Kubernetes subject. */
@@ -24,6 +25,7 @@ export const kubernetesSubject: Subject = {
       defaultProperties: selection.ids,
       leftOut: selection.leftOut,
       warnings: configWarnings(config),
+      liveness: kubernetesLiveness(config) as unknown as Resolved['liveness'],
     };
   },
 };

@@ -72,7 +72,8 @@ export function program(exit: (code: number) => void): Command {
     .option('--workers <n>', 'threads of the breadth-first search (default 1); the results are the same with any number', parseWorkers)
     .option('--max-memory <size>', `stop (exit 3) when the process uses this much memory, e.g. 2GiB, 500MB (default ${Math.round(defaultMaxMemoryBytes() / 2 ** 20)} MiB)`, parseSize('--max-memory'))
     .option('--stop-at-first', 'stop at the first violated property (default: decide every property)')
-    .option('--minimize', 'drop the steps of each counterexample that its violation does not need (shortens --dfs traces; breadth-first ones are already shortest)');
+    .option('--minimize', 'drop the steps of each counterexample that its violation does not need (shortens --dfs traces; breadth-first ones are already shortest)')
+    .option('--liveness', 'also check the liveness properties (once faults stop, replicas run, identities run once, Leases are held) on the whole graph under fairness; a violation is a lasso');
   checkCmd.action(function (this: Command) {
     return run(() => runSearch('check', this.opts()))();
   });

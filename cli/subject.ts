@@ -4,7 +4,7 @@
  * example is a second one, so the commands can be tried (and tested) on a classic protocol with
  * a space of a few hundred states. Commands only talk to this interface.
  */
-import type { JsonValue, Model } from '../checker/index.js';
+import type { JsonValue, LivenessProperty, Model } from '../checker/index.js';
 
 /** A named starting point. */
 export interface ScenarioInfo {
@@ -51,6 +51,8 @@ export interface Resolved<S = unknown> {
   readonly leftOut?: readonly { readonly id: string; readonly reason: string }[];
   /** Config warnings: what Kubernetes accepts but documents as unsafe. */
   readonly warnings?: readonly string[];
+  /** Liveness properties `check --liveness` checks on the whole graph (no symmetry). */
+  readonly liveness?: readonly LivenessProperty<S>[];
 }
 
 export interface Subject {

@@ -6,7 +6,7 @@
  */
 import { alwaysEventually, type LivenessProperty } from '../checker/index.js';
 import type { ClusterConfig, ClusterState } from '../model/index.js';
-import { runningReplicas } from './helpers.js';
+import { copiesRunning, runningReplicas } from './helpers.js';
 
 /**
  * `replicas-eventually-running`: once faults stop, every ReplicaSet has its replicas running again
@@ -29,7 +29,23 @@ export const leaseEventuallyHeld: LivenessProperty<ClusterState> = alwaysEventua
   (s) => s.candidates.every((list) => list.some((k) => k.up && k.paused === 0 && k.leader)),
 );
 
+/**
+ * `statefulset-identity-eventually-running`: once faults stop, every StatefulSet identity runs
+ * exactly once (counting containers on nodes), again and again. Kubernetes does not promise it
+ * when a node is lost for good: the old pod stays Terminating and the identity is not recreated
+ * ("statefulset can not recreate the lost replicas in case of node loss", kubernetes#128970, by
+ * design), which this finds as a lasso.
+ */
+export function statefulSetIdentityEventuallyRunning(config: ClusterConfig): LivenessProperty<ClusterState> {
+  const names = config.cluster.workloads.filter((w) => w.kind === 'StatefulSet').flatMap((w) => Array.from({ length: w.replicas }, (_, i) => `${w.name}-${i}`));
+  return alwaysEventually<ClusterState>(
+    'statefulset-identity-eventually-running',
+    'once faults stop, every StatefulSet identity runs exactly once (again and again)',
+    (s) => names.every((n) => copiesRunning(s, n) === 1),
+  );
+}
+
 /** The liveness properties of the cluster for `config`. */
 export function kubernetesLiveness(config: ClusterConfig): LivenessProperty<ClusterState>[] {
-  return [replicasEventuallyRunning(config), leaseEventuallyHeld];
+  return [replicasEventuallyRunning(config), statefulSetIdentityEventuallyRunning(config), leaseEventuallyHeld];
 }

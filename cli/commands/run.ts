@@ -1,5 +1,7 @@
 /** `kubecheck check` and `kubecheck simulate`: search, print the outcome, write the reports, exit by verdict. */
-import { check, minimizeTrace, simulate, type CheckResult } from '../../checker/index.js';
+import { check, checkLiveness, minimizeTrace, simulate, type CheckResult, type LivenessOutcome } from '../../checker/index.js';
+import type { Palette } from '../../reports/colors.js';
+import { formatTimeline } from '../../reports/timeline.js';
 import { outcomeJson } from '../../reports/json.js';
 import { exitCodeOf, formatOutcome, type RunInfo } from '../../reports/outcome.js';
 import { prepareOut, runArtifacts, writeArtifacts, type OutPlan } from '../artifacts.js';
@@ -32,6 +34,7 @@ export interface RunOptions extends ConfigOptions {
   readonly seed?: number;
   readonly replayPath?: string;
   readonly coverage?: boolean;
+  readonly liveness?: boolean;
 }
 
 /** The command line that replays a random failure: this one, with its seed and fast-check path. */
@@ -157,17 +160,41 @@ export async function runSearch(command: 'check' | 'simulate', opts: RunOptions)
       stop();
     }
   }
+  // Liveness: on the whole graph, without symmetry (a lasso on the reduced graph need not be a behaviour).
+  let liveness: LivenessOutcome<unknown>[] | undefined;
+  if (command === 'check' && opts.liveness) {
+    if (r.liveness === undefined || r.liveness.length === 0) fail(ToolErrorCode.badOption, `--liveness: scenario ${r.scenario} has no liveness properties`);
+    liveness = checkLiveness(r.model, r.liveness);
+  }
   if (opts.json) {
     const imported = {
       ...(r.notModelled.length > 0 ? { notModelled: r.notModelled } : {}),
       ...(r.extensions.length > 0 ? { extensions: r.extensions } : {}),
     };
-    process.stdout.write(`${JSON.stringify({ ...outcomeJson(r.model, result, info, written), ...imported }, null, 2)}\n`);
+    const live = liveness === undefined ? {} : { liveness: liveness.map((l) => ({ id: l.id, description: l.description, status: l.status, ...(l.lasso ? { lasso: { loop: l.lasso.loop, actions: l.lasso.actions, length: l.lasso.actions.length } } : {}) })) };
+    process.stdout.write(`${JSON.stringify({ ...outcomeJson(r.model, result, info, written), ...imported, ...live }, null, 2)}\n`);
   } else {
     const c = stdoutPalette(opts.color === false);
     let text = formatOutcome(r.model, result, info, { colors: c });
+    if (liveness !== undefined) text += `\n\n${formatLiveness(r.model, liveness, c)}`;
     if (written.length > 0) text += `\n${c.dim(`wrote ${written.length} files to ${opts.out}: ${written.map((w) => w.slice(opts.out!.length).replace(/^[\\/]/, '')).join(', ')}`)}`;
     process.stdout.write(`${text}\n`);
   }
+  if (liveness?.some((l) => l.status === 'violated')) return 1;
   return exitCodeOf(result.verdict);
+}
+
+/** The liveness outcomes, each violation with its lasso as a timeline and where its cycle starts. */
+function formatLiveness(model: Model<unknown>, outcomes: readonly LivenessOutcome<unknown>[], c: Palette): string {
+  const out = [c.bold('liveness (whole graph, no symmetry; the components\' work, time and Lease takeover are strongly fair)')];
+  for (const l of outcomes) out.push(`  ${l.status === 'holds' ? c.green('✓') : c.red('✗')} ${l.id}  ${l.status === 'holds' ? c.green('holds') : c.red('violated')}  ${c.dim(l.description)}`);
+  for (const l of outcomes) {
+    if (l.lasso === undefined) continue;
+    const cycle = l.lasso.actions.length - l.lasso.loop;
+    out.push('', c.red(`✗ ${l.id}: a behaviour that never gets there, as a lasso: ${l.lasso.loop} steps, then a cycle of ${cycle === 0 ? 'stuttering' : `${cycle} steps`} back to the state after step ${l.lasso.loop}, forever`));
+    out.push(formatTimeline(model, { states: l.lasso.states, actions: l.lasso.actions, path: { initial: 0, steps: [] } }, { colors: c }));
+  }
+  const failed = outcomes.filter((l) => l.status === 'violated').length;
+  out.push('', failed === 0 ? c.green('liveness: every property holds under fairness (exit by the safety verdict above)') : c.red(`liveness: ${failed} ${failed === 1 ? 'property' : 'properties'} violated (exit 1)`));
+  return out.join('\n');
 }

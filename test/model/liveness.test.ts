@@ -27,6 +27,17 @@ describe('cluster liveness once faults stop', () => {
     const r = live('node-failure', SMALL);
     expect(r['replicas-eventually-running'].status).toBe('holds');
     expect(r['lease-eventually-held'].status).toBe('holds');
+    // The StatefulSet pod of a node lost for good stays Terminating: not recreated (kubernetes#128970, by design).
+    const db = r['statefulset-identity-eventually-running'];
+    expect(db.status).toBe('violated');
+    const last = db.lasso!.states[db.lasso!.loop];
+    expect(last.api.pods.find((p) => p.name === 'db-0')?.deletion).toBe('taint-eviction');
+  });
+
+  it('should run every StatefulSet identity once again when a partition heals, or keep the old copy while it does not', () => {
+    const r = live('node-partition', SMALL);
+    expect(r['statefulset-identity-eventually-running'].status).toBe('holds');
+    expect(r['replicas-eventually-running'].status).toBe('holds');
   });
 
   it('should hold a Lease again after its leader crashes', () => {

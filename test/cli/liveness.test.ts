@@ -1,0 +1,31 @@
+/** `kubecheck check --liveness`: the liveness properties, their lassos, the exit code and --json. */
+import { describe, expect, it } from 'vitest';
+import { kubecheck } from './run.js';
+
+const SMALL = ['--set', 'kubelet.nodeLeaseDurationSeconds=4', '--set', 'kubeControllerManager.nodeMonitorPeriod=1s', '--set', 'kubeControllerManager.nodeMonitorGracePeriod=2s', '--set', 'kubeApiserver.defaultUnreachableTolerationSeconds=3'];
+
+describe('kubecheck check --liveness', () => {
+  it('should report each liveness property, a lasso for the StatefulSet identity lost with its node, and exit 1', () => {
+    const r = kubecheck(['check', '--scenario', 'node-failure', '--liveness', ...SMALL]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/✓ replicas-eventually-running {2}holds/);
+    expect(r.stdout).toMatch(/✗ statefulset-identity-eventually-running {2}violated/);
+    expect(r.stdout).toMatch(/as a lasso: \d+ steps, then a cycle of (\d+ steps|stuttering) back to the state after step \d+, forever/);
+    expect(r.stdout).toContain('liveness: 1 property violated (exit 1)');
+  });
+
+  it('should give the lassos in --json with their loop index', () => {
+    const r = kubecheck(['check', '--scenario', 'node-partition', '--liveness', '--json', ...SMALL]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { liveness: { id: string; status: string }[] };
+    expect(out.liveness.map((l) => [l.id, l.status])).toEqual([
+      ['replicas-eventually-running', 'holds'],
+      ['statefulset-identity-eventually-running', 'holds'],
+      ['lease-eventually-held', 'holds'],
+    ]);
+    const crashed = JSON.parse(kubecheck(['check', '--scenario', 'node-failure', '--liveness', '--json', ...SMALL]).stdout) as { liveness: { id: string; lasso?: { loop: number; length: number } }[] };
+    const lasso = crashed.liveness.find((l) => l.id === 'statefulset-identity-eventually-running')!.lasso!;
+    expect(lasso.loop).toBeGreaterThan(0);
+    expect(lasso.loop).toBeLessThanOrEqual(lasso.length);
+  });
+});
