@@ -56,6 +56,9 @@ export interface ClusterModelOptions {
  * any instant, so the search covers every reaction delay, the immediate one included. Unless the
  * extension says its memory is `symmetric` (unchanged by renaming nodes and ReplicaSet pods),
  * symmetry reduction is turned off, since per-node memory would not follow the permutation.
+ * For liveness (`check --liveness`), mark an action that must eventually happen `fair: 'strong'`:
+ * urgent work of the built-in components disables non-urgent actions now and then, so weak
+ * fairness would not force it.
  */
 export interface ClusterExtension {
   readonly name: string;

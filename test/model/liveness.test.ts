@@ -4,8 +4,8 @@
  * (status updates failing while the Lease renews) leaves a ReplicaSet short forever: a lasso.
  */
 import { describe, expect, it } from 'vitest';
-import { checkLiveness } from '../../checker/index.js';
-import { clusterModel, resolveConfig } from '../../model/index.js';
+import { action, alwaysEventually, checkLiveness } from '../../checker/index.js';
+import { clusterModel, resolveConfig, type ClusterExtension, type ClusterState } from '../../model/index.js';
 import { kubernetesLiveness } from '../../properties/liveness.js';
 
 const SMALL = {
@@ -61,5 +61,46 @@ describe('cluster liveness once faults stop', () => {
     expect(cycle).toContain('tick');
     expect(cycle.some((n) => n.includes('failure') || n.includes('crash'))).toBe(false);
     expect(lasso.states.slice(lasso.loop).every((s) => s.api.nodes.every((n) => n!.ready === 'True'))).toBe(true);
+  });
+});
+
+describe('reconciliation that never settles', () => {
+  // A "drain" operator cordons node-1 while a "capacity" operator uncordons every cordoned node.
+  const cordoned = (s: ClusterState): boolean => s.api.nodes[0]?.unschedulable === true;
+  const setCordon = (s: ClusterState, value: boolean, drained?: boolean): ClusterState => ({
+    ...s,
+    api: { ...s.api, nodes: s.api.nodes.map((n, i) => (i === 0 && n !== null ? { ...n, unschedulable: value } : n)) },
+    ...(drained === undefined ? {} : { extensions: { ...s.extensions, operators: drained } }),
+  });
+  /** `once`: the drain operator cordons once and is then done (its memory says so). */
+  const operators = (once: boolean) => {
+    const drainHasWork = (s: ClusterState): boolean => !cordoned(s) && !(once && s.extensions?.operators === true);
+    const capacityHasWork = cordoned;
+    const extension: ClusterExtension = {
+      name: 'operators',
+      initial: () => false,
+      symmetric: false,
+      actions: [
+        action<ClusterState>({ name: 'drain-operator-cordons', enabled: drainHasWork, apply: (s) => setCordon(s, true, true), fair: 'strong' }),
+        action<ClusterState>({ name: 'capacity-operator-uncordons', enabled: capacityHasWork, apply: (s) => setCordon(s, false), fair: 'strong' }),
+      ],
+    };
+    // Settled (Anvil's eventually stable reconciliation, again and again): neither has work.
+    const settled = alwaysEventually<ClusterState>('reconciliation-settles', 'the operators have nothing left to do', (s) => !drainHasWork(s) && !capacityHasWork(s));
+    return { extension, settled };
+  };
+  const config = resolveConfig('node-failure', { set: { ...SMALL, 'faults.nodeCrash': '0', 'cluster.statefulSetReplicas': '0' } });
+
+  it('should find two controllers fighting over spec.unschedulable as a lasso', () => {
+    const { extension, settled } = operators(false);
+    const [o] = checkLiveness(clusterModel(config, { extensions: [extension] }), [settled]);
+    expect(o.status).toBe('violated');
+    const cycle = o.lasso!.actions.slice(o.lasso!.loop).map((a) => a.name);
+    expect(cycle).toEqual(expect.arrayContaining(['drain-operator-cordons', 'capacity-operator-uncordons']));
+  });
+
+  it('should settle when one of them acts only once', () => {
+    const { extension, settled } = operators(true);
+    expect(checkLiveness(clusterModel(config, { extensions: [extension] }), [settled])[0].status).toBe('holds');
   });
 });
