@@ -144,6 +144,8 @@ export interface ParsedItf {
   /** Each state's model variables (without `#meta` and `mbt::` fields), as written. */
   readonly states: readonly Record<string, ItfValue>[];
   readonly initial: number;
+  /** The ITF `loop` field of a lasso: the last state equals `states[loop]`. */
+  readonly loop?: number;
 }
 
 function notItf(why: string): never {
@@ -263,7 +265,9 @@ export function parseItf(text: string): ParsedItf {
     states.push(vars);
   });
   const initial = typeof meta.initial === 'number' ? meta.initial : 0;
-  return { meta: meta as unknown as ItfMeta, vars: doc.vars as string[], labels, states, initial };
+  const loop = (doc as { loop?: unknown }).loop;
+  if (loop !== undefined && !(typeof loop === 'number' && Number.isSafeInteger(loop) && loop >= 0 && loop < states.length)) notItf('"loop" is not the index of one of its states');
+  return { meta: meta as unknown as ItfMeta, vars: doc.vars as string[], labels, states, initial, ...(loop === undefined ? {} : { loop: loop as number }) };
 }
 
 /** True when a decoded value holds an integer beyond ±(2^53−1) (no action parameter is one). */

@@ -4,7 +4,7 @@
  * equal, in its ITF encoding, the state saved in the file; the first step that fails either test is
  * named. Then the property named in `#meta` is evaluated along the replayed trace.
  */
-import { successors, type ActionLabel, type Model, type Property, type Trace } from '../checker/index.js';
+import { successors, type ActionLabel, type LivenessProperty, type Model, type Property, type Trace } from '../checker/index.js';
 import { formatAction, replayLabels } from '../checker/index.js';
 import { fail, ToolErrorCode } from './errors.js';
 import { canonicalItf, normaliseItf, stateVars, type ItfValue, type ParsedItf } from './itf.js';
@@ -53,7 +53,7 @@ export function evaluateAlong<S>(model: Model<S>, property: Property<S> | 'deadl
 }
 
 /** Replays `itf` on `model`; throws KC205 at the first step that diverges, KC206 if the claim is not reproduced. */
-export function replayItf<S>(model: Model<S>, itf: ParsedItf): ReplayReport<S> {
+export function replayItf<S>(model: Model<S>, itf: ParsedItf, liveness: readonly LivenessProperty<S>[] = []): ReplayReport<S> {
   const init = model.initialStates();
   if (itf.initial < 0 || itf.initial >= init.length) {
     fail(ToolErrorCode.traceDiverges, `the trace starts in initial state ${itf.initial}, but the model has ${init.length}`);
@@ -75,6 +75,8 @@ export function replayItf<S>(model: Model<S>, itf: ParsedItf): ReplayReport<S> {
   }
   const id = itf.meta.property;
   if (id === undefined) return { trace, outcome: 'replayed' };
+  const live = liveness.find((l) => l.id === id);
+  if (live !== undefined) return replayLasso(model, live, itf, trace);
   const property = id === 'deadlock' && model.checkDeadlock ? 'deadlock' : model.properties.find((p) => p.id === id);
   if (property === undefined) {
     fail(ToolErrorCode.traceMismatch, `the trace is for property "${id}", which this model does not have; known: ${model.properties.map((p) => p.id).join(', ')}`);
@@ -85,6 +87,25 @@ export function replayItf<S>(model: Model<S>, itf: ParsedItf): ReplayReport<S> {
     fail(ToolErrorCode.traceNotReproduced, `the trace replays, but ${goal ? `goal "${id}" is never reached` : `property "${id}" holds`} along it`);
   }
   return { trace, outcome: goal ? 'witnessed' : 'violated', property: id, at };
+}
+
+/**
+ * A liveness lasso replays when its last state is its `loop` state again and the property's goal
+ * fails on every state of the cycle (and, for `eventually`, of the whole lasso), so the cycle can
+ * be taken forever without the goal.
+ */
+function replayLasso<S>(model: Model<S>, live: LivenessProperty<S>, itf: ParsedItf, trace: Trace<S>): ReplayReport<S> {
+  const loop = itf.loop;
+  if (loop === undefined) fail(ToolErrorCode.traceMismatch, `the trace is for liveness property "${live.id}" but has no "loop" index: a liveness violation is a lasso`);
+  const key = (s: S): string => JSON.stringify(model.view ? model.view(s) : s);
+  const states = trace.states;
+  if (key(states[states.length - 1]) !== key(states[loop])) {
+    fail(ToolErrorCode.traceNotReproduced, `the trace replays, but its last state is not state ${loop} again: no cycle closes there`);
+  }
+  const from = live.kind === 'eventually' ? 0 : loop;
+  const reached = states.slice(from).findIndex((s) => live.q(s));
+  if (reached >= 0) fail(ToolErrorCode.traceNotReproduced, `the trace replays, but "${live.id}" reaches its goal at state ${from + reached}`);
+  return { trace, outcome: 'violated', property: live.id, at: states.length - 1 };
 }
 
 /**

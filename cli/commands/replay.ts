@@ -52,7 +52,7 @@ export async function runReplay(file: string, opts: ReplayOptions): Promise<numb
     const what = foreign === undefined ? 'was made on a model with extensions (its states hold their memory)' : `takes the step "${foreign.name}", which the model has no action for`;
     fail(ToolErrorCode.traceDiverges, `${file} ${what}; if it comes from your own controller, replay with the same --extension it was checked with`);
   }
-  const report = replayItf(rebuilt.model, itf);
+  const report = replayItf(rebuilt.model, itf, rebuilt.liveness ?? []);
   const steps = report.trace.actions.length;
   const at = report.at ?? steps;
   const time = timelineSteps(rebuilt.model, report.trace).slice(0, at).reduce((t, s) => t + s.elapsed, 0);

@@ -4,7 +4,8 @@ import type { Palette } from '../../reports/colors.js';
 import { formatTimeline } from '../../reports/timeline.js';
 import { outcomeJson } from '../../reports/json.js';
 import { exitCodeOf, formatOutcome, type RunInfo } from '../../reports/outcome.js';
-import { prepareOut, runArtifacts, writeArtifacts, type OutPlan } from '../artifacts.js';
+import { prepareOut, runArtifacts, writeArtifacts, type Artifact, type OutPlan } from '../artifacts.js';
+import { toItf } from '../../reports/itf.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import type { Model } from '../../checker/index.js';
 import { modelFactoryOf } from '../modelFactory.js';
@@ -148,6 +149,12 @@ export async function runSearch(command: 'check' | 'simulate', opts: RunOptions)
     const { actionsTaken, actions, faultSteps, swarm } = sim.coverage;
     info = { ...info, simulation: { seed: sim.seed, runs: sim.runs, steps: sim.steps, distinct: sim.stats.distinctStates, ...(exhaustive === undefined ? {} : { exhaustive }), actionsTaken, actions, faultSteps, swarm, ...replay } };
   }
+  // Liveness: on the whole graph, without symmetry (a lasso on the reduced graph need not be a behaviour).
+  let liveness: LivenessOutcome<unknown>[] | undefined;
+  if (command === 'check' && opts.liveness) {
+    if (r.liveness === undefined || r.liveness.length === 0) fail(ToolErrorCode.badOption, `--liveness: scenario ${r.scenario} has no liveness properties`);
+    liveness = checkLiveness(r.model, r.liveness);
+  }
   let written: string[] = [];
   if (outPlan !== undefined) {
     // Ctrl-C while the reports are built: say what was explored, and write nothing.
@@ -155,16 +162,10 @@ export async function runSearch(command: 'check' | 'simulate', opts: RunOptions)
     const stop = onInterrupt(() => `interrupted after the search (${done.stats.distinctStates.toLocaleString('en-US')} distinct states, depth ${done.stats.depth}, verdict ${done.verdict}); nothing was written to ${outPlan.dir}`);
     try {
       const files = await runArtifacts(r.model, result, info, r.subject.participants, opts.maxNodes ?? 500);
-      written = writeArtifacts(outPlan, files);
+      written = writeArtifacts(outPlan, [...files, ...lassoArtifacts(r.model, liveness ?? [], info)]);
     } finally {
       stop();
     }
-  }
-  // Liveness: on the whole graph, without symmetry (a lasso on the reduced graph need not be a behaviour).
-  let liveness: LivenessOutcome<unknown>[] | undefined;
-  if (command === 'check' && opts.liveness) {
-    if (r.liveness === undefined || r.liveness.length === 0) fail(ToolErrorCode.badOption, `--liveness: scenario ${r.scenario} has no liveness properties`);
-    liveness = checkLiveness(r.model, r.liveness);
   }
   if (opts.json) {
     const imported = {
@@ -182,6 +183,27 @@ export async function runSearch(command: 'check' | 'simulate', opts: RunOptions)
   }
   if (liveness?.some((l) => l.status === 'violated')) return 1;
   return exitCodeOf(result.verdict);
+}
+
+/**
+ * Each liveness violation as an ITF trace with its `loop` index (the ITF format's field for a
+ * lasso: the last state equals `states[loop]`), which `kubecheck replay` re-executes.
+ */
+function lassoArtifacts(model: Model<unknown>, outcomes: readonly LivenessOutcome<unknown>[], info: RunInfo): Artifact[] {
+  const key = (s: unknown): string => JSON.stringify(model.view ? model.view(s) : s);
+  const roots = model.initialStates().map(key);
+  return outcomes.flatMap((l) => {
+    if (l.lasso === undefined) return [];
+    const initial = Math.max(0, roots.indexOf(key(l.lasso.states[0])));
+    const itf = toItf({ states: l.lasso.states, actions: l.lasso.actions, path: { initial, steps: [] } }, {
+      property: l.id,
+      status: 'violated',
+      ...(info.scenario === undefined ? {} : { scenario: info.scenario }),
+      ...(info.config === undefined ? {} : { config: info.config }),
+      ...(info.allowUnsafeConfig ? { allowUnsafeConfig: true } : {}),
+    });
+    return [{ name: `liveness-${l.id}.itf.json`, content: `${JSON.stringify({ ...itf, loop: l.lasso.loop }, null, 2)}\n` }];
+  });
 }
 
 /** The liveness outcomes, each violation with its lasso as a timeline and where its cycle starts. */

@@ -1,4 +1,7 @@
 /** `kubecheck check --liveness`: the liveness properties, their lassos, the exit code and --json. */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { kubecheck } from './run.js';
 
@@ -27,5 +30,21 @@ describe('kubecheck check --liveness', () => {
     const lasso = crashed.liveness.find((l) => l.id === 'statefulset-identity-eventually-running')!.lasso!;
     expect(lasso.loop).toBeGreaterThan(0);
     expect(lasso.loop).toBeLessThanOrEqual(lasso.length);
+  });
+
+  it('should write each lasso as an ITF trace with its loop index, which replay reproduces, and refuse one whose cycle does not close', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'kubecheck-live-')), 'report');
+    expect(kubecheck(['check', '--scenario', 'node-failure', '--liveness', '--out', out, ...SMALL]).code).toBe(1);
+    const file = join(out, 'liveness-statefulset-identity-eventually-running.itf.json');
+    const trace = JSON.parse(readFileSync(file, 'utf8')) as { loop: number; states: unknown[] };
+    expect(trace.loop).toBeGreaterThan(0);
+    const replay = kubecheck(['replay', '--quiet', file]);
+    expect(replay.code).toBe(1);
+    expect(replay.stdout).toMatch(/statefulset-identity-eventually-running violated/);
+    const broken = join(out, '..', 'broken.itf.json');
+    writeFileSync(broken, JSON.stringify({ ...trace, loop: 1 }));
+    const bad = kubecheck(['replay', broken]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^kubecheck: KC206: .*no cycle closes there/)]);
   });
 });
