@@ -12,6 +12,7 @@ import { formatChange, jsonOf } from './diff.js';
 import { formatDuration, formatTime } from './duration.js';
 import { exitCodeOf, formatStats, type RunInfo } from './outcome.js';
 import { foldTime, presented, stateParts, timelineSteps, traceDuration, type TimelineStep } from './timeline.js';
+import { sequenceParticipants } from './mermaid.js';
 
 /** Escapes text for HTML content and attributes. */
 export function escapeHtml(text: string): string {
@@ -68,21 +69,7 @@ function counterexampleData<S>(model: Model<S>, outcome: PropertyOutcome<S>): Co
 /** A sequence diagram as inline SVG: one column per component, one arrow per message. */
 export function sequenceSvg<S>(model: Model<S>, outcome: PropertyOutcome<S>, order: readonly string[] = []): string {
   const lines = foldTime(timelineSteps(model, outcome.trace!));
-  const seen: string[] = [];
-  const add = (p: string): void => {
-    if (!seen.includes(p)) seen.push(p);
-  };
-  for (const l of lines) {
-    if (l.timeOnly) continue;
-    add(l.actor);
-    for (const t of l.step?.to ?? []) add(t);
-    for (const t of l.step?.affects ?? []) add(t);
-  }
-  const rank = (p: string): number => {
-    const i = order.findIndex((o) => p === o || p.startsWith(`${o}/`) || p.startsWith(`${o}-`));
-    return i < 0 ? order.length : i;
-  };
-  const parts = seen.map((p, i) => ({ p, i })).sort((a, b) => rank(a.p) - rank(b.p) || a.i - b.i).map((x) => x.p);
+  const parts = sequenceParticipants(lines, order);
   const col = 190;
   const row = 30;
   const x = (p: string): number => 100 + col * parts.indexOf(p);

@@ -33,9 +33,11 @@ function orderParticipants(seen: readonly string[], order: readonly string[]): s
   return seen.map((p, i) => ({ p, i, r: rank(p) })).sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.p);
 }
 
-/** The `sequenceDiagram` source for a trace. */
-export function mermaidSequence<S>(model: Model<S>, trace: Trace<S>, options: MermaidOptions = {}): string {
-  const lines = foldTime(timelineSteps(model, trace));
+/**
+ * The participants of a sequence diagram: every component that acts, is sent to, or is affected
+ * by a fault, those named in `order` first, then by first appearance.
+ */
+export function sequenceParticipants(lines: readonly { readonly timeOnly?: boolean; readonly actor: string; readonly step?: { readonly to?: readonly string[]; readonly affects?: readonly string[] } }[], order: readonly string[]): string[] {
   const seen: string[] = [];
   const add = (p: string): void => {
     if (!seen.includes(p)) seen.push(p);
@@ -46,8 +48,14 @@ export function mermaidSequence<S>(model: Model<S>, trace: Trace<S>, options: Me
     for (const t of l.step?.to ?? []) add(t);
     for (const t of l.step?.affects ?? []) add(t);
   }
-  if (seen.length === 0) add(model.name);
-  const participants = orderParticipants(seen, options.order ?? []);
+  return orderParticipants(seen, order);
+}
+
+/** The `sequenceDiagram` source for a trace. */
+export function mermaidSequence<S>(model: Model<S>, trace: Trace<S>, options: MermaidOptions = {}): string {
+  const lines = foldTime(timelineSteps(model, trace));
+  const found = sequenceParticipants(lines, options.order ?? []);
+  const participants = found.length > 0 ? found : [model.name];
   const ids = new Map(participants.map((p, i) => [p, `P${i}`]));
   const id = (p: string): string => ids.get(p) as string;
   const span = participants.length > 1 ? `${id(participants[0])},${id(participants[participants.length - 1])}` : id(participants[0]);

@@ -11,16 +11,9 @@ import { faultNames } from '../../model/faults.js';
 import { FAULT_NAMES } from '../../model/validate.js';
 import { defaultProperties, kubernetesModel, notReadyReplacementBound, replacementBound, runningReplicas } from '../../properties/index.js';
 import { replacementWithin } from '../../properties/observers.js';
-import { run, steps } from './helpers.js';
+import { run, SMALL_TIMERS, steps } from './helpers.js';
 
-/** Short timers: Lease renewed every 1 s, 1 s monitor passes, 2 s grace, 3 s tolerations. */
-const SMALL = {
-  'kubelet.nodeLeaseDurationSeconds': '4',
-  'kubeControllerManager.nodeMonitorPeriod': '1s',
-  'kubeControllerManager.nodeMonitorGracePeriod': '2s',
-  'kubeApiserver.defaultUnreachableTolerationSeconds': '3',
-  'kubeApiserver.defaultNotReadyTolerationSeconds': '3',
-};
+const SMALL = SMALL_TIMERS;
 const LEADERS_ONLY = { 'cluster.schedulerCandidates': '1', 'faults.componentCrash': '0' };
 
 /** Checks `properties` (ids of the catalog or extra property values) on a scenario. */

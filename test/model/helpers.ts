@@ -26,3 +26,12 @@ export function steps(r: Run, id: string): { name: string; actor: string; summar
   const model = kubernetesModel(r.config);
   return trace.actions.map((a, i) => ({ name: a.name, ...model.describeStep!(trace.states[i], a, trace.states[i + 1]) }));
 }
+
+/** Short timers where the logic does not depend on the defaults: Lease renewed every 1 s, 1 s monitor passes, 2 s grace, 3 s tolerations. */
+export const SMALL_TIMERS: Readonly<Record<string, string>> = {
+  'kubelet.nodeLeaseDurationSeconds': '4',
+  'kubeControllerManager.nodeMonitorPeriod': '1s',
+  'kubeControllerManager.nodeMonitorGracePeriod': '2s',
+  'kubeApiserver.defaultUnreachableTolerationSeconds': '3',
+  'kubeApiserver.defaultNotReadyTolerationSeconds': '3',
+};

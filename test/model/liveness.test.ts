@@ -7,14 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { action, alwaysEventually, checkLiveness } from '../../checker/index.js';
 import { clusterModel, resolveConfig, type ClusterExtension, type ClusterState } from '../../model/index.js';
 import { kubernetesLiveness } from '../../properties/liveness.js';
+import { SMALL_TIMERS } from './helpers.js';
 
-const SMALL = {
-  'kubelet.nodeLeaseDurationSeconds': '4',
-  'kubeControllerManager.nodeMonitorPeriod': '1s',
-  'kubeControllerManager.nodeMonitorGracePeriod': '2s',
-  'kubeApiserver.defaultUnreachableTolerationSeconds': '3',
-  'kubeApiserver.defaultNotReadyTolerationSeconds': '3',
-};
+const SMALL = SMALL_TIMERS;
 
 function live(scenario: string, set: Record<string, string>) {
   const config = resolveConfig(scenario, { set });
