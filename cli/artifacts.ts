@@ -15,6 +15,7 @@
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { CheckResult, Model, Property, Trace } from '../checker/index.js';
+import type { Lasso } from '../reports/html.js';
 import { dotToSvg, graphToDot } from '../reports/dot.js';
 import { fail, KubecheckError, ToolErrorCode } from '../reports/errors.js';
 import { traceNeighbourhood, wholeGraph } from '../reports/graph.js';
@@ -41,6 +42,7 @@ export async function runArtifacts<S>(
   info: RunInfo,
   participants: readonly string[] | undefined,
   maxNodes: number,
+  lassos: readonly Lasso<S>[] = [],
 ): Promise<Artifact[]> {
   const files: Artifact[] = [];
   const traceFiles: Record<string, string> = {};
@@ -72,7 +74,7 @@ export async function runArtifacts<S>(
       files.push({ name: 'state-graph.dot', content: dot }, { name: 'state-graph.svg', content: await dotToSvg(dot) });
     }
   }
-  const html = htmlReport(model, result, info, { graphs, ...(participants ? { participants } : {}) });
+  const html = htmlReport(model, result, info, { graphs, lassos: lassos as readonly Lasso<unknown>[], ...(participants ? { participants } : {}) });
   files.push({ name: 'report.html', content: html });
   const names = ['report.md', 'result.json', ...files.map((f) => f.name)];
   files.unshift(

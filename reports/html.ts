@@ -6,7 +6,7 @@
  * graph with the counterexample's path in bold. `#cx=1&step=12` in the address opens a given
  * counterexample at a given step.
  */
-import type { CheckResult, JsonValue, Model, PropertyOutcome } from '../checker/index.js';
+import type { ActionLabel, CheckResult, JsonValue, Model, PropertyOutcome } from '../checker/index.js';
 import { faultTest } from '../checker/index.js';
 import { formatChange, jsonOf } from './diff.js';
 import { formatDuration, formatTime } from './duration.js';
@@ -97,7 +97,18 @@ export function sequenceSvg<S>(model: Model<S>, outcome: PropertyOutcome<S>, ord
   return `<svg class="sequence" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="sequence diagram of ${escapeHtml(outcome.id)}"><defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>${heads.join('')}${out.join('')}</svg>`;
 }
 
+/** A liveness violation to draw: its lasso, the cycle starting after step `loop`. */
+export interface Lasso<S> {
+  readonly id: string;
+  readonly description: string;
+  readonly states: readonly S[];
+  readonly actions: readonly ActionLabel[];
+  readonly loop: number;
+}
+
 export interface HtmlOptions {
+  /** Liveness violations, each drawn like a counterexample with its cycle marked. */
+  readonly lassos?: readonly Lasso<unknown>[];
   /** Participants placed first in sequence diagrams. */
   readonly participants?: readonly string[];
   /** SVG of the projected state graph per property id (made by the caller with Graphviz). */
@@ -112,7 +123,7 @@ table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:3px 8px;text-
 .stepper{display:grid;grid-template-columns:minmax(300px,2fr) 3fr;gap:12px;align-items:start}
 .steps{max-height:560px;overflow:auto;border:1px solid #ddd;margin:0;padding:0;list-style:none;font:12px ui-monospace,monospace}
 .steps li{padding:2px 6px;cursor:pointer;white-space:nowrap}.steps li.fault{color:#b00}
-.steps li.active{background:#dbe8ff;font-weight:bold}
+.steps li.active{background:#dbe8ff;font-weight:bold}.steps li.cycle{border-left:3px solid #a60}
 .pane{border:1px solid #ddd;padding:8px}.pane pre{font:12px ui-monospace,monospace;white-space:pre-wrap;margin:4px 0;max-height:420px;overflow:auto}
 .diff{color:#05a}.controls{margin:8px 0}.controls button{margin-right:6px}
 svg.sequence text{font:11px system-ui,sans-serif}svg .head{fill:#eef;stroke:#88a}svg .life{stroke:#bbb;stroke-dasharray:4 3}
@@ -153,7 +164,11 @@ if (want.has('step')) show(Number(want.get('cx') || 0), Number(want.get('step'))
 /** The report as one HTML page. */
 export function htmlReport<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, options: HtmlOptions = {}): string {
   const subject = info.scenario ?? model.name;
-  const violated = result.properties.filter((p) => p.status === 'violated' && p.trace);
+  const lassos = (options.lassos ?? []) as readonly Lasso<S>[];
+  const asOutcome = (l: Lasso<S>): PropertyOutcome<S> =>
+    ({ id: l.id, description: `${l.description} (liveness: a lasso whose cycle, marked, repeats forever)`, kind: 'liveness', status: 'violated', trace: { states: l.states, actions: l.actions, path: { initial: 0, steps: [] } } }) as unknown as PropertyOutcome<S>;
+  const violated = [...result.properties.filter((p) => p.status === 'violated' && p.trace), ...lassos.map(asOutcome)];
+  const loopOf = (id: string): number | undefined => lassos.find((l) => l.id === id)?.loop;
   const data = violated.map((p) => counterexampleData(model, p));
   const out: string[] = [];
   out.push('<!doctype html><html lang="en"><head><meta charset="utf-8">');
@@ -168,12 +183,17 @@ export function htmlReport<S>(model: Model<S>, result: CheckResult<S>, info: Run
     const d = data[c];
     const steps = timelineSteps(model, p.trace!);
     out.push(`<section class="counterexample" id="cx-${c}" data-property="${escapeHtml(p.id)}">`);
-    out.push(`<h2>Counterexample to <code>${escapeHtml(p.id)}</code></h2>`);
+    out.push(`<h2>${loopOf(p.id) === undefined ? 'Counterexample' : 'Liveness counterexample (lasso)'} to <code>${escapeHtml(p.id)}</code></h2>`);
     out.push(`<p>${escapeHtml(p.description)}. Violated after ${steps.length} steps and ${formatDuration(traceDuration(steps))} of model time; ${d.steps.filter((s) => s.fault).length} of them faults or operator actions (red).</p>`);
     out.push(`<div class="controls"><button class="prev" type="button">◀ previous</button><button class="next" type="button">next ▶</button><input type="range" min="0" max="${d.steps.length}" value="${d.steps.length}" aria-label="step"> <span class="where"></span></div>`);
     out.push('<div class="stepper"><ol class="steps">');
     out.push(`<li data-step="0">initial state</li>`);
-    for (const s of d.steps) out.push(`<li data-step="${s.step}"${s.fault ? ' class="fault"' : ''}>${escapeHtml(`${s.step}. ${s.time}  ${s.actor}  ${s.summary}`)}</li>`);
+    const loop = loopOf(p.id);
+    if (loop !== undefined) out.push(`<p class="lasso">The cycle starts after step ${loop} and comes back to that state: steps ${loop + 1}–${d.steps.length} (marked) repeat forever without the goal.</p>`);
+    for (const s of d.steps) {
+      const classes = [...(s.fault ? ['fault'] : []), ...(loop !== undefined && s.step > loop ? ['cycle'] : [])];
+      out.push(`<li data-step="${s.step}"${classes.length ? ` class="${classes.join(' ')}"` : ''}>${escapeHtml(`${s.step}. ${s.time}  ${s.actor}  ${s.summary}`)}</li>`);
+    }
     out.push('</ol><div class="pane"><b>What the step changed</b><pre class="diff"></pre><b>State after it</b><pre class="summary"></pre><details><summary>the whole state</summary><pre class="state"></pre></details></div></div>');
     out.push('<h3>Sequence diagram</h3>', `<div class="figure">${sequenceSvg(model, p, options.participants ?? [])}</div>`);
     const graph = options.graphs?.[p.id];

@@ -161,7 +161,8 @@ export async function runSearch(command: 'check' | 'simulate', opts: RunOptions)
     const done = result;
     const stop = onInterrupt(() => `interrupted after the search (${done.stats.distinctStates.toLocaleString('en-US')} distinct states, depth ${done.stats.depth}, verdict ${done.verdict}); nothing was written to ${outPlan.dir}`);
     try {
-      const files = await runArtifacts(r.model, result, info, r.subject.participants, opts.maxNodes ?? 500);
+      const lassos = (liveness ?? []).flatMap((l) => (l.lasso ? [{ id: l.id, description: l.description, ...l.lasso }] : []));
+      const files = await runArtifacts(r.model, result, info, r.subject.participants, opts.maxNodes ?? 500, lassos);
       written = writeArtifacts(outPlan, [...files, ...lassoArtifacts(r.model, liveness ?? [], info)]);
     } finally {
       stop();

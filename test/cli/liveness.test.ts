@@ -38,6 +38,10 @@ describe('kubecheck check --liveness', () => {
     const file = join(out, 'liveness-statefulset-identity-eventually-running.itf.json');
     const trace = JSON.parse(readFileSync(file, 'utf8')) as { loop: number; states: unknown[] };
     expect(trace.loop).toBeGreaterThan(0);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('Liveness counterexample (lasso) to <code>statefulset-identity-eventually-running</code>');
+    expect(html).toContain(`The cycle starts after step ${trace.loop}`);
+    expect((html.match(/<li data-step="\d+" class="cycle">/g) ?? []).length).toBe(trace.states.length - 1 - trace.loop);
     const replay = kubecheck(['replay', '--quiet', file]);
     expect(replay.code).toBe(1);
     expect(replay.stdout).toMatch(/statefulset-identity-eventually-running violated/);
