@@ -26,6 +26,9 @@ import type { RunInfo } from '../reports/outcome.js';
 import { stateParts, timelineSteps, traceDuration, type TimelineStep } from '../reports/timeline.js';
 import { runArtifacts, writeArtifacts } from './artifacts.js';
 import type { ConfigInput } from './subject.js';
+import { resolveConfig, type ClusterExtension } from '../model/index.js';
+import { kubernetesModel } from '../properties/index.js';
+import { fail, ToolErrorCode } from '../reports/errors.js';
 import { subjectOf } from './subjects.js';
 
 /** Where a failing assertion writes its report, and what it says the run was. */
@@ -47,17 +50,24 @@ export interface ResolvedScenario<S> {
 }
 
 /**
- * Resolves a scenario with a config (a parsed file and/or `--set`-style pairs). `extend` adds the
+ * Resolves a scenario with a config (a parsed file and/or `--set`-style pairs). `extensions` attach
+ * users' own controllers to the Kubernetes model (their memory and timers), as `kubernetesScenario`
+ * of `kubecheck/model` does; `extend` adds the
  * user's own controllers: it receives the stock model and returns one with more actions (or
  * properties). Bad config throws the same one-line `KubecheckError` as the command line.
  */
 export async function kubernetesScenario<S = unknown>(
   name: string,
-  input: ConfigInput & { readonly extend?: (model: Model<S>) => Model<S> } = {},
+  input: ConfigInput & { readonly extend?: (model: Model<S>) => Model<S>; readonly extensions?: readonly ClusterExtension[] } = {},
 ): Promise<ResolvedScenario<S>> {
   const { subject, scenario } = await subjectOf(name);
   const resolved = subject.resolve(scenario, input);
-  const base = resolved.model as Model<S>;
+  let base = resolved.model as Model<S>;
+  if (input.extensions !== undefined && input.extensions.length > 0) {
+    // The same as kubernetesScenario of `kubecheck/model`: the extensions' memory and timers attach.
+    if (subject.name !== 'kubernetes') fail(ToolErrorCode.badOption, `extensions are controllers added to the Kubernetes model; scenario ${name} is not one`);
+    base = kubernetesModel(resolveConfig(scenario, input), { extensions: input.extensions }) as unknown as Model<S>;
+  }
   return {
     model: input.extend ? input.extend(base) : base,
     scenario,

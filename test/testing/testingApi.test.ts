@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectHolds, expectNoRandomViolation, expectViolation, seedFromEnvironment } from '../../cli/testing.js';
+import { expectHolds, expectNoRandomViolation, expectViolation, kubernetesScenario, seedFromEnvironment } from '../../cli/testing.js';
+import { remediationOperator } from '../../examples/remediation-operator/remediationOperator.js';
 import { twoPhasePlain } from '../../examples/two-phase-commit/index.js';
 
 const buggy = () => twoPhasePlain({ rms: 3, bug: 'rm-commits-on-prepared' });
@@ -56,4 +57,13 @@ describe('the testing API', () => {
       else process.env.KUBECHECK_SEED = before;
     }
   });
+});
+
+describe('kubernetesScenario of kubecheck/testing', () => {
+  it('should attach extensions as kubecheck/model does, and refuse them on a scenario that is not Kubernetes', async () => {
+    const { model } = await kubernetesScenario('node-partition', { extensions: [remediationOperator()] });
+    const trace = await expectViolation(model, 'statefulset-at-most-one');
+    expect(trace.actions.some((a) => a.name.startsWith('remediation'))).toBe(true);
+    await expect(kubernetesScenario('two-phase-commit', { extensions: [remediationOperator()] })).rejects.toThrow(/KC\d+: extensions are controllers added to the Kubernetes model/);
+  }, 60_000);
 });
