@@ -13,7 +13,7 @@
  */
 import { daemonPodName } from './config.js';
 import type { Ctx } from './context.js';
-import { candidateKey, ctrlKey, nodeObjectKey, nodeRealKey, podAttrKey } from './key.js';
+import { candidateKey, nodeObjectKey, nodeRealKey, podAttrKey } from './key.js';
 import type { Candidate, ClusterState, ControllerManagerLocal, PodObject } from './state.js';
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -3,7 +3,7 @@
  * is stated; `kubernetes-semantics.md` (beside DESIGN.md) has the derivations.
  */
 import { always, alwaysStep, type Property } from '../checker/index.js';
-import { heartbeatsOf, nodeName, podOfWorkload, quorum, type ClusterConfig, type ClusterState } from '../model/index.js';
+import { heartbeatsOf, podOfWorkload, quorum, type ClusterConfig, type ClusterState } from '../model/index.js';
 import { copiesRunning, workloadsOfKind } from './helpers.js';
 
 /**

@@ -45,12 +45,6 @@ function bad(file: string, field: string, why: string): never {
   return fail(ToolErrorCode.malformedConfig, `${file}: ${field}: ${why}`);
 }
 
-/** A field of a Go struct decoded from JSON: Go matches names case-insensitively (KubeControllerManagerConfiguration has no json tags). */
-function goField(o: Obj, name: string): unknown {
-  const key = Object.keys(o).find((k) => k.toLowerCase() === name.toLowerCase());
-  return key === undefined ? undefined : o[key];
-}
-
 const show = (v: unknown): string => {
   const t = JSON.stringify(v) ?? String(v);
   return t.length > 40 ? `${t.slice(0, 37)}...` : t;

@@ -8,40 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { check, successors } from '../../checker/index.js';
 import { clusterModel, makeCtx, resolveConfig, type ClusterConfig, type ClusterState } from '../../model/index.js';
 import { stateKey } from '../../model/key.js';
-import { canonicalize, permuteCandidates, permuteNodesAndPods } from '../../model/symmetry.js';
+import { candidatePermutations, nodePermutations, permutations, reachable } from './orbits.js';
+import { canonicalize, permuteNodesAndPods } from '../../model/symmetry.js';
 import { run } from './helpers.js';
-
-function permutations(items: readonly number[]): number[][] {
-  if (items.length <= 1) return [[...items]];
-  return items.flatMap((x, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [x, ...rest]));
-}
-
-/** Every state reachable without symmetry, keyed exactly. */
-function reachable(config: ClusterConfig): ClusterState[] {
-  const model = clusterModel(config, { symmetry: false });
-  const seen = new Map<string, ClusterState>();
-  const queue = [...model.initialStates()];
-  for (const s of queue) seen.set(stateKey(s), s);
-  for (let i = 0; i < queue.length; i++) {
-    for (const { state } of successors(model, queue[i])) {
-      const k = stateKey(state);
-      if (!seen.has(k)) {
-        seen.set(k, state);
-        queue.push(state);
-      }
-    }
-  }
-  return queue;
-}
 
 /** Every state of the orbit of s (nodes within zones, web pods, candidates of each election). */
 function orbit(config: ClusterConfig, s: ClusterState): ClusterState[] {
-  const ctx = makeCtx(config);
-  const zonePerms = ctx.nodesOfZone.map((g) => permutations(g.map((_, i) => i)));
-  let nodePerms: number[][] = [new Array<number>(config.cluster.nodes).fill(0)];
-  ctx.nodesOfZone.forEach((group, z) => {
-    nodePerms = nodePerms.flatMap((base) => zonePerms[z].map((p) => base.map((v, slot) => (group.includes(slot) ? group[p[group.indexOf(slot)]] : v))));
-  });
+  const nodePerms = nodePermutations(config);
   const webs = new Set<string>();
   for (const p of s.api.pods) if (p.workload === 'web') webs.add(p.name);
   for (const n of s.nodes) for (const r of n.running) if (r.startsWith('web-')) webs.add(r);
@@ -51,10 +24,7 @@ function orbit(config: ClusterConfig, s: ClusterState): ClusterState[] {
   for (const perm of nodePerms) {
     for (const rename of renames) {
       const t = permuteNodesAndPods(s, perm, rename);
-      for (const o0 of permutations(t.candidates[0].map((_, i) => i))) {
-        const t0 = permuteCandidates(t, 0, o0);
-        for (const o1 of permutations(t.candidates[1].map((_, i) => i))) out.push(permuteCandidates(t0, 1, o1));
-      }
+      out.push(...candidatePermutations(t));
     }
   }
   return out;

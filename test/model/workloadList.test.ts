@@ -7,33 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { check, successors } from '../../checker/index.js';
-import { clusterModel, configToObject, makeCtx, resolveConfig, type ClusterConfig, type ClusterState, type ResolveInput } from '../../model/index.js';
+import { clusterModel, configToObject, resolveConfig, type ClusterConfig, type ClusterState, type ResolveInput } from '../../model/index.js';
 import { stateKey } from '../../model/key.js';
-import { permuteCandidates, permuteNodesAndPods } from '../../model/symmetry.js';
+import { candidatePermutations, nodePermutations, permutations, reachable } from './orbits.js';
+import { permuteNodesAndPods } from '../../model/symmetry.js';
 import { defaultPropertyIds, kubernetesModel } from '../../properties/index.js';
-
-function permutations(items: readonly number[]): number[][] {
-  if (items.length <= 1) return [[...items]];
-  return items.flatMap((x, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [x, ...rest]));
-}
-
-/** Every state reachable without symmetry, keyed exactly. */
-function reachable(config: ClusterConfig): ClusterState[] {
-  const model = clusterModel(config, { symmetry: false });
-  const seen = new Set<string>();
-  const queue = [...model.initialStates()];
-  for (const s of queue) seen.add(stateKey(s));
-  for (let i = 0; i < queue.length; i++) {
-    for (const { state } of successors(model, queue[i])) {
-      const k = stateKey(state);
-      if (!seen.has(k)) {
-        seen.add(k);
-        queue.push(state);
-      }
-    }
-  }
-  return queue;
-}
 
 /** Every product of one choice per list. */
 function product<T>(lists: readonly (readonly T[])[]): T[][] {
@@ -47,12 +25,7 @@ function product<T>(lists: readonly (readonly T[])[]): T[][] {
  * each election. Restated here from the definition, independently of `canonicalize`.
  */
 function orbit(config: ClusterConfig, s: ClusterState): ClusterState[] {
-  const ctx = makeCtx(config);
-  const zonePerms = ctx.nodesOfZone.map((g) => permutations(g.map((_, i) => i)));
-  let nodePerms: number[][] = [new Array<number>(config.cluster.nodes).fill(0)];
-  ctx.nodesOfZone.forEach((group, z) => {
-    nodePerms = nodePerms.flatMap((base) => zonePerms[z].map((p) => base.map((v, slot) => (group.includes(slot) ? group[p[group.indexOf(slot)]] : v))));
-  });
+  const nodePerms = nodePermutations(config);
   const perSet = config.cluster.workloads
     .filter((w) => w.kind === 'ReplicaSet')
     .map((w) => {
@@ -70,10 +43,7 @@ function orbit(config: ClusterConfig, s: ClusterState): ClusterState[] {
   for (const perm of nodePerms) {
     for (const rename of renames) {
       const t = permuteNodesAndPods(s, perm, rename, daemonSets);
-      for (const o0 of permutations(t.candidates[0].map((_, i) => i))) {
-        const t0 = permuteCandidates(t, 0, o0);
-        for (const o1 of permutations(t.candidates[1].map((_, i) => i))) out.push(permuteCandidates(t0, 1, o1));
-      }
+      out.push(...candidatePermutations(t));
     }
   }
   return out;
