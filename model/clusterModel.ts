@@ -88,12 +88,6 @@ function tickExtensions(extensions: readonly ClusterExtension[], state: ClusterS
   return { ...state, extensions: memory };
 }
 
-/**
- * Non-urgent actions under strong fairness (they wait for an instant with no urgent work, so
- * they are disabled now and then): time passes, a follower takes an expired Lease.
- */
-const FAIR_BACKGROUND = new Set(['tick', 'leader-try-acquire']);
-
 /** The built-in urgent actions, in urgency order. */
 export function urgentActions(ctx: Ctx): ClusterAction[] {
   return [
@@ -171,8 +165,8 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
         ...(a.params === undefined ? {} : { params: a.params }),
         enabled: (s, p) => firstDue(s) < 0 && a.enabled(s, p),
         apply: a.name === 'tick' ? (s, p) => syncHistory(tickExtensions(extensions, a.apply(s, p), ctx.tick)) : (s, p) => syncHistory(a.apply(s, p)),
-        // Time passes and an expired Lease is taken; faults and operator actions may never happen.
-        ...(FAIR_BACKGROUND.has(a.name) ? { fair: 'strong' as const } : {}),
+        // As the action says (time passes, an expired Lease is taken); faults and operator actions may never happen.
+        ...(a.fair === undefined ? {} : { fair: a.fair }),
       });
     } else {
       actions.push({

@@ -154,6 +154,11 @@ export function quorumCanBeLost(c: ClusterConfig): boolean {
 export interface ClusterAction<P extends JsonValue | undefined = JsonValue | undefined> {
   readonly name: string;
   readonly urgent: boolean;
+  /**
+   * Fairness of a non-urgent action for liveness (urgent ones are always strongly fair). Strong:
+   * urgent work disables a non-urgent action now and then, so weak fairness would force nothing.
+   */
+  readonly fair?: 'strong';
   readonly params?: readonly P[] | ((s: ClusterState) => readonly P[]);
   enabled(s: ClusterState, p: P): boolean;
   apply(s: ClusterState, p: P): ClusterState;

@@ -253,6 +253,7 @@ export function acquireActions(ctx: Ctx): ClusterAction[] {
     clusterAction<string>({
       name: 'leader-try-acquire',
       urgent: false,
+      fair: 'strong', // an expired Lease is taken
       params: refs,
       enabled: (s, p) => {
         if (ctx.leaderElectionInert) return false;

@@ -82,6 +82,7 @@ export function tickAction(ctx: Ctx): ClusterAction {
   return clusterAction({
     name: 'tick',
     urgent: false,
+    fair: 'strong', // time passes
     enabled: () => true,
     apply: (s) => tick(ctx, s),
     describe: () => ({ actor: 'clock', summary: `${ctx.tick}s pass`, to: [] }),
