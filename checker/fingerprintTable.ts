@@ -98,3 +98,99 @@ export class FingerprintTable {
     }
   }
 }
+
+/**
+ * A visited set of 64-bit fingerprints given as two 32-bit lanes (the state-vector search's
+ * Zobrist fingerprints), with no BigInt: keys interleaved in one `Int32Array`, linear probing,
+ * load factor at most 1/2, doubling. Only membership is kept (the search numbers states itself).
+ * The fingerprint (0, 0) marks an empty slot and is stored as (1, 0).
+ */
+export class FingerprintPairTable {
+  private keys: Int32Array;
+  private mask: number;
+  private shift: number;
+  private bits: number;
+  private count = 0;
+
+  constructor(initialBits = INITIAL_BITS) {
+    this.bits = initialBits;
+    this.keys = new Int32Array(2 << initialBits);
+    this.mask = (1 << initialBits) - 1;
+    this.shift = 32 - initialBits;
+  }
+
+  /** Number of fingerprints stored. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Slots allocated (a power of two). */
+  get capacity(): number {
+    return this.keys.length >> 1;
+  }
+
+  /** Bytes held by the table. */
+  get bytes(): number {
+    return this.keys.byteLength;
+  }
+
+  /** Home slot: Fibonacci hashing of both lanes (robust to lanes whose low bits are not mixed). */
+  private home(lo: number, hi: number): number {
+    return Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> this.shift;
+  }
+
+  /** Whether the fingerprint (lo, hi) is stored. */
+  has(lo: number, hi: number): boolean {
+    if ((lo | hi) === 0) lo = 1;
+    const keys = this.keys;
+    let i = this.home(lo, hi);
+    for (;;) {
+      const k0 = keys[2 * i];
+      const k1 = keys[2 * i + 1];
+      if (k0 === lo && k1 === hi) return true;
+      if ((k0 | k1) === 0) return false;
+      i = (i + 1) & this.mask;
+    }
+  }
+
+  /** Stores (lo, hi) unless present; returns whether it was new. */
+  add(lo: number, hi: number): boolean {
+    if ((lo | hi) === 0) lo = 1;
+    if ((this.count + 1) * 2 > this.keys.length >> 1) this.grow();
+    const keys = this.keys;
+    const mask = this.mask;
+    let i = this.home(lo, hi);
+    for (;;) {
+      const k0 = keys[2 * i];
+      const k1 = keys[2 * i + 1];
+      if (k0 === lo && k1 === hi) return false;
+      if ((k0 | k1) === 0) {
+        keys[2 * i] = lo;
+        keys[2 * i + 1] = hi;
+        this.count++;
+        return true;
+      }
+      i = (i + 1) & mask;
+    }
+  }
+
+  private grow(): void {
+    const old = this.keys;
+    this.bits++;
+    // 2^28 slots are 2 GiB of keys, about the largest typed array Node allocates.
+    if (this.bits > 28) throw new RangeError('fingerprint table is full (2^27 states)');
+    this.keys = new Int32Array(2 << this.bits);
+    this.mask = (1 << this.bits) - 1;
+    this.shift = 32 - this.bits;
+    const keys = this.keys;
+    for (let j = 0; j < old.length; j += 2) {
+      const lo = old[j];
+      const hi = old[j + 1];
+      if ((lo | hi) === 0) continue;
+      let i = this.home(lo, hi);
+      while ((keys[2 * i] | keys[2 * i + 1]) !== 0) i = (i + 1) & this.mask;
+      keys[2 * i] = lo;
+      keys[2 * i + 1] = hi;
+    }
+  }
+}

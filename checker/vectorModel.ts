@@ -1,0 +1,354 @@
+/**
+ * State-vector models, the way SPIN represents states: a state is a fixed number of small
+ * non-negative integer slots (`Int32Array`), each with a declared number of values. Actions read
+ * the vector and write their successor through a {@link VectorWriter}, which keeps a 64-bit
+ * Zobrist fingerprint up to date as slots change (two 32-bit lanes of one table of random 64-bit
+ * keys per slot and value), so a successor is fingerprinted in a few table reads, without strings
+ * or BigInt.
+ *
+ * `vectorModel(spec)` returns an ordinary {@link Model} over `Int32Array` states, so replay,
+ * traces, reports, random exploration, liveness and the command line work on it unchanged;
+ * `check` recognises it and runs the dedicated breadth-first search of `vectorSearch.ts` (states
+ * in a flat typed-array arena, the visited set in typed arrays). A copy of the model (`{ ...m }`)
+ * is not recognised and goes through the generic search: that is how to compare the two.
+ *
+ * Not supported: symmetry reduction (SPIN has none either; a spec that asks for it is refused
+ * with KC011).
+ */
+import { fail } from './errors.js';
+import type { ActionLabel, AnyActionDef, JsonValue, Model, StepDescription } from './model.js';
+import type { Property } from './properties.js';
+
+/** Error codes of state-vector models (the KC0xx checker range). */
+export const VectorErrorCode = {
+  /** A vector spec is malformed, or an action wrote a value outside its slot's range. */
+  invalidVectorModel: 'KC010',
+  /** Something a state-vector model cannot do was asked of it (symmetry reduction). */
+  vectorUnsupported: 'KC011',
+} as const;
+
+/** A state of a vector model: slot `i` holds a value in `0 .. slots[i].size - 1`. Never mutated once made. */
+export type VectorState = Int32Array;
+
+/** A read-only view of a state vector, as guards, actions and properties see it. */
+export interface VectorView {
+  readonly [slot: number]: number;
+  readonly length: number;
+}
+
+/** One slot of the vector: a name for people (decoded states, errors) and its number of values. */
+export interface VectorSlot {
+  readonly name: string;
+  /** The slot holds `0 .. size - 1`. */
+  readonly size: number;
+}
+
+/**
+ * How an action writes its successor: the successor starts as a copy of the state the action
+ * reads, and `set` changes one slot (keeping the fingerprint up to date). `get` reads the
+ * successor as written so far.
+ */
+export interface VectorWriter {
+  set(slot: number, value: number): void;
+  get(slot: number): number;
+}
+
+/**
+ * A guarded command over a state vector; like {@link ActionDef}, with `apply` writing the
+ * successor into `next` instead of returning it. `apply` may return `false` for "no step" (any
+ * writes are then discarded). `enabled` and `apply` must not keep `v` or `next`: the search
+ * reuses both.
+ */
+export interface VectorActionDef<P extends JsonValue | undefined = undefined> {
+  readonly name: string;
+  /** Parameter values in a deterministic order: a list, or a function of the state. */
+  readonly params?: readonly P[] | ((v: VectorView) => readonly P[]);
+  /** Guard; defaults to always enabled. */
+  enabled?(v: VectorView, param: P): boolean;
+  /** Writes the successor of `v` into `next` (which starts equal to `v`). */
+  apply(v: VectorView, next: VectorWriter, param: P): boolean | void;
+  /** Fairness mark, passed on to the model's action (liveness, random exploration). */
+  readonly fair?: boolean | 'weak' | 'strong';
+}
+
+/** Any vector action, whatever its parameter type. */
+export type AnyVectorActionDef = VectorActionDef<JsonValue | undefined>;
+
+/** Declares one vector action with its parameter type checked; the result fits any spec's list. */
+export function vectorAction<P extends JsonValue | undefined = undefined>(def: VectorActionDef<P>): AnyVectorActionDef {
+  return def as unknown as AnyVectorActionDef;
+}
+
+/** A state-vector model. */
+export interface VectorSpec {
+  /** A short name used in reports. */
+  readonly name: string;
+  /** The slots, in vector order; the vector's width is their number. */
+  readonly slots: readonly VectorSlot[];
+  /** Initial vectors, in a deterministic order, each `slots.length` long. */
+  readonly initial: readonly (readonly number[])[];
+  /** Actions, in a deterministic order (a trace stores candidate ordinals over them). */
+  readonly actions: readonly AnyVectorActionDef[];
+  /**
+   * Properties over vectors. Invariants and reachability goals are checked by the state-vector
+   * search (on a scratch vector they must not keep); with action properties or observers selected
+   * `check` uses the generic search.
+   */
+  readonly properties: readonly Property<VectorState>[];
+  /** Whether a state with no enabled action is a violation (`deadlock`). Default false. */
+  readonly checkDeadlock?: boolean;
+  /** The state as a person reads it (reports, diffs, JSON); default: `{ slotName: value }`. */
+  decode?(v: VectorView): unknown;
+  /** A person's description of a step (see {@link Model.describeStep}). */
+  describeStep?(before: VectorState, action: ActionLabel, after: VectorState): StepDescription;
+  /** A person's one-line description of a state; default: the decoded state as JSON. */
+  describeState?(v: VectorState): string;
+  /** Whether a step is a fault or an operator's action (see {@link Model.isFault}). */
+  isFault?(before: VectorState, action: ActionLabel, after: VectorState): boolean;
+}
+
+/** A vector action with its parameter list resolved, as the searches run it. */
+export interface CompiledVectorAction {
+  readonly def: AnyVectorActionDef;
+  /** The fixed parameter list, or `undefined` when the params are a function of the state. */
+  readonly list: readonly (JsonValue | undefined)[] | undefined;
+  /** The params function, when there is one. */
+  readonly paramsOf: ((v: VectorView) => readonly (JsonValue | undefined)[]) | undefined;
+}
+
+/** A spec checked and prepared for search: widths, ranges and Zobrist keys. */
+export interface CompiledVectorSpec {
+  readonly spec: VectorSpec;
+  readonly width: number;
+  /** `sizes[i]`: number of values of slot `i`. */
+  readonly sizes: Int32Array;
+  /** `offsets[i]`: index of slot `i`'s value 0 in the Zobrist lanes. */
+  readonly offsets: Int32Array;
+  /** Zobrist keys, low and high 32-bit lanes of one random 64-bit key per (slot, value). */
+  readonly zobristLo: Int32Array;
+  readonly zobristHi: Int32Array;
+  readonly initial: readonly VectorState[];
+  readonly actions: readonly CompiledVectorAction[];
+}
+
+/** Most Zobrist keys (sum of slot sizes) a spec may declare: 2^24, 128 MiB of keys. */
+const MAX_KEYS = 1 << 24;
+
+/**
+ * sfc32 (Chris Doty-Humphrey's small fast counting generator): 32 random bits per call. Two
+ * calls make one 64-bit Zobrist key; the keys are random numbers, not a hash function, so the
+ * fingerprint is a proper 64-bit Zobrist hash. Fixed seed: fingerprints are reproducible.
+ */
+function sfc32(a: number, b: number, c: number, d: number): () => number {
+  return () => {
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    return t;
+  };
+}
+
+/** Writes the successor of one state; the searches and the model's `apply` share this class. */
+export class VectorBuilder implements VectorWriter {
+  /** The vector being written. */
+  vec: Int32Array;
+  /** XOR of the fingerprint's change so far, low and high lanes. */
+  lo = 0;
+  hi = 0;
+  /** Slots written since {@link attach}, each once, in `log[0 .. count - 1]`. */
+  readonly log: Int32Array;
+  count = 0;
+  private readonly written: Uint8Array;
+  private readonly sizes: Int32Array;
+  private readonly offsets: Int32Array;
+  private readonly zLo: Int32Array;
+  private readonly zHi: Int32Array;
+
+  constructor(private readonly compiled: CompiledVectorSpec) {
+    this.sizes = compiled.sizes;
+    this.offsets = compiled.offsets;
+    this.zLo = compiled.zobristLo;
+    this.zHi = compiled.zobristHi;
+    this.vec = new Int32Array(compiled.width);
+    this.log = new Int32Array(compiled.width);
+    this.written = new Uint8Array(compiled.width);
+  }
+
+  /** Starts a successor written into `vec` (which holds the source state's values). */
+  attach(vec: Int32Array): void {
+    this.vec = vec;
+    this.clear();
+  }
+
+  /** Forgets the writes (the caller has restored or kept the vector). */
+  clear(): void {
+    for (let i = 0; i < this.count; i++) this.written[this.log[i]] = 0;
+    this.count = 0;
+    this.lo = 0;
+    this.hi = 0;
+  }
+
+  /** Restores the written slots from `source` and forgets the writes. */
+  undo(source: Int32Array): void {
+    const vec = this.vec;
+    for (let i = 0; i < this.count; i++) {
+      const s = this.log[i];
+      vec[s] = source[s];
+      this.written[s] = 0;
+    }
+    this.count = 0;
+    this.lo = 0;
+    this.hi = 0;
+  }
+
+  set(slot: number, value: number): void {
+    const vec = this.vec;
+    const old = vec[slot];
+    if (old === value) return;
+    if (!(value >= 0 && value < this.sizes[slot])) this.outOfRange(slot, value);
+    const base = this.offsets[slot];
+    this.lo ^= this.zLo[base + old] ^ this.zLo[base + value];
+    this.hi ^= this.zHi[base + old] ^ this.zHi[base + value];
+    vec[slot] = value;
+    if (this.written[slot] === 0) {
+      this.written[slot] = 1;
+      this.log[this.count++] = slot;
+    }
+  }
+
+  get(slot: number): number {
+    return this.vec[slot];
+  }
+
+  private outOfRange(slot: number, value: number): never {
+    const s = this.compiled.spec.slots[slot];
+    if (s === undefined) fail(VectorErrorCode.invalidVectorModel, `model ${this.compiled.spec.name} wrote slot ${slot}, past its ${this.compiled.width} slots`);
+    fail(VectorErrorCode.invalidVectorModel, `model ${this.compiled.spec.name} wrote ${value} to slot ${s.name}, which holds 0..${s.size - 1}`);
+  }
+}
+
+/** The Zobrist fingerprint of a whole vector, low and high lanes, into `out[0]`, `out[1]`. */
+export function vectorFingerprint(c: CompiledVectorSpec, v: VectorView, out: Int32Array): void {
+  let lo = 0;
+  let hi = 0;
+  for (let i = 0; i < c.width; i++) {
+    const k = c.offsets[i] + v[i];
+    lo ^= c.zobristLo[k];
+    hi ^= c.zobristHi[k];
+  }
+  out[0] = lo;
+  out[1] = hi;
+}
+
+function checkVector(spec: VectorSpec, v: readonly number[], what: string): VectorState {
+  if (v.length !== spec.slots.length) fail(VectorErrorCode.invalidVectorModel, `model ${spec.name}: ${what} has ${v.length} slots, the spec declares ${spec.slots.length}`);
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (!(Number.isInteger(x) && x >= 0 && x < spec.slots[i].size)) {
+      fail(VectorErrorCode.invalidVectorModel, `model ${spec.name}: ${what} has ${x} in slot ${spec.slots[i].name}, which holds 0..${spec.slots[i].size - 1}`);
+    }
+  }
+  return Int32Array.from(v);
+}
+
+/** Checks a spec and prepares its Zobrist keys (KC010 on a malformed spec, KC011 on symmetry). */
+export function compileVectorSpec(spec: VectorSpec): CompiledVectorSpec {
+  const loose = spec as VectorSpec & { canonicalize?: unknown; symmetry?: unknown };
+  if (loose.canonicalize !== undefined || loose.symmetry !== undefined) {
+    fail(VectorErrorCode.vectorUnsupported, `model ${spec.name}: state-vector models have no symmetry reduction (SPIN has none either); write the model as a plain Model to use canonicalize`);
+  }
+  const width = spec.slots.length;
+  if (width === 0) fail(VectorErrorCode.invalidVectorModel, `model ${spec.name} declares no slots`);
+  const sizes = new Int32Array(width);
+  const offsets = new Int32Array(width);
+  let total = 0;
+  for (let i = 0; i < width; i++) {
+    const { name, size } = spec.slots[i];
+    if (!(Number.isInteger(size) && size >= 1)) fail(VectorErrorCode.invalidVectorModel, `model ${spec.name}: slot ${name} has size ${size}; a size is a positive integer`);
+    sizes[i] = size;
+    offsets[i] = total;
+    total += size;
+    if (total > MAX_KEYS) fail(VectorErrorCode.invalidVectorModel, `model ${spec.name}: the slots hold more than ${MAX_KEYS} values in all`);
+  }
+  const next = sfc32(0x9e3779b9, 0x243f6a88, 0xb7e15162, 0x6a09e667);
+  for (let i = 0; i < 16; i++) next();
+  const zobristLo = new Int32Array(total);
+  const zobristHi = new Int32Array(total);
+  for (let k = 0; k < total; k++) {
+    zobristLo[k] = next();
+    zobristHi[k] = next();
+  }
+  const initial = spec.initial.map((v, i) => checkVector(spec, v, `initial vector ${i}`));
+  const actions = spec.actions.map((def): CompiledVectorAction => {
+    const ps = def.params;
+    if (ps === undefined) return { def, list: [undefined], paramsOf: undefined };
+    if (typeof ps === 'function') return { def, list: undefined, paramsOf: ps };
+    return { def, list: ps, paramsOf: undefined };
+  });
+  return { spec, width, sizes, offsets, zobristLo, zobristHi, initial, actions };
+}
+
+const registry = new WeakMap<object, CompiledVectorSpec>();
+
+/**
+ * The compiled spec of a model made by {@link vectorModel}, or `undefined` for any other model
+ * (a copy of one included): `check` runs the state-vector search exactly when this is defined.
+ */
+export function vectorSpecOf(model: object): CompiledVectorSpec | undefined {
+  return registry.get(model);
+}
+
+/** The default decoding: `{ slotName: value }` in slot order. */
+function decodeByName(spec: VectorSpec, v: VectorView): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (let i = 0; i < spec.slots.length; i++) out[spec.slots[i].name] = v[i];
+  return out;
+}
+
+/**
+ * The model of a state-vector spec: an ordinary {@link Model} over `Int32Array` states (each
+ * successor a fresh array, a step that changes nothing returns its own state), which `check`
+ * explores with the state-vector search.
+ */
+export function vectorModel(spec: VectorSpec): Model<VectorState> {
+  const compiled = compileVectorSpec(spec);
+  const builder = new VectorBuilder(compiled);
+  const small = Array.from(compiled.sizes).every((s) => s <= 0x10000);
+  const decode = (v: VectorView): unknown => (spec.decode ? spec.decode(v) : decodeByName(spec, v));
+  const actions = compiled.actions.map(({ def, paramsOf }): AnyActionDef<VectorState> => {
+    const adapted: AnyActionDef<VectorState> = {
+      name: def.name,
+      ...(def.params === undefined ? {} : { params: paramsOf ? (s: VectorState) => paramsOf(s) : (def.params as readonly JsonValue[]) }),
+      ...(def.enabled ? { enabled: (s: VectorState, p: JsonValue | undefined) => (def.enabled as (v: VectorView, p: JsonValue | undefined) => boolean)(s, p) } : {}),
+      apply(s: VectorState, p: JsonValue | undefined): VectorState | undefined {
+        const out = s.slice();
+        builder.attach(out);
+        if (def.apply(s, builder, p) === false) return undefined;
+        let changed = false;
+        for (let i = 0; i < builder.count; i++) if (out[builder.log[i]] !== s[builder.log[i]]) changed = true;
+        builder.clear();
+        return changed ? out : s;
+      },
+      ...(def.fair === undefined ? {} : { fair: def.fair }),
+    };
+    return adapted;
+  });
+  const model: Model<VectorState> = {
+    name: spec.name,
+    initialStates: () => compiled.initial.map((v) => v.slice()),
+    actions,
+    properties: spec.properties,
+    ...(spec.checkDeadlock === undefined ? {} : { checkDeadlock: spec.checkDeadlock }),
+    // The generic search fingerprints this string: one character per slot when slots are small.
+    view: small ? (v) => String.fromCharCode.apply(null, v as unknown as number[]) : (v) => v.join(','),
+    present: decode,
+    describeState: spec.describeState ? (v) => (spec.describeState as (v: VectorState) => string)(v) : (v) => JSON.stringify(decode(v)),
+    ...(spec.describeStep ? { describeStep: (b: VectorState, a: ActionLabel, x: VectorState) => (spec.describeStep as NonNullable<VectorSpec['describeStep']>)(b, a, x) } : {}),
+    ...(spec.isFault ? { isFault: (b: VectorState, a: ActionLabel, x: VectorState) => (spec.isFault as NonNullable<VectorSpec['isFault']>)(b, a, x) } : {}),
+  };
+  registry.set(model, compiled);
+  return model;
+}

@@ -1,0 +1,198 @@
+/**
+ * Breadth-first search of a state-vector model (`vectorModel.ts`), SPIN's way: no JavaScript
+ * object per state. A BFS level is a range of a flat `Int32Array` arena (each state's slots then
+ * its two fingerprint lanes; ids of a level are consecutive, so none is stored), a successor is
+ * written into one scratch vector and undone after, its Zobrist fingerprint is updated slot by
+ * slot as the action writes, and the visited set is a table of 2×32-bit keys. Parent id and
+ * candidate ordinal per state are kept exactly as the generic search keeps them, so ids, counts,
+ * bounds, decisions and counterexamples (rebuilt by replay through the model) are the generic
+ * search's.
+ *
+ * Used by `check` for breadth-first search on one thread with invariants, reachability goals and
+ * deadlock; anything else (depth-first, workers, action properties, observers, collision
+ * detection) goes through the generic search, which runs vector models too.
+ */
+import { FingerprintPairTable } from './fingerprintTable.js';
+import type { Model } from './model.js';
+import type { CheckOptions } from './options.js';
+import type { CheckResult } from './result.js';
+import { Search } from './searchCore.js';
+import { initialStatesOf, selectProperties } from './validateModel.js';
+import { VectorBuilder, vectorFingerprint, vectorSpecOf, type CompiledVectorSpec, type VectorState } from './vectorModel.js';
+
+/**
+ * The compiled spec when `check(model, options)` can run the state-vector search, else
+ * `undefined` (not a vector model, or something only the generic search does was asked for).
+ */
+export function vectorSearchFor(model: object, options: CheckOptions): CompiledVectorSpec | undefined {
+  const compiled = vectorSpecOf(model);
+  if (compiled === undefined) return undefined;
+  if ((options.workers ?? 1) > 1 || (options.strategy ?? 'bfs') !== 'bfs' || options.detectCollisions) return undefined;
+  const selected = selectProperties(model as Model<VectorState>, options.properties);
+  if (selected.some((p) => p.kind !== 'invariant' && p.kind !== 'reachable')) return undefined;
+  return compiled;
+}
+
+/** One BFS level's states: `stride` = width + 2 Int32 each (the slots, then lo and hi lanes). */
+class LevelArena {
+  data: Int32Array;
+  count = 0;
+
+  constructor(private readonly stride: number) {
+    this.data = new Int32Array(stride * 1024);
+  }
+
+  get bytes(): number {
+    return this.data.byteLength;
+  }
+
+  push(v: Int32Array, width: number, lo: number, hi: number): void {
+    let at = this.count * this.stride;
+    if (at + this.stride > this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    const data = this.data;
+    for (let i = 0; i < width; i++) data[at++] = v[i];
+    data[at] = lo;
+    data[at + 1] = hi;
+    this.count++;
+  }
+}
+
+/** The state-vector search; bookkeeping, decisions and results are {@link Search}'s. */
+export class VectorSearch extends Search<VectorState> {
+  private readonly visited = new FingerprintPairTable();
+  private distinct = 0;
+  private vectorExpansions = 0;
+  private readonly hasTimeLimit: boolean;
+  private readonly checksStates: boolean;
+
+  constructor(
+    model: Model<VectorState>,
+    options: CheckOptions,
+    private readonly compiled: CompiledVectorSpec,
+  ) {
+    super(model, options);
+    this.hasTimeLimit = options.timeLimitSeconds !== undefined;
+    this.checksStates = this.invariants.length + this.goals.length > 0;
+  }
+
+  override run(): CheckResult<VectorState> {
+    this.bfsVectors(initialStatesOf(this.model));
+    this.distinctOverride = this.distinct;
+    return this.result();
+  }
+
+  protected override result(): CheckResult<VectorState> {
+    const r = super.result();
+    const d = r.stats.distinctStates;
+    const bytes = this.visited.bytes + this.parents.bytes + this.ordinals.bytes;
+    return { ...r, stats: { ...r.stats, bytesPerState: d ? bytes / d : 0 } };
+  }
+
+  /** Checks invariants and goals on a newly stored state (the scratch vector). */
+  private onNewVector(v: VectorState, id: number): void {
+    for (const inv of this.invariants) if (!this.found.has(inv.id) && !inv.holds(v)) this.decide(inv.id, { id, ordinal: -1 });
+    for (const goal of this.goals) if (!this.found.has(goal.id) && goal.reached(v)) this.decide(goal.id, { id, ordinal: -1 });
+  }
+
+  /**
+   * The generic search's `store` on a vector: whether (lo, hi) is new and was stored (with its
+   * parent link and its properties checked); at the depth or state bound it is only looked up.
+   */
+  private admit(v: VectorState, lo: number, hi: number, parent: number, ordinal: number, atDepthLimit: boolean): boolean {
+    const id = this.distinct;
+    if (atDepthLimit || id >= this.maxStates) {
+      if (!this.visited.has(lo, hi)) {
+        if (atDepthLimit) this.stoppedBy ??= { bound: 'depth', limit: this.options.maxDepth ?? 0 };
+        else this.stop('states', this.maxStates);
+      }
+      return false;
+    }
+    if (!this.visited.add(lo, hi)) return false;
+    this.distinct++;
+    this.parents.push(parent);
+    this.ordinals.push(ordinal);
+    if (this.checksStates) this.onNewVector(v, id);
+    return true;
+  }
+
+  /** The generic search's `tick`: the clock, memory and progress, now and then. */
+  private tickVector(queued: number): void {
+    if ((++this.vectorExpansions & 1023) !== 0 && !this.hasTimeLimit) return;
+    const { timeLimitSeconds, onProgress } = this.options;
+    const now = performance.now();
+    if (timeLimitSeconds !== undefined && now - this.started > timeLimitSeconds * 1000) this.stop('time', timeLimitSeconds);
+    if ((this.vectorExpansions & 1023) === 0 && this.memory.exceeded()) this.stopOnMemory(this.memory.reason);
+    if (onProgress && now - this.lastProgress >= (this.options.progressIntervalMs ?? 500)) {
+      this.lastProgress = now;
+      onProgress({ distinctStates: this.distinct, generatedStates: this.generated, depth: this.depth, queued, seconds: (now - this.started) / 1000 });
+    }
+  }
+
+  private bfsVectors(roots: readonly VectorState[]): void {
+    const c = this.compiled;
+    const width = c.width;
+    const stride = width + 2;
+    const actions = c.actions;
+    const builder = new VectorBuilder(c);
+    const src = new Int32Array(width);
+    const dst = new Int32Array(width);
+    const fp = new Int32Array(2);
+    let level = new LevelArena(stride);
+    let next = new LevelArena(stride);
+    const maxDepth = this.options.maxDepth ?? Infinity;
+
+    for (let i = 0; i < roots.length && !this.halted; i++) {
+      this.generated++;
+      vectorFingerprint(c, roots[i], fp);
+      if (this.admit(roots[i], fp[0], fp[1], -1, i, false)) next.push(roots[i], width, fp[0], fp[1]);
+    }
+    builder.attach(dst);
+    while (next.count > 0 && !this.halted) {
+      [level, next] = [next, level];
+      next.count = 0;
+      this.depth++;
+      const atDepthLimit = this.depth >= maxDepth;
+      const firstId = this.distinct - level.count;
+      for (let k = 0; k < level.count && !this.halted; k++) {
+        this.tickVector(level.count - k + next.count);
+        const data = level.data;
+        const base = k * stride;
+        for (let i = 0; i < width; i++) src[i] = dst[i] = data[base + i];
+        const lo0 = data[base + width];
+        const hi0 = data[base + width + 1];
+        const id = firstId + k;
+        let ordinal = 0;
+        let produced = 0;
+        candidates: for (let a = 0; a < actions.length; a++) {
+          const ca = actions[a];
+          const def = ca.def;
+          const list = ca.list ?? (ca.paramsOf as NonNullable<typeof ca.paramsOf>)(src);
+          for (let j = 0; j < list.length; j++) {
+            const o = ordinal++;
+            const p = list[j];
+            if (def.enabled !== undefined && !def.enabled(src, p)) continue;
+            if (def.apply(src, builder, p) === false) {
+              builder.undo(src);
+              continue;
+            }
+            produced++;
+            this.generated++;
+            // A step that changes no slot is a self-loop: counted as generated, never looked up.
+            if (builder.count !== 0) {
+              const lo = lo0 ^ builder.lo;
+              const hi = hi0 ^ builder.hi;
+              if (this.admit(dst, lo, hi, id, o, atDepthLimit)) next.push(dst, width, lo, hi);
+              builder.undo(src);
+            }
+            if (this.halted) break candidates;
+          }
+        }
+        if (produced === 0 && this.checkDeadlock && !this.found.has('deadlock')) this.decide('deadlock', { id, ordinal: -1 });
+      }
+    }
+  }
+}
