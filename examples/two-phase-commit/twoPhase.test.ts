@@ -6,8 +6,8 @@
  */
 import { describe, it, expect } from 'vitest';
 import { setAutoFreeze } from 'immer';
-import { check, exactEncoding, replayPath, type CheckResult, type Model } from '../../checker/index.js';
-import { consistent, twoPhaseImmer, twoPhasePlain, type TwoPhaseBug, type TwoPhaseOptions, type TwoPhaseState } from './index.js';
+import { check, exactEncoding, replayPath, VectorErrorCode, type CheckResult, type Model } from '../../checker/index.js';
+import { consistent, decodeTwoPhase, twoPhaseImmer, twoPhasePlain, twoPhaseVector, type TwoPhaseBug, type TwoPhaseOptions, type TwoPhaseState } from './index.js';
 import { referenceBfs, referenceSuccessors, stableKey } from '../../test/toys/referenceBfs.js';
 
 type Factory = (o: TwoPhaseOptions) => Model<TwoPhaseState>;
@@ -31,7 +31,30 @@ const TLC = {
 /** Number of symmetry orbits of the reachable states (TLC with `Permutations(RM)`). */
 const ORBITS = { 3: 80, 5: 314 } as const;
 
-const holdsConsistent = (s: TwoPhaseState): boolean => (consistent as { holds(s: TwoPhaseState): boolean }).holds(s);
+const holdsConsistentSpec = (s: TwoPhaseState): boolean => (consistent as { holds(s: TwoPhaseState): boolean }).holds(s);
+
+/**
+ * One way of writing the spec: how to build it, how to read its states as the spec's variables
+ * (a state vector is decoded), and whether it has symmetry reduction.
+ */
+interface Version {
+  readonly name: string;
+  make(o: TwoPhaseOptions): Model<unknown>;
+  read(s: unknown, n: number): TwoPhaseState;
+  readonly symmetry: boolean;
+}
+
+const asIs = (s: unknown): TwoPhaseState => s as TwoPhaseState;
+const PLAIN: Version = { name: 'twoPhasePlain', make: (o) => twoPhasePlain(o) as Model<unknown>, read: asIs, symmetry: true };
+const IMMER: Version = { name: 'twoPhaseImmer', make: (o) => twoPhaseImmer(o) as Model<unknown>, read: asIs, symmetry: true };
+const IMMER_GENERIC: Version = { name: 'immerGeneric', make: (o) => immerGeneric(o) as Model<unknown>, read: asIs, symmetry: true };
+/** The state-vector model, checked by the state-vector search (`checker/vectorSearch.ts`). */
+const VECTOR: Version = {
+  name: 'twoPhaseVector',
+  make: (o) => twoPhaseVector(o) as unknown as Model<unknown>,
+  read: (s, n) => decodeTwoPhase(n, s as Int32Array),
+  symmetry: false,
+};
 
 function outcome<S>(r: CheckResult<S>, id: string) {
   const o = r.properties.find((p) => p.id === id);
@@ -39,8 +62,9 @@ function outcome<S>(r: CheckResult<S>, id: string) {
   return o;
 }
 
-/** The shared suite, run for both encodings of the spec. */
-function countsSuite(make: Factory, sizes: readonly (3 | 5)[]): void {
+/** The shared suite, run for every encoding of the spec. */
+function countsSuite(version: Version, sizes: readonly (3 | 5)[]): void {
+  const make = (o: TwoPhaseOptions): Model<unknown> => version.make(o);
   for (const n of sizes) {
     it(`should give TLC's counts for n=${n}: ${TLC[n].distinct} distinct, ${TLC[n].generated} generated, depth ${TLC[n].depth}`, () => {
       const r = check(make({ rms: n }));
@@ -52,6 +76,12 @@ function countsSuite(make: Factory, sizes: readonly (3 | 5)[]): void {
       expect(r.stats.depth).toBe(TLC[n].depth);
     });
 
+    if (!version.symmetry) {
+      it(`should refuse symmetry (KC011) rather than ignore it, n=${n}`, () => {
+        expect(() => make({ rms: n, symmetry: true })).toThrow(VectorErrorCode.vectorUnsupported);
+      });
+      continue;
+    }
     it(`should count the ${ORBITS[n]} orbits for n=${n} with symmetry and keep the verdict`, () => {
       const on = check(make({ rms: n, symmetry: true }));
       const off = check(make({ rms: n, symmetry: true }), { symmetry: false });
@@ -74,18 +104,20 @@ function countsSuite(make: Factory, sizes: readonly (3 | 5)[]): void {
   });
 }
 
-describe('TwoPhase, plain objects with a compact view', () => {
-  countsSuite(twoPhasePlain, [3, 5]);
+for (const [title, version] of [['plain objects with a compact view', PLAIN], ['a state vector', VECTOR]] as const) {
+  describe(`TwoPhase, ${title}`, () => {
+    countsSuite(version, [3, 5]);
 
-  it("should give TLC's 296,448 distinct states for n=7", () => {
-    const r = check(twoPhasePlain({ rms: 7 }));
-    expect(r.verdict).toBe('ok');
-    expect(r.stats.distinctStates).toBe(296_448);
+    it("should give TLC's 296,448 distinct states for n=7", () => {
+      const r = check(version.make({ rms: 7 }));
+      expect(r.verdict).toBe('ok');
+      expect(r.stats.distinctStates).toBe(296_448);
+    });
   });
-});
+}
 
 describe('TwoPhase with immer, as shipped (its own fingerprint view, if any)', () => {
-  countsSuite(twoPhaseImmer, [3, 5]);
+  countsSuite(IMMER, [3, 5]);
 });
 
 // immer's own suites run under every configuration (__tests__/base.js); so do we.
@@ -109,7 +141,7 @@ for (const autoFreeze of [true, false]) {
       };
     };
 
-    countsSuite(make, [3, 5]);
+    countsSuite({ name: `immer-autoFreeze-${autoFreeze}`, make: (o) => make(o) as Model<unknown>, read: asIs, symmetry: true }, [3, 5]);
 
     it(autoFreeze ? 'should produce frozen successors' : 'should produce unfrozen successors', () => {
       const m = make({ rms: 3 });
@@ -174,10 +206,11 @@ describe('TwoPhase seeded bugs', () => {
   ];
 
   for (const { bug, length, names } of cases) {
-    for (const make of [twoPhasePlain, twoPhaseImmer, immerGeneric]) {
+    for (const version of [PLAIN, IMMER, IMMER_GENERIC, VECTOR]) {
       for (const n of [3, 5]) {
-        it(`should find ${bug} with a replayable shortest ${length}-step trace (${make.name}, n=${n})`, () => {
-          const model = make({ rms: n, bug });
+        it(`should find ${bug} with a replayable shortest ${length}-step trace (${version.name}, n=${n})`, () => {
+          const model = version.make({ rms: n, bug });
+          const holdsConsistent = (s: unknown): boolean => holdsConsistentSpec(version.read(s, n));
           const r = check(model);
           expect(r.verdict).toBe('violation');
           const o = outcome(r, 'consistent');
@@ -199,13 +232,15 @@ describe('TwoPhase seeded bugs', () => {
           // Only the last state violates the invariant.
           expect(holdsConsistent(t.states[length])).toBe(false);
           for (const s of t.states.slice(0, length)) expect(holdsConsistent(s)).toBe(true);
+          // The same steps as the plain model's counterexample.
+          expect(t.actions).toEqual(outcome(check(twoPhasePlain({ rms: n, bug })), 'consistent').trace?.actions);
         });
       }
     }
 
     it(`should have no violating state of ${bug} closer than ${length} steps (independent BFS)`, () => {
       const ref = referenceBfs(twoPhasePlain({ rms: 3, bug }));
-      const firstBad = ref.levels.findIndex((level) => level.some((s) => !holdsConsistent(s)));
+      const firstBad = ref.levels.findIndex((level) => level.some((s) => !holdsConsistentSpec(s)));
       expect(firstBad).toBe(length);
     });
 
@@ -221,7 +256,7 @@ describe('TwoPhase seeded bugs', () => {
         // Symmetry only merges fingerprints: the trace is a real path of the model.
         const t = outcome(on, 'consistent').trace!;
         expect(replayPath(model, t.path).states.map(stableKey)).toEqual(t.states.map(stableKey));
-        expect(holdsConsistent(t.states.at(-1)!)).toBe(false);
+        expect(holdsConsistentSpec(t.states.at(-1)!)).toBe(false);
       }
     });
 
@@ -239,7 +274,7 @@ describe('TwoPhase seeded bugs', () => {
       const t = outcome(r, 'consistent').trace!;
       expect(t.actions.length).toBeGreaterThanOrEqual(length);
       const replayed = replayPath(model, t.path);
-      expect(holdsConsistent(replayed.states.at(-1)!)).toBe(false);
+      expect(holdsConsistentSpec(replayed.states.at(-1)!)).toBe(false);
     });
   }
 });
