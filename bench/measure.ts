@@ -6,7 +6,7 @@ import { setAutoFreeze } from 'immer';
 import { check, simulate, type CheckOptions, type CheckResult, type Model, type ModelFactory, type SimulationResult } from '../checker/index.js';
 import { modelFactoryOf } from '../cli/modelFactory.js';
 import { resolveFromOptions } from '../cli/subjects.js';
-import { twoPhaseImmer, twoPhasePlain } from '../examples/two-phase-commit/index.js';
+import { twoPhaseImmer, twoPhasePlain, twoPhaseVector } from '../examples/two-phase-commit/index.js';
 import { resolveConfig } from '../model/index.js';
 import { defaultPropertyIds, kubernetesModel } from '../properties/index.js';
 
@@ -61,6 +61,13 @@ async function measure(name: string): Promise<Measurement[]> {
     if (twoPhase[2] === 'immer') setAutoFreeze(twoPhase[3] === undefined);
     const model = twoPhase[2] === 'plain' ? twoPhasePlain({ rms: n }) : twoPhaseImmer({ rms: n, genericFingerprint: twoPhase[4] !== undefined });
     return [fromCheck(name, check(model) as CheckResult<unknown>)];
+  }
+  // The state-vector TwoPhase (checker/vectorSearch.ts); `-generic` runs the same model through
+  // the generic search (a copy of the model is not recognised as a vector model).
+  const vector = /^twophase-(\d+)-vector(-generic)?$/.exec(name);
+  if (vector) {
+    const model = twoPhaseVector({ rms: Number(vector[1]) });
+    return [fromCheck(name, check(vector[2] === undefined ? model : { ...model }) as CheckResult<unknown>)];
   }
   const random = /^random-twophase-(\d+)$/.exec(name);
   if (random) {

@@ -1,7 +1,9 @@
 /**
  * `npm run bench [-- --json] [-- --full] [-- names...]`: runs each measurement in its own process
  * and prints a table for people, or with --json one JSON object per line for scripts.
- * Default set: TwoPhase n=7 and n=8, plain and immer (auto-freeze on and off at n=7), random
+ * Default set: TwoPhase n=7 and n=8, plain, immer (auto-freeze on and off at n=7) and as a state
+ * vector (`twophase-N-vector`; `twophase-N-vector-generic` is the same model through the generic
+ * search), random
  * exploration, the Kubernetes node-failure scenario, and one search on 1 and on 2 worker threads
  * (TwoPhase n=8; node-failure with two crashes) with the speed-up measured in one process. --full
  * adds TwoPhase n=9 (10,340,352 states) with a larger heap, and the 5-node 2-zone scenario with a
@@ -25,6 +27,8 @@ const defaults = [
   'twophase-7-immer-nofreeze-generic',
   'twophase-8-plain',
   'twophase-8-immer-nofreeze',
+  'twophase-7-vector',
+  'twophase-8-vector',
   'random-twophase-7',
   'coverage-twophase-5',
   'node-failure-symmetry',

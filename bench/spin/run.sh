@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # TwoPhase with N resource managers (default 8) in SPIN and in kubecheck, side by side on this
-# machine: SPIN's exhaustive safety search (`spin -a`, `gcc -O2 -DNOREDUCE -DSAFETY`) and
-# kubecheck's breadth-first search of the plain TwoPhase model, one thread each. Needs the Debian
-# packages spin and gcc. Prints both times and their ratio.
+# machine: SPIN's exhaustive safety search (`spin -a`, `gcc -O2 -DNOREDUCE -DSAFETY`), kubecheck's
+# breadth-first search of the plain TwoPhase model (generic search: objects, string keys, xxh64),
+# and of the state-vector TwoPhase (checker/vectorSearch.ts: typed-array states, Zobrist
+# fingerprints), one thread each, each in its own process. Needs the Debian packages spin and
+# gcc. Prints the three times and both speed ratios (SPIN time / kubecheck time); fails when the
+# state counts differ.
 set -euo pipefail
 n="${1:-8}"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -12,9 +15,14 @@ trap 'rm -rf "$work"' EXIT
 spin_out="$(cd "$work" && ./pan -m10000000)"
 spin_states="$(grep -Eo '[0-9]+ states, stored' <<<"$spin_out" | grep -Eo '^[0-9]+')"
 spin_seconds="$(grep -Eo 'elapsed time [0-9.e+-]+' <<<"$spin_out" | grep -Eo '[0-9.e+-]+$')"
-kc="$(cd "$here/../.." && npm run -s bench -- --json "twophase-$n-plain")"
+plain="$(cd "$here/../.." && npm run -s bench -- --json "twophase-$n-plain")"
+vector="$(cd "$here/../.." && npm run -s bench -- --json "twophase-$n-vector")"
 node -e '
-const [spinStates, spinSeconds, kc] = [Number(process.argv[1]), Number(process.argv[2]), JSON.parse(process.argv[3])];
-console.log(`TwoPhase N=${process.argv[4]}: SPIN ${spinStates.toLocaleString("en-US")} states in ${spinSeconds}s; kubecheck ${kc.distinct.toLocaleString("en-US")} states in ${kc.seconds}s; kubecheck/SPIN speed ${(spinSeconds / kc.seconds).toFixed(2)}x`);
-if (spinStates !== kc.distinct) { console.error("state counts differ"); process.exit(1); }
-' "$spin_states" "$spin_seconds" "$kc" "$n"
+const [spinStates, spinSeconds, plain, vector, n] = [Number(process.argv[1]), Number(process.argv[2]), JSON.parse(process.argv[3]), JSON.parse(process.argv[4]), process.argv[5]];
+const fmt = (x) => x.toLocaleString("en-US");
+console.log(`TwoPhase N=${n}: SPIN ${fmt(spinStates)} states in ${spinSeconds}s`);
+for (const [label, kc] of [["kubecheck plain ", plain], ["kubecheck vector", vector]]) {
+  console.log(`  ${label} ${fmt(kc.distinct)} states in ${kc.seconds}s (${fmt(kc.distinctPerSecond)} states/s, peak RSS ${kc.peakRssMB} MB): ${(spinSeconds / kc.seconds).toFixed(2)}x SPIN`);
+}
+if (plain.distinct !== spinStates || vector.distinct !== spinStates) { console.error("state counts differ"); process.exit(1); }
+' "$spin_states" "$spin_seconds" "$plain" "$vector" "$n"
