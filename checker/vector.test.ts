@@ -9,7 +9,7 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import {
   alwaysStep, always, check, FingerprintPairTable, KubecheckError, replayPath, sometimes, vectorAction, VectorErrorCode, vectorModel,
-  type CheckOptions, type CheckResult, type Model, type VectorSpec, type VectorState,
+  type CheckOptions, type CheckResult, type Model, type VectorSpec, type VectorState, type VectorView,
 } from './index.js';
 import { vectorSearchFor } from './vectorSearch.js';
 import { referenceBfs, referenceSuccessors } from '../test/toys/referenceBfs.js';
@@ -22,6 +22,8 @@ interface RandomSpec {
     readonly guardSlot: number;
     /** -1: always enabled. */
     readonly guardValue: number;
+    /** The condition is the action's `guard` (once per state) rather than its `enabled`. */
+    readonly perState: boolean;
     readonly params: readonly number[];
     readonly writes: readonly { readonly slot: number; readonly add: number }[];
     /** `apply` says "no step" (after writing) for this parameter. */
@@ -45,6 +47,7 @@ const specArb: fc.Arbitrary<RandomSpec> = fc
         fc.record({
           guardSlot: slot,
           guardValue: fc.integer({ min: -1, max: 3 }),
+          perState: fc.boolean(),
           params: fc.array(fc.nat({ max: 3 }), { maxLength: 3 }),
           writes: fc.array(fc.record({ slot, add: fc.nat({ max: 3 }) }), { maxLength: 3 }),
           refuse: fc.integer({ min: -1, max: 3 }),
@@ -66,7 +69,7 @@ function randomVectorModel(r: RandomSpec): Model<VectorState> {
       vectorAction<number>({
         name: `a${k}`,
         params: a.params,
-        enabled: (v) => a.guardValue < 0 || v[a.guardSlot] === a.guardValue,
+        [a.perState ? 'guard' : 'enabled']: (v: VectorView) => a.guardValue < 0 || v[a.guardSlot] === a.guardValue,
         apply: (v, next, p) => {
           for (const w of a.writes) next.set(w.slot, (next.get(w.slot) + w.add + p) % r.sizes[w.slot]);
           return p !== a.refuse;
@@ -164,7 +167,7 @@ describe('state-vector search against the generic search', () => {
     const base = randomVectorModel({
       sizes: [3, 2],
       initial: [[0, 0]],
-      actions: [{ guardSlot: 0, guardValue: -1, params: [1, 2], writes: [{ slot: 0, add: 0 }, { slot: 1, add: 1 }], refuse: -1 }],
+      actions: [{ guardSlot: 0, guardValue: -1, perState: false, params: [1, 2], writes: [{ slot: 0, add: 0 }, { slot: 1, add: 1 }], refuse: -1 }],
       bad: { slot: 0, value: 3 },
       goal: { slot: 0, value: 2 },
       deadlock: false,
@@ -192,6 +195,27 @@ describe('state-vector models', () => {
     expect(r.stats.distinctStates).toBe(65_536);
     expect(r.stats.generatedStates).toBe(1 + 65_536 * 16);
     expect(r.stats.depth).toBe(17);
+  });
+
+  it('should store wide slots (16 and 32 bits) as the generic search counts them', () => {
+    // Two counters stepping by 7 and 1000 modulo sizes past 256 and 65,536, and a byte slot.
+    const sizes = [300, 70_000, 2];
+    const m = vectorModel({
+      name: 'wide',
+      slots: sizes.map((size, i) => ({ name: `c${i}`, size })),
+      initial: [[0, 0, 0]],
+      actions: [
+        vectorAction({ name: 'step', guard: (v) => v[2] === 0, apply: (v, next) => { next.set(0, (v[0] + 7) % 300); next.set(1, (v[1] + 1000) % 70_000); } }),
+        vectorAction({ name: 'stop', apply: (_v, next) => next.set(2, 1) }),
+      ],
+      properties: [always<VectorState>('below', 'c1 stays below 69,000', (v) => v[1] < 69_000)],
+    });
+    const fast = check(m);
+    const generic = check({ ...m });
+    expect(summary(fast)).toEqual(summary(generic));
+    expect(fast.verdict).toBe('violation');
+    expect(fast.properties[0].trace?.states.at(-1)?.[1]).toBe(69_000);
+    expect(check(m, { properties: [] }).stats.distinctStates).toBe(check({ ...m }, { properties: [] }).stats.distinctStates);
   });
 
   it('should present decoded states and replay to fresh vectors', () => {

@@ -63,7 +63,12 @@ export interface VectorActionDef<P extends JsonValue | undefined = undefined> {
   readonly name: string;
   /** Parameter values in a deterministic order: a list, or a function of the state. */
   readonly params?: readonly P[] | ((v: VectorView) => readonly P[]);
-  /** Guard; defaults to always enabled. */
+  /**
+   * The part of the guard that does not depend on the parameter, evaluated once per state: when
+   * it is false no parameter is tried. Defaults to true.
+   */
+  guard?(v: VectorView): boolean;
+  /** Guard for one parameter (after `guard`); defaults to always enabled. */
   enabled?(v: VectorView, param: P): boolean;
   /** Writes the successor of `v` into `next` (which starts equal to `v`). */
   apply(v: VectorView, next: VectorWriter, param: P): boolean | void;
@@ -322,7 +327,7 @@ export function vectorModel(spec: VectorSpec): Model<VectorState> {
     const adapted: AnyActionDef<VectorState> = {
       name: def.name,
       ...(def.params === undefined ? {} : { params: paramsOf ? (s: VectorState) => paramsOf(s) : (def.params as readonly JsonValue[]) }),
-      ...(def.enabled ? { enabled: (s: VectorState, p: JsonValue | undefined) => (def.enabled as (v: VectorView, p: JsonValue | undefined) => boolean)(s, p) } : {}),
+      ...(def.enabled || def.guard ? { enabled: (s: VectorState, p: JsonValue | undefined) => (!def.guard || def.guard(s)) && (!def.enabled || def.enabled(s, p)) } : {}),
       apply(s: VectorState, p: JsonValue | undefined): VectorState | undefined {
         const out = s.slice();
         builder.attach(out);

@@ -99,7 +99,8 @@ export function twoPhaseVector(options: TwoPhaseOptions): Model<VectorState> {
       vectorAction<number>({
         name: 'TMRcvPrepared',
         params: rms,
-        enabled: (v, rm) => v[TM] === TM_INIT && v[MSGP + rm] === 1,
+        guard: (v) => v[TM] === TM_INIT,
+        enabled: (v, rm) => v[MSGP + rm] === 1,
         apply: (_v, next, rm) => next.set(TMP + rm, 1),
       }),
       vectorAction({
@@ -136,13 +137,13 @@ export function twoPhaseVector(options: TwoPhaseOptions): Model<VectorState> {
       vectorAction<number>({
         name: 'RMRcvCommitMsg',
         params: rms,
-        enabled: (v) => v[COMMIT] === 1 || (bug === 'rm-commits-on-prepared' && any(v, MSGP)),
+        guard: (v) => v[COMMIT] === 1 || (bug === 'rm-commits-on-prepared' && any(v, MSGP)),
         apply: (_v, next, rm) => next.set(RM + rm, COMMITTED),
       }),
       vectorAction<number>({
         name: 'RMRcvAbortMsg',
         params: rms,
-        enabled: (v) => v[ABORT] === 1,
+        guard: (v) => v[ABORT] === 1,
         apply: (_v, next, rm) => next.set(RM + rm, ABORTED),
       }),
     ],
