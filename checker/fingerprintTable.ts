@@ -139,16 +139,6 @@ export class FingerprintPairTable {
     return Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> this.shift;
   }
 
-  /**
-   * Reads (lo, hi)'s home slot and returns its first lane, doing nothing else: called on a batch
-   * of fingerprints before they are looked up, it brings their slots into the cache while the
-   * processor overlaps the misses.
-   */
-  touch(lo: number, hi: number): number {
-    if ((lo | hi) === 0) lo = 1;
-    return this.keys[2 * this.home(lo, hi)];
-  }
-
   /** Whether the fingerprint (lo, hi) is stored. */
   has(lo: number, hi: number): boolean {
     if ((lo | hi) === 0) lo = 1;
