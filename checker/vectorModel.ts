@@ -321,7 +321,8 @@ function decodeByName(spec: VectorSpec, v: VectorView): Record<string, number> {
 export function vectorModel(spec: VectorSpec): Model<VectorState> {
   const compiled = compileVectorSpec(spec);
   const builder = new VectorBuilder(compiled);
-  const small = Array.from(compiled.sizes).every((s) => s <= 0x10000);
+  // fromCharCode.apply takes the slots as arguments: only for small values and widths.
+  const small = compiled.width <= 4096 && Array.from(compiled.sizes).every((s) => s <= 0x10000);
   const decode = (v: VectorView): unknown => (spec.decode ? spec.decode(v) : decodeByName(spec, v));
   const actions = compiled.actions.map(({ def, paramsOf }): AnyActionDef<VectorState> => {
     const adapted: AnyActionDef<VectorState> = {
@@ -329,7 +330,7 @@ export function vectorModel(spec: VectorSpec): Model<VectorState> {
       ...(def.params === undefined ? {} : { params: paramsOf ? (s: VectorState) => paramsOf(s) : (def.params as readonly JsonValue[]) }),
       ...(def.enabled || def.guard ? { enabled: (s: VectorState, p: JsonValue | undefined) => (!def.guard || def.guard(s)) && (!def.enabled || def.enabled(s, p)) } : {}),
       apply(s: VectorState, p: JsonValue | undefined): VectorState | undefined {
-        const out = s.slice();
+        const out = new Int32Array(s);
         builder.attach(out);
         if (def.apply(s, builder, p) === false) return undefined;
         let changed = false;
@@ -343,7 +344,7 @@ export function vectorModel(spec: VectorSpec): Model<VectorState> {
   });
   const model: Model<VectorState> = {
     name: spec.name,
-    initialStates: () => compiled.initial.map((v) => v.slice()),
+    initialStates: () => compiled.initial.map((v) => new Int32Array(v)),
     actions,
     properties: spec.properties,
     ...(spec.checkDeadlock === undefined ? {} : { checkDeadlock: spec.checkDeadlock }),
