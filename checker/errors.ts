@@ -33,6 +33,10 @@ export const CheckerErrorCode = {
   workerFailed: 'KC008',
   /** Liveness asked for where it cannot be checked soundly (symmetry, a space too large to keep whole). */
   livenessUnsupported: 'KC009',
+  /** A state-vector spec is malformed, or an action wrote a value outside its slot's range. */
+  invalidVectorModel: 'KC010',
+  /** Something a state-vector model cannot do was asked of it (symmetry reduction). */
+  vectorUnsupported: 'KC011',
 } as const;
 
 /** Throws a {@link KubecheckError}; a helper so call sites read as one line. */

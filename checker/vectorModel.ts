@@ -15,16 +15,14 @@
  * Not supported: symmetry reduction (SPIN has none either; a spec that asks for it is refused
  * with KC011).
  */
-import { fail } from './errors.js';
+import { CheckerErrorCode, fail } from './errors.js';
 import type { ActionLabel, AnyActionDef, JsonValue, Model, StepDescription } from './model.js';
 import type { Property } from './properties.js';
 
 /** Error codes of state-vector models (the KC0xx checker range). */
 export const VectorErrorCode = {
-  /** A vector spec is malformed, or an action wrote a value outside its slot's range. */
-  invalidVectorModel: 'KC010',
-  /** Something a state-vector model cannot do was asked of it (symmetry reduction). */
-  vectorUnsupported: 'KC011',
+  invalidVectorModel: CheckerErrorCode.invalidVectorModel,
+  vectorUnsupported: CheckerErrorCode.vectorUnsupported,
 } as const;
 
 /** A state of a vector model: slot `i` holds a value in `0 .. slots[i].size - 1`. Never mutated once made. */
