@@ -13,7 +13,7 @@
  */
 import type { ActionLabel, AnyActionDef, JsonValue, Model, StepDescription } from '../checker/model.js';
 import type { ClusterConfig } from './config.js';
-import { makeCtx, type ClusterAction, type Ctx } from './context.js';
+import { clusterAction, makeCtx, type ClusterAction, type Ctx } from './context.js';
 import { describeState } from './describe.js';
 import { faultActions, operatorActions, sequenceActions } from './faults.js';
 import { initialStates } from './initial.js';
@@ -29,6 +29,7 @@ import { stateKey } from './key.js';
 import { taintEvictionActions } from './taintEviction.js';
 import { syncHistory, tickAction } from './time.js';
 import { workloadActions } from './workloads.js';
+import { apiserverCacheName, informerActions, informersOn, relist, relistSources, syncInformers, tickInformers, watchEventActions } from './informers.js';
 
 export interface ClusterModelOptions {
   /**
@@ -70,6 +71,15 @@ export interface ClusterExtension {
   /** A person's description of one of its steps (actor, summary, who it talks to). */
   describeStep?(before: ClusterState, action: ActionLabel, after: ClusterState): StepDescription;
   readonly symmetric?: boolean;
+  /**
+   * Give this controller an informer cache of pods and Node objects (`state.informers[name]`),
+   * as a real controller built on client-go has: read it with `viewOf(state, name)`, and write
+   * through the API (`state.api`). Effective with `informers.watchLag` > 0; the cache then lags
+   * the API by up to that bound, and `<name>-restart` (budget `faults.extensionRestart`) restarts
+   * the controller: its memory starts over and it relists, from a kube-apiserver's watch cache
+   * when there are several ("time travel").
+   */
+  readonly informer?: boolean;
 }
 
 /** Gives every extension its memory in `state`. */
@@ -88,11 +98,41 @@ function tickExtensions(extensions: readonly ClusterExtension[], state: ClusterS
   return { ...state, extensions: memory };
 }
 
+/**
+ * `extension-restart` (budget `faults.extensionRestart`): a user's controller with an informer
+ * restarts: its memory starts over and it lists with resourceVersion="0", which a kube-apiserver
+ * serves from its watch cache, possibly older than what the controller saw before.
+ */
+function extensionRestart(extensions: readonly ClusterExtension[]): ClusterAction {
+  const byName = new Map(extensions.map((e) => [e.name, e]));
+  const from = (i: number): string => (i < 0 ? 'kube-apiserver' : apiserverCacheName(i));
+  return clusterAction<{ extension: string; from: string }>({
+    name: 'extension-restart',
+    urgent: false,
+    params: (s) => ((s.budget.extensionRestart ?? 0) > 0 ? extensions.flatMap((e) => relistSources(s).map((i) => ({ extension: e.name, from: from(i) }))) : []),
+    enabled: (s) => (s.budget.extensionRestart ?? 0) > 0,
+    apply: (s, p) => {
+      const e = byName.get(p.extension)!;
+      const i = p.from === 'kube-apiserver' ? -1 : Number(p.from.slice('kube-apiserver-'.length)) - 1;
+      const listedState = relist({ ...s, budget: { ...s.budget, extensionRestart: s.budget.extensionRestart - 1 } }, e.name, i);
+      return { ...listedState, extensions: { ...listedState.extensions, [e.name]: e.initial(listedState) } };
+    },
+    describe: (b, p) => {
+      const cache = p.from === 'kube-apiserver' ? undefined : b.informers?.[p.from];
+      const behind = cache === undefined ? -1 : Math.max(cache.podsBehind, cache.nodesBehind);
+      const stale = behind >= 0 ? ` (its watch cache lags the API${behind > 0 ? ` by up to ${behind}s` : ''}: the list goes back in time)` : '';
+      return { actor: 'fault', summary: `${p.extension} restarts and lists pods and nodes with resourceVersion="0" from ${p.from}${stale}`, to: [p.from === 'kube-apiserver' ? 'kube-apiserver' : p.from], affects: [p.extension] };
+    },
+  });
+}
+
 /** The built-in urgent actions, in urgency order. */
 export function urgentActions(ctx: Ctx): ClusterAction[] {
   return [
     // A fault of the scenario's sequence whose fixed time has come happens first in its instant.
     ...(ctx.config.faults.sequence.some((x) => x.after !== null) ? [sequenceActions(ctx).timed] : []),
+    // A cache as far behind as informers.watchLag allows catches up before anything else happens.
+    ...(informersOn(ctx) ? informerActions(ctx) : []),
     ...leaderElectionActions(ctx),
     ...kubeletActions(ctx),
     ...nodeLifecycleActions(ctx),
@@ -105,7 +145,7 @@ export function urgentActions(ctx: Ctx): ClusterAction[] {
 
 /** The built-in non-urgent actions: tick, faults, operator actions. */
 export function backgroundActions(ctx: Ctx): ClusterAction[] {
-  return [tickAction(ctx), ...acquireActions(ctx), ...(ctx.config.faults.sequence.length > 0 ? [sequenceActions(ctx).free] : []), ...faultActions(ctx), ...operatorActions(ctx)];
+  return [tickAction(ctx), ...acquireActions(ctx), ...(informersOn(ctx) ? watchEventActions(ctx) : []), ...(ctx.config.faults.sequence.length > 0 ? [sequenceActions(ctx).free] : []), ...faultActions(ctx), ...operatorActions(ctx)];
 }
 
 const paramsOf = (a: ClusterAction, s: ClusterState): readonly (JsonValue | undefined)[] =>
@@ -120,11 +160,17 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
   const ctx = makeCtx(config);
   const urgent = [...urgentActions(ctx), ...(options.urgentActions ?? [])];
   const extensions = options.extensions ?? [];
+  const cached = informersOn(ctx) ? extensions.filter((e) => e.informer === true) : [];
   const background: (ClusterAction | AnyActionDef<ClusterState>)[] = [
     ...backgroundActions(ctx),
+    ...(cached.length > 0 && config.faults.extensionRestart > 0 ? [extensionRestart(cached)] : []),
     ...(options.extraActions ?? []),
     ...extensions.flatMap((e) => e.actions),
   ];
+  const informerClients = cached.map((e) => e.name);
+  const watchCaches = cached.length > 0 && config.faults.extensionRestart > 0;
+  /** After any step: history variables, and the caches when modelled. */
+  const settle = informersOn(ctx) ? (s: ClusterState): ClusterState => syncInformers(ctx, syncHistory(s), informerClients, watchCaches) : syncHistory;
   const firstDueCache = new WeakMap<ClusterState, number>();
   /** Index in `urgent` of the first action with a due parameter, or -1 (quiescent). */
   const firstDue = (s: ClusterState): number => {
@@ -151,7 +197,7 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
       name: a.name,
       ...(a.params === undefined ? {} : { params: a.params }),
       enabled: (s, p) => firstDue(s) === i && a.enabled(s, p),
-      apply: (s, p) => syncHistory(a.apply(s, p)),
+      apply: (s, p) => settle(a.apply(s, p)),
       // Periodic and reactive work of live components happens. Strong fairness: more urgent work
       // can disable it for a moment (only the first due urgent action is enabled).
       fair: 'strong',
@@ -164,7 +210,7 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
         name: a.name,
         ...(a.params === undefined ? {} : { params: a.params }),
         enabled: (s, p) => firstDue(s) < 0 && a.enabled(s, p),
-        apply: a.name === 'tick' ? (s, p) => syncHistory(tickExtensions(extensions, a.apply(s, p), ctx.tick)) : (s, p) => syncHistory(a.apply(s, p)),
+        apply: a.name === 'tick' ? (s, p) => settle(tickInformers(ctx, tickExtensions(extensions, a.apply(s, p), ctx.tick), ctx.tick)) : (s, p) => settle(a.apply(s, p)),
         // As the action says (time passes, an expired Lease is taken); faults and operator actions may never happen.
         ...(a.fair === undefined ? {} : { fair: a.fair }),
       });
@@ -174,17 +220,18 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
         enabled: (s, p) => firstDue(s) < 0 && (a.enabled === undefined || a.enabled(s, p)),
         apply: (s, p) => {
           const next = a.apply(s, p);
-          return next === undefined ? undefined : syncHistory(next);
+          return next === undefined ? undefined : settle(next);
         },
       });
     }
   }
-  const symmetry = (options.symmetry ?? true) && extensions.every((e) => e.symmetric === true);
+  // Caches hold node indices and pod names of their own; symmetry does not permute them (yet).
+  const symmetry = (options.symmetry ?? true) && extensions.every((e) => e.symmetric === true) && !informersOn(ctx);
   const extensionOf = new Map<string, ClusterExtension>();
   for (const e of extensions) for (const a of e.actions) extensionOf.set(a.name, e);
   return withPresentation({
     name: `kubernetes(${config.scenario})`,
-    initialStates: () => initialStates(ctx).map((s) => withExtensions(extensions, s)),
+    initialStates: () => initialStates(ctx).map((s) => settle(withExtensions(extensions, s))),
     actions,
     properties: [],
     ...(symmetry ? { canonicalize: (s: ClusterState) => canonicalize(ctx, s) } : {}),

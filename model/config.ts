@@ -81,6 +81,11 @@ export interface ClusterConfig {
     readonly podGcPeriod: number;
     /** Pod GC orphan quarantine: the constant `quarantineTime` (40 s). */
     readonly podGcQuarantine: number;
+    /**
+     * How long ReplicaSet expectations hold before the controller acts anyway: the constant
+     * `ExpectationsTimeout` (5 min) in pkg/controller/controller_utils.go.
+     */
+    readonly expectationsTimeout: number;
     readonly leaderElection: LeaderElectionConfig;
     readonly challengerLeaderElection: ChallengerLeaderElection;
   };
@@ -131,6 +136,19 @@ export interface ClusterConfig {
      */
     readonly workloads: readonly WorkloadConfig[];
   };
+  /**
+   * Stale state: informer caches and kube-apiserver watch caches. Off (0) by default: every
+   * component then reads the API as it is, which is exact for the stock scenarios' properties
+   * only where no decision depends on a cache lagging.
+   */
+  readonly informers: {
+    /**
+     * Bound on how far an informer cache (of the kube-controller-manager's controllers, of the
+     * kube-scheduler, of an extension) or a kube-apiserver's watch cache lags the API, in seconds;
+     * 0 = no caches are modelled.
+     */
+    readonly watchLag: number;
+  };
   /** Fault budgets: how many of each may happen on one path. */
   readonly faults: {
     readonly nodeCrash: number;
@@ -167,6 +185,8 @@ export interface ClusterConfig {
      */
     readonly apiserverEtcdOutage: number;
     readonly apiserverEtcdOutageDuration: number;
+    /** Restarts of a user's controller that has an informer (`ClusterExtension.informer`): it relists. */
+    readonly extensionRestart: number;
     /**
      * Faults that happen in this order, each at any instant after the previous one, besides the
      * budgets: "3 of 4 nodes become NotReady one after another".
@@ -179,6 +199,8 @@ export interface ClusterConfig {
     readonly deleteNode: number;
     readonly outOfServiceTaint: number;
     readonly cordon: number;
+    /** Restores of etcd from the backup taken at the start (the control plane restarted, kubelets not). */
+    readonly etcdRestore: number;
   };
 }
 

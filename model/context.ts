@@ -76,6 +76,8 @@ export function makeCtx(config: ClusterConfig): Ctx {
   // The zone rate limiter's wait for the other failing nodes (the recovery bounds read sinceHeartbeat that far).
   const queueWait = kcm.nodeEvictionRate > 0 ? Math.max(0, failing - 1) / kcm.nodeEvictionRate : 0;
   const renewInterval = leaseRenewInterval(config);
+  // Stale caches delay a replacement: the ReplicaSet controller's and the scheduler's (properties/helpers.ts).
+  const cacheDelay = 2 * config.informers.watchLag;
   const nodesOfZone = Array.from({ length: config.cluster.zones }, (_, z) => zoneOfNode.flatMap((zz, n) => (zz === z ? [n] : [])));
   // Nodes a workload pins or the fault sequence names are told apart from the others.
   const pinned = [
@@ -97,10 +99,10 @@ export function makeCtx(config: ClusterConfig): Ctx {
     leaderElection: [kcm.leaderElection, config.kubeScheduler.leaderElection],
     workloads,
     workloadOfPod: podClassifier(workloads),
-    heartbeatCap: grace + maxTol + kcm.nodeMonitorPeriod * 2 + queueWait + config.model.tick,
+    heartbeatCap: grace + maxTol + kcm.nodeMonitorPeriod * 2 + queueWait + cacheDelay + config.model.tick,
     noExecuteCap: maxTol + config.model.tick,
     liveCap: renewInterval + config.model.tick,
-    runtimeDownCap: renewInterval + kcm.nodeMonitorPeriod * 2 + maxTol + queueWait + config.model.tick,
+    runtimeDownCap: renewInterval + kcm.nodeMonitorPeriod * 2 + maxTol + queueWait + cacheDelay + config.model.tick,
     zoneOfNode,
     leaderElectionInert: leaderElectionInert(config),
     podGcInert: config.operator.deleteNode === 0 && config.operator.outOfServiceTaint === 0,

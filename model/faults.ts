@@ -5,7 +5,8 @@
  * does hide orderings *inside* an instant (e.g. a crash between two kubelets' renewals of one
  * second).
  */
-import { produce, type Draft } from 'immer';
+import { castDraft, produce, type Draft } from 'immer';
+import { initialStates } from './initial.js';
 import type { JsonValue } from '../checker/model.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { candidateRefs, freshFollower, parseCandidate } from './leaderElection.js';
@@ -128,6 +129,7 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
         const n = d.nodes[nodeIndex(p)];
         n.up = true;
         n.kubeletUp = true;
+        n.podWatchStuck = undefined;
         n.heartbeatIn = 0;
         n.runtimeUp = true;
         n.runtimeDownFor = -1;
@@ -149,6 +151,7 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
       enabled: (s, p) => s.nodes[nodeIndex(p)].up && !s.nodes[nodeIndex(p)].kubeletUp,
       recipe: (d, p) => {
         d.nodes[nodeIndex(p)].kubeletUp = true;
+        d.nodes[nodeIndex(p)].podWatchStuck = undefined; // it relists
         d.nodes[nodeIndex(p)].heartbeatIn = 0;
         d.nodes[nodeIndex(p)].statusStuck = false;
       },
@@ -302,9 +305,37 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
 
 const opWrite = (s: ClusterState): boolean => canWrite(s, false);
 
-function operatorDefs(_ctx: Ctx): Def<JsonValue>[] {
+/** The API in the etcd backup an `etcd-restore` goes back to: the initial state's (the backup taken before the incident). */
+const backups = new WeakMap<Ctx, ClusterState['api']>();
+function backupOf(ctx: Ctx): ClusterState['api'] {
+  let api = backups.get(ctx);
+  if (api === undefined) backups.set(ctx, (api = initialStates(ctx)[0].api));
+  return api;
+}
+
+function operatorDefs(ctx: Ctx): Def<JsonValue>[] {
   const objNodes = (s: ClusterState): string[] => s.api.nodes.flatMap((o, n) => (o !== null ? [nodeName(n)] : []));
   return [
+    def<null>({
+      // https://kubernetes.io/docs/tasks/administer-cluster/configure-upgrade-etcd/#restoring-an-etcd-cluster:
+      // stop every kube-apiserver, restore etcd, start them, and restart the control-plane components.
+      // Kubelets keep running: their pod watch asks for a revision the restored etcd is behind of.
+      name: 'etcd-restore', budget: 'etcdRestore', actor: 'operator', to: API,
+      params: () => [null],
+      enabled: () => true,
+      recipe: (d, _p, s) => {
+        d.api = castDraft(backupOf(ctx));
+        s.nodes.forEach((n, i) => {
+          if (n.up && n.kubeletUp) d.nodes[i].podWatchStuck = true;
+        });
+        s.candidates.forEach((list, e) =>
+          list.forEach((k, c) => {
+            if (k.up) d.candidates[e][c] = { ...freshFollower(k.rate), partitioned: k.partitioned } as Draft<Candidate>;
+          }),
+        );
+      },
+      summary: () => 'restores etcd from the backup taken at the start and restarts kube-apiserver, kube-controller-manager and kube-scheduler (kubelets keep running)',
+    }),
     def<string>({
       name: 'force-delete-pod', budget: 'forceDeletePod', actor: 'operator', to: API,
       params: (s) => s.api.pods.map((p) => p.name),

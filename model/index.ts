@@ -17,8 +17,11 @@ export { clusterModel, quiescent, urgentActions, backgroundActions } from './clu
 export type { ClusterModelOptions, ClusterExtension } from './clusterModel.js';
 export { clusterAction, makeCtx, quorumCanBeLost } from './context.js';
 export type { ClusterAction, Ctx, WorkloadCtx } from './context.js';
-export { heartbeatsOf } from './kubelet.js';
+export { heartbeatsOf, syncWork } from './kubelet.js';
 export { parseDuration, formatDuration } from './duration.js';
 export { configWarnings, leaderElectionProblem } from './validate.js';
 export { nodeIndex, zoneOf, podIndex, hasTaint, conditionNoExecute, kubeletReachesApi, kubeletAlive, running } from './state.js';
 export type { Deletion, NodeHealth, ZoneState, Budgets } from './state.js';
+export { viewOf, deletePod, relistSources, apiserverCacheName } from './informers.js';
+export type { DeleteOptions, DeleteOutcome } from './informers.js';
+export type { Informer, Expectation } from './state.js';

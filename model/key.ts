@@ -5,6 +5,7 @@
  * encoding injective.
  */
 import { encode } from '../checker/fingerprint.js';
+import { informersKey } from './informers.js';
 import type { Candidate, ClusterState, ControllerManagerLocal, NodeObject, NodeReal, PodObject, Taint } from './state.js';
 
 const TAINT_BIT: Record<Taint, number> = {
@@ -25,7 +26,7 @@ export function nodeObjectKey(o: NodeObject | null): string {
 
 /** The node's own fields, running containers excluded. */
 export function nodeRealKey(n: NodeReal): string {
-  return `${n.up ? 1 : 0}${n.kubeletUp ? 1 : 0}${n.partitioned ? 1 : 0}${n.runtimeUp ? 1 : 0}${n.statusStuck ? 1 : 0},${n.heartbeatIn},${n.sinceHeartbeat},${n.sinceNoExecute},${n.liveFor},${n.runtimeDownFor}`;
+  return `${n.up ? 1 : 0}${n.kubeletUp ? 1 : 0}${n.partitioned ? 1 : 0}${n.runtimeUp ? 1 : 0}${n.statusStuck ? 1 : 0}${n.podWatchStuck === true ? 'w' : ''},${n.heartbeatIn},${n.sinceHeartbeat},${n.sinceNoExecute},${n.liveFor},${n.runtimeDownFor}`;
 }
 
 const DEL: Record<string, string> = { 'taint-eviction': 'e', replicaset: 'r', operator: 'o' };
@@ -34,6 +35,11 @@ const DEL: Record<string, string> = { 'taint-eviction': 'e', replicaset: 'r', op
 export function podAttrKey(p: PodObject): string {
   const t = p.tolerations;
   return `${p.workload}=${p.deletion === null ? '-' : DEL[p.deletion]}${t.unreachable ?? 'f'}:${t.notReady ?? 'f'}${p.replacement ? 'R' : ''}`;
+}
+
+/** A pod object whole: name, uid (when not 0), node and attributes. */
+export function podKey(p: PodObject): string {
+  return `${p.name}${p.uid ? `^${p.uid}` : ''}@${p.nodeName}${podAttrKey(p)}`;
 }
 
 export function ctrlKey(c: ControllerManagerLocal | null): string {
@@ -58,7 +64,7 @@ export function stateKey(s: ClusterState): string {
   let out = '';
   for (let n = 0; n < s.nodes.length; n++) out += `${nodeObjectKey(s.api.nodes[n])}/${nodeRealKey(s.nodes[n])}/${s.nodes[n].running.join(',')};`;
   out += '#';
-  for (const p of s.api.pods) out += `${p.name}@${p.nodeName}${podAttrKey(p)};`;
+  for (const p of s.api.pods) out += `${podKey(p)};`;
   out += '#';
   for (const l of s.api.leases) out += `${l.holder},${l.durationSeconds},${l.transitioned ? 1 : 0};`;
   out += '#';
@@ -74,5 +80,6 @@ export function stateKey(s: ClusterState): string {
   for (const k of Object.keys(s.budget).sort()) out += `${s.budget[k]},`;
   out += `#${s.kubeletApiOutage},${s.sequenceDone},${s.sequenceIn}`;
   if (s.extensions !== undefined) out += `#${encode(s.extensions)}`;
+  if (s.informers !== undefined) out += informersKey(s, podKey, nodeObjectKey);
   return out;
 }

@@ -7,7 +7,8 @@
  * leases, the node controller will assume the node is healthy and take no action"). It starts
  * containers of pods bound to its node (not while its runtime is down);
  * stops containers of pods deleted, terminating or bound elsewhere, then finishes the deletion.
- * Cut off from the API server it keeps running everything it has (it cannot see deletions).
+ * Cut off from the API server it keeps running everything it has (it cannot see deletions); so
+ * does a kubelet whose pod watch is stuck after an etcd restore, until it restarts.
  *
  * Batched: all kubelets due at one instant act in one step. Their effects touch disjoint parts of
  * the state (their own node, Lease and pods), so the end state of the instant does not depend on
@@ -49,7 +50,8 @@ const bound = (p: PodObject, n: number): boolean => p.nodeName === n;
 /** What the kubelet of node n would do now (empty when it cannot see the API). */
 export function syncWork(s: ClusterState, n: number): SyncWork | undefined {
   const node = s.nodes[n];
-  if (!kubeletAlive(s, n) || !kubeletReachesApi(s, n)) return undefined;
+  // A kubelet whose pod watch is stuck (after an etcd restore) sees no change, like one cut off.
+  if (!kubeletAlive(s, n) || !kubeletReachesApi(s, n) || node.podWatchStuck === true) return undefined;
   const start: string[] = [];
   const stop: string[] = [];
   const finish: string[] = [];

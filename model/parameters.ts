@@ -48,6 +48,7 @@ const SPECS: readonly ParameterSpec[] = [
   { key: 'kubeControllerManager.unhealthyZoneThreshold', kubernetesName: '--unhealthy-zone-threshold', component: KCM, defaultValue: '0.55', type: 'number', description: 'fraction of NotReady nodes (and at least 3) that makes a zone PartialDisruption' },
   { key: 'kubeControllerManager.podGcPeriod', kubernetesName: '', component: KCM, defaultValue: '20s', type: 'duration', description: 'pod GC period (constant gcCheckPeriod in pkg/controller/podgc)' },
   { key: 'kubeControllerManager.podGcQuarantine', kubernetesName: '', component: KCM, defaultValue: '40s', type: 'duration', description: 'pod GC wait before deleting pods of a missing Node (constant quarantineTime)' },
+  { key: 'kubeControllerManager.expectationsTimeout', kubernetesName: '', component: KCM, defaultValue: '5m', type: 'duration', description: 'how long ReplicaSet expectations of unseen creations and deletions hold before the controller acts anyway (constant ExpectationsTimeout in pkg/controller/controller_utils.go); matters only with informers.watchLag' },
   ...le('kubeControllerManager', KCM),
   ...le('kubeScheduler', 'kube-scheduler'),
   { key: 'kubeApiserver.defaultNotReadyTolerationSeconds', kubernetesName: '--default-not-ready-toleration-seconds', component: 'kube-apiserver', defaultValue: '300', type: 'integer', description: 'tolerationSeconds the DefaultTolerationSeconds admission adds for not-ready:NoExecute (a node whose kubelet posts Ready=False)' },
@@ -72,6 +73,7 @@ const SPECS: readonly ParameterSpec[] = [
   { key: 'cluster.statefulSetNotReadyTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', defaultValue: 'same', type: 'toleration', description: 'the db pods\' node.kubernetes.io/not-ready:NoExecute toleration alone; same = as cluster.statefulSetTolerationSeconds' },
   { key: 'cluster.statefulSetNodeName', kubernetesName: 'spec.nodeName', component: 'workload', defaultValue: 'none', type: 'node', description: 'the db pod template\'s spec.nodeName (e.g. node-2): pods are created bound there, bypassing the scheduler; none = scheduled' },
   { key: 'cluster.workloads', kubernetesName: '', component: 'workload', defaultValue: 'default', type: 'workloads', description: 'the workloads as a list, in a config file (cluster: { workloads: [{ kind: ReplicaSet, name: web, replicas: 2, tolerations: { unreachable: 300, notReady: forever }, nodeName: node-2 }, ...] }); kind ReplicaSet (a Deployment), StatefulSet or DaemonSet (one pod per node); default = the ReplicaSet web and the StatefulSet db of the keys above' },
+  { key: 'informers.watchLag', kubernetesName: '', component: 'informers', defaultValue: '0s', type: 'duration', description: 'stale state: how far informer caches (kube-controller-manager controllers, kube-scheduler, extensions) and kube-apiserver watch caches may lag the API; watch events arrive one object at a time at any instant within it; 0 = components read the API as it is' },
   ...(
     [
       ['nodeCrash', 'node crashes (containers die, kubelet stops)'],
@@ -94,6 +96,7 @@ const SPECS: readonly ParameterSpec[] = [
       ['containerRuntimeRecovery', 'recoveries of a failed container runtime'],
       ['nodeStatusUpdateFailure', 'kubelets whose node status updates fail while their Lease renewals succeed'],
       ['apiserverEtcdOutage', 'outages between the kube-apiserver the kubelets reach and etcd (kubernetes#121793)'],
+      ['extensionRestart', 'restarts of a user\'s controller with an informer (extension): it relists with resourceVersion="0", from any kube-apiserver\'s watch cache'],
     ] as const
   ).map(([k, d]): ParameterSpec => ({ key: `faults.${k}`, kubernetesName: '', component: 'faults', defaultValue: '0', type: 'integer', description: `budget: ${d}` })),
   { key: 'faults.processPauseDuration', kubernetesName: '', component: 'faults', defaultValue: '20s', type: 'duration', description: 'length of a process pause' },
@@ -106,6 +109,7 @@ const SPECS: readonly ParameterSpec[] = [
       ['deleteNode', 'deletions of a Node object'],
       ['outOfServiceTaint', 'node.kubernetes.io/out-of-service:NoExecute taints put on a node'],
       ['cordon', 'cordons (spec.unschedulable)'],
+      ['etcdRestore', 'restores of etcd from the backup taken at the start, the control plane restarted as the documented procedure says, the kubelets left running'],
     ] as const
   ).map(([k, d]): ParameterSpec => ({ key: `operator.${k}`, kubernetesName: '', component: 'operator', defaultValue: '0', type: 'integer', description: `budget: ${d}` })),
 ];

@@ -52,6 +52,30 @@ const DEFS: readonly ScenarioDef[] = [
     },
   },
   {
+    name: 'stale-informers',
+    description: 'a node crashes while the controllers and the kube-scheduler act on informer caches up to 5 s behind: expectations keep the ReplicaSet at its replicas, the replacement comes up to 10 s later',
+    overrides: { 'faults.nodeCrash': '1', 'informers.watchLag': '5s' },
+  },
+  {
+    // ExpectationsTimeout is 5 min; scaled down with the lag (only lag > timeout matters) to keep the space small.
+    name: 'expectations-timeout',
+    description: 'a watch lags longer than the ReplicaSet controller\'s ExpectationsTimeout (scaled down to 10 s, the lag to 15 s): it syncs anyway from its stale cache and creates an extra pod, then scales down once its cache catches up',
+    overrides: {
+      'cluster.nodes': '2',
+      'cluster.replicaSetReplicas': '1',
+      'cluster.statefulSetReplicas': '0',
+      'cluster.replicaSetTolerationSeconds': '0',
+      'faults.nodeCrash': '1',
+      'informers.watchLag': '15s',
+      'kubeControllerManager.expectationsTimeout': '10s',
+    },
+  },
+  {
+    name: 'etcd-restore',
+    description: 'etcd is restored from the backup taken at the start, after a crashed node\'s pod was replaced: the kubelets keep running containers whose pod objects are gone (phantom pods, kubernetes#131115) until they restart',
+    overrides: { 'faults.nodeCrash': '1', 'operator.etcdRestore': '1' },
+  },
+  {
     name: 'component-outage',
     description: 'a control-plane component is down from the start (kube-scheduler by default) while a node crashes',
     overrides: { 'cluster.outage': 'kube-scheduler', 'faults.nodeCrash': '1' },

@@ -11,9 +11,15 @@
  * kube-scheduler that believes it leads schedules (a stale leader resumed from a pause, or two
  * leaders under clock skew): each may assume the same Pending pod; the first binding wins, the
  * other gets 409 Conflict and forgets the pod (`ForgetPod`).
+ *
+ * With `informers.watchLag` > 0 each leader decides from its informer cache (`informers.ts`):
+ * it may pick a pod already bound or deleted, or a node tainted since; the binding's
+ * compare-and-swap refuses the first two. A pod it has bound stays assumed in its cache, and one
+ * refused goes back to the queue, until a watch event about it arrives.
  */
 import { produce } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
+import { schedulerAwait, schedulerView, schedulerWaiting } from './informers.js';
 import { acting, candidateName, canWrite, nodeIndex, nodeName, SCHED, type ClusterState, type NodeObject, type PodObject, type Taint } from './state.js';
 
 const TOLERATED: readonly Taint[] = ['unreachable:NoExecute', 'not-ready:NoExecute'];
@@ -84,18 +90,19 @@ export function schedulerActions(ctx: Ctx): ClusterAction[] {
         const c = schedIdx(p.scheduler);
         const k = s.candidates[SCHED][c];
         if (k.assumed !== null || !acting(k) || !canWrite(s, k.partitioned)) return false;
-        const pod = nextPending(ctx, s);
-        return pod !== undefined && feasible(ctx, s, pod, nodeIndex(p.node));
+        const view = schedulerView(s, c);
+        const pod = nextPending(ctx, view);
+        return pod !== undefined && !schedulerWaiting(s, c, pod.name) && feasible(ctx, view, pod, nodeIndex(p.node));
       },
       apply: (s, p) => {
-        const pod = nextPending(ctx, s)!;
+        const pod = nextPending(ctx, schedulerView(s, schedIdx(p.scheduler)))!;
         return produce(s, (d) => {
           d.candidates[SCHED][schedIdx(p.scheduler)].assumed = { pod: pod.name, node: nodeIndex(p.node) };
         });
       },
       describe: (b, p) => {
         const alone = actingSchedulers(b).length === 1;
-        return { actor: alone ? 'kube-scheduler' : p.scheduler, summary: `picks ${p.node} for ${nextPending(ctx, b)?.name ?? '?'} (assumed in its cache)`, to: [], routine: alone };
+        return { actor: alone ? 'kube-scheduler' : p.scheduler, summary: `picks ${p.node} for ${nextPending(ctx, schedulerView(b, schedIdx(p.scheduler)))?.name ?? '?'} (assumed in its cache)`, to: [], routine: alone };
       },
     }),
     clusterAction<string>({
@@ -107,11 +114,13 @@ export function schedulerActions(ctx: Ctx): ClusterAction[] {
         const c = schedIdx(p);
         const assumed = s.candidates[SCHED][c].assumed!;
         const conflict = canWrite(s, s.candidates[SCHED][c].partitioned) ? bindingConflict(s, assumed.pod) : 'no API';
-        return produce(s, (d) => {
+        const next = produce(s, (d) => {
           d.candidates[SCHED][c].assumed = null;
           if (conflict !== undefined) return; // ForgetPod: the pod goes back to the queue
           d.api.pods.find((q) => q.name === assumed.pod)!.nodeName = assumed.node;
         });
+        // With a cache: bound, the pod stays assumed; refused, it waits in the backoff queue; both until its watch event.
+        return schedulerAwait(next, c, assumed.pod);
       },
       describe: (b, p) => {
         const c = schedIdx(p);

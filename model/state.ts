@@ -53,6 +53,13 @@ export interface PodObject {
   readonly tolerations: Tolerations;
   /** Created by a controller after the start (a replacement). */
   readonly replacement: boolean;
+  /**
+   * `metadata.uid`, told apart only where two objects of one name can meet: the smallest number
+   * no object of that name uses in the API or in any cache when it is created (absent: 0). It
+   * stays 0 unless informer caches are modelled (`informers.watchLag`), where an old incarnation
+   * of a StatefulSet pod can still sit in a cache while its successor exists.
+   */
+  readonly uid?: number;
 }
 
 /**
@@ -110,6 +117,12 @@ export interface NodeReal {
   readonly liveFor: number;
   /** History: real time since the container runtime failed (saturating); -1 while it works. */
   readonly runtimeDownFor: number;
+  /**
+   * The kubelet's pod watch waits for a resourceVersion etcd will not reach again: etcd was
+   * restored from an older snapshot while this kubelet ran, so it sees no pod change until it
+   * restarts and relists (kubernetes/kubernetes#131115). Absent: false.
+   */
+  readonly podWatchStuck?: boolean;
 }
 
 /** Node-health data the node lifecycle controller keeps in memory, per node. */
@@ -173,6 +186,40 @@ export interface Candidate {
   readonly assumed: { readonly pod: string; readonly node: number } | null;
 }
 
+/** ReplicaSet controller expectations (pkg/controller/controller_utils.go `ControlleeExpectations`). */
+export interface Expectation {
+  /** The ReplicaSet's name. */
+  readonly workload: string;
+  /** Creations made and not yet seen in the cache. */
+  readonly add: number;
+  /** Deletions made and not yet seen in the cache. */
+  readonly del: number;
+  /** Seconds since they were set, saturating just past `ExpectationsTimeout`. */
+  readonly age: number;
+}
+
+/**
+ * An informer cache (client-go's shared informer store) of one client, or a kube-apiserver's watch
+ * cache: the pods and Node objects as its watch last told it, the API as it was when the cache
+ * fell behind; it catches up at any instant (`watch-catch-up`), and at the latest
+ * `informers.watchLag` later (`watch-catch-up-due`).
+ */
+export interface Informer {
+  readonly pods: readonly PodObject[];
+  readonly nodes: readonly (NodeObject | null)[];
+  /** Seconds since the pod stream first missed a change (saturating at the lag bound); -1 in sync. */
+  readonly podsBehind: number;
+  /** The same for the Node stream. */
+  readonly nodesBehind: number;
+  /**
+   * Workloads and pods the client acts on again only after a watch event about them: a create
+   * refused with AlreadyExists is requeued, a scheduler's bound pod stays assumed. Sorted.
+   */
+  readonly waiting: readonly string[];
+  /** The ReplicaSet controller's expectations (kube-controller-manager caches only), sorted by workload. */
+  readonly expectations: readonly Expectation[];
+}
+
 /** Remaining fault and operator budgets (names as in `ClusterConfig.faults` / `.operator`). */
 export type Budgets = Readonly<Record<string, number>>;
 
@@ -198,6 +245,12 @@ export interface ClusterState {
    * extension name (absent without extensions). See `ClusterExtension`.
    */
   readonly extensions?: Readonly<Record<string, JsonValue>>;
+  /**
+   * Informer caches by client (`kube-controller-manager-1`, `kube-scheduler-2`, an extension's
+   * name) and kube-apiserver watch caches (`kube-apiserver-2`); absent unless
+   * `informers.watchLag` > 0. See `informers.ts`.
+   */
+  readonly informers?: Readonly<Record<string, Informer>>;
 }
 
 /** Election indices. */

@@ -13,7 +13,7 @@ export const FAULT_NAMES = [
   'node-crash', 'node-restart', 'kubelet-crash', 'kubelet-restart', 'container-runtime-failure', 'container-runtime-recovery', 'node-status-update-failure',
   'node-partition', 'node-partition-heal', 'component-crash', 'component-restart', 'control-plane-partition', 'control-plane-partition-heal',
   'etcd-member-loss', 'apiserver-loss', 'etcd-member-restore', 'apiserver-restore', 'apiserver-etcd-outage', 'process-pause', 'clock-drift',
-  'force-delete-pod', 'delete-node', 'out-of-service-taint', 'cordon',
+  'force-delete-pod', 'delete-node', 'out-of-service-taint', 'cordon', 'etcd-restore',
 ];
 
 const TOLERATION_KEYS = [

@@ -35,11 +35,18 @@
  *   once; here the name is per node, so the controller waits until the old object is gone.
  *   Not modelled: nodeSelector and affinity (every node runs one), rolling updates, burst limits.
  *
- * Informers are up to date within the instant, so expectations are not modelled.
+ * With `informers.watchLag` > 0 the three controllers decide from the kube-controller-manager's
+ * informer cache (`informers.ts`) and write through the API: the ReplicaSet controller keeps
+ * expectations (`ExpectCreations`/`ExpectDeletions`, lowered as its cache sees the pods, expired
+ * after `ExpectationsTimeout`) and does not sync a ReplicaSet while they are pending; a
+ * StatefulSet or DaemonSet create of a name that still exists fails with AlreadyExists and the
+ * workload waits for a watch event about its pods. Without caches every controller reads the
+ * API as it is, where expectations are always met.
  */
 import { produce } from 'immer';
 import { daemonPodName } from './config.js';
 import { API, clusterAction, type ClusterAction, type Ctx, type WorkloadCtx } from './context.js';
+import { expect, expectationsSatisfied, freshUid, kcmAwait, kcmView, kcmWaiting } from './informers.js';
 import { acting, canWrite, KCM, nodeName, podIndex, type ClusterState, type PodObject, type Taint } from './state.js';
 
 const refs = (s: ClusterState): string[] => s.candidates[KCM].map((_, c) => `kube-controller-manager-${c + 1}`);
@@ -50,8 +57,12 @@ function kcmCanWrite(s: ClusterState, c: number): boolean {
   return acting(k) && k.ctrl !== null && canWrite(s, k.partitioned);
 }
 
-/** A ReplicaSet's pending change: pods to create (names) and to delete. */
-export function replicaSetWorkOf(s: ClusterState, w: WorkloadCtx): { create: string[]; remove: string[] } | undefined {
+/**
+ * A ReplicaSet's pending change as the controller sees it in `s` (its view): pods to create
+ * (names) and to delete. New names also avoid every name in use in `real` (the API as it is and
+ * the containers), standing for Kubernetes' random suffixes, which never collide.
+ */
+export function replicaSetWorkOf(s: ClusterState, w: WorkloadCtx, real: ClusterState = s): { create: string[]; remove: string[] } | undefined {
   const want = w.replicas;
   const active = s.api.pods.filter((p) => p.workload === w.name && p.deletion === null);
   if (active.length === want) return undefined;
@@ -60,17 +71,22 @@ export function replicaSetWorkOf(s: ClusterState, w: WorkloadCtx): { create: str
     return { create: [], remove: ranked.slice(0, active.length - want).map((p) => p.name) };
   }
   const used = new Set<string>(s.api.pods.map((p) => p.name));
-  for (const n of s.nodes) for (const r of n.running) used.add(r);
+  if (real !== s) for (const p of real.api.pods) used.add(p.name);
+  for (const n of real.nodes) for (const r of n.running) used.add(r);
   const create: string[] = [];
   for (let k = 0; create.length < want - active.length; k++) if (!used.has(`${w.name}-${k}`)) create.push(`${w.name}-${k}`);
   return { create, remove: [] };
 }
 
-/** The first ReplicaSet (in list order) with a pending change, and the change. */
-export function replicaSetWork(ctx: Ctx, s: ClusterState): { workload: WorkloadCtx; create: string[]; remove: string[] } | undefined {
+/**
+ * The first ReplicaSet (in list order) that kube-controller-manager candidate c syncs now (its
+ * expectations satisfied and a change pending in its view), and the change.
+ */
+export function replicaSetWork(ctx: Ctx, s: ClusterState, c: number): { workload: WorkloadCtx; create: string[]; remove: string[] } | undefined {
+  const view = kcmView(s, c);
   for (const w of ctx.workloads) {
-    if (w.kind !== 'ReplicaSet') continue;
-    const work = replicaSetWorkOf(s, w);
+    if (w.kind !== 'ReplicaSet' || !expectationsSatisfied(ctx, s, c, w.name)) continue;
+    const work = replicaSetWorkOf(view, w, s);
     if (work !== undefined) return { workload: w, ...work };
   }
   return undefined;
@@ -103,11 +119,12 @@ export function statefulSetNextOf(s: ClusterState, w: WorkloadCtx): string | und
   return undefined;
 }
 
-/** The pod the first StatefulSet (in list order) with work creates now, or undefined. */
-export function statefulSetNext(ctx: Ctx, s: ClusterState): string | undefined {
+/** The pod the first StatefulSet (in list order) with work creates now as candidate c sees it, or undefined. */
+export function statefulSetNext(ctx: Ctx, s: ClusterState, c: number): string | undefined {
+  const view = kcmView(s, c);
   for (const w of ctx.workloads) {
-    if (w.kind !== 'StatefulSet') continue;
-    const next = statefulSetNextOf(s, w);
+    if (w.kind !== 'StatefulSet' || kcmWaiting(s, c, w.name)) continue;
+    const next = statefulSetNextOf(view, w);
     if (next !== undefined) return next;
   }
   return undefined;
@@ -126,18 +143,27 @@ export function daemonSetMissing(s: ClusterState, w: WorkloadCtx): number[] {
   return out;
 }
 
-/** The first DaemonSet (in list order) with nodes missing its pod, and those nodes. */
-export function daemonSetWork(ctx: Ctx, s: ClusterState): { workload: WorkloadCtx; nodes: number[] } | undefined {
+/** The first DaemonSet (in list order) with nodes missing its pod as candidate c sees it, and those nodes. */
+export function daemonSetWork(ctx: Ctx, s: ClusterState, c: number): { workload: WorkloadCtx; nodes: number[] } | undefined {
+  const view = kcmView(s, c);
   for (const w of ctx.workloads) {
-    if (w.kind !== 'DaemonSet') continue;
-    const nodes = daemonSetMissing(s, w);
+    if (w.kind !== 'DaemonSet' || kcmWaiting(s, c, w.name)) continue;
+    const nodes = daemonSetMissing(view, w);
     if (nodes.length > 0) return { workload: w, nodes };
   }
   return undefined;
 }
 
-function newPod(w: WorkloadCtx, name: string, node: number = w.pinnedNode): PodObject {
-  return { name, workload: w.name, nodeName: node, deletion: null, tolerations: w.toleration, replacement: true };
+function newPod(s: ClusterState, w: WorkloadCtx, name: string, node: number = w.pinnedNode): PodObject {
+  const uid = freshUid(s, name);
+  return { name, workload: w.name, nodeName: node, deletion: null, tolerations: w.toleration, replacement: true, ...(uid > 0 ? { uid } : {}) };
+}
+
+/** Creates pods by name through the API: a name that exists is refused (AlreadyExists). Returns the state and the names created. */
+function createPods(s: ClusterState, pods: readonly PodObject[]): { state: ClusterState; created: string[] } {
+  const fresh = pods.filter((p) => podIndex(s, p.name) < 0);
+  if (fresh.length === 0) return { state: s, created: [] };
+  return { state: { ...s, api: { ...s.api, pods: [...s.api.pods, ...fresh].sort(byName) } }, created: fresh.map((p) => p.name) };
 }
 
 const byName = (a: PodObject, b: PodObject): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -150,43 +176,48 @@ export function workloadActions(ctx: Ctx): ClusterAction[] {
       name: 'replicaset-sync',
       urgent: true,
       params: refs,
-      enabled: (s, p) => kcmCanWrite(s, idx(p)) && replicaSetWork(ctx, s) !== undefined,
-      apply: (s) => {
-        const w = replicaSetWork(ctx, s)!;
-        return produce(s, (d) => {
-          const pods = d.api.pods.filter((p) => !(w.remove.includes(p.name) && p.nodeName < 0));
-          for (const p of pods) if (w.remove.includes(p.name)) p.deletion = 'replicaset';
-          for (const name of w.create) pods.push(newPod(w.workload, name));
+      enabled: (s, p) => kcmCanWrite(s, idx(p)) && replicaSetWork(ctx, s, idx(p)) !== undefined,
+      apply: (s, p) => {
+        const c = idx(p);
+        const w = replicaSetWork(ctx, s, c)!;
+        // Deletes by name: a pod already gone is NotFound (DeletionObserved at once); an unbound one goes at once.
+        const deleted = w.remove.filter((name) => podIndex(s, name) >= 0 && s.api.pods[podIndex(s, name)].deletion === null);
+        const next = produce(s, (d) => {
+          const pods = d.api.pods.filter((q) => !(deleted.includes(q.name) && q.nodeName < 0));
+          for (const q of pods) if (deleted.includes(q.name)) q.deletion = 'replicaset';
+          for (const name of w.create) pods.push(newPod(s, w.workload, name));
           d.api.pods = pods.sort(byName);
         });
+        return expect(next, c, w.workload.name, w.create.length, deleted.length);
       },
-      describe: (b) => {
-        const w = replicaSetWork(ctx, b)!;
+      describe: (b, p) => {
+        const w = replicaSetWork(ctx, b, idx(p))!;
         const parts = [];
         const t = w.workload.toleration;
         const pin = w.workload.pinnedNode;
         const bound = pin >= 0 ? `, spec.nodeName ${nodeName(pin)}` : '';
         if (w.create.length) parts.push(`creates ${w.create.join(', ')} (tolerations admitted: unreachable ${seconds(t.unreachable)}, not-ready ${seconds(t.notReady)}${bound})`);
         if (w.remove.length) parts.push(`deletes ${w.remove.join(', ')}`);
-        return { actor: 'kube-controller-manager/replicaset', summary: parts.join('; '), to: [...API] };
+        const stale = kcmView(b, idx(p)) !== b ? ' (from its informer cache)' : '';
+        return { actor: 'kube-controller-manager/replicaset', summary: parts.join('; ') + stale, to: [...API] };
       },
     }),
     clusterAction<string>({
       name: 'statefulset-sync',
       urgent: true,
       params: refs,
-      enabled: (s, p) => kcmCanWrite(s, idx(p)) && statefulSetNext(ctx, s) !== undefined,
-      apply: (s) => {
-        const name = statefulSetNext(ctx, s)!;
+      enabled: (s, p) => kcmCanWrite(s, idx(p)) && statefulSetNext(ctx, s, idx(p)) !== undefined,
+      apply: (s, p) => {
+        const name = statefulSetNext(ctx, s, idx(p))!;
         const w = ctx.workloadOfPod(name)!;
-        return produce(s, (d) => {
-          d.api.pods = [...d.api.pods, newPod(w, name)].sort(byName);
-        });
+        return kcmAwait(createPods(s, [newPod(s, w, name)]).state, idx(p), w.name);
       },
-      describe: (b) => {
-        const name = statefulSetNext(ctx, b);
+      describe: (b, p) => {
+        const name = statefulSetNext(ctx, b, idx(p));
         const pin = name === undefined ? -1 : (ctx.workloadOfPod(name)?.pinnedNode ?? -1);
-        return { actor: 'kube-controller-manager/statefulset', summary: `creates ${name ?? '?'}${pin >= 0 ? ` (spec.nodeName ${nodeName(pin)})` : ''}`, to: [...API] };
+        const exists = name !== undefined && podIndex(b, name) >= 0;
+        const summary = `creates ${name ?? '?'}${pin >= 0 ? ` (spec.nodeName ${nodeName(pin)})` : ''}${exists ? ': 409 AlreadyExists (its informer cache is behind); waits for a watch event' : ''}`;
+        return { actor: 'kube-controller-manager/statefulset', summary, to: [...API] };
       },
     }),
     ...(kinds.has('DaemonSet')
@@ -195,15 +226,14 @@ export function workloadActions(ctx: Ctx): ClusterAction[] {
             name: 'daemonset-sync',
             urgent: true,
             params: refs,
-            enabled: (s, p) => kcmCanWrite(s, idx(p)) && daemonSetWork(ctx, s) !== undefined,
-            apply: (s) => {
-              const w = daemonSetWork(ctx, s)!;
-              return produce(s, (d) => {
-                d.api.pods = [...d.api.pods, ...w.nodes.map((n) => newPod(w.workload, daemonPodName(w.workload.name, n), n))].sort(byName);
-              });
+            enabled: (s, p) => kcmCanWrite(s, idx(p)) && daemonSetWork(ctx, s, idx(p)) !== undefined,
+            apply: (s, p) => {
+              const w = daemonSetWork(ctx, s, idx(p))!;
+              const made = createPods(s, w.nodes.map((n) => newPod(s, w.workload, daemonPodName(w.workload.name, n), n)));
+              return kcmAwait(made.state, idx(p), w.workload.name);
             },
-            describe: (b) => {
-              const w = daemonSetWork(ctx, b);
+            describe: (b, p) => {
+              const w = daemonSetWork(ctx, b, idx(p));
               const made = w === undefined ? '?' : w.nodes.map((n) => `${daemonPodName(w.workload.name, n)} on ${nodeName(n)}`).join(', ');
               return { actor: 'kube-controller-manager/daemonset', summary: `creates ${made} (tolerating unreachable and not-ready forever)`, to: [...API] };
             },

@@ -60,6 +60,12 @@ function queueWait(config: ClusterConfig): number {
   return rate > 0 ? Math.max(0, failingNodeCount(config) - 1) / rate : 0;
 }
 
+/**
+ * What stale caches add to a recovery: the ReplicaSet controller's cache hears of the eviction,
+ * then the kube-scheduler's of the replacement, each up to `informers.watchLag` late.
+ */
+const cacheDelay = (config: ClusterConfig): number => 2 * config.informers.watchLag;
+
 /** The ReplicaSet a bound speaks of when none is named: the first of the list (or none). */
 const first = (config: ClusterConfig, workload: string | undefined): string | undefined => workload ?? replicaSets(config)[0]?.name;
 
@@ -81,11 +87,12 @@ export function earliestReplacement(config: ClusterConfig, workload?: string): n
  * The recovery bound of `replacement-within` for a node that stops renewing (crash, partition,
  * kubelet crash), from its last heartbeat (seconds): up to one nodeMonitorPeriod until a pass
  * sees the last renewal, then {@link earliestReplacement}, then the zone rate limiter's wait for
- * the other failing nodes queued ahead. Undefined when the pods tolerate unreachable forever.
+ * the other failing nodes queued ahead, and twice the informer lag (the ReplicaSet controller's
+ * and the scheduler's caches). Undefined when the pods tolerate unreachable forever.
  */
 export function replacementBound(config: ClusterConfig, workload?: string): number | undefined {
   const earliest = earliestReplacement(config, workload);
-  return earliest === undefined ? undefined : earliest + config.kubeControllerManager.nodeMonitorPeriod + queueWait(config);
+  return earliest === undefined ? undefined : earliest + config.kubeControllerManager.nodeMonitorPeriod + queueWait(config) + cacheDelay(config);
 }
 
 /**
@@ -98,5 +105,5 @@ export function notReadyReplacementBound(config: ClusterConfig, workload?: strin
   const name = first(config, workload);
   if (name === undefined) return undefined;
   const tol = tolerationOf(config, name).notReady;
-  return tol === null ? undefined : leaseRenewInterval(config) + config.kubeControllerManager.nodeMonitorPeriod + queueWait(config) + tol;
+  return tol === null ? undefined : leaseRenewInterval(config) + config.kubeControllerManager.nodeMonitorPeriod + queueWait(config) + tol + cacheDelay(config);
 }

@@ -7,10 +7,10 @@ import { clusterModel, failingNodeCount, quorumCanBeLost, resolveConfig, tolerat
 import { replicaSets } from './helpers.js';
 import { healthyNodeNotUnknown, noEarlyEviction, replacementAfterToleration, replacementWithin, unknownAfterGrace } from './observers.js';
 import {
-  noDoubleBinding, noNodeUnknown, noPodEvicted, noReplacementCreated, noScheduleOnUnready, replacementsStayPending,
+  noDoubleBinding, noNodeUnknown, noPodEvicted, noReplacementCreated, noScheduleOnUnready, replacementsStayPending, replicaSetAtMostReplicas, noPhantomPods,
   runningPodsKeepRunning, singleLeader, statefulSetAtMostOne, writesNeedQuorum,
 } from './safety.js';
-import { leaderFailover, nodeMarkedUnknown, podEvicted, replacementPending, replacementRunning, replicaSetExtraCopy, statefulSetRecreated, zonePartialDisruption } from './witnesses.js';
+import { leaderFailover, nodeMarkedUnknown, podEvicted, replacementPending, replacementRunning, replicaSetExtraCopy, replicaSetOverCreation, statefulSetRecreated, zonePartialDisruption } from './witnesses.js';
 
 export { notReadyReplacementBound, replacementBound, runningReplicas } from './helpers.js';
 
@@ -30,6 +30,8 @@ export function kubernetesProperties(config: ClusterConfig): Property<ClusterSta
     noScheduleOnUnready,
     noEarlyEviction(),
     writesNeedQuorum,
+    replicaSetAtMostReplicas(config),
+    noPhantomPods,
     healthyNodeNotUnknown(config),
     replacementWithin(config),
     unknownAfterGrace(config),
@@ -47,6 +49,7 @@ export function kubernetesProperties(config: ClusterConfig): Property<ClusterSta
     replacementPending,
     statefulSetRecreated(config),
     zonePartialDisruption,
+    replicaSetOverCreation(config),
   ];
 }
 
@@ -65,7 +68,7 @@ export function kubernetesModel(config: ClusterConfig, options: ClusterModelOpti
 
 const SAFETY = [
   'single-leader', 'no-double-binding', 'statefulset-at-most-one', 'no-schedule-on-unready', 'no-early-eviction', 'writes-need-quorum',
-  'running-pods-keep-running', 'healthy-node-not-unknown', 'unknown-after-grace',
+  'running-pods-keep-running', 'healthy-node-not-unknown', 'unknown-after-grace', 'replicaset-at-most-replicas',
 ];
 
 /** A property the default selection leaves out, and why. */
@@ -96,6 +99,7 @@ function recoveryExclusions(config: ClusterConfig): { afterToleration: string[];
   };
   const sets = replicaSets(config).filter((w) => w.replicas > 0);
   if (sets.length === 0) both(replicaSets(config).length === 0 ? 'there is no ReplicaSet' : 'the ReplicaSet has no replicas');
+  if (o.etcdRestore > 0 || f.sequence.some((x) => x.fault === 'etcd-restore')) both('an etcd restore rolls the API back: replacements made since vanish and evictions start over');
   if (o.forceDeletePod + o.deleteNode + o.outOfServiceTaint > 0) both('operator actions (force delete, Node deletion, out-of-service taint) remove pods before any toleration, by design');
   if (f.containerRuntimeFailure > 0) afterToleration.push('its bound counts from the last heartbeat, and a node whose container runtime fails keeps renewing');
   if (cl.outage !== 'none') within.push(`the ${cl.outage} is down from the start: nothing is replaced`);
@@ -138,6 +142,8 @@ export function defaultProperties(scenario: string, config: ClusterConfig): Defa
     if (reasons.length === 0) ids.push(id);
     else leftOut.push({ id, reason: reasons.join('; ') });
   }
+  if (config.operator.etcdRestore > 0 || f.sequence.some((x) => x.fault === 'etcd-restore')) ids.push('no-phantom-pods');
+  else leftOut.push({ id: 'no-phantom-pods', reason: 'no etcd restore is allowed (operator.etcdRestore): without one, every container whose kubelet is in touch has its pod object' });
   switch (scenario) {
     case 'leader-failover':
       if (f.componentCrash + f.controlPlanePartition > 0 && config.cluster.controllerManagerCandidates + config.cluster.schedulerCandidates > 2) ids.push('leader-failover');
@@ -158,6 +164,7 @@ export function defaultProperties(scenario: string, config: ClusterConfig): Defa
       if (nodeFails && web) ids.push('pod-evicted', 'replacement-running');
       if (scenario === 'node-partition' && f.nodePartition > 0 && web) ids.push('replicaset-extra-copy');
       if (scenario === 'zone-disruption') ids.push('node-marked-unknown', 'zone-partial-disruption');
+      if (scenario === 'expectations-timeout') ids.push('replicaset-over-creation');
     }
   }
   return { ids, leftOut };

@@ -3,7 +3,7 @@
  * is stated; `kubernetes-semantics.md` (beside DESIGN.md) has the derivations.
  */
 import { always, alwaysStep, type Property } from '../checker/index.js';
-import { heartbeatsOf, podOfWorkload, quorum, type ClusterConfig, type ClusterState } from '../model/index.js';
+import { heartbeatsOf, kubeletReachesApi, podOfWorkload, quorum, syncWork, type ClusterConfig, type ClusterState } from '../model/index.js';
 import { copiesRunning, workloadsOfKind } from './helpers.js';
 
 /**
@@ -63,8 +63,11 @@ export function statefulSetAtMostOne(config: ClusterConfig): Property<ClusterSta
 /**
  * `no-schedule-on-unready`: no new binding to a node tainted unreachable or not-ready with
  * effect NoSchedule (pods do not tolerate it): TaintNodesByCondition, the scheduler's TaintToleration filter.
- * In the stock model this holds by construction (the scheduler's filter is modelled); it guards users' own controllers
- * (extensions) and changes to the model, where it can fail.
+ * With every component reading the API as it is, this holds by construction (the scheduler's
+ * filter is modelled) and guards users' own controllers (extensions) and changes to the model.
+ * With informer caches (`informers.watchLag`) it can fail as it can in Kubernetes: the
+ * scheduler filters on its cached Node, which may not carry a taint put since, and the binding
+ * does not check taints.
  */
 export const noScheduleOnUnready: Property<ClusterState> = alwaysStep<ClusterState>(
   'no-schedule-on-unready',
@@ -125,6 +128,59 @@ export const runningPodsKeepRunning: Property<ClusterState> = alwaysStep<Cluster
     return true;
   },
   { source: 'https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-based-evictions (pods "may continue to run on the partitioned node"); https://kubernetes.io/docs/concepts/architecture/nodes/' },
+);
+
+/** Active pods (no deletionTimestamp, `IsPodActive`) of each ReplicaSet above its spec.replicas, by name. */
+export function replicaSetExcess(config: ClusterConfig, s: ClusterState): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const w of workloadsOfKind(config, 'ReplicaSet')) {
+    let active = 0;
+    for (const p of s.api.pods) if (p.workload === w.name && p.deletion === null) active++;
+    if (active > w.replicas) out.set(w.name, active - w.replicas);
+  }
+  return out;
+}
+
+/**
+ * `replicaset-at-most-replicas`: a ReplicaSet never has more active pods than spec.replicas.
+ * What holds it while the controller's informer cache is behind is the controller's
+ * expectations: it does not sync a ReplicaSet while creations or deletions it made are unseen,
+ * unless they are older than `ExpectationsTimeout` (5 min). So the promise holds while watch
+ * events arrive within that timeout and one kube-controller-manager leads; a watch that lags
+ * longer, or two leaders at once (no fencing), over-create, and the controller corrects it by
+ * scaling down once its cache catches up.
+ */
+export function replicaSetAtMostReplicas(config: ClusterConfig): Property<ClusterState> {
+  return always<ClusterState>(
+    'replicaset-at-most-replicas',
+    'no ReplicaSet has more active (not Terminating) pods than spec.replicas',
+    (s) => replicaSetExcess(config, s).size === 0,
+    { source: 'kubernetes/kubernetes:pkg/controller/controller_utils.go (ControllerExpectations, ExpectationsTimeout); pkg/controller/replicaset/replica_set.go (manageReplicas)' },
+  );
+}
+
+/**
+ * `no-phantom-pods`: every container a kubelet runs has a pod object bound to its node, whenever
+ * that kubelet is in touch with the API and has nothing left to do. Kubernetes deletes a pod
+ * object only after its kubelet stopped the containers (or by a force delete, which the kubelet
+ * acts on at its next sync), so a container without an object is one nobody manages: no
+ * controller counts it, nothing stops it. An etcd restore from an older snapshot while kubelets
+ * run leaves the containers of pods created since running (their watch waits for a revision
+ * etcd is now behind of), kubernetes/kubernetes#131115; a kubelet restart relists and stops them.
+ */
+export const noPhantomPods: Property<ClusterState> = always<ClusterState>(
+  'no-phantom-pods',
+  'every container a kubelet in touch with the API runs has a pod object bound to its node',
+  (s) => {
+    for (let n = 0; n < s.nodes.length; n++) {
+      const node = s.nodes[n];
+      if (!node.up || !node.kubeletUp || node.running.length === 0 || !kubeletReachesApi(s, n)) continue;
+      if (node.podWatchStuck !== true && syncWork(s, n) !== undefined) continue; // it acts on what it sees at once
+      for (const name of node.running) if (!s.api.pods.some((p) => p.name === name && p.nodeName === n)) return false;
+    }
+    return true;
+  },
+  { source: 'https://github.com/kubernetes/kubernetes/issues/131115; https://kubernetes.io/docs/tasks/administer-cluster/configure-upgrade-etcd/#restoring-an-etcd-cluster' },
 );
 
 /** `no-node-unknown`: no node is marked Ready=Unknown (expected when nothing can write). */

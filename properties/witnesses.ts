@@ -5,6 +5,7 @@
 import { sometimes, type Property } from '../checker/index.js';
 import type { ClusterConfig, ClusterState } from '../model/index.js';
 import { containersOf, workloadsOfKind } from './helpers.js';
+import { replicaSetExcess } from './safety.js';
 
 export const nodeMarkedUnknown: Property<ClusterState> = sometimes<ClusterState>(
   'node-marked-unknown',
@@ -72,3 +73,17 @@ export const zonePartialDisruption: Property<ClusterState> = sometimes<ClusterSt
   (s) => s.candidates[0].some((k) => k.ctrl !== null && k.ctrl.zones.some((z) => z.state === 'PartialDisruption')),
   { source: 'kubernetes/kubernetes:pkg/controller/nodelifecycle/node_lifecycle_controller.go (ComputeZoneState, setLimiterInZone, ReducedQPSFunc)' },
 );
+
+/**
+ * `replicaset-over-creation`: some ReplicaSet has more active pods than spec.replicas (its
+ * controller created pods its stale cache did not show, after its expectations expired, or two
+ * controller managers led at once).
+ */
+export function replicaSetOverCreation(config: ClusterConfig): Property<ClusterState> {
+  return sometimes<ClusterState>(
+    'replicaset-over-creation',
+    'some ReplicaSet has more active pods than spec.replicas',
+    (s) => replicaSetExcess(config, s).size > 0,
+    { source: 'kubernetes/kubernetes:pkg/controller/controller_utils.go (ExpectationsTimeout: "the controller will sync anyway")' },
+  );
+}

@@ -11,23 +11,12 @@ import { faultNames } from '../../model/faults.js';
 import { FAULT_NAMES } from '../../model/validate.js';
 import { defaultProperties, kubernetesModel, notReadyReplacementBound, replacementBound, runningReplicas } from '../../properties/index.js';
 import { replacementWithin } from '../../properties/observers.js';
-import { run, SMALL_TIMERS, steps } from './helpers.js';
+import { checkWith, run, SMALL_TIMERS, steps } from './helpers.js';
 
 const SMALL = SMALL_TIMERS;
 const LEADERS_ONLY = { 'cluster.schedulerCandidates': '1', 'faults.componentCrash': '0' };
 
 /** Checks `properties` (ids of the catalog or extra property values) on a scenario. */
-function checkWith(scenario: string, set: Record<string, string>, properties: readonly (string | Property<ClusterState>)[]) {
-  const config = resolveConfig(scenario, { set, allowUnsafe: true });
-  const base = kubernetesModel(config);
-  const extra = properties.filter((p): p is Property<ClusterState> => typeof p !== 'string');
-  const model = { ...base, properties: [...base.properties, ...extra] };
-  const ids = properties.map((p) => (typeof p === 'string' ? p : p.id));
-  const result = check(model, { properties: ids });
-  const status = Object.fromEntries(result.properties.map((p) => [p.id, p.status]));
-  return { config, model, result, status };
-}
-
 const traceOf = (r: ReturnType<typeof checkWith>, id: string) => r.result.properties.find((p) => p.id === id)!.trace!;
 const ticks = (r: ReturnType<typeof checkWith>, id: string): number => traceOf(r, id).actions.filter((a) => a.name === 'tick').length;
 

@@ -1,5 +1,5 @@
 /** Shared helpers of the model tests: run a scenario exhaustively, read statuses. */
-import { check, type CheckOptions, type CheckResult } from '../../checker/index.js';
+import { check, type CheckOptions, type CheckResult, type Property } from '../../checker/index.js';
 import { resolveConfig, type ClusterConfig, type ClusterState } from '../../model/index.js';
 import { defaultPropertyIds, kubernetesModel } from '../../properties/index.js';
 
@@ -17,6 +17,18 @@ export function run(scenario: string, set: Record<string, string> = {}, properti
   const status: Record<string, string> = {};
   for (const p of result.properties) status[p.id] = p.status;
   return { config, result, status };
+}
+
+/** Checks `scenario` with `set` for the named properties and extra ones written in the test. */
+export function checkWith(scenario: string, set: Record<string, string>, properties: readonly (string | Property<ClusterState>)[], options: CheckOptions = {}) {
+  const config = resolveConfig(scenario, { set, allowUnsafe: true });
+  const base = kubernetesModel(config);
+  const extra = properties.filter((p): p is Property<ClusterState> => typeof p !== 'string');
+  const model = { ...base, properties: [...base.properties, ...extra] };
+  const ids = properties.map((p) => (typeof p === 'string' ? p : p.id));
+  const result = check(model, { properties: ids, ...options });
+  const status = Object.fromEntries(result.properties.map((p) => [p.id, p.status]));
+  return { config, model, result, status };
 }
 
 /** The counterexample of `id` as (action name, summary) pairs, ticks left out. */

@@ -37,6 +37,7 @@ describe('node-failure', () => {
       'writes-need-quorum': 'holds',
       'running-pods-keep-running': 'holds',
       'unknown-after-grace': 'holds',
+      'replicaset-at-most-replicas': 'holds',
       'replacement-after-toleration': 'holds',
       'replacement-within': 'holds',
       'node-marked-unknown': 'witnessed',
