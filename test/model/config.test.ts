@@ -25,8 +25,8 @@ function messageOf(f: () => unknown): string {
 }
 
 describe('resolveConfig', () => {
-  it('should list the six stock scenarios, node-failure first', () => {
-    expect(scenarios.map((s) => s.name)).toEqual(['node-failure', 'node-partition', 'leader-failover', 'etcd-quorum', 'zone-disruption', 'component-outage']);
+  it('should list the nine stock scenarios, node-failure first', () => {
+    expect(scenarios.map((s) => s.name)).toEqual(['node-failure', 'node-partition', 'leader-failover', 'etcd-quorum', 'zone-disruption', 'stale-informers', 'expectations-timeout', 'etcd-restore', 'component-outage']);
   });
 
   it('should resolve every stock scenario with Kubernetes defaults', () => {
