@@ -39,7 +39,7 @@
  * grace period and tolerations, much longer than a watch lag); the kubelet's own pod source is
  * up to date while it reaches the API (its staleness after an etcd restore is in `etcdRestore`).
  */
-import type { ActionLabel, JsonValue, StepDescription } from '../checker/model.js';
+import type { StepDescription } from '../checker/model.js';
 import { clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { apiReachable, KCM, quorum, SCHED, type ClusterState, type Expectation, type Informer, type NodeObject, type PodObject } from './state.js';
 
@@ -63,8 +63,16 @@ const isApiserverCache = (client: string): boolean => client.startsWith('kube-ap
 export function viewOf(s: ClusterState, client: string): ClusterState {
   const inf = s.informers?.[client];
   if (inf === undefined || (inf.pods === s.api.pods && inf.nodes === s.api.nodes)) return s;
-  return { ...s, api: { ...s.api, pods: inf.pods, nodes: inf.nodes } };
+  // One view object per state and client, so the per-state caches of the components (the
+  // scheduler's next pending pod) hit when several guards of one state ask.
+  let byClient = views.get(s);
+  if (byClient === undefined) views.set(s, (byClient = new Map()));
+  let view = byClient.get(client);
+  if (view === undefined) byClient.set(client, (view = { ...s, api: { ...s.api, pods: inf.pods, nodes: inf.nodes } }));
+  return view;
 }
+
+const views = new WeakMap<ClusterState, Map<string, ClusterState>>();
 
 /** The kube-controller-manager candidate's view (its informer cache when modelled). */
 export const kcmView = (s: ClusterState, c: number): ClusterState => viewOf(s, kcmClient(c));
@@ -90,7 +98,7 @@ export const kcmAwait = (s: ClusterState, c: number, item: string): ClusterState
 export const schedulerAwait = (s: ClusterState, c: number, item: string): ClusterState => awaitEvent(s, schedulerClient(c), item);
 
 /** The ReplicaSet expectations of kube-controller-manager candidate c for `workload`, if any. */
-export function expectationOf(s: ClusterState, c: number, workload: string): Expectation | undefined {
+function expectationOf(s: ClusterState, c: number, workload: string): Expectation | undefined {
   return s.informers?.[kcmClient(c)]?.expectations.find((x) => x.workload === workload);
 }
 
@@ -153,15 +161,12 @@ function sameNodes(a: readonly (NodeObject | null)[], b: readonly (NodeObject | 
   return a === b || (a.length === b.length && a.every((n, i) => sameNode(n, b[i])));
 }
 
-/** What a cache is fed from: the API (clients and watch caches alike; see the header). */
-const sourceOf = (s: ClusterState): { pods: readonly PodObject[]; nodes: readonly (NodeObject | null)[] } => s.api;
-
 /** An object of the API a cache may be told about: `pod/<name>` or `node/<index>`. */
 type ObjectRef = string;
 
 /** The objects in which `inf` differs from the API, in order (pods by name, then nodes), of one stream or both. */
-export function differing(s: ClusterState, inf: Informer, stream?: Stream): ObjectRef[] {
-  const src = sourceOf(s);
+function differing(s: ClusterState, inf: Informer, stream?: Stream): ObjectRef[] {
+  const src = s.api;
   const out: ObjectRef[] = [];
   if (inf.pods !== src.pods && stream !== 'nodes') {
     const names = new Set<string>();
@@ -178,8 +183,8 @@ export function differing(s: ClusterState, inf: Informer, stream?: Stream): Obje
 }
 
 /** The cache after the watch event about `ref`, with what the event means to expectations and waiting work. */
-function deliver(ctx: Ctx, s: ClusterState, _client: string, inf: Informer, refs: readonly ObjectRef[]): Informer {
-  const src = sourceOf(s);
+function deliver(ctx: Ctx, s: ClusterState, inf: Informer, refs: readonly ObjectRef[]): Informer {
+  const src = s.api;
   let pods = inf.pods.slice();
   let nodes = inf.nodes;
   let expectations = inf.expectations;
@@ -242,7 +247,7 @@ export function syncInformers(ctx: Ctx, s: ClusterState, extensionClients: reado
   const next: Record<string, Informer> = {};
   let changed = false;
   const want = (client: string): void => {
-    const inf = before[client] ?? listed(sourceOf(s));
+    const inf = before[client] ?? listed(s.api);
     next[client] = inf;
   };
   s.candidates[KCM].forEach((k, c) => {
@@ -253,7 +258,7 @@ export function syncInformers(ctx: Ctx, s: ClusterState, extensionClients: reado
   });
   if (watchCaches && s.apiservers.length >= 2) s.apiservers.forEach((up, i) => up && want(apiserverCacheName(i)));
   for (const e of extensionClients) want(e);
-  const src = sourceOf(s);
+  const src = s.api;
   for (const client of Object.keys(next)) {
     const inf = next[client];
     let updated = inf;
@@ -293,7 +298,7 @@ export function tickInformers(ctx: Ctx, s: ClusterState, seconds: number): Clust
 /** A client's restart with a relist from kube-apiserver `from` (-1: the API as it is): its cache and memory start over. */
 export function relist(s: ClusterState, client: string, from: number): ClusterState {
   const cache = from >= 0 ? s.informers?.[apiserverCacheName(from)] : undefined;
-  const inf = listed(cache ?? sourceOf(s));
+  const inf = listed(cache ?? s.api);
   // The settling after the step marks each stream behind where it differs from the API.
   return { ...s, informers: { ...s.informers, [client]: inf } };
 }
@@ -377,11 +382,8 @@ export function watchEventActions(ctx: Ctx): ClusterAction[] {
 function catchUp(ctx: Ctx, s: ClusterState, p: string): ClusterState {
   const { client, stream } = parseStream(p);
   const inf = s.informers![client];
-  return { ...s, informers: { ...s.informers, [client]: deliver(ctx, s, client, inf, differing(s, inf, stream)) } };
+  return { ...s, informers: { ...s.informers, [client]: deliver(ctx, s, inf, differing(s, inf, stream)) } };
 }
-
-/** Whether an action label is a watch step (for reports that fold routine cache traffic). */
-export const isWatchStep = (a: ActionLabel): boolean => a.name === 'watch-catch-up' || a.name === 'watch-catch-up-due';
 
 /** A compact, exact encoding of the caches for the state key. */
 export function informersKey(s: ClusterState, podKey: (p: PodObject) => string, nodeKey: (n: NodeObject | null) => string): string {
@@ -401,16 +403,6 @@ export function informersKey(s: ClusterState, podKey: (p: PodObject) => string, 
   return out;
 }
 
-/** A JSON rendering of a client's cache, for people. */
-export function presentInformer(inf: Informer): JsonValue {
-  return {
-    podsBehindSeconds: Math.max(0, inf.podsBehind),
-    nodesBehindSeconds: Math.max(0, inf.nodesBehind),
-    pods: inf.pods.map((p) => `${p.name}${p.uid ? `(uid ${p.uid})` : ''}${p.nodeName >= 0 ? ` on node-${p.nodeName + 1}` : ' Pending'}${p.deletion !== null ? ' Terminating' : ''}`),
-    ...(inf.waiting.length ? { waiting: [...inf.waiting] } : {}),
-    ...(inf.expectations.length ? { expectations: inf.expectations.map((x) => `${x.workload}: add ${x.add}, del ${x.del}, ${x.age}s old`) } : {}),
-  };
-}
 
 
 /** What a DELETE of a pod did: deleted (or marked Terminating), not found, or refused by its uid precondition. */

@@ -5,11 +5,11 @@
  * logic does not depend on the defaults.
  */
 import { describe, expect, it } from 'vitest';
-import { always, alwaysStep, check, observer, sometimes as reachable, type Property } from '../../checker/index.js';
+import { always, alwaysStep, observer, sometimes as reachable, type Property } from '../../checker/index.js';
 import { configWarnings, makeCtx, resolveConfig, type ClusterState } from '../../model/index.js';
 import { faultNames } from '../../model/faults.js';
 import { FAULT_NAMES } from '../../model/validate.js';
-import { defaultProperties, kubernetesModel, notReadyReplacementBound, replacementBound, runningReplicas } from '../../properties/index.js';
+import { defaultProperties, notReadyReplacementBound, replacementBound, runningReplicas } from '../../properties/index.js';
 import { replacementWithin } from '../../properties/observers.js';
 import { checkWith, run, SMALL_TIMERS, steps } from './helpers.js';
 
