@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['**/*.test.ts'],
-    exclude: ['node_modules/**'],
+    globalSetup: ['./test/buildOnce.ts'],
+    exclude: ['node_modules/**', 'dist/**'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
   },

@@ -111,7 +111,7 @@ async function measure(name: string): Promise<Measurement[]> {
       const rms = Number(workers[2]);
       model = twoPhasePlain({ rms }) as Model<unknown>;
       options = {};
-      factory = { module: new URL('../examples/two-phase-commit/index.ts', import.meta.url).href, export: 'twoPhasePlain', args: { rms } };
+      factory = { module: new URL(`../examples/two-phase-commit/index.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href, export: 'twoPhasePlain', args: { rms } };
     } else {
       const r = await resolveFromOptions({ scenario: 'node-failure', set: { 'faults.nodeCrash': '2' } });
       model = r.model;

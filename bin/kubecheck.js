@@ -1,8 +1,18 @@
 #!/usr/bin/env node
-// The kubecheck command: runs the TypeScript sources through tsx, so `npx kubecheck ...` works
-// from a fresh clone after `npm ci`, with no build step.
-import { register } from 'tsx/esm/api';
+// The kubecheck command. It runs the compiled JavaScript in dist/ (built by `npm run build`, which
+// `npm ci` and `npm pack` run through the `prepare` script). A user's TypeScript (an extension, a
+// model) is loaded through tsx, registered only when the command line names a TypeScript file.
+// From a checkout that was never built, the sources run through tsx instead.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-register();
+const compiled = new URL('../dist/cli/main.js', import.meta.url);
+const built = existsSync(fileURLToPath(compiled));
+const namesTypeScript = process.argv.slice(2).some((a) => /\.[cm]?tsx?$/.test(a.split('=').pop() ?? ''));
+if (!built || namesTypeScript) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  globalThis.__kubecheckTypeScript = true;
+}
 globalThis.__kubecheckBin = true;
-await import('../cli/main.ts');
+await import(built ? compiled.href : new URL('../cli/main.ts', import.meta.url).href);

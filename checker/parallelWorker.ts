@@ -17,6 +17,7 @@ import { fingerprintWithObservers, keyFunction, NO_OBSERVERS } from './searchCor
 import { forEachSuccessor, labelOf } from './successors.js';
 import { selectProperties } from './validateModel.js';
 import type { InitMessage, MainMessage, StepMessage, StepReply, WorkerData, WorkerMessage } from './parallelProtocol.js';
+import { ensureTypeScriptLoader } from './typescriptLoader.js';
 
 interface Item {
   readonly state: unknown;
@@ -260,6 +261,7 @@ function receiveFrom(from: number): Promise<Item[]> {
 
 async function build(init: InitMessage): Promise<WorkerSearch> {
   const { factory } = init;
+  await ensureTypeScriptLoader(factory.module);
   const mod = (await import(factory.module)) as Record<string, unknown>;
   const make = mod[factory.export];
   if (typeof make !== 'function') throw new KubecheckError(CheckerErrorCode.workerFailed, `module ${factory.module} has no exported function ${factory.export}`);

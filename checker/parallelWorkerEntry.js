@@ -1,7 +1,16 @@
-// Entry of a parallel-search worker thread: registers tsx (the checker is TypeScript, run without
-// a build step) and loads the worker. Resolving tsx from here, not from the working directory,
-// lets it work wherever kubecheck is installed.
-import { register } from 'tsx/esm/api';
+// Entry of a parallel-search worker thread. Compiled (dist/checker/, as installed), the worker is
+// JavaScript and runs as it is. From the TypeScript sources (the repository's tests), tsx is
+// registered first; resolving it from here, not from the working directory, lets that work wherever
+// the sources are. A model factory written in TypeScript registers tsx itself (parallelWorker.ts).
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-register();
-await import('./parallelWorker.ts');
+const compiled = new URL('./parallelWorker.js', import.meta.url);
+if (existsSync(fileURLToPath(compiled))) {
+  await import(compiled.href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  globalThis.__kubecheckTypeScript = true;
+  await import(new URL('./parallelWorker.ts', import.meta.url).href);
+}

@@ -47,10 +47,25 @@ describe('the packed package', () => {
     const install = spawnSync(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', tarball], { cwd: project, encoding: 'utf8', timeout: 60_000 });
     expect(install.status, install.stderr).toBe(0);
     const installed = readdirSync(join(project, 'node_modules', 'kubecheck')).sort();
-    expect(installed).toEqual(['README.md', 'bin', 'checker', 'cli', 'examples', 'model', 'package.json', 'properties', 'reports']);
-    expect(readdirSync(join(project, 'node_modules', 'kubecheck', 'cli')).some((f) => f.endsWith('.test.ts'))).toBe(false);
+    expect(installed).toEqual(['README.md', 'bin', 'dist', 'package.json']);
+    const cli = readdirSync(join(project, 'node_modules', 'kubecheck', 'dist', 'cli'));
+    expect(cli.some((f) => f.includes('.test.'))).toBe(false);
+    expect(cli).toContain('model.d.ts');
 
-    // The command, from the installed package (tsx runs its TypeScript).
+    // Plain Node imports the three entry points as compiled ES modules, no loader.
+    writeFileSync(join(project, 'app.mjs'), [
+      "import { check } from 'kubecheck';",
+      "import { kubernetesScenario } from 'kubecheck/model';",
+      "import { expectHolds } from 'kubecheck/testing';",
+      "const { model, properties } = kubernetesScenario('node-failure');",
+      "const r = check(model, { properties, maxStates: 200 });",
+      "console.log(typeof expectHolds, r.stats.distinctStates);",
+    ].join('\n'));
+    const app = spawnSync(process.execPath, ['app.mjs'], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+    expect(app.status, app.stderr).toBe(0);
+    expect(app.stdout.trim()).toBe('function 200');
+
+    // The command, from the installed package (compiled JavaScript on plain Node).
     const bin = join(project, 'node_modules', '.bin', 'kubecheck');
     const timing = spawnSync(bin, ['timing', '--json', '--set', 'kubernetesVersion=1.31'], { cwd: project, encoding: 'utf8', timeout: 60_000 });
     expect(timing.status, timing.stderr).toBe(0);
