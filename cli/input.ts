@@ -4,6 +4,7 @@
  */
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { isMap, isScalar, LineCounter, parseDocument, visit } from 'yaml';
+import { ModelErrorCode, modelError } from '../model/errors.js';
 import { fail, KubecheckError, ToolErrorCode } from '../reports/errors.js';
 
 /** Config files are a few dozen parameters; anything much larger is not one (and would be slow to parse). */
@@ -39,6 +40,65 @@ export function readText(path: string, what: string, maxBytes: number = MAX_TRAC
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/**
+ * Keys that name JavaScript's own objects rather than data: written through, `__proto__` changes
+ * the prototype of every object (and so options nobody set), `constructor.prototype` too. No
+ * parameter, section or Kubernetes field the model reads has one of these names.
+ */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** A name as a message shows it: whole when short, else its start and its length. */
+export function shortName(name: string, max = 60): string {
+  return name.length <= max ? name : `${name.slice(0, max - 3)}... (${name.length.toLocaleString('en-US')} characters)`;
+}
+
+/** Refuses (KC109) one key of user data that is `__proto__`, `constructor` or `prototype`. */
+export function refuseForbiddenKey(key: string, at: string, where: string): void {
+  if (!FORBIDDEN_KEYS.has(key)) return;
+  modelError(ModelErrorCode.forbiddenKey, `${where}: the key "${key}"${at === key ? '' : ` (at ${shortName(at)})`} is refused: __proto__, constructor and prototype name JavaScript's own objects, not parameters or Kubernetes fields`);
+}
+
+/**
+ * Refuses (KC109) parsed user data (a config file, a Kubernetes object, a trace's `#meta`) that
+ * holds a key `__proto__`, `constructor` or `prototype` at any depth, without recursion.
+ */
+export function refuseForbiddenKeys(value: unknown, where: string): void {
+  const todo: [unknown, string][] = [[value, '']];
+  while (todo.length > 0) {
+    const [v, path] = todo.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) todo.push([v[i], `${path}[${i}]`]);
+      continue;
+    }
+    const o = v as Record<string, unknown>;
+    for (const k of Object.keys(o)) {
+      const at = path === '' ? k : `${path}.${k}`;
+      refuseForbiddenKey(k, at, where);
+      todo.push([o[k], at.length > 200 ? `${at.slice(0, 200)}...` : at]);
+    }
+  }
+}
+
+/**
+ * Reads a trace file (see {@link readText}); a trace holding a key `__proto__`, `constructor`
+ * or `prototype` anywhere (in its `#meta.config`, in a state) is refused (KC109). The text is
+ * parsed for that only when such a name or an escape could spell one.
+ */
+export function readTraceText(path: string): string {
+  const text = readText(path, 'trace file');
+  if (/__proto__|constructor|prototype|\\u/.test(text)) {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch {
+      return text; // not JSON: the ITF reader names the problem
+    }
+    refuseForbiddenKeys(doc, path);
+  }
+  return text;
 }
 
 /** Line number (1-based) of `offset` in `text`. */
@@ -151,15 +211,23 @@ export function readConfigFile(path: string): unknown {
   }
   if (value === null || value === undefined) return {};
   if (typeof value !== 'object' || Array.isArray(value)) fail(ToolErrorCode.malformedConfig, `${path} must be a mapping of parameters (key: value), not a ${Array.isArray(value) ? 'list' : typeof value}`);
+  refuseForbiddenKeys(value, path);
   if (depthOf(value, MAX_CONFIG_DEPTH) > MAX_CONFIG_DEPTH) fail(ToolErrorCode.malformedConfig, `${path} is nested more than ${MAX_CONFIG_DEPTH} levels deep; parameters are at most 3 levels deep (e.g. kubeControllerManager.leaderElection.leaseDuration)`);
   return value;
 }
 
-/** Collects repeated `--set key=value` options into a record. */
-export function collectSet(pair: string, previous: Record<string, string> = {}): Record<string, string> {
+/**
+ * Collects repeated `--set key=value` options into a record without a prototype (a key such as
+ * `__proto__.force` is refused, KC109, before anything reads it).
+ */
+export function collectSet(pair: string, previous: Record<string, string> = Object.create(null) as Record<string, string>): Record<string, string> {
   const eq = pair.indexOf('=');
-  if (eq <= 0) fail(ToolErrorCode.badOption, `--set expects key=value (e.g. kubeControllerManager.nodeMonitorGracePeriod=40s), got "${pair}"`);
-  return { ...previous, [pair.slice(0, eq).trim()]: pair.slice(eq + 1).trim() };
+  if (eq <= 0) fail(ToolErrorCode.badOption, `--set expects key=value (e.g. kubeControllerManager.nodeMonitorGracePeriod=40s), got "${shortName(pair)}"`);
+  const key = pair.slice(0, eq).trim();
+  for (const part of key.split('.')) refuseForbiddenKey(part, key, '--set');
+  const out = Object.assign(Object.create(null) as Record<string, string>, previous);
+  out[key] = pair.slice(eq + 1).trim();
+  return out;
 }
 
 /** Collects a repeatable option into a list (`--property a,b` too); an empty id is refused, not ignored. */

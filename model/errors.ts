@@ -25,6 +25,12 @@ export const ModelErrorCode = {
   invalidShape: 'KC107',
   /** A config file that is not an object of sections (e.g. a list, or a section that is a scalar). */
   invalidConfigFile: 'KC108',
+  /**
+   * A key of user data (a config file, `--set`, a trace's `#meta.config`, a Kubernetes file) is
+   * `__proto__`, `constructor` or `prototype`: names that reach JavaScript's own objects, never
+   * a parameter or a Kubernetes field the model reads.
+   */
+  forbiddenKey: 'KC109',
 } as const;
 
 /** Throws a {@link KubecheckError} with a model error code. */

@@ -15,7 +15,7 @@ import { traceNeighbourhood, wholeGraph, type StateGraph, type TraceMark } from 
 import { parseItf } from '../../reports/itf.js';
 import { checkTraceMeta, replayItf } from '../../reports/replay.js';
 import { prepareOutputFile, writeFileWhole } from '../artifacts.js';
-import { readText } from '../input.js';
+import { readTraceText } from '../input.js';
 import { checkPropertyIds, resolveFromOptions, type ConfigOptions } from '../subjects.js';
 
 export interface GraphCommandOptions extends ConfigOptions {
@@ -63,7 +63,7 @@ export async function runGraph(opts: GraphCommandOptions): Promise<number> {
   const gopts = { maxNodes, properties: checked, ...(opts.symmetry ? { symmetry: true } : {}) };
   let graph: StateGraph | undefined;
   if (opts.projected && opts.trace) {
-    const itf = parseItf(readText(opts.trace, 'trace file'));
+    const itf = parseItf(readTraceText(opts.trace));
     checkTraceMeta(itf.meta, opts.trace);
     const rep = replayItf(r.model, itf);
     graph = projectedGraph(r.model, { properties: checked, trace: rep.trace, mark: { ...(rep.property ? { property: rep.property } : {}), ...(rep.outcome === 'replayed' ? {} : { status: rep.outcome }) }, ...(opts.maxStates ? { maxStates: opts.maxStates } : {}) });
@@ -71,7 +71,7 @@ export async function runGraph(opts: GraphCommandOptions): Promise<number> {
     const found = traceToDraw(r.model, ids, opts.maxStates);
     graph = projectedGraph(r.model, { properties: checked, ...(found ? { trace: found.trace, mark: found.mark } : {}), ...(opts.maxStates ? { maxStates: opts.maxStates } : {}) });
   } else if (opts.trace) {
-    const itf = parseItf(readText(opts.trace, 'trace file'));
+    const itf = parseItf(readTraceText(opts.trace));
     checkTraceMeta(itf.meta, opts.trace);
     if (itf.meta.scenario !== undefined && itf.meta.scenario !== r.scenario) {
       fail(ToolErrorCode.traceMismatch, `${opts.trace} was made for scenario "${itf.meta.scenario}", not "${r.scenario}"`);

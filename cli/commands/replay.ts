@@ -11,7 +11,7 @@ import { fail, ToolErrorCode } from '../../reports/errors.js';
 import { parseItf } from '../../reports/itf.js';
 import { checkTraceMeta, configDifference, replayItf, valueAt } from '../../reports/replay.js';
 import { formatTimeline, timelineSteps } from '../../reports/timeline.js';
-import { readText } from '../input.js';
+import { readTraceText } from '../input.js';
 import { loadExtensions } from '../extensions.js';
 import { resolveFromOptions, resolveWithExtensions, subjectOf, type ConfigOptions } from '../subjects.js';
 import { stdoutPalette } from '../terminal.js';
@@ -23,7 +23,7 @@ export interface ReplayOptions extends ConfigOptions {
 }
 
 export async function runReplay(file: string, opts: ReplayOptions): Promise<number> {
-  const itf = parseItf(readText(file, 'trace file'));
+  const itf = parseItf(readTraceText(file));
   const meta = itf.meta;
   checkTraceMeta(meta, file);
   const saved = typeof meta.scenario === 'string' ? meta.scenario : undefined;

@@ -12,6 +12,7 @@
 import { KubecheckError } from '../../checker/index.js';
 import { formatDuration, parseDuration } from '../../model/index.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
+import { refuseForbiddenKey } from '../input.js';
 import type { Component, Flag, FlagLine } from './flags.js';
 
 /** One input file, parsed. */
@@ -238,12 +239,13 @@ function flags(c: Collector, file: string, line: FlagLine): void {
     component !== undefined ? [component] : (Object.keys(OWN_FLAGS) as Component[]).filter((k) => OWN_FLAGS[k].includes(f.name));
   for (const f of line.flags) {
     const field = `--${f.name}`;
+    refuseForbiddenKey(f.name, field, file);
     const whose = owners(f);
     if (whose.length !== 1 && (f.name.startsWith('leader-elect'))) {
       bad(file, field, 'kube-controller-manager and kube-scheduler both have this flag; name the file after its component (kube-scheduler.flags) or start it with the program (kube-scheduler --leader-elect-...)');
     }
     const comp = whose.length === 1 ? whose[0] : undefined;
-    const mapped = comp === undefined ? undefined : FLAG_PARAMETERS[comp][f.name];
+    const mapped = comp === undefined || !Object.hasOwn(FLAG_PARAMETERS[comp], f.name) ? undefined : FLAG_PARAMETERS[comp][f.name];
     if (mapped !== undefined) {
       if (f.value === undefined) bad(file, field, 'expected a value (--flag=value)');
       c.set(mapped[0], typed(file, field, f.value, mapped[1]), `${file}: ${field}`);
@@ -322,7 +324,7 @@ function object(c: Collector, file: string, doc: unknown, nodes: NodeInput[], wo
     return;
   }
   const group = typeof o.apiVersion === 'string' ? o.apiVersion.split('/')[0] : '';
-  if (CONFIG_KINDS[k] !== undefined) {
+  if (Object.hasOwn(CONFIG_KINDS, k)) {
     if (group !== CONFIG_KINDS[k]) bad(file, `${k}: apiVersion`, `expected ${CONFIG_KINDS[k]}/<version>, got ${show(o.apiVersion)}`);
     if (k === 'KubeletConfiguration') kubeletConfiguration(c, file, o);
     else if (k === 'KubeSchedulerConfiguration') schedulerConfiguration(c, file, o);
@@ -447,7 +449,7 @@ function tolerations(c: Collector, w: WorkloadInput, list: unknown): Record<Tain
     const operator = t.operator === undefined ? 'Equal' : String(t.operator);
     const effect = t.effect === undefined || t.effect === null ? '' : String(t.effect);
     if (operator !== 'Equal' && operator !== 'Exists') bad(w.file, `${field}[${i}].operator`, `expected Exists or Equal, got ${show(t.operator)}`);
-    const matches: Taint[] = key === '' ? (operator === 'Exists' ? ['unreachable', 'notReady'] : []) : TAINT_KEYS[key] ? [TAINT_KEYS[key]] : [];
+    const matches: Taint[] = key === '' ? (operator === 'Exists' ? ['unreachable', 'notReady'] : []) : Object.hasOwn(TAINT_KEYS, key) ? [TAINT_KEYS[key]] : [];
     const valueMatches = operator === 'Exists' || t.value === undefined || t.value === '';
     if (matches.length === 0 || !valueMatches || (effect !== '' && effect !== 'NoExecute')) {
       others.push(`${key || '*'}${effect ? `:${effect}` : ''}`);
@@ -588,21 +590,31 @@ function workloads(c: Collector, list: readonly WorkloadInput[], nodeIndex: Read
 
 // ---- the whole ------------------------------------------------------------------------------
 
-function setPath(target: Record<string, unknown>, key: string, value: unknown): void {
+/** A record without a prototype: no key written into it reaches another object. */
+const record = (): Record<string, unknown> => Object.create(null) as Record<string, unknown>;
+
+/**
+ * Writes `value` at the dotted `key` of `target`, making the sections it needs (records without a
+ * prototype); a part `__proto__`, `constructor` or `prototype` is refused (KC109), and only own
+ * properties are followed, so nothing is written outside `target`.
+ */
+function setPath(target: Record<string, unknown>, key: string, value: unknown, origin: string): void {
   const parts = key.split('.');
+  for (const p of parts) refuseForbiddenKey(p, key, origin);
   let cur = target;
   for (let i = 0; i < parts.length - 1; i++) {
-    const next = cur[parts[i]];
-    if (!isObj(next)) cur[parts[i]] = {};
+    const next = Object.hasOwn(cur, parts[i]) ? cur[parts[i]] : undefined;
+    if (!isObj(next)) cur[parts[i]] = record();
     cur = cur[parts[i]] as Record<string, unknown>;
   }
   cur[parts[parts.length - 1]] = value;
 }
 
-function flatten(value: Obj, prefix: string, out: [string, unknown][]): void {
+function flatten(value: Obj, prefix: string, out: [string, unknown][], file: string): void {
   for (const [k, v] of Object.entries(value)) {
     const key = prefix ? `${prefix}.${k}` : k;
-    if (isObj(v)) flatten(v, key, out);
+    refuseForbiddenKey(k, key, file);
+    if (isObj(v)) flatten(v, key, out, file);
     else out.push([key, v]);
   }
 }
@@ -618,7 +630,7 @@ export function importSources(sources: readonly ImportSource[]): Imported {
   for (const s of sources) {
     if (s.type === 'kubecheck') {
       const entries: [string, unknown][] = [];
-      flatten(s.value, '', entries);
+      flatten(s.value, '', entries, s.file);
       for (const [k, v] of entries) {
         if (k === 'scenario') {
           if (typeof v !== 'string' || v.trim() === '') fail(ToolErrorCode.malformedConfig, `${s.file}: "scenario" must be a scenario name (e.g. scenario: node-partition), got ${show(v)}`);
@@ -634,10 +646,10 @@ export function importSources(sources: readonly ImportSource[]): Imported {
     c.set('cluster.replicaSetTolerationSeconds', 'none', c.noDefaultTolerations);
     c.set('cluster.statefulSetTolerationSeconds', 'none', c.noDefaultTolerations);
   }
-  const config: Record<string, unknown> = {};
-  const origins: Record<string, string> = {};
+  const config = record();
+  const origins = record() as Record<string, string>;
   for (const [k, { value, origin }] of c.values) {
-    setPath(config, k, value);
+    setPath(config, k, value, origin);
     origins[k] = origin;
   }
   if (c.values.has('cluster.workloads')) for (const [k, origin] of c.fieldOrigins) origins[k] = origin;

@@ -7,7 +7,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LineCounter, parseAllDocuments } from 'yaml';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
-import { duplicateJsonKey, MAX_CONFIG_BYTES, readConfigFile, readText } from '../input.js';
+import { duplicateJsonKey, MAX_CONFIG_BYTES, readConfigFile, readText, refuseForbiddenKeys } from '../input.js';
 import { looksLikeFlags, parseFlags, words } from './flags.js';
 import type { ImportSource } from './importer.js';
 
@@ -77,11 +77,14 @@ function yamlDocuments(path: string, text: string): unknown[] {
       fail(ToolErrorCode.malformedConfig, `${path} is not valid YAML: ${problem.message.split('\n')[0].replace(/:$/, '')} at line ${line}, column ${col}`);
     }
   }
+  let values: unknown[];
   try {
-    return list.map((d) => d.toJS({ maxAliasCount: 100 }) as unknown).filter((d) => d !== null && d !== undefined);
+    values = list.map((d) => d.toJS({ maxAliasCount: 100 }) as unknown).filter((d) => d !== null && d !== undefined);
   } catch (e) {
     return fail(ToolErrorCode.malformedConfig, `${path} is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
   }
+  values.forEach((v, i) => refuseForbiddenKeys(v, values.length > 1 ? `${path}: document ${i + 1}` : path));
+  return values;
 }
 
 /** What one file holds. */
@@ -100,6 +103,7 @@ export function readSource(path: string): ImportSource {
       fail(ToolErrorCode.malformedConfig, `${path} is not valid JSON: ${(e as Error).message}`);
     }
     if (isKubernetesObject(value)) {
+      refuseForbiddenKeys(value, path);
       const dup = duplicateJsonKey(text);
       if (dup) fail(ToolErrorCode.malformedConfig, `${path} is not valid JSON: duplicate key "${dup.key}" at line ${dup.line}`);
       return { file: path, type: 'objects', documents: [value] };

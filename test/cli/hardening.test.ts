@@ -1,0 +1,104 @@
+/**
+ * Hostile and careless input that once changed an option, hung the command, aborted the process
+ * or left a mixed report. Every case is refused with one coded line and exit 2 (or, for writes and
+ * signals, leaves the earlier report whole); the commands run as separate processes, as users run
+ * them.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { importSources } from '../../cli/import/importer.js';
+import { collectSet, readConfigFile } from '../../cli/input.js';
+import { kubecheckAsync, ROOT, type Run } from './run.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'kubecheck-hard-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Exit 2 and exactly one line on stderr, `kubecheck: <code>: ...`, never a stack trace. */
+export function expectOneLine(r: Run, code: string, pattern?: RegExp): void {
+  const lines = r.stderr.split('\n').filter((l) => l !== '');
+  expect({ code: r.code, lines }, r.stderr).toMatchObject({ code: 2, lines: [expect.stringMatching(new RegExp(`^kubecheck: ${code}: `))] });
+  if (pattern) expect(lines[0]).toMatch(pattern);
+  expect(r.stderr).not.toMatch(/^\s+at |unexpected error/m);
+}
+
+function file(name: string, content: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+const TWO_PHASE = ['--scenario', 'two-phase-commit'];
+
+describe('prototype keys in user data (KC109)', () => {
+  /** What each option would do if a config could reach it. */
+  const OPTIONS: readonly Record<string, unknown>[] = [{ allowUnsafe: true }, { force: true }, { maxStates: 5 }, { json: true }];
+
+  it('should refuse __proto__, constructor and prototype in YAML and JSON configs, and change no option', async () => {
+    const out = join(dir, 'existing-out');
+    mkdirSync(out);
+    writeFileSync(join(out, 'notes.md'), 'mine');
+    const cases: { path: string; key: string }[] = [];
+    OPTIONS.forEach((o, i) => {
+      cases.push({ path: file(`proto-${i}.json`, JSON.stringify({ ['__proto__']: o })), key: '__proto__' });
+      cases.push({ path: file(`proto-${i}.yaml`, `__proto__:\n  ${Object.keys(o)[0]}: ${String(Object.values(o)[0])}\n`), key: '__proto__' });
+      cases.push({ path: file(`ctor-${i}.yaml`, `constructor:\n  prototype:\n    ${Object.keys(o)[0]}: ${String(Object.values(o)[0])}\n`), key: 'constructor' });
+      cases.push({ path: file(`nested-${i}.json`, JSON.stringify({ cluster: { prototype: o } })), key: 'prototype' });
+    });
+    // Unsafe leader election (KC105 without allowUnsafe), and an --out that holds a file (KC207 without --force).
+    const runs = await Promise.all(cases.map((c) => kubecheckAsync(['check', '--config', c.path, '--set', 'kubeControllerManager.leaderElection.renewDeadline=20s', '--out', out])));
+    runs.forEach((r, i) => {
+      expectOneLine(r, 'KC109', new RegExp(`the key "${cases[i].key}".* is refused`));
+      expect(r.stdout).toBe('');
+    });
+    expect(readFileSync(join(out, 'notes.md'), 'utf8')).toBe('mine');
+  }, 120_000);
+
+  it('should refuse them in --set, in a trace\'s #meta.config, in Kubernetes files and in flags files', async () => {
+    const trace = JSON.parse(readFileSync(join(ROOT, 'test/cli/fixtures/two-phase-commit.itf.json'), 'utf8')) as { '#meta': { config: Record<string, unknown> } };
+    const withProto = { ...trace, '#meta': { ...trace['#meta'], config: { ...trace['#meta'].config } } };
+    Object.defineProperty(withProto['#meta'].config, '__proto__', { value: { allowUnsafe: true, maxStates: 5 }, enumerable: true });
+    const meta = file('proto.itf.json', JSON.stringify(withProto));
+    const escaped = file('escaped.itf.json', readFileSync(meta, 'utf8').replace('"__proto__"', '"\\u005f_proto__"'));
+    const kubelet = file('kubelet-proto.yaml', 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n__proto__:\n  json: true\n');
+    const manifest = file('deploy-proto.json', JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', constructor: { prototype: { force: true } } }, spec: { replicas: 2 } }));
+    const flags = file('kcm-proto.flags', 'kube-controller-manager --__proto__=1 --node-monitor-grace-period=40s\n');
+    const ctorFlag = file('kcm-ctor.flags', 'kube-controller-manager --constructor=1\n');
+    const runs = await Promise.all([
+      kubecheckAsync(['check', ...TWO_PHASE, '--set', '__proto__.maxStates=5']),
+      kubecheckAsync(['check', ...TWO_PHASE, '--set', 'constructor.prototype.json=true']),
+      kubecheckAsync(['replay', meta]),
+      kubecheckAsync(['replay', escaped]),
+      kubecheckAsync(['graph', ...TWO_PHASE, '--trace', meta]),
+      kubecheckAsync(['check', '--config', kubelet]),
+      kubecheckAsync(['import', manifest]),
+      kubecheckAsync(['import', flags]),
+      kubecheckAsync(['check', '--config', ctorFlag]),
+    ]);
+    expect(readFileSync(meta, 'utf8')).toContain('"__proto__":{"allowUnsafe":true');
+    expectOneLine(runs[0], 'KC109', /--set: the key "__proto__" \(at __proto__\.maxStates\)/);
+    expectOneLine(runs[1], 'KC109', /--set: the key "constructor"/);
+    for (const r of runs.slice(2, 5)) expectOneLine(r, 'KC109', /the key "__proto__" \(at #meta\.config\.__proto__\)/);
+    expectOneLine(runs[5], 'KC109', /kubelet-proto\.yaml: the key "__proto__"/);
+    expectOneLine(runs[6], 'KC109', /deploy-proto\.json: the key "constructor" \(at metadata\.constructor\)/);
+    expectOneLine(runs[7], 'KC109', /kcm-proto\.flags: the key "__proto__" \(at --__proto__\)/);
+    expectOneLine(runs[8], 'KC109', /kcm-ctor\.flags: the key "constructor"/);
+  }, 120_000);
+
+  it('should leave Object.prototype untouched whatever the reader is given', () => {
+    const probe = {} as Record<string, unknown>;
+    expect(() => readConfigFile(file('in-process.json', '{"__proto__": {"polluted": true}}'))).toThrow(/KC109/);
+    expect(() => collectSet('__proto__.polluted=1')).toThrow(/KC109/);
+    // A source that slipped past the reader (an own "__proto__" key, as JSON.parse makes it).
+    const value = JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown>;
+    expect(() => importSources([{ file: 'x.json', type: 'kubecheck', value }])).toThrow(/KC109/);
+    const nested = JSON.parse('{"cluster": {"constructor": {"prototype": {"polluted": true}}}}') as Record<string, unknown>;
+    expect(() => importSources([{ file: 'y.json', type: 'kubecheck', value: nested }])).toThrow(/KC109/);
+    expect(probe.polluted).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty('polluted');
+    // --set pairs live in a record without a prototype.
+    expect(Object.getPrototypeOf(collectSet('rms=2'))).toBeNull();
+    expect(existsSync(dir)).toBe(true);
+  });
+});
