@@ -7,6 +7,10 @@ import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ClusterExtension } from '../model/index.js';
 import { fail, KubecheckError, ToolErrorCode } from '../reports/errors.js';
+import { checkRegularFile } from './input.js';
+
+/** An extension is a module of source code; a file larger than this is not one. */
+export const MAX_EXTENSION_BYTES = 16 * 1024 * 1024;
 
 /** Whether a value has the shape of a {@link ClusterExtension}. */
 export function isClusterExtension(v: unknown): v is ClusterExtension {
@@ -32,6 +36,8 @@ export async function loadExtensions(paths: readonly string[]): Promise<ClusterE
   const all: ClusterExtension[] = [];
   for (const p of paths) {
     const abs = isAbsolute(p) ? p : resolve(process.cwd(), p);
+    // A FIFO would block the loader's open forever, /dev/zero would never end: refuse them first.
+    checkRegularFile(p, 'extension', MAX_EXTENSION_BYTES, 'load');
     let module: Record<string, unknown>;
     try {
       module = (await import(pathToFileURL(abs).href)) as Record<string, unknown>;

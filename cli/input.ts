@@ -2,7 +2,7 @@
  * Reading what the user typed: config files (YAML or JSON), `--set key=value` pairs, counts and
  * durations for bounds. Each bad input fails at once with a code and one line naming it.
  */
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { isMap, isScalar, LineCounter, parseDocument, visit } from 'yaml';
 import { ModelErrorCode, modelError } from '../model/errors.js';
 import { fail, KubecheckError, ToolErrorCode } from '../reports/errors.js';
@@ -18,25 +18,86 @@ function size(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
 }
 
+/** What a file-system entry is, in words, for a refusal. */
+export function kindOf(st: Stats): string {
+  if (st.isFile()) return 'a regular file';
+  if (st.isDirectory()) return 'a folder';
+  if (st.isFIFO()) return 'a named pipe (FIFO)';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/** Why opening or reading a file failed, in words. */
+function readReason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'it is a directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOTDIR':
+      return 'a part of the path is not a directory';
+    case 'ELOOP':
+      return 'a loop of symbolic links';
+    case 'ENAMETOOLONG':
+      return 'the name is too long';
+    default:
+      return String((e as Error | null)?.message ?? e).split('\n')[0];
+  }
+}
+
+/**
+ * Checks, before anything opens it, that `path` is a regular file (a symbolic link is followed)
+ * of at most `maxBytes`: a FIFO, a device such as /dev/zero or a socket would block the open or
+ * never end. KC201 naming what it is.
+ */
+export function checkRegularFile(path: string, what: string, maxBytes: number, verb: 'read' | 'load' = 'read'): Stats {
+  if (path === '') fail(ToolErrorCode.unreadableFile, `the ${what} name is empty`);
+  let st: Stats;
+  try {
+    st = statSync(path);
+  } catch (e) {
+    return fail(ToolErrorCode.unreadableFile, `cannot ${verb} ${what} ${shortName(path, 200)}: ${readReason(e)}`);
+  }
+  if (st.isDirectory()) fail(ToolErrorCode.unreadableFile, `cannot ${verb} ${what} ${shortName(path, 200)}: it is a directory`);
+  if (!st.isFile()) fail(ToolErrorCode.unreadableFile, `cannot ${verb} ${what} ${shortName(path, 200)}: not a regular file but ${kindOf(st)}; give a file`);
+  if (st.size > maxBytes) fail(ToolErrorCode.unreadableFile, `${what} ${shortName(path, 200)} is ${size(st.size)}, more than the ${size(maxBytes)} a ${what} can be`);
+  return st;
+}
+
 /**
  * Reads a regular file as text; KC201 when it cannot be read, is not a regular file (a folder, a
- * device such as /dev/zero that never ends) or is larger than `maxBytes`.
+ * FIFO that would block the open, a device such as /dev/zero that never ends) or is larger than
+ * `maxBytes`. The type is checked before the open, the open does not block (a file swapped for a
+ * FIFO in between is refused too), and no more than `maxBytes` are read, whatever the file grows to.
  */
 export function readText(path: string, what: string, maxBytes: number = MAX_TRACE_BYTES): string {
-  if (path === '') fail(ToolErrorCode.unreadableFile, `the ${what} name is empty`);
+  checkRegularFile(path, what, maxBytes);
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     const st = fstatSync(fd);
-    if (st.isDirectory()) fail(ToolErrorCode.unreadableFile, `cannot read ${what} ${path}: it is a directory`);
-    if (!st.isFile()) fail(ToolErrorCode.unreadableFile, `cannot read ${what} ${path}: not a regular file`);
-    if (st.size > maxBytes) fail(ToolErrorCode.unreadableFile, `${what} ${path} is ${size(st.size)}, more than the ${size(maxBytes)} a ${what} can be`);
-    return readFileSync(fd, 'utf8');
+    if (!st.isFile()) fail(ToolErrorCode.unreadableFile, `cannot read ${what} ${shortName(path, 200)}: not a regular file but ${kindOf(st)}; give a file`);
+    if (st.size > maxBytes) fail(ToolErrorCode.unreadableFile, `${what} ${shortName(path, 200)} is ${size(st.size)}, more than the ${size(maxBytes)} a ${what} can be`);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const chunk = Buffer.allocUnsafe(Math.min(maxBytes + 1, 1024 * 1024));
+    for (;;) {
+      const n = readSync(fd, chunk, 0, Math.min(chunk.length, maxBytes + 1 - total), null);
+      if (n === 0) break;
+      chunks.push(Buffer.from(chunk.subarray(0, n)));
+      total += n;
+      if (total > maxBytes) fail(ToolErrorCode.unreadableFile, `${what} ${shortName(path, 200)} is more than the ${size(maxBytes)} a ${what} can be`);
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
   } catch (e) {
     if (e instanceof KubecheckError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : code === 'ENOTDIR' ? 'a part of the path is not a directory' : (e as Error).message;
-    return fail(ToolErrorCode.unreadableFile, `cannot read ${what} ${path}: ${why}`);
+    return fail(ToolErrorCode.unreadableFile, `cannot read ${what} ${shortName(path, 200)}: ${readReason(e)}`);
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

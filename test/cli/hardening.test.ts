@@ -4,7 +4,8 @@
  * signals, leaves the earlier report whole); the commands run as separate processes, as users run
  * them.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -101,4 +102,51 @@ describe('prototype keys in user data (KC109)', () => {
     expect(Object.getPrototypeOf(collectSet('rms=2'))).toBeNull();
     expect(existsSync(dir)).toBe(true);
   });
+});
+
+describe('special files are refused before they are opened (KC201)', () => {
+  const hasMkfifo = spawnSync('mkfifo', ['--version']).status === 0;
+
+  it.skipIf(!hasMkfifo)('should refuse a FIFO as --config, trace, --extension or import file, without hanging', async () => {
+    const fifo = join(dir, 'pipe');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const folder = join(dir, 'with-fifo');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'c.yaml'), 'rms: 2\n');
+    expect(spawnSync('mkfifo', [join(folder, 'z.yaml')]).status).toBe(0);
+    const started = Date.now();
+    const runs = await Promise.all([
+      kubecheckAsync(['check', '--config', fifo], { timeoutMs: 20_000 }),
+      kubecheckAsync(['replay', fifo], { timeoutMs: 20_000 }),
+      kubecheckAsync(['graph', ...TWO_PHASE, '--trace', fifo], { timeoutMs: 20_000 }),
+      kubecheckAsync(['check', '--extension', fifo], { timeoutMs: 20_000 }),
+      kubecheckAsync(['import', fifo], { timeoutMs: 20_000 }),
+      kubecheckAsync(['check', ...TWO_PHASE, '--config', folder, '--max-states', '5', '--json'], { timeoutMs: 20_000 }),
+    ]);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expectOneLine(runs[0], 'KC201', /cannot read config file .*pipe: not a regular file but a named pipe \(FIFO\)/);
+    expectOneLine(runs[1], 'KC201', /cannot read trace file .*pipe: not a regular file but a named pipe/);
+    expectOneLine(runs[2], 'KC201', /cannot read trace file .*pipe: not a regular file but a named pipe/);
+    expectOneLine(runs[3], 'KC201', /cannot load extension .*pipe: not a regular file but a named pipe/);
+    expectOneLine(runs[4], 'KC201', /cannot read config file .*pipe: not a regular file/);
+    // In a folder, a FIFO is one of the files skipped (listed), not read.
+    expect(runs[5].code, runs[5].stderr).toBe(3);
+    expect(JSON.parse(runs[5].stdout).notModelled).toEqual([expect.stringMatching(/z\.yaml \(not a \.yaml/)]);
+  }, 60_000);
+
+  it.skipIf(!existsSync('/dev/zero'))('should refuse an extension or a trace that is a symbolic link to /dev/zero, and a file larger than its bound', async () => {
+    const zeroTs = join(dir, 'zero.ts');
+    symlinkSync('/dev/zero', zeroTs);
+    const zeroTrace = join(dir, 'zero.itf.json');
+    symlinkSync('/dev/zero', zeroTrace);
+    const big = file('big.yaml', `# ${'x'.repeat(1024 * 1024)}\nrms: 2\n`);
+    const runs = await Promise.all([
+      kubecheckAsync(['check', '--extension', zeroTs], { timeoutMs: 20_000 }),
+      kubecheckAsync(['replay', zeroTrace], { timeoutMs: 20_000 }),
+      kubecheckAsync(['check', ...TWO_PHASE, '--config', big], { timeoutMs: 20_000 }),
+    ]);
+    expectOneLine(runs[0], 'KC201', /cannot load extension .*zero\.ts: not a regular file but a character device/);
+    expectOneLine(runs[1], 'KC201', /cannot read trace file .*zero\.itf\.json: not a regular file but a character device/);
+    expectOneLine(runs[2], 'KC201', /big\.yaml is 1\.0 MiB, more than the 1\.0 MiB a config file can be/);
+  }, 60_000);
 });

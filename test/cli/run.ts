@@ -20,9 +20,9 @@ export function kubecheck(args: readonly string[], options: { cwd?: string; env?
 }
 
 /** `kubecheck ...args` without blocking, so independent commands run side by side. */
-export function kubecheckAsync(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
+export function kubecheckAsync(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: { ...ENV, ...options.env } });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: { ...ENV, ...options.env }, ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }) });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
