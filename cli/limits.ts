@@ -1,49 +1,58 @@
 /**
  * Limits on what the command line builds before any search starts. A model's initial state is
  * built in one call, which no search bound can interrupt: `--set cluster.nodes=100000000` would
- * allocate for minutes and then abort on memory. Sizes above these limits are refused at once.
+ * allocate for minutes and then abort on memory. Sizes above these limits are refused at once,
+ * whichever source gives them (--set, a config file, a trace's #meta.config).
  */
 import { configToObject, resolveConfig } from '../model/index.js';
+import { MAX_COUNT, parameterSpecs } from '../model/parameters.js';
 import { fail, ToolErrorCode } from '../reports/errors.js';
 import type { ConfigInput } from './subject.js';
 
 /**
- * The most nodes, etcd members, leader-election candidates or replicas of one workload a
- * Kubernetes scenario may have. Far beyond what an exhaustive search can explore (5 nodes with
- * a few faults already take minutes), and small enough that building the model is instant.
+ * The most nodes, etcd members, kube-apiserver instances, leader-election candidates or replicas
+ * of one workload a Kubernetes scenario may have, and the largest fault budget: the bound every
+ * count parameter declares (`max` in model/parameters.ts).
  */
-export const MAX_CLUSTER_SIZE = 64;
+export const MAX_CLUSTER_SIZE = MAX_COUNT;
 
-const SIZES = [
-  'cluster.nodes',
-  'cluster.etcdMembers',
-  'cluster.controllerManagerCandidates',
-  'cluster.schedulerCandidates',
-  'cluster.replicaSetReplicas',
-  'cluster.statefulSetReplicas',
-] as const;
+/** The count parameters and their bounds, as the parameter declarations give them. */
+export function countBounds(): readonly { readonly key: string; readonly max: number }[] {
+  return parameterSpecs().flatMap((s) => (s.type === 'integer' && s.max !== null ? [{ key: s.key, max: s.max }] : []));
+}
 
 function at(object: unknown, path: string): unknown {
   let cur = object;
-  for (const part of path.split('.')) cur = cur !== null && typeof cur === 'object' ? (cur as Record<string, unknown>)[part] : undefined;
+  for (const part of path.split('.')) cur = cur !== null && typeof cur === 'object' && Object.hasOwn(cur, part) ? (cur as Record<string, unknown>)[part] : undefined;
   return cur;
 }
 
-/** Refuses (KC213) a Kubernetes config with a count above {@link MAX_CLUSTER_SIZE}, before the model is built. */
+/**
+ * Refuses (KC213) a Kubernetes config with a count above its declared bound (every count
+ * parameter, the number of workloads and each one's replicas), before the model is built.
+ */
 export function refuseOversizedCluster(subject: string, scenario: string, input: ConfigInput): void {
   if (subject !== 'kubernetes') return;
-  const config = configToObject(resolveConfig(scenario, input));
-  const list = at(config, 'cluster.workloads');
-  const sizes: [string, unknown][] = SIZES.map((key) => [key, at(config, key)]);
-  if (Array.isArray(list)) {
-    sizes.push(['cluster.workloads (their number)', list.length]);
-    list.forEach((w, i) => sizes.push([`cluster.workloads[${i}].replicas`, at(w, 'replicas')]));
-  }
-  for (const [key, value] of sizes) {
-    if (typeof value === 'number' && value > MAX_CLUSTER_SIZE) {
-      fail(ToolErrorCode.badParameterValue, `${key} (${value}) is above the limit of ${MAX_CLUSTER_SIZE} that kubecheck builds a model for; an exhaustive check is out of reach long before (5 nodes with a few faults take minutes)`);
+  // The values as given first, so that no other rule (nor the work it does) comes before the bound.
+  for (const { key, max } of countBounds()) {
+    for (const raw of [at(input.file, key), input.set !== undefined && Object.hasOwn(input.set, key) ? input.set[key] : undefined]) {
+      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : undefined;
+      if (n !== undefined && Number.isSafeInteger(n) && n > max) tooLarge(key, raw, max); // not a count at all: its own rule speaks
     }
   }
+  const config = configToObject(resolveConfig(scenario, input));
+  const list = at(config, 'cluster.workloads');
+  const sizes: [string, unknown, number][] = countBounds().map(({ key, max }) => [key, at(config, key), max]);
+  if (Array.isArray(list)) {
+    sizes.push(['cluster.workloads (their number)', list.length, MAX_COUNT]);
+    list.forEach((w, i) => sizes.push([`cluster.workloads[${i}].replicas`, at(w, 'replicas'), MAX_COUNT]));
+  }
+  for (const [key, value, max] of sizes) if (typeof value === 'number' && value > max) tooLarge(key, value, max);
+}
+
+function tooLarge(key: string, value: unknown, max: number): never {
+  const shown = typeof value === 'string' ? value.trim() : String(value);
+  return fail(ToolErrorCode.badParameterValue, `${key} (${shown.length > 30 ? `${shown.slice(0, 27)}...` : shown}) is above the limit of ${max} that kubecheck builds a model for; an exhaustive check is out of reach long before (5 nodes with a few faults take minutes)`);
 }
 
 const SIZE_UNITS: Record<string, number> = {

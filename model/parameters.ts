@@ -16,10 +16,23 @@ export interface ParameterInfo {
   readonly description: string;
 }
 
-/** A parameter with its value type (internal). */
-export interface ParameterSpec extends ParameterInfo {
-  readonly type: ParameterType;
-}
+/**
+ * The most of anything a count parameter makes the model build (nodes, etcd members, kube-apiserver
+ * instances, leader-election candidates, replicas of one workload, workloads) or a fault or
+ * operator budget allows. Far beyond what an exhaustive search can explore (5 nodes with a few
+ * faults already take minutes), and small enough that building the model is instant.
+ */
+export const MAX_COUNT = 64;
+
+/**
+ * A parameter with its value type (internal). An integer says its bound, so that no count can be
+ * added without one: `max` is the largest value accepted (above it the command line refuses the
+ * config before building the model, KC213), or `null` for an integer that counts nothing the
+ * model builds (seconds, a threshold, a capacity compared with).
+ */
+export type ParameterSpec =
+  | (ParameterInfo & { readonly type: Exclude<ParameterType, 'integer'>; readonly max?: undefined })
+  | (ParameterInfo & { readonly type: 'integer'; readonly max: number | null });
 
 const KCM = 'kube-controller-manager';
 const le = (prefix: string, component: string): ParameterSpec[] => [
@@ -39,35 +52,35 @@ const le = (prefix: string, component: string): ParameterSpec[] => [
 const SPECS: readonly ParameterSpec[] = [
   { key: 'kubernetesVersion', kubernetesName: '', component: 'cluster', defaultValue: '1.32', type: 'string', description: 'selects version-dependent defaults (node-monitor-grace-period 40s up to 1.31, 50s from 1.32)' },
   { key: 'model.tick', kubernetesName: '', component: 'model', defaultValue: '1s', type: 'duration', description: 'time quantum of the tick action; every duration must be a multiple of it' },
-  { key: 'kubelet.nodeLeaseDurationSeconds', kubernetesName: 'nodeLeaseDurationSeconds', component: 'kubelet', defaultValue: '40', type: 'integer', description: 'node Lease duration; the kubelet renews every 0.25 × this (10 s)' },
+  { key: 'kubelet.nodeLeaseDurationSeconds', kubernetesName: 'nodeLeaseDurationSeconds', component: 'kubelet', defaultValue: '40', type: 'integer', max: null, description: 'node Lease duration; the kubelet renews every 0.25 × this (10 s)' },
   { key: 'kubeControllerManager.nodeMonitorPeriod', kubernetesName: '--node-monitor-period', component: KCM, defaultValue: '5s', type: 'duration', description: 'period of the node lifecycle controller health pass' },
   { key: 'kubeControllerManager.nodeMonitorGracePeriod', kubernetesName: '--node-monitor-grace-period', component: KCM, defaultValue: '50s', type: 'duration', description: 'time without a heartbeat before a node is marked Ready=Unknown (40s up to 1.31)' },
   { key: 'kubeControllerManager.nodeEvictionRate', kubernetesName: '--node-eviction-rate', component: KCM, defaultValue: '0.1', type: 'number', description: 'nodes per second tainted NoExecute per healthy zone (burst 1)' },
   { key: 'kubeControllerManager.secondaryNodeEvictionRate', kubernetesName: '--secondary-node-eviction-rate', component: KCM, defaultValue: '0.01', type: 'number', description: 'rate in a PartialDisruption zone larger than the large-cluster threshold' },
-  { key: 'kubeControllerManager.largeClusterSizeThreshold', kubernetesName: '--large-cluster-size-threshold', component: KCM, defaultValue: '50', type: 'integer', description: 'zones with at most this many nodes get eviction rate 0 in PartialDisruption' },
+  { key: 'kubeControllerManager.largeClusterSizeThreshold', kubernetesName: '--large-cluster-size-threshold', component: KCM, defaultValue: '50', type: 'integer', max: null, description: 'zones with at most this many nodes get eviction rate 0 in PartialDisruption' },
   { key: 'kubeControllerManager.unhealthyZoneThreshold', kubernetesName: '--unhealthy-zone-threshold', component: KCM, defaultValue: '0.55', type: 'number', description: 'fraction of NotReady nodes (and at least 3) that makes a zone PartialDisruption' },
   { key: 'kubeControllerManager.podGcPeriod', kubernetesName: '', component: KCM, defaultValue: '20s', type: 'duration', description: 'pod GC period (constant gcCheckPeriod in pkg/controller/podgc)' },
   { key: 'kubeControllerManager.podGcQuarantine', kubernetesName: '', component: KCM, defaultValue: '40s', type: 'duration', description: 'pod GC wait before deleting pods of a missing Node (constant quarantineTime)' },
   { key: 'kubeControllerManager.expectationsTimeout', kubernetesName: '', component: KCM, defaultValue: '5m', type: 'duration', description: 'how long ReplicaSet expectations of unseen creations and deletions hold before the controller acts anyway (constant ExpectationsTimeout in pkg/controller/controller_utils.go); matters only with informers.watchLag' },
   ...le('kubeControllerManager', KCM),
   ...le('kubeScheduler', 'kube-scheduler'),
-  { key: 'kubeApiserver.defaultNotReadyTolerationSeconds', kubernetesName: '--default-not-ready-toleration-seconds', component: 'kube-apiserver', defaultValue: '300', type: 'integer', description: 'tolerationSeconds the DefaultTolerationSeconds admission adds for not-ready:NoExecute (a node whose kubelet posts Ready=False)' },
-  { key: 'kubeApiserver.defaultUnreachableTolerationSeconds', kubernetesName: '--default-unreachable-toleration-seconds', component: 'kube-apiserver', defaultValue: '300', type: 'integer', description: 'tolerationSeconds the DefaultTolerationSeconds admission adds for unreachable:NoExecute' },
-  { key: 'cluster.nodes', kubernetesName: '', component: 'cluster', defaultValue: '3', type: 'integer', description: 'worker nodes' },
-  { key: 'cluster.zones', kubernetesName: '', component: 'cluster', defaultValue: '1', type: 'integer', description: 'zones (topology.kubernetes.io/zone); node i is in zone i mod zones' },
-  { key: 'cluster.maxPods', kubernetesName: 'maxPods', component: 'kubelet', defaultValue: '110', type: 'integer', description: 'pods per node (scheduler capacity filter)' },
-  { key: 'cluster.etcdMembers', kubernetesName: '', component: 'etcd', defaultValue: '3', type: 'integer', description: 'etcd members; quorum is ⌊n/2⌋+1' },
-  { key: 'cluster.etcdMembersDownAtStart', kubernetesName: '', component: 'etcd', defaultValue: '0', type: 'integer', description: 'etcd members already down in the initial state' },
-  { key: 'cluster.apiservers', kubernetesName: '', component: 'kube-apiserver', defaultValue: '1', type: 'integer', description: 'kube-apiserver instances' },
-  { key: 'cluster.controllerManagerCandidates', kubernetesName: '', component: KCM, defaultValue: '2', type: 'integer', description: 'kube-controller-manager processes in its leader election' },
-  { key: 'cluster.schedulerCandidates', kubernetesName: '', component: 'kube-scheduler', defaultValue: '2', type: 'integer', description: 'kube-scheduler processes in its leader election' },
+  { key: 'kubeApiserver.defaultNotReadyTolerationSeconds', kubernetesName: '--default-not-ready-toleration-seconds', component: 'kube-apiserver', defaultValue: '300', type: 'integer', max: null, description: 'tolerationSeconds the DefaultTolerationSeconds admission adds for not-ready:NoExecute (a node whose kubelet posts Ready=False)' },
+  { key: 'kubeApiserver.defaultUnreachableTolerationSeconds', kubernetesName: '--default-unreachable-toleration-seconds', component: 'kube-apiserver', defaultValue: '300', type: 'integer', max: null, description: 'tolerationSeconds the DefaultTolerationSeconds admission adds for unreachable:NoExecute' },
+  { key: 'cluster.nodes', kubernetesName: '', component: 'cluster', defaultValue: '3', type: 'integer', max: MAX_COUNT, description: 'worker nodes' },
+  { key: 'cluster.zones', kubernetesName: '', component: 'cluster', defaultValue: '1', type: 'integer', max: MAX_COUNT, description: 'zones (topology.kubernetes.io/zone); node i is in zone i mod zones' },
+  { key: 'cluster.maxPods', kubernetesName: 'maxPods', component: 'kubelet', defaultValue: '110', type: 'integer', max: null, description: 'pods per node (scheduler capacity filter)' },
+  { key: 'cluster.etcdMembers', kubernetesName: '', component: 'etcd', defaultValue: '3', type: 'integer', max: MAX_COUNT, description: 'etcd members; quorum is ⌊n/2⌋+1' },
+  { key: 'cluster.etcdMembersDownAtStart', kubernetesName: '', component: 'etcd', defaultValue: '0', type: 'integer', max: MAX_COUNT, description: 'etcd members already down in the initial state' },
+  { key: 'cluster.apiservers', kubernetesName: '', component: 'kube-apiserver', defaultValue: '1', type: 'integer', max: MAX_COUNT, description: 'kube-apiserver instances' },
+  { key: 'cluster.controllerManagerCandidates', kubernetesName: '', component: KCM, defaultValue: '2', type: 'integer', max: MAX_COUNT, description: 'kube-controller-manager processes in its leader election' },
+  { key: 'cluster.schedulerCandidates', kubernetesName: '', component: 'kube-scheduler', defaultValue: '2', type: 'integer', max: MAX_COUNT, description: 'kube-scheduler processes in its leader election' },
   { key: 'cluster.outage', kubernetesName: '', component: 'cluster', defaultValue: 'none', type: 'outage', description: 'a component all of whose instances are down from the start: none, kube-scheduler, kube-controller-manager, kube-apiserver' },
-  { key: 'cluster.replicaSetReplicas', kubernetesName: 'spec.replicas', component: 'workload', defaultValue: '2', type: 'integer', description: 'replicas of the ReplicaSet "web"' },
+  { key: 'cluster.replicaSetReplicas', kubernetesName: 'spec.replicas', component: 'workload', defaultValue: '2', type: 'integer', max: MAX_COUNT, description: 'replicas of the ReplicaSet "web"' },
   { key: 'cluster.replicaSetTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', defaultValue: 'default', type: 'toleration', description: 'the web pods\' unreachable and not-ready NoExecute tolerationSeconds: seconds, forever (no tolerationSeconds, as DaemonSets), none (no toleration: evicted at once), or default (set by admission)' },
   { key: 'cluster.replicaSetUnreachableTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', defaultValue: 'same', type: 'toleration', description: 'the web pods\' node.kubernetes.io/unreachable:NoExecute toleration alone; same = as cluster.replicaSetTolerationSeconds' },
   { key: 'cluster.replicaSetNotReadyTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', defaultValue: 'same', type: 'toleration', description: 'the web pods\' node.kubernetes.io/not-ready:NoExecute toleration alone; same = as cluster.replicaSetTolerationSeconds' },
   { key: 'cluster.replicaSetNodeName', kubernetesName: 'spec.nodeName', component: 'workload', defaultValue: 'none', type: 'node', description: 'the web pod template\'s spec.nodeName (e.g. node-2): pods are created bound there, bypassing the scheduler; none = scheduled' },
-  { key: 'cluster.statefulSetReplicas', kubernetesName: 'spec.replicas', component: 'workload', defaultValue: '1', type: 'integer', description: 'replicas of the StatefulSet "db"' },
+  { key: 'cluster.statefulSetReplicas', kubernetesName: 'spec.replicas', component: 'workload', defaultValue: '1', type: 'integer', max: MAX_COUNT, description: 'replicas of the StatefulSet "db"' },
   { key: 'cluster.statefulSetTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', defaultValue: 'default', type: 'toleration', description: 'the db pods\' unreachable and not-ready NoExecute tolerationSeconds: seconds, forever (no tolerationSeconds, as DaemonSets), none (no toleration: evicted at once), or default (set by admission)' },
   { key: 'cluster.statefulSetUnreachableTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', defaultValue: 'same', type: 'toleration', description: 'the db pods\' node.kubernetes.io/unreachable:NoExecute toleration alone; same = as cluster.statefulSetTolerationSeconds' },
   { key: 'cluster.statefulSetNotReadyTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', defaultValue: 'same', type: 'toleration', description: 'the db pods\' node.kubernetes.io/not-ready:NoExecute toleration alone; same = as cluster.statefulSetTolerationSeconds' },
@@ -98,7 +111,7 @@ const SPECS: readonly ParameterSpec[] = [
       ['apiserverEtcdOutage', 'outages between the kube-apiserver the kubelets reach and etcd (kubernetes#121793)'],
       ['extensionRestart', 'restarts of a user\'s controller with an informer (extension): it relists with resourceVersion="0", from any kube-apiserver\'s watch cache'],
     ] as const
-  ).map(([k, d]): ParameterSpec => ({ key: `faults.${k}`, kubernetesName: '', component: 'faults', defaultValue: '0', type: 'integer', description: `budget: ${d}` })),
+  ).map(([k, d]): ParameterSpec => ({ key: `faults.${k}`, kubernetesName: '', component: 'faults', defaultValue: '0', type: 'integer', max: MAX_COUNT, description: `budget: ${d}` })),
   { key: 'faults.processPauseDuration', kubernetesName: '', component: 'faults', defaultValue: '20s', type: 'duration', description: 'length of a process pause' },
   { key: 'faults.sequence', kubernetesName: '', component: 'faults', defaultValue: 'none', type: 'faultSequence', description: 'faults that happen in this order, each at any instant after the previous, besides the budgets: e.g. node-crash:node-1,node-crash:node-2 (fault names as in traces)' },
   { key: 'faults.apiserverEtcdOutageDuration', kubernetesName: '', component: 'faults', defaultValue: '40s', type: 'duration', description: 'length of a kube-apiserver ⇄ etcd outage (gRPC keepalive reconnects take up to about 40 s, kubernetes#121793)' },
@@ -111,7 +124,7 @@ const SPECS: readonly ParameterSpec[] = [
       ['cordon', 'cordons (spec.unschedulable)'],
       ['etcdRestore', 'restores of etcd from the backup taken at the start, the control plane restarted as the documented procedure says, the kubelets left running'],
     ] as const
-  ).map(([k, d]): ParameterSpec => ({ key: `operator.${k}`, kubernetesName: '', component: 'operator', defaultValue: '0', type: 'integer', description: `budget: ${d}` })),
+  ).map(([k, d]): ParameterSpec => ({ key: `operator.${k}`, kubernetesName: '', component: 'operator', defaultValue: '0', type: 'integer', max: MAX_COUNT, description: `budget: ${d}` })),
 ];
 
 /** Every parameter with its type (internal; the public view is {@link parameters}). */

@@ -13,6 +13,7 @@ import { checkTraceMeta, configDifference, replayItf, valueAt } from '../../repo
 import { formatTimeline, timelineSteps } from '../../reports/timeline.js';
 import { readTraceText } from '../input.js';
 import { loadExtensions } from '../extensions.js';
+import { refuseOversizedCluster } from '../limits.js';
 import { resolveFromOptions, resolveWithExtensions, subjectOf, type ConfigOptions } from '../subjects.js';
 import { stdoutPalette } from '../terminal.js';
 
@@ -36,8 +37,10 @@ export async function runReplay(file: string, opts: ReplayOptions): Promise<numb
   const scenario = (opts.scenario ?? saved)!;
   const { subject } = await subjectOf(scenario);
   const unsafe = meta.allowUnsafeConfig === true || opts.allowUnsafeConfig === true;
+  const savedInput = { ...(meta.config === undefined ? {} : { file: meta.config }), ...(unsafe ? { allowUnsafe: true } : {}) };
+  refuseOversizedCluster(subject.name, scenario, savedInput);
   const extensions = opts.extension && opts.extension.length > 0 ? await loadExtensions(opts.extension) : [];
-  const rebuilt = resolveWithExtensions(subject, scenario, { ...(meta.config === undefined ? {} : { file: meta.config }), ...(unsafe ? { allowUnsafe: true } : {}) }, extensions);
+  const rebuilt = resolveWithExtensions(subject, scenario, savedInput, extensions);
   if (opts.config !== undefined || opts.set !== undefined) {
     const asked = await resolveFromOptions({ ...opts, scenario, extension: [] });
     const diff = configDifference(rebuilt.config, asked.config);

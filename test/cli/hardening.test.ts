@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importSources } from '../../cli/import/importer.js';
 import { collectSet, readConfigFile } from '../../cli/input.js';
+import { countBounds, MAX_CLUSTER_SIZE, refuseOversizedCluster } from '../../cli/limits.js';
+import { parameterSpecs } from '../../model/parameters.js';
 import { kubecheckAsync, ROOT, type Run } from './run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kubecheck-hard-'));
@@ -149,4 +151,46 @@ describe('special files are refused before they are opened (KC201)', () => {
     expectOneLine(runs[1], 'KC201', /cannot read trace file .*zero\.itf\.json: not a regular file but a character device/);
     expectOneLine(runs[2], 'KC201', /big\.yaml is 1\.0 MiB, more than the 1\.0 MiB a config file can be/);
   }, 60_000);
+});
+
+describe('every count has its bound from the parameter declarations (KC213)', () => {
+  it('should refuse each count parameter one above its bound, accept all of them at their bounds, and cap no other integer', () => {
+    const bounds = countBounds();
+    const integers = parameterSpecs().filter((s) => s.type === 'integer');
+    // A new integer parameter declares its bound (or null) where it is declared: the type needs it.
+    // Only seconds, thresholds and a capacity (what the model compares with, never builds) are uncapped.
+    const uncapped = integers.filter((s) => s.max === null).map((s) => s.key);
+    for (const key of uncapped) expect(key).toMatch(/(Seconds|Threshold)$|^cluster\.maxPods$/);
+    expect(uncapped).toContain('cluster.maxPods');
+    expect(bounds.length).toBe(integers.length - uncapped.length);
+    for (const key of ['cluster.nodes', 'cluster.apiservers', 'cluster.etcdMembers', 'cluster.zones', 'faults.nodeCrash', 'operator.deleteNode']) expect(bounds.map((b) => b.key)).toContain(key);
+    // Every count at its bound at once (so that no other rule, such as zones at most nodes, speaks first).
+    const atBounds = Object.fromEntries(bounds.map(({ key, max }) => [key, String(max)]));
+    expect(() => refuseOversizedCluster('kubernetes', 'node-failure', { set: atBounds, allowUnsafe: true })).not.toThrow();
+    for (const { key, max } of bounds) {
+      expect(max).toBe(MAX_CLUSTER_SIZE);
+      let error: unknown;
+      try {
+        refuseOversizedCluster('kubernetes', 'node-failure', { set: { ...atBounds, [key]: String(max + 1) }, allowUnsafe: true });
+      } catch (e) {
+        error = e;
+      }
+      expect(String(error), key).toMatch(new RegExp(`^KubecheckError: KC213: ${key.replace(/\./g, '\\.')} \\(${max + 1}\\) is above the limit of ${max}`));
+    }
+  });
+
+  it('should refuse cluster.apiservers=100000000 at once from --set, a config file and a trace\'s #meta.config', async () => {
+    const config = file('apiservers.yaml', 'cluster:\n  apiservers: 100000000\n');
+    const trace = file('apiservers.itf.json', JSON.stringify({ '#meta': { scenario: 'node-failure', config: { cluster: { apiservers: 100000000 } } }, vars: [], states: [{}] }));
+    const started = Date.now();
+    const runs = await Promise.all([
+      kubecheckAsync(['check', '--set', 'cluster.apiservers=100000000'], { timeoutMs: 60_000 }),
+      kubecheckAsync(['check', '--config', config], { timeoutMs: 60_000 }),
+      kubecheckAsync(['replay', trace], { timeoutMs: 60_000 }),
+      kubecheckAsync(['check', '--set', 'faults.nodeCrash=1000000'], { timeoutMs: 60_000 }),
+    ]);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    for (const r of runs.slice(0, 3)) expectOneLine(r, 'KC213', /cluster\.apiservers \(100000000\) is above the limit of 64/);
+    expectOneLine(runs[3], 'KC213', /faults\.nodeCrash \(1000000\) is above the limit of 64/);
+  }, 90_000);
 });
