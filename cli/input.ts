@@ -115,6 +115,19 @@ export function shortName(name: string, max = 60): string {
   return name.length <= max ? name : `${name.slice(0, max - 3)}... (${name.length.toLocaleString('en-US')} characters)`;
 }
 
+/**
+ * Longer than any parameter's dotted key (the longest is under 70 characters): a key this long
+ * is no parameter, and is refused without the edit distances of "did you mean" (quadratic in
+ * its length: a 100,000-character key took most of a minute).
+ */
+export const MAX_KEY_LENGTH = 200;
+
+/** Refuses (KC102) a key of a kubecheck config or a `--set` longer than {@link MAX_KEY_LENGTH}. */
+export function refuseLongKey(key: string, where: string): void {
+  if (key.length <= MAX_KEY_LENGTH) return;
+  modelError(ModelErrorCode.unknownParameter, `unknown parameter "${shortName(key)}" (${where}): no parameter is longer than ${MAX_KEY_LENGTH} characters; kubecheck list parameters lists them`);
+}
+
 /** Refuses (KC109) one key of user data that is `__proto__`, `constructor` or `prototype`. */
 export function refuseForbiddenKey(key: string, at: string, where: string): void {
   if (!FORBIDDEN_KEYS.has(key)) return;
@@ -125,7 +138,7 @@ export function refuseForbiddenKey(key: string, at: string, where: string): void
  * Refuses (KC109) parsed user data (a config file, a Kubernetes object, a trace's `#meta`) that
  * holds a key `__proto__`, `constructor` or `prototype` at any depth, without recursion.
  */
-export function refuseForbiddenKeys(value: unknown, where: string): void {
+export function refuseForbiddenKeys(value: unknown, where: string, options: { readonly parameterKeys?: boolean } = {}): void {
   const todo: [unknown, string][] = [[value, '']];
   while (todo.length > 0) {
     const [v, path] = todo.pop()!;
@@ -138,6 +151,7 @@ export function refuseForbiddenKeys(value: unknown, where: string): void {
     for (const k of Object.keys(o)) {
       const at = path === '' ? k : `${path}.${k}`;
       refuseForbiddenKey(k, at, where);
+      if (options.parameterKeys) refuseLongKey(at, where);
       todo.push([o[k], at.length > 200 ? `${at.slice(0, 200)}...` : at]);
     }
   }
@@ -272,8 +286,8 @@ export function readConfigFile(path: string): unknown {
   }
   if (value === null || value === undefined) return {};
   if (typeof value !== 'object' || Array.isArray(value)) fail(ToolErrorCode.malformedConfig, `${path} must be a mapping of parameters (key: value), not a ${Array.isArray(value) ? 'list' : typeof value}`);
-  refuseForbiddenKeys(value, path);
   if (depthOf(value, MAX_CONFIG_DEPTH) > MAX_CONFIG_DEPTH) fail(ToolErrorCode.malformedConfig, `${path} is nested more than ${MAX_CONFIG_DEPTH} levels deep; parameters are at most 3 levels deep (e.g. kubeControllerManager.leaderElection.leaseDuration)`);
+  refuseForbiddenKeys(value, path, { parameterKeys: true });
   return value;
 }
 
@@ -285,6 +299,7 @@ export function collectSet(pair: string, previous: Record<string, string> = Obje
   const eq = pair.indexOf('=');
   if (eq <= 0) fail(ToolErrorCode.badOption, `--set expects key=value (e.g. kubeControllerManager.nodeMonitorGracePeriod=40s), got "${shortName(pair)}"`);
   const key = pair.slice(0, eq).trim();
+  refuseLongKey(key, '--set');
   for (const part of key.split('.')) refuseForbiddenKey(part, key, '--set');
   const out = Object.assign(Object.create(null) as Record<string, string>, previous);
   out[key] = pair.slice(eq + 1).trim();

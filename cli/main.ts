@@ -176,16 +176,21 @@ export function program(exit: (code: number) => void): Command {
   return p;
 }
 
+/** A message with every word longer than a path can be (a 100,000-character option, key or name) cut short. */
+function shortWords(message: string): string {
+  return message.replace(/[^\s"',;:()]{4097,}/g, (w) => `${w.slice(0, 60)}... (${w.length.toLocaleString('en-US')} characters)`);
+}
+
 /** One line for any error; exit code 2 (0 for --help and --version). */
 export function reportError(e: unknown): number {
   if (e instanceof CommanderError) {
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
     const message = e.message.replace(/^error: /, '').replace(/\n+/g, ' ').trim();
-    process.stderr.write(`kubecheck: ${ToolErrorCode.badOption}: ${message} (see kubecheck --help)\n`);
+    process.stderr.write(`kubecheck: ${ToolErrorCode.badOption}: ${shortWords(message)} (see kubecheck --help)\n`);
     return 2;
   }
   if (e instanceof KubecheckError) {
-    process.stderr.write(`kubecheck: ${e.message.split('\n')[0]}\n`);
+    process.stderr.write(`kubecheck: ${shortWords(e.message.split('\n')[0])}\n`);
     if (process.env.KUBECHECK_DEBUG === '1') process.stderr.write(`${e.stack}\n`);
     return 2;
   }

@@ -11,7 +11,7 @@ import { fail, ToolErrorCode } from '../../reports/errors.js';
 import { parseItf } from '../../reports/itf.js';
 import { checkTraceMeta, configDifference, replayItf, valueAt } from '../../reports/replay.js';
 import { formatTimeline, timelineSteps } from '../../reports/timeline.js';
-import { readTraceText } from '../input.js';
+import { readTraceText, refuseForbiddenKeys } from '../input.js';
 import { loadExtensions } from '../extensions.js';
 import { refuseOversizedCluster } from '../limits.js';
 import { resolveFromOptions, resolveWithExtensions, subjectOf, type ConfigOptions } from '../subjects.js';
@@ -37,6 +37,7 @@ export async function runReplay(file: string, opts: ReplayOptions): Promise<numb
   const scenario = (opts.scenario ?? saved)!;
   const { subject } = await subjectOf(scenario);
   const unsafe = meta.allowUnsafeConfig === true || opts.allowUnsafeConfig === true;
+  refuseForbiddenKeys(meta.config, `${file}: #meta.config`, { parameterKeys: true });
   const savedInput = { ...(meta.config === undefined ? {} : { file: meta.config }), ...(unsafe ? { allowUnsafe: true } : {}) };
   refuseOversizedCluster(subject.name, scenario, savedInput);
   const extensions = opts.extension && opts.extension.length > 0 ? await loadExtensions(opts.extension) : [];

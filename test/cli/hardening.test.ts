@@ -194,3 +194,27 @@ describe('every count has its bound from the parameter declarations (KC213)', ()
     expectOneLine(runs[3], 'KC213', /faults\.nodeCrash \(1000000\) is above the limit of 64/);
   }, 90_000);
 });
+
+describe('"did you mean" costs nothing for a huge key (KC102)', () => {
+  it('should refuse a 1,000,000-character key of a config file, a 100,000-character --set key and a huge #meta.config key at once', async () => {
+    const huge = 'k'.repeat(1_000_000);
+    const config = file('huge-key.json', JSON.stringify({ [huge]: 1 }));
+    const section = file('huge-section-key.yaml', `cluster:\n  ? ${huge}\n  : 1\n`); // an explicit key: YAML's implicit ones end at 1024 characters
+    const trace = file('huge-key.itf.json', JSON.stringify({ '#meta': { scenario: 'node-failure', config: { [huge]: 1 } }, vars: [], states: [{}] }));
+    const started = Date.now();
+    const runs = await Promise.all([
+      kubecheckAsync(['check', '--config', config], { timeoutMs: 60_000 }),
+      kubecheckAsync(['check', '--config', section], { timeoutMs: 60_000 }),
+      kubecheckAsync(['check', '--set', `${'s'.repeat(100_000)}=1`], { timeoutMs: 60_000 }),
+      kubecheckAsync(['replay', trace], { timeoutMs: 60_000 }),
+      kubecheckAsync(['check', '--scenario', 'x'.repeat(100_000)], { timeoutMs: 60_000 }),
+    ]);
+    expect(Date.now() - started).toBeLessThan(30_000); // 240 s and 50 s before
+    expectOneLine(runs[0], 'KC102', /unknown parameter "kkk+\.\.\. \(1,000,000 characters\)" \(.*huge-key\.json\): no parameter is longer than 200 characters/);
+    expectOneLine(runs[1], 'KC102', /unknown parameter "cluster\.kkk+\.\.\. \(1,000,008 characters\)"/);
+    expectOneLine(runs[2], 'KC102', /unknown parameter "sss+\.\.\. \(100,000 characters\)" \(--set\)/);
+    expectOneLine(runs[3], 'KC102', /#meta\.config\): no parameter is longer/);
+    expectOneLine(runs[4], 'KC209', /unknown scenario "xxx+\.\.\. \(100,000 characters\)"; known: node-failure/);
+    for (const r of runs) expect(r.stderr.length).toBeLessThan(2000);
+  }, 90_000);
+});
