@@ -10,7 +10,7 @@ import type { ActionLabel, CheckResult, JsonValue, Model, PropertyOutcome } from
 import { faultTest } from '../checker/index.js';
 import { formatChange, jsonOf } from './diff.js';
 import { formatDuration, formatTime } from './duration.js';
-import { exitCodeOf, formatStats, type RunInfo } from './outcome.js';
+import { formatStats, runVerdict, type RunInfo } from './outcome.js';
 import { foldTime, presented, stateParts, timelineSteps, traceDuration, type TimelineStep } from './timeline.js';
 import { sequenceParticipants } from './mermaid.js';
 
@@ -172,10 +172,11 @@ export function htmlReport<S>(model: Model<S>, result: CheckResult<S>, info: Run
   const data = violated.map((p) => counterexampleData(model, p));
   const out: string[] = [];
   out.push('<!doctype html><html lang="en"><head><meta charset="utf-8">');
-  out.push(`<title>kubecheck ${escapeHtml(info.command)} ${escapeHtml(subject)}: ${result.verdict}</title>`);
+  const { verdict, exitCode } = runVerdict(result, info);
+  out.push(`<title>kubecheck ${escapeHtml(info.command)} ${escapeHtml(subject)}: ${verdict}</title>`);
   out.push(`<style>${STYLE}</style></head><body>`);
-  out.push(`<h1>kubecheck ${escapeHtml(info.command)} <code>${escapeHtml(subject)}</code>: <span class="${result.verdict === 'ok' ? 'holds' : result.verdict === 'violation' ? 'violated' : 'unknown'}" id="verdict">${result.verdict}</span></h1>`);
-  out.push(`<p>Model <code>${escapeHtml(model.name)}</code>; exit code ${exitCodeOf(result.verdict)}. ${escapeHtml(formatStats(result))}.</p>`);
+  out.push(`<h1>kubecheck ${escapeHtml(info.command)} <code>${escapeHtml(subject)}</code>: <span class="${verdict === 'ok' ? 'holds' : verdict === 'violation' ? 'violated' : 'unknown'}" id="verdict">${verdict}</span></h1>`);
+  out.push(`<p>Model <code>${escapeHtml(model.name)}</code>; exit code ${exitCode}. ${escapeHtml(formatStats(result))}.</p>`);
   out.push('<table><tr><th>property</th><th>kind</th><th>status</th><th>what must hold</th></tr>');
   for (const p of result.properties) out.push(`<tr><td><code>${escapeHtml(p.id)}</code></td><td>${p.kind}</td><td class="${p.status}">${p.status}</td><td>${escapeHtml(p.description)}</td></tr>`);
   out.push('</table>');

@@ -9,6 +9,7 @@
  *   stats: { distinctStates, generatedStates, depth, seconds, statesPerSecond, peakMemoryMB, ... },
  *   stoppedBy: { bound, limit } | null,
  *   simulation?: { seed, runs, steps, replay, replayCommand, distinct, exhaustive? },
+ *   liveness?: [{ id, description, status, lasso?: { loop, actions, length } }],
  *   counterexamples: [{ property, description, steps, seconds, faultSteps, timeline: [...], final, itf }],
  *   counterexample: the first of them, or null }
  * ```
@@ -22,7 +23,7 @@ export const JSON_SCHEMA_VERSION = 1;
 import { faultTest, type CheckResult, type JsonValue, type Model, type PropertyOutcome } from '../checker/index.js';
 import { jsonOf, type Change } from './diff.js';
 import { toItf, type ItfTrace } from './itf.js';
-import { exitCodeOf, type RunInfo } from './outcome.js';
+import { runVerdict, type RunInfo } from './outcome.js';
 import { presented, timelineSteps, traceDuration } from './timeline.js';
 
 export interface TimelineJson {
@@ -100,10 +101,11 @@ export function counterexampleJson<S>(model: Model<S>, outcome: PropertyOutcome<
 export function outcomeJson<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, files: readonly string[] = []): Record<string, unknown> {
   const violated = result.properties.filter((p) => p.status === 'violated' && p.trace);
   const counterexamples = violated.map((p) => counterexampleJson(model, p, info));
+  const { verdict, exitCode } = runVerdict(result, info);
   return {
     schema: JSON_SCHEMA_VERSION,
-    verdict: result.verdict,
-    exitCode: exitCodeOf(result.verdict),
+    verdict,
+    exitCode,
     command: info.command,
     scenario: info.scenario ?? null,
     model: model.name,
@@ -121,6 +123,7 @@ export function outcomeJson<S>(model: Model<S>, result: CheckResult<S>, info: Ru
     ...(info.simulation ? { simulation: info.simulation } : {}),
     ...(info.leftOut ? { leftOut: info.leftOut } : {}),
     ...(info.warnings ? { warnings: info.warnings } : {}),
+    ...(info.liveness ? { liveness: info.liveness } : {}),
     counterexamples,
     counterexample: counterexamples[0] ?? null,
     ...(files.length > 0 ? { files } : {}),

@@ -7,7 +7,7 @@ import { stringify } from 'yaml';
 import type { CheckResult, Model } from '../checker/index.js';
 import { formatDuration } from './duration.js';
 import { mermaidSequence, type MermaidOptions } from './mermaid.js';
-import { exitCodeOf, formatStats, formatStop, type RunInfo } from './outcome.js';
+import { formatStats, formatStop, runVerdict, type RunInfo } from './outcome.js';
 import { formatTimeline, timelineSteps, traceDuration } from './timeline.js';
 
 export interface MarkdownOptions {
@@ -31,8 +31,9 @@ function cell(text: string): string {
 export function markdownReport<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, options: MarkdownOptions = {}): string {
   const out: string[] = [];
   const subject = info.scenario ?? model.name;
-  out.push(`## ${ICON[result.verdict]} kubecheck ${info.command} \`${subject}\`: ${result.verdict}`, '');
-  out.push(`Model \`${model.name}\`; exit code ${exitCodeOf(result.verdict)}.`, '');
+  const { verdict, exitCode } = runVerdict(result, info);
+  out.push(`## ${ICON[verdict]} kubecheck ${info.command} \`${subject}\`: ${verdict}`, '');
+  out.push(`Model \`${model.name}\`; exit code ${exitCode}.`, '');
   out.push('| property | kind | status | what must hold | source |', '| --- | --- | --- | --- | --- |');
   for (const p of result.properties) {
     out.push(`| \`${p.id}\` | ${p.kind} | ${STATUS[p.status]} | ${cell(p.description)} | ${cell(p.source ?? '')} |`);

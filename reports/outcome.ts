@@ -4,10 +4,19 @@
  * verdict with its exit code. The JSON and Markdown forms (json.ts, markdown.ts) read the same
  * {@link RunInfo}.
  */
-import type { CheckResult, JsonValue, Model, PropertyOutcome, PropertyStatus, Verdict } from '../checker/index.js';
+import type { ActionLabel, CheckResult, JsonValue, Model, PropertyOutcome, PropertyStatus, Verdict } from '../checker/index.js';
 import { plain, type Palette } from './colors.js';
 import { formatDuration } from './duration.js';
 import { formatTimeline, timelineSteps, traceDuration } from './timeline.js';
+
+/** A liveness property's outcome as the reports give it (`check --liveness`). */
+export interface LivenessSummary {
+  readonly id: string;
+  readonly description: string;
+  readonly status: 'holds' | 'violated';
+  /** A violation's lasso: the step after which its cycle starts, its steps, and their number. */
+  readonly lasso?: { readonly loop: number; readonly actions: readonly ActionLabel[]; readonly length: number };
+}
 
 /** What the command ran, beside the checker's result. */
 export interface RunInfo {
@@ -37,11 +46,22 @@ export interface RunInfo {
     readonly faultSteps?: number;
     readonly swarm?: boolean;
   };
+  /** The liveness properties checked on the whole graph (`check --liveness`). */
+  readonly liveness?: readonly LivenessSummary[];
 }
 
 /** Exit codes: 0 every checked property holds on the whole space, 1 a violation, 3 incomplete (2 is bad input). */
 export function exitCodeOf(verdict: Verdict): 0 | 1 | 3 {
   return verdict === 'ok' ? 0 : verdict === 'violation' ? 1 : 3;
+}
+
+/**
+ * The verdict of a whole run and its exit code, decided here only: the search's verdict, made a
+ * violation by a liveness property that fails. The terminal, `--json` and result.json all read it.
+ */
+export function runVerdict<S>(result: Pick<CheckResult<S>, 'verdict'>, info: Pick<RunInfo, 'liveness'>): { readonly verdict: Verdict; readonly exitCode: 0 | 1 | 3 } {
+  const verdict: Verdict = info.liveness?.some((l) => l.status === 'violated') ? 'violation' : result.verdict;
+  return { verdict, exitCode: exitCodeOf(verdict) };
 }
 
 const MARK: Record<PropertyStatus, string> = { holds: '✓', witnessed: '✓', violated: '✗', unwitnessed: '✗', unknown: '?' };
@@ -76,9 +96,17 @@ export function formatStop<S>(result: CheckResult<S>): string | undefined {
   return `the search stopped at ${what} before the state space was exhausted`;
 }
 
-/** The verdict line, e.g. `violation: 1 property violated (exit 1)`. */
-export function formatVerdict<S>(result: CheckResult<S>, c: Palette = plain): string {
-  const code = exitCodeOf(result.verdict);
+/**
+ * The verdict line, e.g. `violation: 1 property violated (exit 1)`; with liveness properties the
+ * line of the search, whose exit code a liveness violation decides (said below it).
+ */
+export function formatVerdict<S>(result: CheckResult<S>, c: Palette = plain, info: Pick<RunInfo, 'liveness'> = {}): string {
+  const whole = runVerdict(result, info);
+  if (whole.verdict !== result.verdict) {
+    const holds = result.verdict === 'ok' ? 'ok: every checked property holds on the whole state space' : 'incomplete: no safety violation found';
+    return c.yellow(`${holds}; a liveness property is violated (exit ${whole.exitCode}, see below)`);
+  }
+  const code = whole.exitCode;
   const failed = result.properties.filter((p) => p.status === 'violated' || p.status === 'unwitnessed').length;
   const unknown = result.properties.filter((p) => p.status === 'unknown').length;
   switch (result.verdict) {
@@ -133,6 +161,6 @@ export function formatOutcome<S>(model: Model<S>, result: CheckResult<S>, info: 
   out.push(c.dim(formatStats(result)));
   const stop = formatStop(result);
   if (stop) out.push(c.yellow(stop));
-  out.push(formatVerdict(result, c));
+  out.push(formatVerdict(result, c, info));
   return out.join('\n');
 }

@@ -3,7 +3,7 @@ import { check, checkLiveness, minimizeTrace, simulate, type CheckResult, type L
 import type { Palette } from '../../reports/colors.js';
 import { formatTimeline } from '../../reports/timeline.js';
 import { outcomeJson } from '../../reports/json.js';
-import { exitCodeOf, formatOutcome, type RunInfo } from '../../reports/outcome.js';
+import { formatOutcome, runVerdict, type RunInfo } from '../../reports/outcome.js';
 import { prepareOut, runArtifacts, writeArtifacts, type Artifact, type OutPlan } from '../artifacts.js';
 import { toItf } from '../../reports/itf.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
@@ -154,6 +154,7 @@ export async function runSearch(command: 'check' | 'simulate', opts: RunOptions)
   if (command === 'check' && opts.liveness) {
     if (r.liveness === undefined || r.liveness.length === 0) fail(ToolErrorCode.badOption, `--liveness: scenario ${r.scenario} has no liveness properties`);
     liveness = checkLiveness(r.model, r.liveness);
+    info = { ...info, liveness: liveness.map((l) => ({ id: l.id, description: l.description, status: l.status, ...(l.lasso ? { lasso: { loop: l.lasso.loop, actions: l.lasso.actions, length: l.lasso.actions.length } } : {}) })) };
   }
   let written: string[] = [];
   if (outPlan !== undefined) {
@@ -173,8 +174,7 @@ export async function runSearch(command: 'check' | 'simulate', opts: RunOptions)
       ...(r.notModelled.length > 0 ? { notModelled: r.notModelled } : {}),
       ...(r.extensions.length > 0 ? { extensions: r.extensions } : {}),
     };
-    const live = liveness === undefined ? {} : { liveness: liveness.map((l) => ({ id: l.id, description: l.description, status: l.status, ...(l.lasso ? { lasso: { loop: l.lasso.loop, actions: l.lasso.actions, length: l.lasso.actions.length } } : {}) })) };
-    process.stdout.write(`${JSON.stringify({ ...outcomeJson(r.model, result, info, written), ...imported, ...live }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ ...outcomeJson(r.model, result, info, written), ...imported }, null, 2)}\n`);
   } else {
     const c = stdoutPalette(opts.color === false);
     let text = formatOutcome(r.model, result, info, { colors: c });
@@ -182,8 +182,8 @@ export async function runSearch(command: 'check' | 'simulate', opts: RunOptions)
     if (written.length > 0) text += `\n${c.dim(`wrote ${written.length} files to ${opts.out}: ${written.map((w) => w.slice(opts.out!.length).replace(/^[\\/]/, '')).join(', ')}`)}`;
     process.stdout.write(`${text}\n`);
   }
-  if (liveness?.some((l) => l.status === 'violated')) return 1;
-  return exitCodeOf(result.verdict);
+  // The exit code and the printed verdict come from one place (liveness included).
+  return runVerdict(result, info).exitCode;
 }
 
 /**

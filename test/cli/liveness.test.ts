@@ -32,6 +32,21 @@ describe('kubecheck check --liveness', () => {
     expect(lasso.loop).toBeLessThanOrEqual(lasso.length);
   });
 
+  it('should give one verdict and exit code in --json, result.json, report.md and the exit status when a liveness property is violated', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'kubecheck-live-')), 'report');
+    const r = kubecheck(['check', '--scenario', 'node-failure', '--liveness', '--json', '--out', out, ...SMALL]);
+    const json = JSON.parse(r.stdout) as { verdict: string; exitCode: number; liveness: { id: string; status: string }[] };
+    expect(json.liveness.find((l) => l.id === 'statefulset-identity-eventually-running')?.status).toBe('violated');
+    expect({ verdict: json.verdict, exitCode: json.exitCode, code: r.code }).toEqual({ verdict: 'violation', exitCode: 1, code: 1 });
+    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { verdict: string; exitCode: number; liveness: unknown[] };
+    expect({ verdict: result.verdict, exitCode: result.exitCode }).toEqual({ verdict: 'violation', exitCode: 1 });
+    expect(result.liveness).toHaveLength(3);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/: violation\n\nModel `kubernetes[^`]*`; exit code 1\./);
+    const text = kubecheck(['check', '--scenario', 'node-failure', '--liveness', ...SMALL]);
+    expect(text.stdout).not.toMatch(/\(exit 0\)/);
+    expect(text.stdout).toMatch(/a liveness property is violated \(exit 1, see below\)/);
+  });
+
   it('should write each lasso as an ITF trace with its loop index, which replay reproduces, and refuse one whose cycle does not close', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'kubecheck-live-')), 'report');
     expect(kubecheck(['check', '--scenario', 'node-failure', '--liveness', '--out', out, ...SMALL]).code).toBe(1);
