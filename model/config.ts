@@ -3,6 +3,7 @@
  * cluster shape, and the fault and operator budgets of a scenario. Durations are seconds here;
  * users write them as strings (`"50s"`). `parameters.ts` lists every key with its default.
  */
+import { failingNodes, possibleEvents } from './possible.js';
 import type { Tolerations } from './state.js';
 
 /** client-go leader election timing (kubernetes/client-go:tools/leaderelection/leaderelection.go). */
@@ -43,14 +44,9 @@ export interface FaultStep {
   readonly after: number | null;
 }
 
-/** Faults of the sequence that stop a node's heartbeats or its containers. */
-const NODE_FAULTS = ['node-crash', 'node-partition', 'kubelet-crash', 'container-runtime-failure'];
-
-/** How many nodes can fail on one path: the budgets of node faults and the sequence's node faults. */
+/** How many nodes can fail on one path: node faults however allowed (`possible.ts`). */
 export function failingNodeCount(config: ClusterConfig): number {
-  const f = config.faults;
-  const inSequence = f.sequence.filter((x) => NODE_FAULTS.includes(x.fault)).length;
-  return Math.min(config.cluster.nodes, f.nodeCrash + f.nodePartition + f.kubeletCrash + f.containerRuntimeFailure + inSequence);
+  return failingNodes(config, possibleEvents(config));
 }
 
 /** What is down from the start in `component-outage`. */

@@ -3,7 +3,8 @@
  * seconds, saturation caps, the zone of each node. Also the shape of one model action.
  */
 import type { JsonValue, StepDescription } from '../checker/model.js';
-import { candidateLeaderElection, failingNodeCount, leaseRenewInterval, podOfWorkload, tolerationOf, type ClusterConfig, type LeaderElectionConfig, type WorkloadKind } from './config.js';
+import { candidateLeaderElection, leaseRenewInterval, podOfWorkload, tolerationOf, type ClusterConfig, type LeaderElectionConfig, type WorkloadKind } from './config.js';
+import { failingNodes, leaderElectionInert, podGcInert, possibleEvents, quorumLossPossible, type ExtensionCauses, type PossibleEvents } from './possible.js';
 import type { ClusterState, Tolerations } from './state.js';
 
 /** One workload of `cluster.workloads` as the controllers use it. */
@@ -19,6 +20,8 @@ export interface WorkloadCtx {
 
 export interface Ctx {
   readonly config: ClusterConfig;
+  /** What can happen in this configuration (budgets, sequence, extensions): what every shortcut reads. */
+  readonly possible: PossibleEvents;
   readonly tick: number;
   readonly renewInterval: number;
   readonly grace: number;
@@ -52,27 +55,30 @@ export interface Ctx {
   /** Per election: every candidate runs the same leader-election settings (they are interchangeable). */
   readonly electionSymmetric: readonly [boolean, boolean];
   /**
-   * No fault or outage can ever make a Lease renewal fail (no process crash, pause, drift or
-   * partition, etcd keeps quorum, some kube-apiserver stays up). The leaders then renew forever
-   * and no follower ever acquires, so leader election only adds stuttering steps: its actions
-   * and timers are left out. Exact for every property, which all ignore those timers.
+   * No fault or outage can ever make a Lease renewal fail or restart a leader, whatever way it is
+   * allowed (`possible.ts`). The leaders then renew forever and no follower ever acquires, so
+   * leader election only adds stuttering steps: its actions and timers are left out. Exact for
+   * every property, which all ignore those timers.
    */
   readonly leaderElectionInert: boolean;
   /**
-   * No Node object can be deleted and no out-of-service taint put: pod GC never has work, so
-   * its passes (which change only their own timer) are left out. Exact.
+   * No Node object can be deleted and no out-of-service taint put, whatever way it is allowed
+   * (`possible.ts`): pod GC never has work, so its passes (which change only their own timer) are
+   * left out. Exact.
    */
   readonly podGcInert: boolean;
 }
 
-export function makeCtx(config: ClusterConfig): Ctx {
+/** The shared constants of `config`; `extensions` are the users' controllers attached (what they say they cause counts). */
+export function makeCtx(config: ClusterConfig, extensions: readonly ExtensionCauses[] = []): Ctx {
+  const possible = possibleEvents(config, extensions);
   const workloads: WorkloadCtx[] = config.cluster.workloads.map((w) => ({ kind: w.kind, name: w.name, replicas: w.replicas, toleration: tolerationOf(config, w.name), pinnedNode: w.nodeName }));
   const finite = workloads.flatMap((w) => [w.toleration.unreachable, w.toleration.notReady]).filter((t): t is number => t !== null);
   const maxTol = Math.max(0, ...finite);
   const kcm = config.kubeControllerManager;
   const grace = kcm.nodeMonitorGracePeriod;
   const zoneOfNode = Array.from({ length: config.cluster.nodes }, (_, n) => n % config.cluster.zones);
-  const failing = failingNodeCount(config);
+  const failing = failingNodes(config, possible);
   // The zone rate limiter's wait for the other failing nodes (the recovery bounds read sinceHeartbeat that far).
   const queueWait = kcm.nodeEvictionRate > 0 ? Math.max(0, failing - 1) / kcm.nodeEvictionRate : 0;
   const renewInterval = leaseRenewInterval(config);
@@ -88,6 +94,7 @@ export function makeCtx(config: ClusterConfig): Ctx {
     Array.from({ length: n }, (_, c) => candidateLeaderElection(main, challenger, c));
   return {
     config,
+    possible,
     tick: config.model.tick,
     renewInterval,
     grace,
@@ -104,8 +111,8 @@ export function makeCtx(config: ClusterConfig): Ctx {
     liveCap: renewInterval + config.model.tick,
     runtimeDownCap: renewInterval + kcm.nodeMonitorPeriod * 2 + maxTol + queueWait + cacheDelay + config.model.tick,
     zoneOfNode,
-    leaderElectionInert: leaderElectionInert(config),
-    podGcInert: config.operator.deleteNode === 0 && config.operator.outOfServiceTaint === 0,
+    leaderElectionInert: leaderElectionInert(config, possible),
+    podGcInert: podGcInert(possible),
     nodesOfZone,
     symmetricNodeGroups: [
       ...nodesOfZone.map((group) => group.filter((n) => !pinned.includes(n))).filter((g) => g.length > 0),
@@ -131,20 +138,9 @@ function sameSettings(challenger: ClusterConfig['kubeScheduler']['challengerLead
   return (['leaseDuration', 'renewDeadline', 'retryPeriod'] as const).every((k) => challenger[k] === null || challenger[k] === main[k]);
 }
 
-function leaderElectionInert(c: ClusterConfig): boolean {
-  const f = c.faults;
-  const etcdTolerance = c.cluster.etcdMembers - (Math.floor(c.cluster.etcdMembers / 2) + 1);
-  return (
-    f.componentCrash === 0 && f.controlPlanePartition === 0 && f.processPause === 0 && f.clockDrift === 0 &&
-    c.cluster.etcdMembersDownAtStart + f.etcdMemberLoss <= etcdTolerance &&
-    f.apiserverLoss < c.cluster.apiservers && c.cluster.outage !== 'kube-apiserver'
-  );
-}
-
-/** Whether etcd can be without quorum on some path (from the start or after member losses). */
+/** Whether etcd can be without quorum on some path (from the start or after member losses, budgeted or sequenced). */
 export function quorumCanBeLost(c: ClusterConfig): boolean {
-  const etcdTolerance = c.cluster.etcdMembers - (Math.floor(c.cluster.etcdMembers / 2) + 1);
-  return c.cluster.etcdMembersDownAtStart + c.faults.etcdMemberLoss > etcdTolerance;
+  return quorumLossPossible(c, possibleEvents(c));
 }
 
 /**

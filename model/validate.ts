@@ -7,14 +7,10 @@ import type { ClusterConfig, LeaderElectionConfig } from './config.js';
 import { candidateLeaderElection, leaseRenewInterval } from './config.js';
 import { formatDuration } from './duration.js';
 import { ModelErrorCode, modelError } from './errors.js';
+import { canHappen, EVENT_KINDS, possibleEvents } from './possible.js';
 
 /** The faults and operator actions a fault sequence may name (as `model/faults.ts` names them). */
-export const FAULT_NAMES = [
-  'node-crash', 'node-restart', 'kubelet-crash', 'kubelet-restart', 'container-runtime-failure', 'container-runtime-recovery', 'node-status-update-failure',
-  'node-partition', 'node-partition-heal', 'component-crash', 'component-restart', 'control-plane-partition', 'control-plane-partition-heal',
-  'etcd-member-loss', 'apiserver-loss', 'etcd-member-restore', 'apiserver-restore', 'apiserver-etcd-outage', 'process-pause', 'clock-drift',
-  'force-delete-pod', 'delete-node', 'out-of-service-taint', 'cordon', 'etcd-restore',
-];
+export const FAULT_NAMES: readonly string[] = EVENT_KINDS;
 
 const TOLERATION_KEYS = [
   'replicaSetTolerationSeconds', 'replicaSetUnreachableTolerationSeconds', 'replicaSetNotReadyTolerationSeconds',
@@ -192,6 +188,7 @@ export function validateConfig(c: ClusterConfig): void {
 export function configWarnings(c: ClusterConfig): string[] {
   const out: string[] = [];
   const f = formatDuration;
+  const possible = possibleEvents(c);
   const grace = c.kubeControllerManager.nodeMonitorGracePeriod;
   const renew = leaseRenewInterval(c);
   if (grace <= renew) {
@@ -213,7 +210,7 @@ export function configWarnings(c: ClusterConfig): string[] {
     }
     const le = c[prefix].leaderElection;
     const tolerated = le.leaseDuration / (le.renewDeadline + le.retryPeriod);
-    if (c.faults.clockDrift > 0 && candidates > 1 && (c.faults.clockDriftRate > tolerated || c.faults.clockDriftRate < 1 / tolerated)) {
+    if (canHappen(possible, 'clock-drift') && candidates > 1 && (c.faults.clockDriftRate > tolerated || c.faults.clockDriftRate < 1 / tolerated)) {
       out.push(`faults.clockDriftRate (${c.faults.clockDriftRate}) is beyond the clock-rate skew ${prefix} leader election tolerates, leaseDuration / (renewDeadline + retryPeriod) = ${Math.round(tolerated * 1000) / 1000}: two leaders are possible`);
     }
   }

@@ -3,7 +3,8 @@
  * and which properties each scenario checks by default.
  */
 import type { Model, Property } from '../checker/index.js';
-import { clusterModel, failingNodeCount, quorumCanBeLost, resolveConfig, tolerationOf, type ClusterConfig, type ClusterModelOptions, type ClusterState } from '../model/index.js';
+import { clusterModel, resolveConfig, tolerationOf, type ClusterConfig, type ClusterModelOptions, type ClusterState } from '../model/index.js';
+import { canHappen, everyApiserverLossPossible, failingNodes, LEADER_FAULTS, possibleEvents, quorumLossPossible, type ExtensionCauses, type PossibleEvents } from '../model/possible.js';
 import { replicaSets } from './helpers.js';
 import { healthyNodeNotUnknown, noEarlyEviction, replacementAfterToleration, replacementWithin, unknownAfterGrace } from './observers.js';
 import {
@@ -87,9 +88,7 @@ export interface DefaultSelection {
  * Why the recovery properties do not apply to `config`: each reason is a case where Kubernetes
  * itself makes no such promise (a broken verdict there is not a finding). Empty when they apply.
  */
-function recoveryExclusions(config: ClusterConfig): { afterToleration: string[]; within: string[] } {
-  const f = config.faults;
-  const o = config.operator;
+function recoveryExclusions(config: ClusterConfig, possible: PossibleEvents): { afterToleration: string[]; within: string[] } {
   const cl = config.cluster;
   const afterToleration: string[] = [];
   const within: string[] = [];
@@ -99,22 +98,22 @@ function recoveryExclusions(config: ClusterConfig): { afterToleration: string[];
   };
   const sets = replicaSets(config).filter((w) => w.replicas > 0);
   if (sets.length === 0) both(replicaSets(config).length === 0 ? 'there is no ReplicaSet' : 'the ReplicaSet has no replicas');
-  if (o.etcdRestore > 0 || f.sequence.some((x) => x.fault === 'etcd-restore')) both('an etcd restore rolls the API back: replacements made since vanish and evictions start over');
-  if (o.forceDeletePod + o.deleteNode + o.outOfServiceTaint > 0) both('operator actions (force delete, Node deletion, out-of-service taint) remove pods before any toleration, by design');
-  if (f.containerRuntimeFailure > 0) afterToleration.push('its bound counts from the last heartbeat, and a node whose container runtime fails keeps renewing');
+  if (canHappen(possible, 'etcd-restore')) both('an etcd restore rolls the API back: replacements made since vanish and evictions start over');
+  if (canHappen(possible, 'force-delete-pod', 'delete-node', 'out-of-service-taint')) both('operator actions (force delete, Node deletion, out-of-service taint) remove pods before any toleration, by design');
+  if (canHappen(possible, 'container-runtime-failure')) afterToleration.push('its bound counts from the last heartbeat, and a node whose container runtime fails keeps renewing');
   if (cl.outage !== 'none') within.push(`the ${cl.outage} is down from the start: nothing is replaced`);
-  if (quorumCanBeLost(config)) within.push('etcd can lose quorum: nothing is written until it returns');
-  if (f.apiserverLoss >= cl.apiservers) within.push('every kube-apiserver can be lost');
-  if (f.componentCrash + f.controlPlanePartition + f.processPause + f.clockDrift > 0) {
+  if (quorumLossPossible(config, possible)) within.push('etcd can lose quorum: nothing is written until it returns');
+  if (everyApiserverLossPossible(config, possible)) within.push('every kube-apiserver can be lost');
+  if (canHappen(possible, ...LEADER_FAULTS)) {
     within.push('a kube-controller-manager failover restarts the eviction countdown (kubernetes#108268), so no fixed bound holds');
   }
-  const failing = failingNodeCount(config);
+  const failing = failingNodes(config, possible);
   const zoneSize = Math.floor(cl.nodes / cl.zones);
   const perZone = Math.min(failing, Math.ceil(cl.nodes / cl.zones));
   if (perZone > 2 && perZone / Math.ceil(cl.nodes / cl.zones) >= config.kubeControllerManager.unhealthyZoneThreshold && zoneSize <= config.kubeControllerManager.largeClusterSizeThreshold) {
     within.push('more than 2 and at least --unhealthy-zone-threshold of a zone\'s nodes can fail: the zone enters PartialDisruption and its evictions stop (rate 0 in a zone of at most --large-cluster-size-threshold nodes), by design');
   }
-  if (failing + o.cordon >= cl.nodes) within.push('every node can fail or be cordoned: none may be left to run a replacement');
+  if (failing + possible.count.cordon >= cl.nodes) within.push('every node can fail or be cordoned: none may be left to run a replacement');
   const pinning = sets.filter((w) => w.nodeName >= 0);
   if (pinning.length > 0) within.push(`${sets.length > 1 ? `the ReplicaSet ${pinning.map((w) => w.name).join(', ')}` : 'the ReplicaSet'} pins its pods with spec.nodeName: a replacement goes to the same node`);
   const forever = sets.filter((w) => {
@@ -130,23 +129,25 @@ function recoveryExclusions(config: ClusterConfig): { afterToleration: string[];
  * out with the reason. Every safety property is always checked, above all when a fault or
  * operator action that can break it is allowed; the recovery properties are checked wherever
  * Kubernetes promises recovery for the config; witnesses show the scenario is not vacuous.
+ * Whether a fault or operator action can happen is read from `possibleEvents` (a budget, the
+ * sequence, an extension's declaration), never from a budget alone.
  */
-export function defaultProperties(scenario: string, config: ClusterConfig): DefaultSelection {
-  const f = config.faults;
-  const nodeFails = f.nodeCrash + f.nodePartition + f.kubeletCrash > 0;
+export function defaultProperties(scenario: string, config: ClusterConfig, extensions: readonly ExtensionCauses[] = []): DefaultSelection {
+  const possible = possibleEvents(config, extensions);
+  const nodeFails = canHappen(possible, 'node-crash', 'node-partition', 'kubelet-crash');
   const web = replicaSets(config).some((w) => w.replicas > 0);
   const ids = [...SAFETY];
   const leftOut: LeftOut[] = [];
-  const exclusions = recoveryExclusions(config);
+  const exclusions = recoveryExclusions(config, possible);
   for (const [id, reasons] of [['replacement-after-toleration', exclusions.afterToleration], ['replacement-within', exclusions.within]] as const) {
     if (reasons.length === 0) ids.push(id);
     else leftOut.push({ id, reason: reasons.join('; ') });
   }
-  if (config.operator.etcdRestore > 0 || f.sequence.some((x) => x.fault === 'etcd-restore')) ids.push('no-phantom-pods');
+  if (canHappen(possible, 'etcd-restore')) ids.push('no-phantom-pods');
   else leftOut.push({ id: 'no-phantom-pods', reason: 'no etcd restore is allowed (operator.etcdRestore): without one, every container whose kubelet is in touch has its pod object' });
   switch (scenario) {
     case 'leader-failover':
-      if (f.componentCrash + f.controlPlanePartition > 0 && config.cluster.controllerManagerCandidates + config.cluster.schedulerCandidates > 2) ids.push('leader-failover');
+      if (canHappen(possible, 'component-crash', 'control-plane-partition') && config.cluster.controllerManagerCandidates + config.cluster.schedulerCandidates > 2) ids.push('leader-failover');
       break;
     case 'component-outage':
       if (config.cluster.outage === 'kube-scheduler') {
@@ -162,7 +163,7 @@ export function defaultProperties(scenario: string, config: ClusterConfig): Defa
       }
       if (nodeFails) ids.push('node-marked-unknown');
       if (nodeFails && web) ids.push('pod-evicted', 'replacement-running');
-      if (scenario === 'node-partition' && f.nodePartition > 0 && web) ids.push('replicaset-extra-copy');
+      if (scenario === 'node-partition' && canHappen(possible, 'node-partition') && web) ids.push('replicaset-extra-copy');
       if (scenario === 'zone-disruption') ids.push('node-marked-unknown', 'zone-partial-disruption');
       if (scenario === 'expectations-timeout') ids.push('replicaset-over-creation');
     }
@@ -171,6 +172,6 @@ export function defaultProperties(scenario: string, config: ClusterConfig): Defa
 }
 
 /** The ids {@link defaultProperties} selects. */
-export function defaultPropertyIds(scenario: string, config: ClusterConfig): readonly string[] {
-  return defaultProperties(scenario, config).ids;
+export function defaultPropertyIds(scenario: string, config: ClusterConfig, extensions: readonly ExtensionCauses[] = []): readonly string[] {
+  return defaultProperties(scenario, config, extensions).ids;
 }

@@ -10,6 +10,7 @@
 import { always, alwaysStep, observer, type ActionLabel, type Property } from '../checker/index.js';
 import { leaseRenewInterval, nodeLive, type ClusterConfig, type ClusterState } from '../model/index.js';
 import { conditionToleration } from '../model/taintEviction.js';
+import { canHappen, possibleEvents } from '../model/possible.js';
 import { earliestReplacement, notReadyReplacementBound, podsLeaving, replacementBound, replicaSets, runningReplicas } from './helpers.js';
 
 /** An observer that latches the first step on which `bad` holds. */
@@ -161,7 +162,7 @@ export function replacementWithin(config: ClusterConfig, bounds: { readonly unre
   const describe = (unreachable: number | undefined, notReady: number | undefined): string => {
     const described = [
       unreachable === undefined ? undefined : `${unreachable}s after the last heartbeat of a node that stopped renewing`,
-      notReady === undefined || config.faults.containerRuntimeFailure === 0 ? undefined : `${notReady}s after a container runtime failure`,
+      notReady === undefined || !canHappen(possibleEvents(config), 'container-runtime-failure') ? undefined : `${notReady}s after a container runtime failure`,
     ].filter((b) => b !== undefined);
     return described.length ? described.join(', or ') : 'no bound (tolerated forever)';
   };
