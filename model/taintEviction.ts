@@ -4,7 +4,8 @@
  * taints: an untolerated taint (here `out-of-service`) deletes it now; otherwise deletion is
  * scheduled at *its own observation time* + the pod's tolerationSeconds for the condition taint
  * (unreachable or not-ready; the taint's TimeAdded is not used); a toleration without seconds
- * never evicts, and removing the taints cancels a scheduled deletion. Deletion is graceful: the pod becomes Terminating
+ * never evicts, and removing the taints cancels a scheduled deletion; deleting the Node object does
+ * not (the deletion fires at its time). Deletion is graceful: the pod becomes Terminating
  * and stays so until its kubelet confirms. A new leader starts with no schedule, so a failover
  * restarts the countdown (issue #108268).
  */
@@ -40,8 +41,15 @@ export function taintEvictionWork(s: ClusterState, c: number): TecWork | undefin
     const node = p.nodeName >= 0 ? s.api.nodes[p.nodeName] : null;
     const when = scheduled.get(p.name);
     scheduled.delete(p.name);
-    if (p.deletion !== null || node === null) {
+    if (p.deletion !== null) {
       if (when !== undefined) cancel.push(p.name);
+      continue;
+    }
+    if (node === null) {
+      // A deleted Node: `handleNodeUpdate` only forgets its taints (`taintedNodes`) and cancels
+      // nothing, and `handlePodUpdate` then returns for want of taints, so a deletion already
+      // scheduled still fires at its time (`deletePodHandler` only reads the pod).
+      if (when !== undefined && when <= 0) evict.push(p.name);
       continue;
     }
     const tol = conditionToleration(p, node);
