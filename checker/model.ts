@@ -121,6 +121,19 @@ export interface Model<S> {
    * that groups states into the boxes of a projected state graph. Default: `describeState`.
    */
   abstract?(state: S): string;
+  /**
+   * The model's states are fixed-width integer vectors with this layout, declared by
+   * {@link vectorModel}: `check` then explores it with the state-vector search (breadth-first, one
+   * thread, invariants and reachability) and says so in `stats.engine`. A copy of the model keeps
+   * the capability; `check(model, { engine: 'generic' })` runs the generic search instead.
+   */
+  readonly stateVector?: StateVectorLayout;
+}
+
+/** The compiled layout of a state-vector model (see `vectorModel.ts`); opaque to other code. */
+export interface StateVectorLayout {
+  /** Slots per state. */
+  readonly width: number;
 }
 
 /** Whether `actor` names an outside event by the default convention of {@link Model.isFault}. */

@@ -39,6 +39,11 @@ export interface Progress {
 export interface CheckOptions {
   /** `bfs` (default) gives shortest counterexamples; `dfs` uses less memory for its frontier. */
   readonly strategy?: 'bfs' | 'dfs';
+  /**
+   * `auto` (default): the state-vector search for a model that declares `stateVector` when the
+   * check allows it, else the generic one; `generic`: always the generic search (same results).
+   */
+  readonly engine?: 'auto' | 'generic';
   /** Maximum BFS levels, the initial one included. */
   readonly maxDepth?: number;
   /** Maximum distinct states stored. */
@@ -96,6 +101,9 @@ export function validateOptions(options: CheckOptions): void {
   checkBound('maxMemoryBytes', options.maxMemoryBytes, false);
   checkBound('workers', options.workers, true);
   checkBound('progressIntervalMs', options.progressIntervalMs, false);
+  if (options.engine !== undefined && options.engine !== 'auto' && options.engine !== 'generic') {
+    fail(CheckerErrorCode.invalidBound, `engine must be "auto" or "generic", got ${JSON.stringify(options.engine)}`);
+  }
   if (options.strategy !== undefined && options.strategy !== 'bfs' && options.strategy !== 'dfs') {
     fail(CheckerErrorCode.invalidBound, `strategy must be "bfs" or "dfs", got ${JSON.stringify(options.strategy)}`);
   }

@@ -188,6 +188,11 @@ export class ParallelSearch<S> extends Search<S> {
   }
 
   override run(): CheckResult<S> {
+    const r = this.runLevels();
+    return { ...r, stats: { ...r.stats, engine: 'parallel' } };
+  }
+
+  private runLevels(): CheckResult<S> {
     const roots = initialStatesOf(this.model);
     const rootIds: number[] = [];
     this.storeRoots(roots, (_s, _o, id) => rootIds.push(id));

@@ -60,6 +60,11 @@ export interface SearchStats {
   readonly bytesPerState: number;
   /** Fingerprint collisions detected (only with `detectCollisions`). */
   readonly collisions?: number;
+  /**
+   * The search that ran: `generic` (object states, one thread), `state-vector` (a model that
+   * declares `stateVector`), `parallel` (worker threads) or `random` (random runs).
+   */
+  readonly engine: 'generic' | 'state-vector' | 'parallel' | 'random';
 }
 
 export interface CheckResult<S> {

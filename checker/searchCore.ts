@@ -376,6 +376,7 @@ export class Search<S> {
         peakMemoryMB: this.memory.peakRss / 1048576,
         bytesPerState: distinct ? (this.table.bytes + this.parents.bytes + this.ordinals.bytes) / distinct : 0,
         ...(this.exact === undefined ? {} : { collisions: this.collisions }),
+        engine: 'generic',
       },
       ...(this.stoppedBy === undefined ? {} : { stoppedBy: this.stoppedBy }),
     };

@@ -496,6 +496,7 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
     verdict: failedId !== undefined ? 'violation' : 'incomplete',
     properties: outcomes,
     stats: {
+      engine: 'random',
       distinctStates: visited.size,
       generatedStates: steps,
       depth: longest,

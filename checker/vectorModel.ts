@@ -8,15 +8,16 @@
  *
  * `vectorModel(spec)` returns an ordinary {@link Model} over `Int32Array` states, so replay,
  * traces, reports, random exploration, liveness and the command line work on it unchanged;
- * `check` recognises it and runs the dedicated breadth-first search of `vectorSearch.ts` (states
- * in a flat typed-array arena, the visited set in typed arrays). A copy of the model (`{ ...m }`)
- * is not recognised and goes through the generic search: that is how to compare the two.
+ * it declares the capability `stateVector` (its compiled layout), and `check` runs the dedicated
+ * breadth-first search of `vectorSearch.ts` on it (states in a flat typed-array arena, the
+ * visited set in typed arrays), reported as `stats.engine: 'state-vector'`. A copy of the model
+ * keeps the capability; `check(m, { engine: 'generic' })` compares the two searches.
  *
  * Not supported: symmetry reduction (SPIN has none either; a spec that asks for it is refused
  * with KC011).
  */
 import { CheckerErrorCode, fail } from './errors.js';
-import type { ActionLabel, AnyActionDef, JsonValue, Model, StepDescription } from './model.js';
+import type { ActionLabel, AnyActionDef, JsonValue, Model, StateVectorLayout, StepDescription } from './model.js';
 import type { Property } from './properties.js';
 
 /** Error codes of state-vector models (the KC0xx checker range). */
@@ -120,7 +121,7 @@ export interface CompiledVectorAction {
 }
 
 /** A spec checked and prepared for search: widths, ranges and Zobrist keys. */
-export interface CompiledVectorSpec {
+export interface CompiledVectorSpec extends StateVectorLayout {
   readonly spec: VectorSpec;
   readonly width: number;
   /** `sizes[i]`: number of values of slot `i`. */
@@ -294,15 +295,16 @@ export function compileVectorSpec(spec: VectorSpec): CompiledVectorSpec {
   return { spec, width, sizes, offsets, zobristLo, zobristHi, initial, actions };
 }
 
-const registry = new WeakMap<object, CompiledVectorSpec>();
-
 /**
- * The compiled spec of a model made by {@link vectorModel}, or `undefined` for any other model
- * (a copy of one included): `check` runs the state-vector search exactly when this is defined.
+ * The compiled spec a model declares as its `stateVector` capability (made by {@link vectorModel},
+ * kept by a copy), or `undefined`: `check` may run the state-vector search exactly when this is defined.
  */
-export function vectorSpecOf(model: object): CompiledVectorSpec | undefined {
-  return registry.get(model);
+export function vectorSpecOf(model: { readonly stateVector?: StateVectorLayout }): CompiledVectorSpec | undefined {
+  const layout = model.stateVector;
+  return layout !== undefined && isCompiled(layout) ? layout : undefined;
 }
+
+const isCompiled = (layout: StateVectorLayout): layout is CompiledVectorSpec => 'zobristLo' in layout && 'actions' in layout;
 
 /** The default decoding: `{ slotName: value }` in slot order. */
 function decodeByName(spec: VectorSpec, v: VectorView): Record<string, number> {
@@ -352,7 +354,7 @@ export function vectorModel(spec: VectorSpec): Model<VectorState> {
     describeState: spec.describeState ? (v) => (spec.describeState as (v: VectorState) => string)(v) : (v) => JSON.stringify(decode(v)),
     ...(spec.describeStep ? { describeStep: (b: VectorState, a: ActionLabel, x: VectorState) => (spec.describeStep as NonNullable<VectorSpec['describeStep']>)(b, a, x) } : {}),
     ...(spec.isFault ? { isFault: (b: VectorState, a: ActionLabel, x: VectorState) => (spec.isFault as NonNullable<VectorSpec['isFault']>)(b, a, x) } : {}),
+    stateVector: compiled,
   };
-  registry.set(model, compiled);
   return model;
 }

@@ -24,11 +24,11 @@ import { VectorBuilder, vectorFingerprint, vectorSpecOf, type CompiledVectorSpec
  * The compiled spec when `check(model, options)` can run the state-vector search, else
  * `undefined` (not a vector model, or something only the generic search does was asked for).
  */
-export function vectorSearchFor(model: object, options: CheckOptions): CompiledVectorSpec | undefined {
+export function vectorSearchFor<S>(model: Model<S>, options: CheckOptions): CompiledVectorSpec | undefined {
   const compiled = vectorSpecOf(model);
-  if (compiled === undefined) return undefined;
+  if (compiled === undefined || options.engine === 'generic') return undefined;
   if ((options.workers ?? 1) > 1 || (options.strategy ?? 'bfs') !== 'bfs' || options.detectCollisions) return undefined;
-  const selected = selectProperties(model as Model<VectorState>, options.properties);
+  const selected = selectProperties(model, options.properties);
   if (selected.some((p) => p.kind !== 'invariant' && p.kind !== 'reachable')) return undefined;
   return compiled;
 }
@@ -110,7 +110,7 @@ export class VectorSearch extends Search<VectorState> {
     const r = super.result();
     const d = r.stats.distinctStates;
     const bytes = this.visited.bytes + this.parents.bytes + this.ordinals.bytes;
-    return { ...r, stats: { ...r.stats, bytesPerState: d ? bytes / d : 0 } };
+    return { ...r, stats: { ...r.stats, bytesPerState: d ? bytes / d : 0, engine: 'state-vector' } };
   }
 
   /** Checks invariants and goals on a newly stored state (the scratch vector). */
