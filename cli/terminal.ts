@@ -55,7 +55,9 @@ export const INTERRUPTED_EXIT_CODE = 130;
 
 /**
  * While a step that can wait for the event loop runs (building and writing reports), Ctrl-C
- * prints `kubecheck: ...what` on stderr and exits 130 at once, so nothing partial is written.
+ * prints `kubecheck: ...what` on stderr and exits 130 at once, so nothing partial is written (a
+ * temporary folder is removed by its own exit listener). Synchronous steps between awaits of
+ * {@link signalsDelivered} take the signal at the next one.
  * A synchronous search cannot be interrupted this way: there Ctrl-C ends the process directly
  * (exit 130), with nothing written. Returns the function that removes the handler.
  */
@@ -68,4 +70,13 @@ export function onInterrupt(what: () => string): () => void {
   return () => {
     process.removeListener('SIGINT', handler);
   };
+}
+
+/**
+ * Resolves after the event loop has taken in what arrived meanwhile: a signal received during
+ * synchronous work is only handled (its listener run) on the loop's next turn, and would be lost
+ * if its listener were removed first.
+ */
+export function signalsDelivered(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }

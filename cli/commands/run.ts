@@ -4,13 +4,13 @@ import type { Palette } from '../../reports/colors.js';
 import { formatTimeline } from '../../reports/timeline.js';
 import { outcomeJson } from '../../reports/json.js';
 import { formatOutcome, runVerdict, type RunInfo } from '../../reports/outcome.js';
-import { prepareOut, runArtifacts, writeArtifacts, type Artifact, type OutPlan } from '../artifacts.js';
+import { prepareOut, runArtifacts, stageArtifacts, type Artifact, type OutPlan } from '../artifacts.js';
 import { toItf } from '../../reports/itf.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import type { Model } from '../../checker/index.js';
 import { modelFactoryOf } from '../modelFactory.js';
 import { checkPropertyIds, resolveFromOptions, type ConfigOptions } from '../subjects.js';
-import { onInterrupt, progressReporter, stdoutPalette } from '../terminal.js';
+import { onInterrupt, progressReporter, signalsDelivered, stdoutPalette } from '../terminal.js';
 
 export interface RunOptions extends ConfigOptions {
   readonly property?: string[];
@@ -158,13 +158,22 @@ export async function runSearch(command: 'check' | 'simulate', opts: RunOptions)
   }
   let written: string[] = [];
   if (outPlan !== undefined) {
-    // Ctrl-C while the reports are built: say what was explored, and write nothing.
+    // Ctrl-C while the reports are built and written: say what was explored, and leave the earlier
+    // report as it was. A signal is only handled between steps, so each step yields to let one in.
     const done = result;
-    const stop = onInterrupt(() => `interrupted after the search (${done.stats.distinctStates.toLocaleString('en-US')} distinct states, depth ${done.stats.depth}, verdict ${done.verdict}); nothing was written to ${outPlan.dir}`);
+    let placed = false;
+    const stop = onInterrupt(() => placed
+      ? `interrupted as the report was put in place; ${outPlan.dir} holds this run's report, whole`
+      : `interrupted after the search (${done.stats.distinctStates.toLocaleString('en-US')} distinct states, depth ${done.stats.depth}, verdict ${done.verdict}); nothing was written to ${outPlan.dir}`);
     try {
       const lassos = (liveness ?? []).flatMap((l) => (l.lasso ? [{ id: l.id, description: l.description, ...l.lasso }] : []));
       const files = await runArtifacts(r.model, result, info, r.subject.participants, opts.maxNodes ?? 500, lassos);
-      written = writeArtifacts(outPlan, [...files, ...lassoArtifacts(r.model, liveness ?? [], info)]);
+      await signalsDelivered();
+      const staged = stageArtifacts(outPlan, [...files, ...lassoArtifacts(r.model, liveness ?? [], info)]);
+      await signalsDelivered(); // a Ctrl-C during the writing ends here: the earlier report stays
+      written = staged.commit();
+      placed = true;
+      await signalsDelivered();
     } finally {
       stop();
     }

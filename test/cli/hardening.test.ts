@@ -4,8 +4,8 @@
  * signals, leaves the earlier report whole); the commands run as separate processes, as users run
  * them.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { importSources } from '../../cli/import/importer.js';
 import { collectSet, readConfigFile } from '../../cli/input.js';
 import { countBounds, MAX_CLUSTER_SIZE, refuseOversizedCluster } from '../../cli/limits.js';
 import { parameterSpecs } from '../../model/parameters.js';
-import { kubecheckAsync, ROOT, type Run } from './run.js';
+import { BIN, kubecheckAsync, ROOT, type Run } from './run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kubecheck-hard-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -217,4 +217,128 @@ describe('"did you mean" costs nothing for a huge key (KC102)', () => {
     expectOneLine(runs[4], 'KC209', /unknown scenario "xxx+\.\.\. \(100,000 characters\)"; known: node-failure/);
     for (const r of runs) expect(r.stderr.length).toBeLessThan(2000);
   }, 90_000);
+});
+
+const BUGGY = ['--scenario', 'two-phase-commit', '--set', 'bug=commit-on-any-prepared'];
+
+/** Every file under `root` with its content and inode (hard links keep it), to show what changed. */
+function snapshot(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of readdirSync(root, { withFileTypes: true, recursive: true })) {
+    const path = join(e.parentPath, e.name);
+    out[path.slice(root.length)] = e.isFile() ? readFileSync(path, 'utf8') : '<folder>';
+  }
+  return out;
+}
+
+/** The pid of a process that has ended (no process has it now). */
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(r.stdout);
+}
+
+describe('--out is refused before the search when it cannot be written (KC214)', () => {
+  it('should refuse a dangling or looping symbolic link and an over-long name at once, naming the problem', async () => {
+    const dangling = join(dir, 'dangling');
+    symlinkSync(join(dir, 'nowhere', 'x'), dangling);
+    const loopA = join(dir, 'loop-a');
+    symlinkSync(join(dir, 'loop-b'), loopA);
+    symlinkSync(loopA, join(dir, 'loop-b'));
+    // rms=9 takes far longer than the bound below to check: only a refusal before the search fits in it.
+    const SLOW = ['check', '--scenario', 'two-phase-commit', '--set', 'rms=9'];
+    const started = Date.now();
+    const runs = await Promise.all([
+      kubecheckAsync([...SLOW, '--out', dangling], { timeoutMs: 30_000 }),
+      kubecheckAsync([...SLOW, '--out', join(dangling, 'sub')], { timeoutMs: 30_000 }),
+      kubecheckAsync([...SLOW, '--out', loopA], { timeoutMs: 30_000 }),
+      kubecheckAsync([...SLOW, '--out', join(loopA, 'sub')], { timeoutMs: 30_000 }),
+      kubecheckAsync([...SLOW, '--out', join(dir, 'n'.repeat(300))], { timeoutMs: 30_000 }),
+      kubecheckAsync([...SLOW, '--out', join(dir, 'n'.repeat(240))], { timeoutMs: 30_000 }),
+    ]);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expectOneLine(runs[0], 'KC214', /dangling is a symbolic link to .*nowhere\/x, which does not exist/);
+    expectOneLine(runs[1], 'KC214', /dangling is a symbolic link to .*nowhere\/x, which does not exist/);
+    expectOneLine(runs[2], 'KC214', /loop-a is a symbolic link in a loop of links/);
+    expectOneLine(runs[3], 'KC214', /a loop of symbolic links/);
+    expectOneLine(runs[4], 'KC214', /is 300 bytes, more than the 200 a report folder's name can be/);
+    expectOneLine(runs[5], 'KC214', /is 240 bytes, more than the 200/);
+    for (const r of runs) {
+      expect(r.stdout).toBe('');
+      expect(r.stderr).not.toMatch(/a part of the path is a file/);
+    }
+  }, 60_000);
+});
+
+describe('--out DIR --force replaces the report folder as a whole', () => {
+  it('should replace the folder by renames, keep the user\'s files (the same inode), follow a link to the folder, and remove what killed runs left', async () => {
+    const out = join(dir, 'whole');
+    expect((await kubecheckAsync(['check', ...BUGGY, '--out', out])).code).toBe(1);
+    writeFileSync(join(out, 'notes.md'), 'mine');
+    const notes = statSync(join(out, 'notes.md')).ino;
+    const folder = statSync(out).ino;
+    // Left by runs that were killed: an old version's temporary folder inside, a half-written one beside.
+    mkdirSync(join(out, '.kubecheck-Ab12Cd'));
+    writeFileSync(join(out, '.kubecheck-Ab12Cd', 'report.md'), 'half');
+    const dead = deadPid();
+    mkdirSync(join(dir, `.whole.kubecheck-${dead}-new-Xy34Zw`));
+    const link = join(dir, 'whole-link');
+    symlinkSync(out, link);
+    const r = await kubecheckAsync(['check', '--scenario', 'two-phase-commit', '--set', 'rms=2', '--out', link, '--force']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(statSync(out).ino).not.toBe(folder); // a new folder took the place of the earlier one
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readdirSync(out).sort()).toEqual(['notes.md', 'report.html', 'report.md', 'result.json', 'state-graph.dot', 'state-graph.svg']);
+    expect(statSync(join(out, 'notes.md')).ino).toBe(notes);
+    expect(readdirSync(dir).filter((f) => f.includes('kubecheck-'))).toEqual([]);
+  }, 60_000);
+
+  it('should put back an earlier report that a killed run had moved aside, and then refuse to overwrite it without --force', async () => {
+    const out = join(dir, 'restored');
+    expect((await kubecheckAsync(['check', ...BUGGY, '--out', out])).code).toBe(1);
+    const before = snapshot(out);
+    const aside = join(dir, `.restored.kubecheck-${deadPid()}-old-Qw12Er`);
+    mkdirSync(aside);
+    renameSync(out, join(aside, 'report')); // killed between its two renames
+    const r = await kubecheckAsync(['check', ...BUGGY, '--out', out]);
+    expectOneLine(r, 'KC207', /restored already holds files/);
+    expect(snapshot(out)).toEqual(before);
+    expect(existsSync(aside)).toBe(false);
+  }, 60_000);
+
+  it('should exit 130 on Ctrl-C while the reports are written, the earlier report intact or the new one whole, never mixed', async () => {
+    const out = join(dir, 'interrupted');
+    expect((await kubecheckAsync(['check', ...BUGGY, '--out', out])).code).toBe(1);
+    writeFileSync(join(out, 'report.md'), 'the earlier report');
+    const earlier = snapshot(out);
+    const outcomes: string[] = [];
+    // Ctrl-C as soon as the new report's temporary folder appears beside the folder: it is being written.
+    for (let i = 0; i < 4; i++) {
+      const child = spawn(process.execPath, [BIN, 'check', ...BUGGY, '--out', out, '--force'], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const closed = new Promise<[number | null, NodeJS.Signals | null]>((res) => child.on('close', (c, sig) => res([c, sig])));
+      let sent = false;
+      const watch = setInterval(() => {
+        if (!sent && readdirSync(dir).some((f) => f.startsWith('.interrupted.kubecheck-'))) {
+          sent = true;
+          child.kill('SIGINT');
+        }
+      }, 1);
+      const [code, signal] = await closed;
+      clearInterval(watch);
+      expect(sent, stderr).toBe(true);
+      expect({ code, signal }, stderr).toEqual({ code: 130, signal: null });
+      const now = snapshot(out);
+      if (/nothing was written/.test(stderr)) expect(now).toEqual(earlier);
+      else {
+        expect(stderr).toMatch(/holds this run's report, whole/);
+        expect(Object.keys(now).sort()).toEqual(Object.keys(earlier).sort());
+        expect(now['/report.md']).not.toBe('the earlier report');
+        writeFileSync(join(out, 'report.md'), 'the earlier report');
+      }
+      outcomes.push(/nothing was written/.test(stderr) ? 'earlier kept' : 'new whole');
+      expect(readdirSync(dir).filter((f) => f.includes('kubecheck-'))).toEqual([]);
+    }
+    expect(outcomes).toContain('earlier kept');
+  }, 120_000);
 });
