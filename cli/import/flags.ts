@@ -73,8 +73,11 @@ export function parseFlags(list: readonly string[]): FlagLine & { readonly stray
   return { component, flags, ...(stray === undefined ? {} : { stray }) };
 }
 
-/** Whether a text looks like a flags file: its first word is a flag or a component's program. */
+/**
+ * Whether a text looks like a flags file: its first word is a flag (`--name`, not YAML's `---`
+ * document start) or a component's program.
+ */
 export function looksLikeFlags(text: string): boolean {
   const first = words(text)[0];
-  return first !== undefined && (first.startsWith('--') || componentOfProgram(first) !== undefined);
+  return first !== undefined && (/^--[A-Za-z0-9]/.test(first) || componentOfProgram(first) !== undefined);
 }

@@ -13,14 +13,21 @@ import { KubecheckError } from '../../checker/index.js';
 import { formatDuration, parseDuration } from '../../model/index.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import { refuseForbiddenKey } from '../input.js';
-import type { Component, Flag, FlagLine } from './flags.js';
+import { type Component, type Flag, type FlagLine, parseFlags } from './flags.js';
+import { yamlDocuments } from './read.js';
 
 /** One input file, parsed. */
 export type ImportSource =
   /** kubecheck's own config (sections of parameters). */
   | { readonly file: string; readonly type: 'kubecheck'; readonly value: Readonly<Record<string, unknown>> }
-  /** Kubernetes objects: the documents of a (multi-document) YAML or JSON file. */
-  | { readonly file: string; readonly type: 'objects'; readonly documents: readonly unknown[] }
+  /**
+   * Kubernetes objects: the documents of a (multi-document) YAML or JSON file. `inFolder`: the
+   * file was found in a folder given, where objects of kinds kubecheck does not know are listed
+   * as not modelled; a file named on its own that holds nothing else is refused (KC202).
+   */
+  | { readonly file: string; readonly type: 'objects'; readonly documents: readonly unknown[]; readonly inFolder?: boolean }
+  /** A k3s `config.yaml`: flags as keys without dashes (`kube-controller-manager-arg: [node-monitor-grace-period=20s]`). */
+  | { readonly file: string; readonly type: 'k3s'; readonly value: Readonly<Record<string, unknown>> }
   /** Command-line flags of one component. */
   | { readonly file: string; readonly type: 'flags'; readonly line: FlagLine };
 
@@ -34,6 +41,12 @@ export interface Imported {
   readonly notModelled: readonly string[];
   /** How names were mapped (nodes to node-k, zones, workloads to the model's names), for people. */
   readonly notes: readonly string[];
+  /**
+   * The parameters the cluster's files did not give, which keep the scenario's defaults
+   * (`cluster.nodes`, `cluster.zones`, `cluster.workloads`), each with its note (also in `notes`).
+   * Empty when the files are kubecheck's own configs alone.
+   */
+  readonly defaulted: Readonly<Record<string, string>>;
   /** A scenario a kubecheck config among the files names. */
   readonly scenario?: string;
 }
@@ -61,6 +74,15 @@ class Collector {
   /** Where DefaultTolerationSeconds was turned off, if it was. */
   noDefaultTolerations: string | undefined;
   scenario: string | undefined;
+  /** The nodes of kind `Cluster` configs, used where no Node objects are given. */
+  readonly kindNodes: NodeInput[] = [];
+  /** What the kind cluster's nodes are, for the origin of cluster.nodes. */
+  kindWhat = '';
+  /** Objects in the file being read (a List's items one by one), and those of kinds kubecheck does not know. */
+  objects = 0;
+  unknown = 0;
+  /** The first object of a kind kubecheck does not know in the file being read: its field and message. */
+  firstUnknown: { field: string; why: string } | undefined;
 
   set(key: string, value: unknown, origin: string): void {
     const prior = this.values.get(key);
@@ -131,12 +153,13 @@ function leaderElect(c: Collector, file: string, field: string, on: boolean, com
   c.notes.push(`${file}: ${field} is false: modelled as a single ${component} (one candidate, which holds its Lease while it runs)`);
 }
 
-function kubeletConfiguration(c: Collector, file: string, o: Obj): void {
+/** KubeletConfiguration fields (its own document, or nodeadm's `spec.kubelet.config`, named by `label`). */
+function kubeletConfiguration(c: Collector, file: string, o: Obj, label = 'KubeletConfiguration', where = ''): void {
   for (const [k, v] of Object.entries(o)) {
     if (k === 'apiVersion' || k === 'kind') continue;
-    if (k === 'nodeLeaseDurationSeconds') c.set('kubelet.nodeLeaseDurationSeconds', integer(file, k, v, 1), `${file}: KubeletConfiguration.${k}`);
-    else if (k === 'maxPods') c.set('cluster.maxPods', integer(file, k, v, 1), `${file}: KubeletConfiguration.${k}`);
-    else c.skip(`${file}: KubeletConfiguration.${k}`);
+    if (k === 'nodeLeaseDurationSeconds') c.set('kubelet.nodeLeaseDurationSeconds', integer(file, `${where}${k}`, v, 1), `${file}: ${label}.${k}`);
+    else if (k === 'maxPods') c.set('cluster.maxPods', integer(file, `${where}${k}`, v, 1), `${file}: ${label}.${k}`);
+    else c.skip(`${file}: ${label}.${k}`);
   }
 }
 
@@ -260,6 +283,189 @@ function flags(c: Collector, file: string, line: FlagLine): void {
   }
 }
 
+// ---- kubeadm, kind, k3s and nodeadm -----------------------------------------------------------
+
+const KUBEADM_GROUP = 'kubeadm.k8s.io';
+/** kubeadm's kinds; the first three hold the components' flags, the others are listed as not modelled. */
+const KUBEADM_KINDS = ['InitConfiguration', 'ClusterConfiguration', 'JoinConfiguration', 'UpgradeConfiguration', 'ResetConfiguration'];
+/** ClusterConfiguration's control-plane components, each with `extraArgs`. */
+const KUBEADM_COMPONENTS: Readonly<Record<string, Component>> = { controllerManager: 'kube-controller-manager', apiServer: 'kube-apiserver', scheduler: 'kube-scheduler' };
+/** What ClusterConfiguration.kubernetesVersion says when it names a release (not a label such as stable-1.31). */
+const KUBERNETES_RELEASE = /^v?\d+\.\d+(\.\d+)?$/;
+
+/**
+ * kubeadm's `extraArgs` and `kubeletExtraArgs` as flags: in v1beta3 (and older) a map of flag
+ * name (without dashes) to value, in v1beta4 a list of `{name, value}` in order (a later one wins,
+ * as the component's own flag parsing takes it). Both are read whatever the version.
+ */
+function extraArgs(file: string, field: string, raw: unknown): Flag[] {
+  if (raw === undefined || raw === null) return [];
+  const value = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'object' ? bad(file, field, `expected flag values as strings, got ${show(v)}`) : String(v));
+  if (Array.isArray(raw)) {
+    return raw.map((a, i) => {
+      if (!isObj(a) || typeof a.name !== 'string' || a.name.trim() === '') bad(file, `${field}[${i}]`, `expected {name: flag-name, value: ...} (kubeadm.k8s.io/v1beta4), got ${show(a)}`);
+      return { name: (a.name as string).trim().replace(/^--/, ''), value: value(a.value) };
+    });
+  }
+  if (isObj(raw)) return Object.entries(raw).map(([name, v]) => ({ name: name.trim().replace(/^--/, ''), value: value(v) }));
+  return bad(file, field, `expected a map of flag: value (v1beta3) or a list of {name, value} (v1beta4), got ${show(raw)}`);
+}
+
+/** kubeadm's InitConfiguration, ClusterConfiguration and JoinConfiguration: the components' flags they pass. */
+function kubeadmConfiguration(c: Collector, file: string, kind: string, o: Obj): void {
+  for (const [k, v] of Object.entries(o)) {
+    if (k === 'apiVersion' || k === 'kind') continue;
+    const field = `${kind}.${k}`;
+    if (kind === 'ClusterConfiguration' && Object.hasOwn(KUBEADM_COMPONENTS, k) && v !== null) {
+      if (!isObj(v)) bad(file, field, `expected a mapping, got ${show(v)}`);
+      for (const [f, fv] of Object.entries(v as Obj)) {
+        if (f === 'extraArgs') flags(c, `${file} (${field}.extraArgs)`, { component: KUBEADM_COMPONENTS[k], flags: extraArgs(file, `${field}.extraArgs`, fv) });
+        else c.skip(`${file}: ${field}.${f}`);
+      }
+    } else if (kind === 'ClusterConfiguration' && k === 'kubernetesVersion' && typeof v === 'string' && KUBERNETES_RELEASE.test(v.trim())) {
+      c.set('kubernetesVersion', v.trim(), `${file}: ${field}`);
+    } else if ((kind === 'InitConfiguration' || kind === 'JoinConfiguration') && k === 'nodeRegistration' && v !== null) {
+      if (!isObj(v)) bad(file, field, `expected a mapping, got ${show(v)}`);
+      for (const [f, fv] of Object.entries(v as Obj)) {
+        if (f === 'kubeletExtraArgs') flags(c, `${file} (${field}.kubeletExtraArgs)`, { component: 'kubelet', flags: extraArgs(file, `${field}.kubeletExtraArgs`, fv) });
+        else c.skip(`${file}: ${field}.${f}`);
+      }
+    } else c.skip(`${file}: ${field}`);
+  }
+}
+
+/**
+ * kind's `kubeadmConfigPatches`: strings, each holding kubeadm documents (InitConfiguration,
+ * ClusterConfiguration, JoinConfiguration, KubeletConfiguration ...) that kind merges into its
+ * own, matched by kind (the apiVersion may be left out). Read as those documents.
+ */
+function kubeadmPatches(c: Collector, file: string, field: string, raw: unknown, nodes: NodeInput[], found: WorkloadInput[]): void {
+  if (raw === undefined || raw === null) return;
+  if (!Array.isArray(raw)) bad(file, field, 'expected a list of kubeadm documents, each a string (- |)');
+  (raw as unknown[]).forEach((p, i) => {
+    if (typeof p !== 'string') bad(file, `${field}[${i}]`, `expected a string holding a kubeadm document (- |), got ${show(p)}`);
+    const label = `${file} (${field}[${i}])`;
+    const docs = yamlDocuments(label, p as string);
+    docs.forEach((d, j) => object(c, label, d, nodes, found, docs.length > 1 ? `document ${j + 1}: ` : '', true));
+  });
+}
+
+const ZONE_LABELS = ['topology.kubernetes.io/zone', 'failure-domain.beta.kubernetes.io/zone'];
+
+/**
+ * kind's `Cluster` (kind.x-k8s.io/v1alpha4): its nodes, named as kind names their containers
+ * (`kind-control-plane`, `kind-worker`, `kind-worker2` ...), and its kubeadm patches. The worker
+ * nodes are the model's nodes; with no workers kind removes the control-plane taint and pods run
+ * on the control-plane nodes, which are then the model's nodes.
+ */
+function kindCluster(c: Collector, file: string, o: Obj, nodes: NodeInput[], found: WorkloadInput[]): void {
+  const name = typeof o.name === 'string' && o.name.trim() !== '' ? o.name.trim() : 'kind';
+  const list = o.nodes === undefined || o.nodes === null ? [{ role: 'control-plane' }] : o.nodes;
+  if (!Array.isArray(list)) bad(file, 'Cluster.nodes', `expected a list of nodes (- role: control-plane or worker), got ${show(list)}`);
+  const byRole: Record<'control-plane' | 'worker', NodeInput[]> = { 'control-plane': [], worker: [] };
+  (list as unknown[]).forEach((n, i) => {
+    const at = `Cluster.nodes[${i}]`;
+    if (!isObj(n)) bad(file, at, `expected a node (role: control-plane or worker), got ${show(n)}`);
+    const role = n.role === undefined || n.role === null || n.role === '' ? 'control-plane' : n.role;
+    if (role !== 'control-plane' && role !== 'worker') bad(file, `${at}.role`, `expected control-plane or worker, got ${show(n.role)}`);
+    if (n.labels !== undefined && n.labels !== null && !isObj(n.labels)) bad(file, `${at}.labels`, `expected a map of label: value, got ${show(n.labels)}`);
+    const labels = isObj(n.labels) ? n.labels : {};
+    const zoneKey = ZONE_LABELS.find((l) => labels[l] !== undefined && labels[l] !== null);
+    const same = byRole[role as 'control-plane' | 'worker'];
+    same.push({ file, name: `${name}-${role as string}${same.length === 0 ? '' : same.length + 1}`, zone: zoneKey === undefined ? '' : String(labels[zoneKey]), pods: undefined });
+    for (const [f, fv] of Object.entries(n)) {
+      if (f === 'role') continue;
+      if (f === 'kubeadmConfigPatches') kubeadmPatches(c, file, `${at}.kubeadmConfigPatches`, fv, nodes, found);
+      else if (f === 'labels') {
+        const others = Object.keys(labels).filter((l) => !ZONE_LABELS.includes(l));
+        if (others.length > 0) c.skip(`${file}: ${at}.labels (${others.join(', ')})`);
+      } else c.skip(`${file}: ${at}.${f}`);
+    }
+  });
+  if (byRole['control-plane'].length === 0) bad(file, 'Cluster.nodes', 'a kind cluster needs at least one node with role: control-plane');
+  for (const [k, v] of Object.entries(o)) {
+    if (k === 'apiVersion' || k === 'kind' || k === 'name' || k === 'nodes') continue;
+    if (k === 'kubeadmConfigPatches') kubeadmPatches(c, file, k, v, nodes, found);
+    else c.skip(`${file}: Cluster.${k}`);
+  }
+  const workers = byRole.worker;
+  const planes = byRole['control-plane'];
+  if (c.kindNodes.length > 0) c.notes.push(`${file}: kind cluster "${name}" replaces the nodes of the kind cluster read before it`);
+  c.kindNodes.length = 0;
+  c.kindNodes.push(...(workers.length > 0 ? workers : planes));
+  c.kindWhat = workers.length > 0 ? `${workers.length} worker node${workers.length === 1 ? '' : 's'} of kind cluster "${name}"` : `${planes.length} control-plane node${planes.length === 1 ? '' : 's'} of kind cluster "${name}" (no workers)`;
+  const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+  c.notes.push(workers.length > 0
+    ? `${file}: kind cluster "${name}": ${count(workers.length, 'worker node')} (the model's nodes) and ${count(planes.length, 'control-plane node')}, which kind taints NoSchedule when there are workers, so no pod runs there`
+    : `${file}: kind cluster "${name}" has no worker nodes: kind removes the control-plane taint and pods run on its ${count(planes.length, 'control-plane node')}, the model's nodes`);
+}
+
+/**
+ * EKS nodeadm's `NodeConfig` (node.eks.aws/v1alpha1): `spec.kubelet.config` (KubeletConfiguration
+ * fields, merged over nodeadm's own) and `spec.kubelet.flags` (`--flag=value` words).
+ */
+function nodeConfig(c: Collector, file: string, o: Obj): void {
+  for (const k of Object.keys(o)) if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata' && k !== 'spec') c.skip(`${file}: NodeConfig.${k}`);
+  if (o.spec === undefined || o.spec === null) return;
+  if (!isObj(o.spec)) bad(file, 'NodeConfig.spec', `expected a mapping, got ${show(o.spec)}`);
+  for (const [k, v] of Object.entries(o.spec as Obj)) {
+    if (k !== 'kubelet' || v === null) {
+      c.skip(`${file}: NodeConfig.spec.${k}`);
+      continue;
+    }
+    if (!isObj(v)) bad(file, 'NodeConfig.spec.kubelet', `expected a mapping (config, flags), got ${show(v)}`);
+    for (const [f, fv] of Object.entries(v as Obj)) {
+      const field = `spec.kubelet.${f}`;
+      if (f === 'config' && fv !== null) {
+        if (!isObj(fv)) bad(file, field, `expected KubeletConfiguration fields, got ${show(fv)}`);
+        kubeletConfiguration(c, file, fv as Obj, `NodeConfig.${field}`, `${field}.`);
+      } else if (f === 'flags' && fv !== null) {
+        if (!Array.isArray(fv) || fv.some((w) => typeof w !== 'string')) bad(file, field, `expected a list of "--flag=value" strings, got ${show(fv)}`);
+        const line = parseFlags((fv as string[]).map((w) => w.trim()).filter((w) => w !== ''));
+        if (line.stray !== undefined) bad(file, field, `"${line.stray}" is not a flag; write each as "--name=value"`);
+        flags(c, `${file} (NodeConfig.${field})`, { component: 'kubelet', flags: line.flags });
+      } else c.skip(`${file}: NodeConfig.${field}`);
+    }
+  }
+}
+
+/** k3s config.yaml keys that pass flags to a component; the others are listed as not modelled. */
+const K3S_ARGS: Readonly<Record<string, Component | undefined>> = {
+  'kube-controller-manager-arg': 'kube-controller-manager',
+  'kube-apiserver-arg': 'kube-apiserver',
+  'kube-scheduler-arg': 'kube-scheduler',
+  'kubelet-arg': 'kubelet',
+  'kube-proxy-arg': undefined,
+  'kube-cloud-controller-manager-arg': undefined,
+  'etcd-arg': undefined,
+};
+
+/**
+ * A k3s `config.yaml`: its CLI flags as keys without dashes. `kube-controller-manager-arg` and
+ * the like hold `name=value` strings (a list, or one string), which k3s passes as `--name=value`
+ * (a leading `--` is dropped, as k3s does); a key ending in `+` appends, as in config.yaml.d/.
+ */
+function k3sConfig(c: Collector, file: string, value: Obj): void {
+  for (const [key, v] of Object.entries(value)) {
+    refuseForbiddenKey(key, key, file);
+    const base = key.replace(/\+$/, '');
+    const component = Object.hasOwn(K3S_ARGS, base) ? K3S_ARGS[base] : undefined;
+    if (component === undefined || v === null) {
+      c.skip(`${file}: ${key} (k3s)`);
+      continue;
+    }
+    const list = typeof v === 'string' ? [v] : Array.isArray(v) ? v : bad(file, key, `expected a list of "name=value" strings, got ${show(v)}`);
+    const parsed = list.map((a, i): Flag => {
+      if (typeof a !== 'string') bad(file, `${key}[${i}]`, `expected a "name=value" string, got ${show(a)}`);
+      const w = (a as string).trim().replace(/^--/, '');
+      const eq = w.indexOf('=');
+      if (w === '' || eq === 0) bad(file, `${key}[${i}]`, `expected "name=value", got ${show(a)}`);
+      return eq > 0 ? { name: w.slice(0, eq), value: w.slice(eq + 1) } : { name: w, value: undefined };
+    });
+    flags(c, `${file} (${key})`, { component, flags: parsed });
+  }
+}
+
 // ---- objects --------------------------------------------------------------------------------
 
 /** Kinds read and listed as not modelled, without an error. */
@@ -267,8 +473,18 @@ const NOT_MODELLED_KINDS = new Set([
   'Pod', 'ReplicationController', 'Job', 'CronJob', 'Service', 'Endpoints', 'EndpointSlice', 'ConfigMap', 'Secret',
   'Namespace', 'ServiceAccount', 'PersistentVolume', 'PersistentVolumeClaim', 'PodDisruptionBudget', 'HorizontalPodAutoscaler',
   'Lease', 'Ingress', 'NetworkPolicy', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding', 'PriorityClass', 'StorageClass',
-  'LimitRange', 'ResourceQuota', 'Event', 'ControllerRevision', 'CustomResourceDefinition',
+  'LimitRange', 'ResourceQuota', 'Event', 'ControllerRevision', 'CustomResourceDefinition', 'KubeProxyConfiguration',
 ]);
+
+/**
+ * API groups of Kubernetes itself (and of the configurations kubecheck reads): an unknown kind
+ * there that is close to a known one is a typo, refused with the kind it likely means. Elsewhere
+ * (custom resources: monitoring.coreos.com, cert-manager.io ...) it is listed as not modelled.
+ */
+const BUILT_IN_GROUPS = new Set(['', 'apps', 'batch', 'policy', 'autoscaling', 'extensions', 'kubeadm.k8s.io', 'kubelet.config.k8s.io', 'kubescheduler.config.k8s.io', 'kubecontrollermanager.config.k8s.io']);
+
+/** What kubecheck reads, for the message on a file that holds nothing else. */
+const READS = "KubeletConfiguration, KubeSchedulerConfiguration, KubeControllerManagerConfiguration, kubeadm's InitConfiguration, ClusterConfiguration and JoinConfiguration, kind's Cluster, nodeadm's NodeConfig, Node, Deployment, ReplicaSet, StatefulSet, DaemonSet and Lists of them";
 
 const CONFIG_KINDS: Readonly<Record<string, string>> = {
   KubeletConfiguration: 'kubelet.config.k8s.io',
@@ -277,7 +493,7 @@ const CONFIG_KINDS: Readonly<Record<string, string>> = {
 };
 
 const WORKLOAD_KINDS = ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet'] as const;
-const KNOWN_KINDS = [...Object.keys(CONFIG_KINDS), 'Node', ...WORKLOAD_KINDS, ...NOT_MODELLED_KINDS];
+const KNOWN_KINDS = [...Object.keys(CONFIG_KINDS), ...KUBEADM_KINDS, 'Node', ...WORKLOAD_KINDS, ...NOT_MODELLED_KINDS];
 
 /** A Node, as far as the model cares: its name and zone. */
 interface NodeInput {
@@ -310,8 +526,11 @@ function metadataName(file: string, kind: string, o: Obj): { name: string; names
   return { name: m.name as string, namespace: typeof m.namespace === 'string' ? m.namespace : undefined, meta: m };
 }
 
-/** Reads one object (a List's items one by one). */
-function object(c: Collector, file: string, doc: unknown, nodes: NodeInput[], workloads: WorkloadInput[], where: string): void {
+/**
+ * Reads one object (a List's items one by one). `patch`: a document of kind's
+ * kubeadmConfigPatches, whose apiVersion may be left out (kind matches patches by kind).
+ */
+function object(c: Collector, file: string, doc: unknown, nodes: NodeInput[], workloads: WorkloadInput[], where: string, patch = false): void {
   if (doc === null || doc === undefined) return;
   if (!isObj(doc)) bad(file, where, `expected a Kubernetes object (apiVersion, kind, ...), got ${show(doc)}`);
   const o = doc as Obj;
@@ -323,14 +542,25 @@ function object(c: Collector, file: string, doc: unknown, nodes: NodeInput[], wo
     (o.items as unknown[]).forEach((item, i) => object(c, file, item, nodes, workloads, `items[${i}].`));
     return;
   }
-  const group = typeof o.apiVersion === 'string' ? o.apiVersion.split('/')[0] : '';
+  c.objects++;
+  const apiVersion = typeof o.apiVersion === 'string' ? o.apiVersion.trim() : '';
+  const group = apiVersion.includes('/') ? apiVersion.split('/')[0] : '';
+  const lenient = patch && (o.apiVersion === undefined || o.apiVersion === null);
   if (Object.hasOwn(CONFIG_KINDS, k)) {
-    if (group !== CONFIG_KINDS[k]) bad(file, `${k}: apiVersion`, `expected ${CONFIG_KINDS[k]}/<version>, got ${show(o.apiVersion)}`);
+    if (group !== CONFIG_KINDS[k] && !lenient) bad(file, `${k}: apiVersion`, `expected ${CONFIG_KINDS[k]}/<version>, got ${show(o.apiVersion)}`);
     if (k === 'KubeletConfiguration') kubeletConfiguration(c, file, o);
     else if (k === 'KubeSchedulerConfiguration') schedulerConfiguration(c, file, o);
     else controllerManagerConfiguration(c, file, o);
     return;
   }
+  if (KUBEADM_KINDS.includes(k) && (group === KUBEADM_GROUP || lenient)) {
+    if (k === 'InitConfiguration' || k === 'ClusterConfiguration' || k === 'JoinConfiguration') kubeadmConfiguration(c, file, k, o);
+    else c.skip(`${file}: ${k}`);
+    return;
+  }
+  if (KUBEADM_KINDS.includes(k)) bad(file, `${k}: apiVersion`, `expected ${KUBEADM_GROUP}/v1beta4 or ${KUBEADM_GROUP}/v1beta3, got ${show(o.apiVersion)}`);
+  if (k === 'Cluster' && group === 'kind.x-k8s.io') return kindCluster(c, file, o, nodes, workloads);
+  if (k === 'NodeConfig' && group === 'node.eks.aws') return nodeConfig(c, file, o);
   if (k === 'Node') {
     const { name, meta } = metadataName(file, k, o);
     const labels = isObj(meta.labels) ? meta.labels : {};
@@ -358,8 +588,17 @@ function object(c: Collector, file: string, doc: unknown, nodes: NodeInput[], wo
     c.skip(`${file}: ${k}${name}`);
     return;
   }
+  // A kind the model does not know (a custom resource, a kind of a newer API): listed, unless it
+  // is a typo of a kind of Kubernetes' own groups. A file named on its own that holds nothing
+  // else is refused once it has been read (importSources).
   const near = closest(k);
-  bad(file, `${where}kind`, `unknown kind "${k}"${near && near !== k ? `; did you mean ${near}?` : ''}; kubecheck reads ${[...Object.keys(CONFIG_KINDS), 'Node', ...WORKLOAD_KINDS].join(', ')} and Lists of them`);
+  const why = `unknown kind "${k}"${near && near !== k ? `; did you mean ${near}?` : ''}; kubecheck reads ${READS}`;
+  if (near !== undefined && near !== k && BUILT_IN_GROUPS.has(group)) bad(file, `${where}kind`, why);
+  c.unknown++;
+  c.firstUnknown ??= { field: `${where}kind`, why };
+  const meta = isObj(o.metadata) ? o.metadata : {};
+  const name = typeof meta.name === 'string' ? ` ${typeof meta.namespace === 'string' ? `${meta.namespace}/` : ''}${meta.name}` : '';
+  c.skip(`${file}: ${k}${name} (${apiVersion === '' ? 'no apiVersion' : apiVersion}: a kind the model does not know)`);
 }
 
 /** A static Pod of a control-plane component (kubeadm's manifests): its command line's flags. */
@@ -388,7 +627,7 @@ function staticPodFlags(c: Collector, file: string, o: Obj): boolean {
  * taken from zone (k-1) mod zones in turn, zones in order of name. Zones of unequal size cannot
  * be represented exactly; the note says how the model spreads them.
  */
-function placeNodes(c: Collector, nodes: readonly NodeInput[]): Map<string, number> {
+function placeNodes(c: Collector, nodes: readonly NodeInput[], what = `${nodes.length} Node objects`): Map<string, number> {
   const index = new Map<string, number>();
   if (nodes.length === 0) return index;
   const seen = new Set<string>();
@@ -399,7 +638,7 @@ function placeNodes(c: Collector, nodes: readonly NodeInput[]): Map<string, numb
   const zones = [...new Set(nodes.map((n) => n.zone))].sort();
   const byZone = zones.map((z) => nodes.filter((n) => n.zone === z));
   const origin = [...new Set(nodes.map((n) => n.file))].join(', ');
-  c.set('cluster.nodes', nodes.length, `${origin}: ${nodes.length} Node objects`);
+  c.set('cluster.nodes', nodes.length, `${origin}: ${what}`);
   c.set('cluster.zones', zones.length, `${origin}: topology.kubernetes.io/zone`);
   const queues = byZone.map((list) => [...list]);
   for (let i = 0; i < nodes.length; i++) {
@@ -472,7 +711,7 @@ function tolerations(c: Collector, w: WorkloadInput, list: unknown): Record<Tain
 /** spec fields that are part of what the model takes (or of no consequence to it). */
 const READ_SPEC = new Set(['replicas', 'selector', 'template', 'serviceName']);
 /** Pod template fields that would change placement or failure handling, which the model leaves out. */
-const TEMPLATE_NOT_MODELLED = ['nodeSelector', 'affinity', 'topologySpreadConstraints', 'priorityClassName', 'priority', 'preemptionPolicy', 'terminationGracePeriodSeconds', 'schedulerName', 'readinessGates', 'runtimeClassName', 'overhead', 'hostNetwork'];
+const TEMPLATE_NOT_MODELLED = ['nodeSelector', 'affinity', 'topologySpreadConstraints', 'priorityClassName', 'priority', 'preemptionPolicy', 'schedulerName', 'readinessGates', 'runtimeClassName', 'overhead', 'hostNetwork'];
 
 /** The model's kind for an object's kind: a Deployment is modelled as its ReplicaSet. */
 const MODEL_KIND: Readonly<Record<WorkloadInput['kind'], 'ReplicaSet' | 'StatefulSet' | 'DaemonSet'>> = {
@@ -518,11 +757,22 @@ function workload(c: Collector, w: WorkloadInput, index: number, nodeIndex: Read
   }
   for (const k of Object.keys(w.spec)) {
     if (READ_SPEC.has(k) && !(kind === 'DaemonSet' && k === 'replicas')) continue;
-    if (k === 'podManagementPolicy' && w.spec[k] === 'OrderedReady') continue;
+    if (k === 'podManagementPolicy' && kind === 'StatefulSet') {
+      const policy = w.spec[k];
+      if (policy === undefined || policy === null) continue;
+      if (policy !== 'OrderedReady' && policy !== 'Parallel') bad(w.file, `${w.label}: spec.podManagementPolicy`, `expected OrderedReady or Parallel, got ${show(policy)}`);
+      item.podManagementPolicy = policy;
+      c.fieldOrigins.set(at('podManagementPolicy'), origin('spec.podManagementPolicy'));
+      continue;
+    }
     c.skip(`${w.file}: ${w.label}: spec.${k}`);
   }
   const template = isObj(w.spec.template) ? w.spec.template : {};
   const pod = isObj(template.spec) ? template.spec : {};
+  if (pod.terminationGracePeriodSeconds !== undefined && pod.terminationGracePeriodSeconds !== null) {
+    item.terminationGracePeriodSeconds = integer(w.file, `${w.label}: spec.template.spec.terminationGracePeriodSeconds`, pod.terminationGracePeriodSeconds);
+    c.fieldOrigins.set(at('terminationGracePeriodSeconds'), origin('spec.template.spec.terminationGracePeriodSeconds'));
+  }
   const tol = tolerations(c, w, pod.tolerations);
   if (kind === 'DaemonSet') {
     if (tol.unreachable !== undefined || tol.notReady !== undefined) {
@@ -620,6 +870,32 @@ function flatten(value: Obj, prefix: string, out: [string, unknown][], file: str
 }
 
 /**
+ * What the cluster's files left to the scenario's defaults: the nodes and zones without Node
+ * objects or a kind cluster, the workloads without Deployments, StatefulSets ... (kubecheck's own
+ * configs alone default nothing unasked: their keys are the parameters). Each note is added to
+ * the notes once.
+ */
+function defaults(c: Collector, sources: readonly ImportSource[]): Record<string, string> {
+  const out = record() as Record<string, string>;
+  if (!sources.some((s) => s.type !== 'kubecheck')) return out;
+  const nodes = !c.values.has('cluster.nodes');
+  const zones = !c.values.has('cluster.zones');
+  if (nodes || zones) {
+    const which = nodes && zones ? 'cluster.nodes and cluster.zones are' : nodes ? 'cluster.nodes is' : 'cluster.zones is';
+    const note = `defaulted: the files hold no Node objects (kubectl get nodes -o yaml) nor a kind cluster, so ${which} the scenario's default (kubecheck list parameters)`;
+    if (nodes) out['cluster.nodes'] = note;
+    if (zones) out['cluster.zones'] = note;
+    c.notes.push(note);
+  }
+  if (!c.values.has('cluster.workloads')) {
+    const note = "defaulted: the files hold no Deployment, ReplicaSet, StatefulSet or DaemonSet, so the scenario's own workloads are checked";
+    out['cluster.workloads'] = note;
+    c.notes.push(note);
+  }
+  return out;
+}
+
+/**
  * Reads the sources in order (a later file overrides an earlier one, with a note) into one
  * kubecheck config. kubecheck's own keys are passed through as written; `resolveConfig` checks them.
  */
@@ -639,9 +915,24 @@ export function importSources(sources: readonly ImportSource[]): Imported {
         } else c.set(k, v, `${s.file}: ${k}`);
       }
     } else if (s.type === 'flags') flags(c, s.file, s.line);
-    else s.documents.forEach((d, i) => object(c, s.file, d, nodes, found, s.documents.length > 1 ? `document ${i + 1}: ` : ''));
+    else if (s.type === 'k3s') k3sConfig(c, s.file, s.value);
+    else {
+      c.objects = 0;
+      c.unknown = 0;
+      c.firstUnknown = undefined;
+      s.documents.forEach((d, i) => object(c, s.file, d, nodes, found, s.documents.length > 1 ? `document ${i + 1}: ` : ''));
+      // A file named on its own of which kubecheck reads nothing is most likely not the file meant.
+      const first = c.firstUnknown as Collector['firstUnknown'];
+      if (!s.inFolder && first !== undefined && c.unknown === c.objects) bad(s.file, first.field, first.why);
+    }
   }
-  const index = placeNodes(c, nodes);
+  let index: Map<string, number>;
+  if (nodes.length === 0 && c.kindNodes.length > 0) {
+    index = placeNodes(c, c.kindNodes, c.kindWhat);
+  } else {
+    if (c.kindNodes.length > 0) c.notes.push(`nodes: the Node objects given are the model's nodes; the kind cluster's nodes are not counted again`);
+    index = placeNodes(c, nodes);
+  }
   if (!workloads(c, found, index) && c.noDefaultTolerations !== undefined) {
     c.set('cluster.replicaSetTolerationSeconds', 'none', c.noDefaultTolerations);
     c.set('cluster.statefulSetTolerationSeconds', 'none', c.noDefaultTolerations);
@@ -653,5 +944,5 @@ export function importSources(sources: readonly ImportSource[]): Imported {
     origins[k] = origin;
   }
   if (c.values.has('cluster.workloads')) for (const [k, origin] of c.fieldOrigins) origins[k] = origin;
-  return { config, origins, notModelled: c.notModelled, notes: c.notes, ...(c.scenario === undefined ? {} : { scenario: c.scenario }) };
+  return { config, origins, notModelled: c.notModelled, notes: c.notes, defaulted: defaults(c, sources), ...(c.scenario === undefined ? {} : { scenario: c.scenario }) };
 }

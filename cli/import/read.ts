@@ -1,7 +1,8 @@
 /**
  * Reads the files and folders given to `--config` (and `kubecheck import`) and tells what each
- * holds: kubecheck's own config, Kubernetes objects (one or more YAML documents, JSON, Lists) or
- * a component's flags. Each bad file fails at once with one line naming it (KC201, KC202).
+ * holds: kubecheck's own config, Kubernetes objects (one or more YAML documents, JSON, Lists;
+ * kubeadm, kind and nodeadm configurations are objects too), a k3s `config.yaml`, or a
+ * component's flags. Each bad file fails at once with one line naming it (KC201, KC202).
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -58,7 +59,7 @@ function holdsKubernetesObjects(text: string): boolean {
 }
 
 /** Parses a (multi-document) YAML text strictly: its documents, or KC202 naming the line. */
-function yamlDocuments(path: string, text: string): unknown[] {
+export function yamlDocuments(path: string, text: string): unknown[] {
   // Flow collections nested thousands deep exhaust the parser's stack (not a manifest anyway).
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
@@ -87,8 +88,17 @@ function yamlDocuments(path: string, text: string): unknown[] {
   return values;
 }
 
+/**
+ * Whether a YAML text is a k3s `config.yaml` (`/etc/rancher/k3s/config.yaml` and its
+ * `config.yaml.d/` drop-ins): the components' flags as top-level keys, `kube-controller-manager-arg`
+ * and the like (a key ending in `+` appends to an earlier file's).
+ */
+function isK3sConfig(text: string): boolean {
+  return /^["']?(kube-(controller-manager|apiserver|scheduler|proxy|cloud-controller-manager)-arg|kubelet-arg|etcd-arg)\+?["']?[ \t]*:/m.test(text) && !/^(kind|apiVersion)[ \t]*:/m.test(text);
+}
+
 /** What one file holds. */
-export function readSource(path: string): ImportSource {
+export function readSource(path: string, inFolder = false): ImportSource {
   const text = readText(path, 'config file', MAX_CONFIG_BYTES);
   if (looksLikeFlags(text)) {
     const line = parseFlags(words(text));
@@ -106,15 +116,21 @@ export function readSource(path: string): ImportSource {
       refuseForbiddenKeys(value, path);
       const dup = duplicateJsonKey(text);
       if (dup) fail(ToolErrorCode.malformedConfig, `${path} is not valid JSON: duplicate key "${dup.key}" at line ${dup.line}`);
-      return { file: path, type: 'objects', documents: [value] };
+      return { file: path, type: 'objects', documents: [value], ...(inFolder ? { inFolder } : {}) };
     }
     return { file: path, type: 'kubecheck', value: readConfigFile(path) as Record<string, unknown> };
+  }
+  if (isK3sConfig(text)) {
+    const docs = yamlDocuments(path, text);
+    const value = docs.length === 1 ? docs[0] : undefined;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) fail(ToolErrorCode.malformedConfig, `${path}: a k3s config.yaml is one mapping of flags (kube-controller-manager-arg: [...])`);
+    return { file: path, type: 'k3s', value: value as Record<string, unknown> };
   }
   if (!holdsKubernetesObjects(text)) {
     // kubecheck's own config: read with all of its checks (duplicate keys, hexadecimal numbers, depth).
     return { file: path, type: 'kubecheck', value: (readConfigFile(path) ?? {}) as Record<string, unknown> };
   }
-  return { file: path, type: 'objects', documents: yamlDocuments(path, text) };
+  return { file: path, type: 'objects', documents: yamlDocuments(path, text), ...(inFolder ? { inFolder } : {}) };
 }
 
 /** Every source named by `paths` (files, and the readable files of folders), and the files skipped in folders. */
@@ -131,7 +147,7 @@ export function readSources(paths: readonly string[]): { sources: ImportSource[]
     if (dir) {
       const f = folderFiles(p);
       skipped.push(...f.skipped);
-      for (const file of f.files) sources.push(readSource(file));
+      for (const file of f.files) sources.push(readSource(file, true));
     } else sources.push(readSource(p));
   }
   return { sources, skipped };

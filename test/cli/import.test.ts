@@ -121,14 +121,14 @@ describe('importing Nodes and workloads', () => {
         workloads: [
           { kind: 'ReplicaSet', name: 'frontend', replicas: 3, tolerations: { unreachable: 20, notReady: 'forever' }, nodeName: 'node-2' },
           { kind: 'ReplicaSet', name: 'backend', replicas: 1 },
-          { kind: 'StatefulSet', name: 'pg', replicas: 1, tolerations: { unreachable: 'forever', notReady: 'forever' } },
+          { kind: 'StatefulSet', name: 'pg', replicas: 1, podManagementPolicy: 'Parallel', tolerations: { unreachable: 'forever', notReady: 'forever' } },
           { kind: 'DaemonSet', name: 'agent' },
         ],
       },
     });
+    // spec.podManagementPolicy is modelled (Parallel: no ordinal waits for the one before).
     expect(r.notModelled).toEqual([
       'apps.yaml: Deployment frontend: tolerations of other taints (dedicated:NoSchedule)',
-      'apps.yaml: StatefulSet pg: spec.podManagementPolicy',
     ]);
     expect(r.origins['cluster.workloads.0.tolerations.unreachable']).toBe('apps.yaml: Deployment frontend: node.kubernetes.io/unreachable:NoExecute toleration');
     expect(r.notes).toEqual(expect.arrayContaining([
