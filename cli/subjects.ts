@@ -100,6 +100,9 @@ export async function resolveFromOptions(opts: ConfigOptions): Promise<ResolvedF
   const resolved = resolveWithExtensions(subject, scenario, input, extensions);
   const notModelled = imported === undefined ? [] : [...imported.notModelled, ...imported.skipped.map((f) => `${f} (not a .yaml, .yml, .json or .flags file)`)];
   if (notModelled.length > 0 && !opts.json) process.stderr.write(formatNotModelled(notModelled));
+  // What the cluster's files left to the scenario's defaults (unless --set gives it), once each.
+  const defaulted = Object.entries(imported?.defaulted ?? {}).filter(([key]) => opts.set?.[key] === undefined);
+  if (!opts.json) for (const note of new Set(defaulted.map(([, n]) => n))) process.stderr.write(`kubecheck: ${note}\n`);
   return { ...resolved, subject, notModelled, ...(imported === undefined ? {} : { imported }), extensions: extensions.map((e) => e.name) };
 }
 

@@ -278,9 +278,10 @@ describe('workload fields and defaults', () => {
 
 describe('the command line on these files', () => {
   it('should import and check them, say what was defaulted, list unknown kinds, and refuse bad ones in one line', async () => {
-    const [imp, checked, alone, badKind] = await Promise.all([
+    const [imp, checked, k3s, alone, badKind] = await Promise.all([
       kubecheckAsync(['import', fixture('kubeadm-v1beta4.yaml')]),
       kubecheckAsync(['check', '--config', fixture('kube-prometheus'), '--config', fixture('kind-cluster.yaml'), '--property', 'unknown-after-grace']),
+      kubecheckAsync(['check', '--config', fixture('k3s-config.yaml'), '--property', 'unknown-after-grace']),
       kubecheckAsync(['check', '--config', fixture('kube-prometheus/alertmanager-serviceMonitor.yaml')]),
       kubecheckAsync(['import', fixture('kind-cluster.yaml'), fixture('bad-kind-role.yaml')]),
     ]);
@@ -290,6 +291,11 @@ describe('the command line on these files', () => {
     expect(checked.code).toBe(0);
     expect(checked.stdout).toMatch(/no node is marked Ready=Unknown earlier than 16s/);
     expect(checked.stderr).toMatch(/ {2}test\/cli\/fixtures\/kube-prometheus\/alertmanager-alertmanager.yaml: Alertmanager monitoring\/main \(monitoring.coreos.com\/v1: a kind the model does not know\)/);
+    expect(checked.stderr).not.toMatch(/defaulted/);
+    expect(k3s.code).toBe(0);
+    expect(k3s.stdout).toMatch(/no node is marked Ready=Unknown earlier than 20s/);
+    expect(k3s.stderr).toMatch(/^kubecheck: defaulted: the files hold no Node objects .* so cluster.nodes and cluster.zones are the scenario's default/m);
+    expect(k3s.stderr).toMatch(/^kubecheck: defaulted: the files hold no Deployment, ReplicaSet, StatefulSet or DaemonSet, so the scenario's own workloads are checked$/m);
     expectOneLine(alone, 'KC202', /alertmanager-serviceMonitor.yaml: kind: unknown kind "ServiceMonitor"/);
     expectOneLine(badKind, 'KC202', /bad-kind-role.yaml: Cluster.nodes\[1\].role: expected control-plane or worker, got "master"/);
   });
