@@ -12,6 +12,77 @@ import { checkRegularFile } from './input.js';
 /** An extension is a module of source code; a file larger than this is not one. */
 export const MAX_EXTENSION_BYTES = 16 * 1024 * 1024;
 
+/**
+ * How long loading one extension may take (a top-level await that never settles would otherwise
+ * end the process with nothing checked); `KUBECHECK_EXTENSION_TIMEOUT` (seconds) changes it.
+ */
+export function extensionLoadTimeoutMs(): number {
+  const env = Number(process.env.KUBECHECK_EXTENSION_TIMEOUT);
+  return Number.isFinite(env) && env > 0 ? env * 1000 : 30_000;
+}
+
+/** What a module threw, in a few words, whatever it is (null, a symbol, an object whose getters throw). */
+export function describeThrown(e: unknown): string {
+  try {
+    if (e instanceof Error) {
+      const message = String(e.message).split('\n')[0];
+      return message === '' ? e.name : e.name === 'Error' ? message : `${e.name}: ${message}`;
+    }
+    if (typeof e === 'symbol') return `threw ${e.toString()}`;
+    if (e === null || e === undefined || typeof e !== 'object') return `threw ${typeof e === 'string' ? JSON.stringify(e.slice(0, 200)) : String(e)}`;
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string' && message !== '') return message.split('\n')[0];
+    return `threw ${Object.prototype.toString.call(e)}`;
+  } catch {
+    return 'threw a value that cannot be shown';
+  }
+}
+
+/** Thrown by `process.exit` while an extension loads, so that the module's evaluation stops there. */
+class ExitDuringLoad extends Error {
+  constructor(readonly exitCode: unknown) {
+    super('process.exit called while loading');
+  }
+}
+
+/**
+ * Imports one module with a time bound, `process.exit` made to throw while it evaluates (an
+ * extension must not end the check), and anything it throws turned into one coded line (KC215).
+ */
+async function importBounded(p: string, href: string): Promise<Record<string, unknown>> {
+  const exit = process.exit;
+  let timer: NodeJS.Timeout | undefined;
+  const ms = extensionLoadTimeoutMs();
+  process.exit = ((code?: unknown) => {
+    throw new ExitDuringLoad(code);
+  }) as typeof process.exit;
+  try {
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new KubecheckError(ToolErrorCode.extensionFailed, `extension ${p} did not finish loading within ${ms / 1000} s (a top-level await that never settles?); nothing was checked`)), ms);
+    });
+    return (await Promise.race([import(href), timeout])) as Record<string, unknown>;
+  } catch (e) {
+    if (e instanceof KubecheckError) throw e;
+    if (e instanceof ExitDuringLoad) fail(ToolErrorCode.extensionFailed, `extension ${p} called process.exit(${describeCode(e.exitCode)}) while loading; an extension must not end the check, nothing was checked`);
+    const err = e as NodeJS.ErrnoException | null;
+    let notFound = false;
+    try {
+      notFound = err?.code === 'ERR_MODULE_NOT_FOUND' && String(err.message).includes(href.replace(/^file:\/\//, ''));
+    } catch {
+      notFound = false;
+    }
+    if (notFound) fail(ToolErrorCode.unreadableFile, `cannot load extension ${p}: no such file`);
+    return fail(ToolErrorCode.extensionFailed, `extension ${p} failed while loading: ${describeThrown(e)}`);
+  } finally {
+    clearTimeout(timer);
+    process.exit = exit;
+  }
+}
+
+function describeCode(code: unknown): string {
+  return code === undefined ? '' : typeof code === 'number' || typeof code === 'string' ? String(code).slice(0, 20) : typeof code;
+}
+
 /** Whether a value has the shape of a {@link ClusterExtension}. */
 export function isClusterExtension(v: unknown): v is ClusterExtension {
   if (v === null || typeof v !== 'object') return false;
@@ -31,23 +102,24 @@ export function extensionsOf(module: Readonly<Record<string, unknown>>): Cluster
   return out.filter((e, i) => out.indexOf(e) === i);
 }
 
-/** Loads the extensions of each file, in order; KC201 when a file cannot be loaded, KC200 when it exports none. */
+/**
+ * Loads the extensions of each file, in order; KC201 when a file cannot be read, KC215 when it
+ * throws, ends the process or does not finish loading in time, KC200 when it exports none.
+ */
 export async function loadExtensions(paths: readonly string[]): Promise<ClusterExtension[]> {
   const all: ClusterExtension[] = [];
   for (const p of paths) {
     const abs = isAbsolute(p) ? p : resolve(process.cwd(), p);
     // A FIFO would block the loader's open forever, /dev/zero would never end: refuse them first.
     checkRegularFile(p, 'extension', MAX_EXTENSION_BYTES, 'load');
-    let module: Record<string, unknown>;
+    // The user's module is imported as it always was (TypeScript through tsx), bounded and guarded.
+    const module = await importBounded(p, pathToFileURL(abs).href);
+    let found: ClusterExtension[];
     try {
-      module = (await import(pathToFileURL(abs).href)) as Record<string, unknown>;
+      found = extensionsOf(module);
     } catch (e) {
-      if (e instanceof KubecheckError) throw e;
-      const err = e as NodeJS.ErrnoException;
-      const why = err.code === 'ERR_MODULE_NOT_FOUND' && String(err.message).includes(abs) ? 'no such file' : String(err.message ?? e).split('\n')[0];
-      return fail(ToolErrorCode.unreadableFile, `cannot load extension ${p}: ${why}`);
+      return fail(ToolErrorCode.extensionFailed, `extension ${p} failed while its exports were read: ${describeThrown(e)}`);
     }
-    const found = extensionsOf(module);
     if (found.length === 0) {
       fail(ToolErrorCode.badOption, `--extension ${p} exports no ClusterExtension (an object with name, initial and actions, or a list of them); exports: ${Object.keys(module).join(', ') || 'none'}`);
     }

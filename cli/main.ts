@@ -224,8 +224,24 @@ export async function main(argv: readonly string[]): Promise<number> {
  */
 function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
   stream.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+    if (e.code === 'EPIPE') {
+      finished = true; // the reader went away: the code earned so far stands
+      process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+    }
     throw e;
+  });
+}
+
+/**
+ * A check never ends 0 without having finished: a `process.exit(0)` by an extension's code (in an
+ * action, a timer) ends the process before the command returns, so its exit is made 2, with a line.
+ */
+let finished = false;
+function guardExit(): void {
+  process.on('exit', (code) => {
+    if (finished || code !== 0) return;
+    process.stderr.write(`kubecheck: ${ToolErrorCode.extensionFailed}: the process was ended (process.exit) before the command finished, by an extension's code; nothing was checked to the end\n`);
+    process.exitCode = 2;
   });
 }
 
@@ -233,5 +249,9 @@ const isEntry = process.argv[1] !== undefined && /cli[\\/]main\.ts$/.test(proces
 if (isEntry || (globalThis as { __kubecheckBin?: boolean }).__kubecheckBin) {
   quietOnClosedPipe(process.stdout);
   quietOnClosedPipe(process.stderr);
+  guardExit();
   process.exitCode = await main(process.argv);
+  finished = true;
+  // What an extension left running (a timer, a module still loading) must not keep the process.
+  setTimeout(() => process.exit(), 2000).unref();
 }

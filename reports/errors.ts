@@ -36,6 +36,8 @@ export const ToolErrorCode = {
   badParameterValue: 'KC213',
   /** An output file or folder cannot be written: no such parent folder, a file where a folder is needed, no permission, no space. */
   cannotWrite: 'KC214',
+  /** An `--extension` module failed: it threw while loading, did not finish loading in time, or ended the process. */
+  extensionFailed: 'KC215',
 } as const;
 
 export type ToolErrorCode = (typeof ToolErrorCode)[keyof typeof ToolErrorCode];

@@ -342,3 +342,30 @@ describe('--out DIR --force replaces the report folder as a whole', () => {
     expect(outcomes).toContain('earlier kept');
   }, 120_000);
 });
+
+describe('an extension cannot hang, end or crash the check (KC215)', () => {
+  const ext = (name: string, text: string): string => file(name, text);
+
+  it('should bound loading, refuse process.exit during and after loading, and code every kind of throw', async () => {
+    const env = { KUBECHECK_EXTENSION_TIMEOUT: '2' };
+    const throws = ['null', 'undefined', "Symbol('s')", '42', "'a string'", '{ get message() { throw 1; } }', 'new Proxy({}, { get() { throw 1; }, getPrototypeOf() { throw 2; } })', 'Object.create(null)', "new TypeError('boom')", "new Error('a\\nb')"];
+    const cases: [string, RegExp][] = [
+      [ext('tla.mjs', 'await new Promise(() => {});\nexport default {};\n'), /did not finish loading within 2 s/],
+      [ext('tla-timer.mjs', 'setInterval(() => {}, 1000);\nawait new Promise(() => {});\nexport default {};\n'), /did not finish loading within 2 s/],
+      [ext('exit0.mjs', 'process.exit(0);\nexport default {};\n'), /called process\.exit\(0\) while loading/],
+      [ext('exit-initial.mjs', 'export default { name: "x", initial: () => { process.exit(0); }, actions: [] };\n'), /the process was ended \(process\.exit\) before the command finished/],
+      [ext('syntax.mjs', 'export default {\n'), /failed while loading: SyntaxError/],
+      ...throws.map((t, i): [string, RegExp] => [ext(`throw-${i}.mjs`, `throw ${t};\n`), /failed while loading: /]),
+    ];
+    const started = Date.now();
+    const runs = await Promise.all(cases.map(([path]) => kubecheckAsync(['check', '--extension', path, '--max-states', '10'], { env, timeoutMs: 30_000 })));
+    expect(Date.now() - started).toBeLessThan(40_000);
+    runs.forEach((r, i) => {
+      expectOneLine(r, 'KC215', cases[i][1]);
+      expect(r.stdout).toBe('');
+    });
+    expect(runs[5].stderr).toMatch(/threw null/);
+    expect(runs[7].stderr).toMatch(/threw Symbol\(s\)/);
+    expect(runs[13].stderr).toMatch(/TypeError: boom/);
+  }, 90_000);
+});
