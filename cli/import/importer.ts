@@ -585,6 +585,7 @@ function object(c: Collector, file: string, doc: unknown, nodes: NodeInput[], wo
     const meta = isObj(o.metadata) ? o.metadata : {};
     const name = typeof meta.name === 'string' ? ` ${typeof meta.namespace === 'string' ? `${meta.namespace}/` : ''}${meta.name}` : '';
     if (k === 'Pod' && staticPodFlags(c, file, o)) return;
+    if (k === 'ConfigMap' && clusterConfigMap(c, file, o, nodes, workloads)) return;
     c.skip(`${file}: ${k}${name}`);
     return;
   }
@@ -599,6 +600,22 @@ function object(c: Collector, file: string, doc: unknown, nodes: NodeInput[], wo
   const meta = isObj(o.metadata) ? o.metadata : {};
   const name = typeof meta.name === 'string' ? ` ${typeof meta.namespace === 'string' ? `${meta.namespace}/` : ''}${meta.name}` : '';
   c.skip(`${file}: ${k}${name} (${apiVersion === '' ? 'no apiVersion' : apiVersion}: a kind the model does not know)`);
+}
+
+/**
+ * The ConfigMaps kubeadm keeps in kube-system (`kubectl get cm -n kube-system kubeadm-config
+ * kubelet-config -o yaml`): `kubeadm-config`'s `data.ClusterConfiguration` and `kubelet-config`'s
+ * `data.kubelet` are kubeadm and KubeletConfiguration documents, read as such.
+ */
+function clusterConfigMap(c: Collector, file: string, o: Obj, nodes: NodeInput[], found: WorkloadInput[]): boolean {
+  const meta = isObj(o.metadata) ? o.metadata : {};
+  const data = isObj(o.data) ? o.data : {};
+  const key = meta.name === 'kubeadm-config' ? 'ClusterConfiguration' : meta.name === 'kubelet-config' ? 'kubelet' : undefined;
+  if (key === undefined || typeof data[key] !== 'string' || (meta.namespace !== undefined && meta.namespace !== 'kube-system')) return false;
+  const label = `${file} (ConfigMap kube-system/${meta.name as string} data.${key})`;
+  for (const d of yamlDocuments(label, data[key] as string)) object(c, label, d, nodes, found, '');
+  for (const other of Object.keys(data)) if (other !== key) c.skip(`${file}: ConfigMap kube-system/${meta.name as string}: data.${other}`);
+  return true;
 }
 
 /** A static Pod of a control-plane component (kubeadm's manifests): its command line's flags. */

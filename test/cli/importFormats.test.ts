@@ -101,6 +101,23 @@ describe('kubeadm configuration files', () => {
     ]));
   });
 
+  it('should read the kubeadm-config and kubelet-config ConfigMaps kubeadm keeps in kube-system', () => {
+    const r = read('kubeadm-configmaps.yaml');
+    expect(r.config).toEqual({
+      kubeApiserver: { defaultUnreachableTolerationSeconds: 45 },
+      kubeControllerManager: { nodeMonitorGracePeriod: '25s' },
+      kubernetesVersion: 'v1.31.3',
+      kubelet: { nodeLeaseDurationSeconds: 20 },
+    });
+    expect(r.notModelled).toEqual([
+      `${fixture('kubeadm-configmaps.yaml')} (ConfigMap kube-system/kubeadm-config data.ClusterConfiguration): ClusterConfiguration.networking`,
+      `${fixture('kubeadm-configmaps.yaml')} (ConfigMap kube-system/kubelet-config data.kubelet): KubeletConfiguration.cgroupDriver`,
+    ]);
+    expect(resolveConfig('node-failure', { file: r.config }).kubeControllerManager.nodeMonitorGracePeriod).toBe(25);
+    // Any other ConfigMap is listed, as before.
+    expect(importSources([objects('c.yaml', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'app', namespace: 'web' }, data: { ClusterConfiguration: 'x' } })]).notModelled).toEqual(['c.yaml: ConfigMap web/app']);
+  });
+
   it('should refuse a malformed kubeadm file in one line naming the field', () => {
     expect(refusal(() => importSources([objects('k.yaml', clusterConfiguration('kubeadm.k8s.io/v1beta4', { extraArgs: [{ value: '20s' }] }))])))
       .toMatch(/^KC202: k.yaml: ClusterConfiguration.controllerManager.extraArgs\[0\]: expected \{name: flag-name, value: ...\}/);
