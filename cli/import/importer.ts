@@ -2,12 +2,16 @@
  * Kubernetes' own files as a kubecheck config: component configurations
  * (`KubeletConfiguration`, `KubeSchedulerConfiguration`, `KubeControllerManagerConfiguration`),
  * flags of kube-controller-manager, kube-scheduler, kube-apiserver and the kubelet, and objects
- * (Nodes, Deployments, ReplicaSets, StatefulSets, DaemonSets, `kubectl get -o yaml` Lists).
+ * (Nodes, Deployments, ReplicaSets, StatefulSets, DaemonSets, `kubectl get -o yaml` Lists), and the
+ * files clusters are made from: kubeadm's Init/Cluster/JoinConfiguration (v1beta3, v1beta4) and
+ * its kube-system ConfigMaps, kind's `Cluster`, a k3s `config.yaml`, EKS nodeadm's `NodeConfig`.
+ * Objects of kinds the model does not know (custom resources) are listed as not modelled.
  *
  * Pure: it takes parsed documents and returns the config object `resolveConfig(scenario, { file })`
  * reads, where each key came from, and every field that was read but does not change the model,
  * once. The model needs no change: every mapped field is one of its parameters (`kubecheck list
- * parameters`). A malformed field or an unknown kind is a KC202 error naming the file and field.
+ * parameters`). A malformed field, a typo of one of Kubernetes' own kinds, or a file named on its
+ * own holding nothing kubecheck reads is a KC202 error naming the file and field.
  */
 import { KubecheckError } from '../../checker/index.js';
 import { formatDuration, parseDuration } from '../../model/index.js';
