@@ -3,7 +3,7 @@
  * durations for bounds. Each bad input fails at once with a code and one line naming it.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
-import { isMap, isScalar, LineCounter, parseDocument, visit } from 'yaml';
+import { isAlias, isMap, isScalar, LineCounter, parseDocument, visit } from 'yaml';
 import { ModelErrorCode, modelError } from '../model/errors.js';
 import { fail, KubecheckError, ToolErrorCode } from '../reports/errors.js';
 
@@ -231,7 +231,8 @@ function parseYamlConfig(path: string, text: string): unknown {
   const bad = (why: string): never => fail(ToolErrorCode.malformedConfig, `${path} is not valid YAML: ${why}`);
   const lines = new LineCounter();
   try {
-    const doc = parseDocument(text, { uniqueKeys: false, logLevel: 'silent', prettyErrors: false, lineCounter: lines });
+    // logLevel 'error' (not 'silent'): a second document (text after `...` or `---`) is an error, not dropped.
+    const doc = parseDocument(text, { uniqueKeys: false, logLevel: 'error', prettyErrors: false, lineCounter: lines });
     const at = (range: readonly number[] | null | undefined): string => {
       if (!range) return '';
       const { line, col } = lines.linePos(range[0]);
@@ -239,19 +240,33 @@ function parseYamlConfig(path: string, text: string): unknown {
     };
     const problem = doc.errors[0] ?? doc.warnings[0];
     if (problem && /call stack/i.test(problem.message)) bad('nested too deeply (parameters are at most 3 levels deep)');
+    if (problem?.code === 'MULTIPLE_DOCS') bad(`a second document starts${at(problem.pos)} (after a --- or ... marker); a config file holds one mapping of parameters`);
     if (problem) bad(`${problem.message.split('\n')[0].replace(/:$/, '')}${at(problem.pos)}`);
+    /** Tags whose values are no parameter's: a set, ordered map, pairs, binary data, a timestamp. */
+    const foreign = (tag: string | undefined, range: readonly number[] | null | undefined): void => {
+      const m = tag === undefined ? null : /^tag:yaml\.org,2002:(set|omap|pairs|binary|timestamp)$/.exec(tag);
+      if (m) bad(`!!${m[1]}${at(range)} is not a value of any parameter; write a mapping, a list, a string, a number or a boolean`);
+    };
     visit(doc, {
+      Seq(_key, seq) {
+        foreign(seq.tag, seq.range);
+      },
       Map(_key, map) {
+        foreign(map.tag, map.range);
         const seen = new Set<string>();
         for (const item of map.items) {
           const k: unknown = item.key;
-          if (!isScalar(k)) return bad(`a key must be a name, not a ${isMap(k) ? 'mapping' : 'list'}${at((k as { range?: number[] } | null)?.range)}`);
+          if (!isScalar(k)) return bad(`a key must be a name, not ${isAlias(k) ? `an alias (*${String(k.source)})` : isMap(k) ? 'a mapping' : 'a list'}${at((k as { range?: number[] } | null)?.range)}`);
           const key = String(k.value);
           if (seen.has(key)) bad(`duplicate key "${key}"${at(k.range)}`);
           seen.add(key);
         }
       },
       Scalar(_key, node) {
+        foreign(node.tag, node.range);
+        if (typeof node.value === 'number' && !Number.isFinite(node.value)) {
+          bad(`${text.slice(node.range?.[0] ?? 0, node.range?.[1] ?? 0).trim()} is ${Number.isNaN(node.value) ? 'not a number (NaN)' : 'infinite'}; every parameter takes a finite value${at(node.range)}`);
+        }
         if (node.format === 'HEX' || node.format === 'OCT') {
           bad(`${text.slice(node.range?.[0] ?? 0, node.range?.[1] ?? 0)} is ${node.format === 'HEX' ? 'a hexadecimal' : 'an octal'} number; write numbers in decimal${at(node.range)}`);
         }

@@ -5,6 +5,7 @@
  * whichever source gives them (--set, a config file, a trace's #meta.config).
  */
 import { configToObject, resolveConfig } from '../model/index.js';
+import { ModelErrorCode, modelError } from '../model/errors.js';
 import { MAX_COUNT, parameterSpecs } from '../model/parameters.js';
 import { fail, ToolErrorCode } from '../reports/errors.js';
 import type { ConfigInput } from './subject.js';
@@ -29,7 +30,8 @@ function at(object: unknown, path: string): unknown {
 
 /**
  * Refuses (KC213) a Kubernetes config with a count above its declared bound (every count
- * parameter, the number of workloads and each one's replicas), before the model is built.
+ * parameter, the number of workloads and each one's replicas), before the model is built, and
+ * (KC104) a kubernetesVersion that is no 1.x release.
  */
 export function refuseOversizedCluster(subject: string, scenario: string, input: ConfigInput): void {
   if (subject !== 'kubernetes') return;
@@ -40,7 +42,13 @@ export function refuseOversizedCluster(subject: string, scenario: string, input:
       if (n !== undefined && Number.isSafeInteger(n) && n > max) tooLarge(key, raw, max); // not a count at all: its own rule speaks
     }
   }
-  const config = configToObject(resolveConfig(scenario, input));
+  const resolved = resolveConfig(scenario, input);
+  // The model's version-dependent defaults are those of Kubernetes 1.x; "9.99" is no release of it.
+  const version = /^v?(\d+)\.(\d+)/.exec(resolved.kubernetesVersion);
+  if (version !== null && Number(version[1]) !== 1) {
+    modelError(ModelErrorCode.invalidValue, `kubernetesVersion: "${resolved.kubernetesVersion.slice(0, 30)}" is not a Kubernetes release kubecheck models; give a 1.x version such as "1.32"`);
+  }
+  const config = configToObject(resolved);
   const list = at(config, 'cluster.workloads');
   const sizes: [string, unknown, number][] = countBounds().map(({ key, max }) => [key, at(config, key), max]);
   if (Array.isArray(list)) {

@@ -70,7 +70,7 @@ describe('bounds on the command line', () => {
     const r = kubecheck(['check', '--scenario', 'two-phase-commit', '--set', 'rms=6', '--max-memory', '1MB']);
     expect(r.code).toBe(3);
     expect(r.stdout).toMatch(/distinct states, [\d,]+ generated, depth \d+/);
-    expect(r.stdout).toMatch(/the search stopped at memory limit 0\.95 MB/);
+    expect(r.stdout).toMatch(/the search stopped at memory limit 0\.95 MiB/);
     expect(r.stdout).toMatch(/incomplete: .*\(exit 3\)/);
   });
 

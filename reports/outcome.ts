@@ -92,7 +92,7 @@ export function formatStats<S>(result: CheckResult<S>): string {
 export function formatStop<S>(result: CheckResult<S>): string | undefined {
   const b = result.stoppedBy;
   if (!b) return undefined;
-  const what = { depth: `--max-depth ${b.limit}`, states: `--max-states ${b.limit}`, time: `--time-limit ${formatDuration(b.limit)}`, memory: `memory limit ${b.limit} MB` }[b.bound];
+  const what = { depth: `--max-depth ${b.limit}`, states: `--max-states ${b.limit}`, time: `--time-limit ${formatDuration(b.limit)}`, memory: `memory limit ${b.limit} MiB` }[b.bound];
   return `the search stopped at ${what} before the state space was exhausted`;
 }
 

@@ -369,3 +369,37 @@ describe('an extension cannot hang, end or crash the check (KC215)', () => {
     expect(runs[13].stderr).toMatch(/TypeError: boom/);
   }, 90_000);
 });
+
+describe('accepted silently before, now refused with a code', () => {
+  it('should refuse !!set, text after a ... end marker, kubernetesVersion 9.99, .inf and .nan, and an alias as a key', async () => {
+    const runs = await Promise.all([
+      kubecheckAsync(['check', '--config', file('set.yaml', 'cluster: !!set {nodes, zones}\n')]),
+      kubecheckAsync(['check', '--config', file('omap.yaml', 'faults: !!omap [nodeCrash: 1]\n')]),
+      kubecheckAsync(['check', '--config', file('after-end.yaml', 'cluster:\n  nodes: 2\n...\ncluster:\n  nodes: 5\n')]),
+      kubecheckAsync(['check', '--config', file('v999.yaml', 'kubernetesVersion: "9.99"\n')]),
+      kubecheckAsync(['check', '--set', 'kubernetesVersion=9.99']),
+      kubecheckAsync(['check', '--config', file('inf.yaml', 'kubeControllerManager:\n  nodeEvictionRate: .inf\n')]),
+      kubecheckAsync(['check', '--config', file('nan.yaml', 'cluster:\n  nodes: .nan\n')]),
+      kubecheckAsync(['check', '--config', file('alias-key.yaml', 'x: &a nodes\ncluster:\n  *a : 3\n')]),
+      // Still read: a comment after the end marker, a quoted 1.x version.
+      kubecheckAsync(['check', '--config', file('end-comment.yaml', 'cluster:\n  nodes: 2\n...\n# the end\n'), '--max-states', '3', '--json']),
+    ]);
+    expectOneLine(runs[0], 'KC202', /!!set at line 1, .* is not a value of any parameter/);
+    expectOneLine(runs[1], 'KC202', /!!omap at line 1/);
+    expectOneLine(runs[2], 'KC202', /a second document starts at line 4, column 1 \(after a --- or \.\.\. marker\)/);
+    expectOneLine(runs[3], 'KC104', /kubernetesVersion: "9\.99" is not a Kubernetes release kubecheck models/);
+    expectOneLine(runs[4], 'KC104', /kubernetesVersion: "9\.99"/);
+    expectOneLine(runs[5], 'KC202', /\.inf is infinite; every parameter takes a finite value at line 2/);
+    expectOneLine(runs[6], 'KC202', /\.nan is not a number \(NaN\)/);
+    expectOneLine(runs[7], 'KC202', /a key must be a name, not an alias \(\*a\) at line 3/);
+    for (const r of runs.slice(0, 8)) expect(r.stderr).not.toMatch(/got null|not a list/);
+    expect(runs[8].code, runs[8].stderr).toBe(3);
+    expect(JSON.parse(runs[8].stdout).config.cluster.nodes).toBe(2);
+  }, 120_000);
+
+  it('should say MiB for a --max-memory bound given in MB (the limit is reported in binary units)', async () => {
+    const r = await kubecheckAsync(['check', '--scenario', 'two-phase-commit', '--set', 'rms=6', '--max-memory', '50MB']);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stdout).toMatch(/the search stopped at memory limit 47\.68 MiB/);
+  }, 60_000);
+});
