@@ -9,8 +9,8 @@
  * - the run ends within a time bound.
  * The seed is fixed and the count small, so the suite stays fast and a failure replays.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, normalize } from 'node:path';
 import fc from 'fast-check';
@@ -41,10 +41,23 @@ const option = (name: string, ...values: fc.Arbitrary<string>[]): fc.Arbitrary<r
 const pick = (...values: string[]): fc.Arbitrary<string> => fc.constantFrom(...values);
 const junk = fc.string({ maxLength: 12 });
 
+/** Keys that reach JavaScript's own objects, and the options a config once reached through them. */
+const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
+const OPTION_VALUES: readonly Record<string, unknown>[] = [{ allowUnsafe: true }, { force: true }, { maxStates: 5 }, { json: true }];
+/** Count parameters (bounded at 64) and how far above the bound a value goes. */
+const COUNT_KEYS = ['cluster.nodes', 'cluster.apiservers', 'cluster.etcdMembers', 'cluster.zones', 'cluster.controllerManagerCandidates', 'cluster.replicaSetReplicas', 'faults.nodeCrash', 'operator.deleteNode'];
+const oversized: fc.Arbitrary<string> = fc.tuple(fc.constantFrom(...COUNT_KEYS), fc.integer({ min: 65, max: 1_000_000_000 })).map(([k, n]) => `${k}=${n}`);
+/** A key far longer than any parameter's ("did you mean" once took minutes on one). */
+const hugeKey: fc.Arbitrary<string> = fc.integer({ min: 201, max: 1_000_000 }).map((n) => 'k'.repeat(n));
+/** As {@link hugeKey}, within what one argument of a command line can be (128 KiB on Linux). */
+const hugeArgKey: fc.Arbitrary<string> = fc.integer({ min: 201, max: 100_000 }).map((n) => 's'.repeat(n));
+
 const token: fc.Arbitrary<readonly string[]> = fc.oneof(
   option('--scenario', pick('two-phase-commit', 'node-failure', 'node-partition', 'no-such', '')),
   option('--config', pick('c.yaml', 'c.json', 'missing.yaml', '.', 'keep.txt')),
-  option('--set', pick('rms=2', 'rms=0', 'rms=0x2', 'bug=commit-on-any-prepared', 'bug=nope', 'cluster.nodes=2', 'cluster.nodes=1e21', 'kubernetesVersion=banana', 'kubernetesVersion=1.31', 'kubeControllerManager.nodeMonitorGracePeriod=40s', 'kubeControllerManager.nodeMonitorGracePeriod=-1s', '=', 'x'), junk),
+  option('--set', pick('rms=2', 'rms=0', 'rms=0x2', 'bug=commit-on-any-prepared', 'bug=nope', 'cluster.nodes=2', 'cluster.nodes=1e21', 'kubernetesVersion=banana', 'kubernetesVersion=1.31', 'kubernetesVersion=9.99', 'kubeControllerManager.nodeMonitorGracePeriod=40s', 'kubeControllerManager.nodeMonitorGracePeriod=-1s', '=', 'x', '__proto__.maxStates=5', 'constructor.prototype.force=true'), junk, oversized, hugeArgKey.map((k) => `${k}=1`)),
+  option('--config', pick('fifo', 'zero.yaml')),
+  option('--extension', pick('fifo', 'zero.mjs')),
   option('--property', pick('consistent', ',,', 'no-such', 'single-leader', 'deadlock')),
   option('--max-states', pick('1', '50', '0', '-1', '0x10', '1e21', 'many')),
   option('--max-depth', pick('1', '5', '0', '1.5')),
@@ -74,7 +87,7 @@ const SAFE: Readonly<Record<string, readonly string[]>> = {
 };
 
 const command: fc.Arbitrary<readonly string[]> = fc.oneof(
-  fc.constantFrom(['check'], ['simulate'], ['graph'], ['explain'], ['list'], ['replay', 't.itf.json'], ['replay', 'c.yaml'], ['list', 'nothing']),
+  fc.constantFrom(['check'], ['simulate'], ['graph'], ['explain'], ['list'], ['replay', 't.itf.json'], ['replay', 'c.yaml'], ['list', 'nothing'], ['replay', 'fifo'], ['replay', 'zero.itf.json']),
   junk.map((j) => [j]),
 );
 
@@ -93,8 +106,20 @@ const configObject: fc.Arbitrary<Record<string, unknown>> = fc.record(
   { requiredKeys: [] },
 );
 
+/** A config holding a prototype key at the top or in a section, as JSON or YAML. */
+const protoConfig: fc.Arbitrary<string> = fc.tuple(fc.constantFrom(...PROTO_KEYS), fc.constantFrom(...OPTION_VALUES), fc.constantFrom('', 'cluster', 'faults'), fc.boolean())
+  .map(([key, value, section, json]) => {
+    const inner = `{${JSON.stringify(key)}: ${JSON.stringify(value)}}`;
+    const text = section === '' ? inner : `{${JSON.stringify(section)}: ${inner}}`;
+    return json ? text : toYaml(JSON.parse(text));
+  });
+
 const configText: fc.Arbitrary<string> = fc.oneof(
   configObject.map((o) => JSON.stringify(o)),
+  protoConfig,
+  hugeKey.map((k) => JSON.stringify({ [k]: 1 })),
+  oversized.map((kv) => { const [k, v] = kv.split('='); const [section, name] = k.split('.'); return toYaml({ [section]: { [name]: Number(v) } }); }),
+  fc.constantFrom('cluster: !!set {nodes}\n', 'cluster:\n  nodes: 2\n...\nrms: 3\n', 'kubeControllerManager:\n  nodeEvictionRate: .inf\n', 'kubernetesVersion: "9.99"\n'),
   configObject.map((o) => toYaml(o)),
   fc.constantFrom('a: 1\na: 2\n', '{"rms": 2, "rms": 3}', 'cluster:\n  nodes: 0x10\n', 'rms: !foo 2\n', '- 1\n- 2\n', '', 'rms: [', `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`),
   fc.string({ maxLength: 60 }),
@@ -149,7 +174,7 @@ function snapshot(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     const rel = join(e.parentPath, e.name).slice(dir.length + 1);
-    out.set(rel, e.isFile() ? readFileSync(join(dir, rel), 'utf8') : '<folder>');
+    out.set(rel, e.isFile() ? readFileSync(join(dir, rel), 'utf8') : e.isDirectory() ? '<folder>' : '<special>');
   }
   return out;
 }
@@ -171,6 +196,9 @@ async function runCase(c: Case): Promise<void> {
   writeFileSync(join(work, 'c.yaml'), c.config);
   writeFileSync(join(work, 'c.json'), c.config);
   writeFileSync(join(work, 't.itf.json'), c.itf(baseTrace));
+  // Special files: a FIFO (an open() on it blocks) and links to /dev/zero (it never ends).
+  spawnSync('mkfifo', [join(work, 'fifo')]);
+  for (const name of ['zero.yaml', 'zero.mjs', 'zero.itf.json']) if (existsSync('/dev/zero')) symlinkSync('/dev/zero', join(work, name));
   const before = snapshot(work);
 
   const started = Date.now();
@@ -211,7 +239,51 @@ async function runCase(c: Case): Promise<void> {
   rmSync(work, { recursive: true, force: true });
 }
 
+/** One hostile input of a class, and the code its refusal must carry. */
+interface Hostile {
+  readonly args: readonly string[];
+  readonly files: Readonly<Record<string, string>>;
+  readonly code: string;
+}
+
+const hostile: fc.Arbitrary<Hostile> = fc.oneof(
+  // JSON text as c.json or c.yaml (YAML reads JSON too), YAML text as c.yaml.
+  protoConfig.chain((text) => fc.constantFrom(...(text.startsWith('{') ? ['c.json', 'c.yaml'] : ['c.yaml'])).map((name) => ({ args: ['check', '--config', name], files: { [name]: text }, code: 'KC109' }))),
+  fc.constantFrom(...PROTO_KEYS).map((k) => ({ args: ['check', '--set', `${k}.maxStates=5`], files: {}, code: 'KC109' })),
+  hugeKey.map((k) => ({ args: ['check', '--config', 'c.json'], files: { 'c.json': JSON.stringify({ [k]: 1 }) }, code: 'KC102' })),
+  hugeArgKey.map((k) => ({ args: ['check', '--set', `${k}=1`], files: {}, code: 'KC102' })),
+  oversized.map((kv) => ({ args: ['check', '--set', kv], files: {}, code: 'KC213' })),
+  fc.constantFrom(['check', '--config', 'fifo'], ['replay', 'fifo'], ['check', '--extension', 'fifo'], ['check', '--extension', 'zero.mjs'], ['replay', 'zero.itf.json']).map((args) => ({ args, files: {}, code: 'KC201' })),
+);
+
+async function runHostile(h: Hostile): Promise<void> {
+  const work = join(root, `hostile-${counter++}`);
+  mkdirSync(work);
+  for (const [name, text] of Object.entries(h.files)) writeFileSync(join(work, name), text);
+  spawnSync('mkfifo', [join(work, 'fifo')]);
+  for (const name of ['zero.mjs', 'zero.itf.json']) if (existsSync('/dev/zero')) symlinkSync('/dev/zero', join(work, name));
+  const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...h.args], { cwd: work, env: { ...process.env, NO_COLOR: '1', KUBECHECK_DEBUG: undefined }, stdio: ['ignore', 'ignore', 'pipe'], timeout: 30_000 });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+  const what = `kubecheck ${h.args.map((a) => JSON.stringify(a.length > 80 ? `${a.slice(0, 60)}...(${a.length})` : a)).join(' ')}\nstderr: ${r.stderr.slice(0, 400)}`;
+  expect(r.code, what).toBe(2);
+  expect(r.stderr.split('\n').filter((l) => l !== ''), what).toEqual([expect.stringMatching(new RegExp(`^kubecheck: ${h.code}: `))]);
+  rmSync(work, { recursive: true, force: true });
+}
+
 describe('fuzzing the command line', () => {
+  it.skipIf(spawnSync('mkfifo', ['--version']).status !== 0)('should refuse each class of hostile input (prototype keys, huge keys, oversized counts, special files) with its code, at once', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(hostile, { minLength: CASES_PER_RUN, maxLength: CASES_PER_RUN }), async (cases) => {
+        await Promise.all(cases.map(runHostile));
+      }),
+      { seed: SEED, numRuns: 8, endOnFailure: true },
+    );
+  }, 300_000);
+
   it('should exit 0-3, say bad input in one coded line, change no file unless asked, and end in time', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(caseArb, { minLength: CASES_PER_RUN, maxLength: CASES_PER_RUN }), async (cases) => {
