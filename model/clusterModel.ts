@@ -12,12 +12,16 @@
  * between candidates of one election and between scheduler choices are.
  */
 import type { ActionLabel, AnyActionDef, JsonValue, Model, StepDescription } from '../checker/model.js';
+import type { Property } from '../checker/properties.js';
+import type { LivenessProperty } from '../checker/liveness.js';
+import { modelError, ModelErrorCode } from './errors.js';
+import type { ExtensionCauses } from './possible.js';
 import type { ClusterConfig } from './config.js';
 import { clusterAction, makeCtx, type ClusterAction, type Ctx } from './context.js';
 import { describeState } from './describe.js';
 import { faultActions, operatorActions, sequenceActions } from './faults.js';
 import { initialStates } from './initial.js';
-import { kubeletActions } from './kubelet.js';
+import { containerExitAction, kubeletActions } from './kubelet.js';
 import { acquireActions, leaderElectionActions } from './leaderElection.js';
 import { nodeLifecycleActions } from './nodeLifecycle.js';
 import { podGcActions } from './podGC.js';
@@ -61,7 +65,7 @@ export interface ClusterModelOptions {
  * urgent work of the built-in components disables non-urgent actions now and then, so weak
  * fairness would not force it.
  */
-export interface ClusterExtension {
+export interface ClusterExtension extends ExtensionCauses {
   readonly name: string;
   /** Its memory in the initial states. */
   initial(state: ClusterState): JsonValue;
@@ -80,6 +84,38 @@ export interface ClusterExtension {
    * when there are several ("time travel").
    */
   readonly informer?: boolean;
+  /**
+   * What this controller promises, checked with the cluster's own properties: invariants
+   * (`always`), step properties (`alwaysStep`), observers and reachability goals (`sometimes`).
+   * `kubecheck check --extension` checks them by default, replay and reports know them by id.
+   * An id may not be one of the built-in properties'.
+   */
+  readonly properties?: readonly Property<ClusterState>[];
+  /** Its liveness properties (`eventually`, `alwaysEventually`, `leadsTo`), checked by `check --liveness`. */
+  readonly liveness?: readonly LivenessProperty<ClusterState>[];
+}
+
+/** The properties the extensions declare, in order; KC107 when an id is declared twice or is a built-in one. */
+export function extensionProperties(extensions: readonly ClusterExtension[], builtIn: readonly string[]): { readonly properties: Property<ClusterState>[]; readonly liveness: LivenessProperty<ClusterState>[] } {
+  const seen = new Map<string, string>(builtIn.map((id) => [id, 'the built-in properties']));
+  const properties: Property<ClusterState>[] = [];
+  const liveness: LivenessProperty<ClusterState>[] = [];
+  const take = (e: ClusterExtension, id: string): void => {
+    const other = seen.get(id);
+    if (other !== undefined) modelError(ModelErrorCode.invalidShape, `extension ${e.name} declares property ${id}, which ${other === 'the built-in properties' ? 'is a built-in property' : `extension ${other} declares too`}: give it another id`);
+    seen.set(id, e.name);
+  };
+  for (const e of extensions) {
+    for (const p of e.properties ?? []) {
+      take(e, p.id);
+      properties.push(p);
+    }
+    for (const p of e.liveness ?? []) {
+      take(e, p.id);
+      liveness.push(p);
+    }
+  }
+  return { properties, liveness };
 }
 
 /** Gives every extension its memory in `state`. */
@@ -145,7 +181,7 @@ export function urgentActions(ctx: Ctx): ClusterAction[] {
 
 /** The built-in non-urgent actions: tick, faults, operator actions. */
 export function backgroundActions(ctx: Ctx): ClusterAction[] {
-  return [tickAction(ctx), ...acquireActions(ctx), ...(informersOn(ctx) ? watchEventActions(ctx) : []), ...(ctx.config.faults.sequence.length > 0 ? [sequenceActions(ctx).free] : []), ...faultActions(ctx), ...operatorActions(ctx)];
+  return [tickAction(ctx), ...acquireActions(ctx), containerExitAction(), ...(informersOn(ctx) ? watchEventActions(ctx) : []), ...(ctx.config.faults.sequence.length > 0 ? [sequenceActions(ctx).free] : []), ...faultActions(ctx), ...operatorActions(ctx)];
 }
 
 const paramsOf = (a: ClusterAction, s: ClusterState): readonly (JsonValue | undefined)[] =>
@@ -157,7 +193,8 @@ function isClusterAction(a: ClusterAction | AnyActionDef<ClusterState>): a is Cl
 
 /** The Kubernetes cluster as a checker `Model`, without properties (see `properties/`). */
 export function clusterModel(config: ClusterConfig, options: ClusterModelOptions = {}): Model<ClusterState> {
-  const ctx = makeCtx(config);
+  // What the extensions say they cause (`causes`) counts for every "cannot happen" shortcut.
+  const ctx = makeCtx(config, options.extensions ?? []);
   const urgent = [...urgentActions(ctx), ...(options.urgentActions ?? [])];
   const extensions = options.extensions ?? [];
   const cached = informersOn(ctx) ? extensions.filter((e) => e.informer === true) : [];
@@ -171,31 +208,42 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
   const watchCaches = cached.length > 0 && config.faults.extensionRestart > 0;
   /** After any step: history variables, and the caches when modelled. */
   const settle = informersOn(ctx) ? (s: ClusterState): ClusterState => syncInformers(ctx, syncHistory(s), informerClients, watchCaches) : syncHistory;
-  const firstDueCache = new WeakMap<ClusterState, number>();
-  /** Index in `urgent` of the first action with a due parameter, or -1 (quiescent). */
-  const firstDue = (s: ClusterState): number => {
-    const hit = firstDueCache.get(s);
+  /** Per state: the first due urgent action, and the parameters it was found with. */
+  interface Due {
+    readonly index: number;
+    readonly params: readonly (JsonValue | undefined)[];
+  }
+  const QUIESCENT: Due = { index: -1, params: [] };
+  const dueCache = new WeakMap<ClusterState, Due>();
+  const dueOf = (s: ClusterState): Due => {
+    const hit = dueCache.get(s);
     if (hit !== undefined) return hit;
-    let found = -1;
-    for (let i = 0; i < urgent.length && found < 0; i++) {
+    let found = QUIESCENT;
+    for (let i = 0; i < urgent.length && found === QUIESCENT; i++) {
       const a = urgent[i];
-      for (const p of paramsOf(a, s)) {
+      const ps = paramsOf(a, s);
+      for (const p of ps) {
         if (a.enabled(s, p)) {
-          found = i;
+          found = { index: i, params: ps };
           break;
         }
       }
     }
-    firstDueCache.set(s, found);
+    dueCache.set(s, found);
     return found;
   };
+  /** Index in `urgent` of the first action with a due parameter, or -1 (quiescent). */
+  const firstDue = (s: ClusterState): number => dueOf(s).index;
+  const NONE: readonly JsonValue[] = [];
   const describers = new Map<string, ClusterAction>();
   const actions: AnyActionDef<ClusterState>[] = [];
   urgent.forEach((a, i) => {
     describers.set(a.name, a);
     actions.push({
       name: a.name,
-      ...(a.params === undefined ? {} : { params: a.params }),
+      // Only the first due action has candidates: the others' parameters are not even listed (its
+      // own were, while finding it). Ordinals count listed candidates, so this changes no order.
+      ...(a.params === undefined ? {} : { params: (s: ClusterState) => { const d = dueOf(s); return d.index === i ? (d.params as readonly JsonValue[]) : NONE; } }),
       enabled: (s, p) => firstDue(s) === i && a.enabled(s, p),
       apply: (s, p) => settle(a.apply(s, p)),
       // Periodic and reactive work of live components happens. Strong fairness: more urgent work
@@ -206,9 +254,11 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
   for (const a of background) {
     if (isClusterAction(a)) {
       describers.set(a.name, a);
+      const ps = a.params;
       actions.push({
         name: a.name,
-        ...(a.params === undefined ? {} : { params: a.params }),
+        // Between instants only: while urgent work is due no background candidate is listed.
+        ...(ps === undefined ? {} : { params: (s: ClusterState) => (firstDue(s) < 0 ? (typeof ps === 'function' ? ps(s) : ps) : NONE) as readonly JsonValue[] }),
         enabled: (s, p) => firstDue(s) < 0 && a.enabled(s, p),
         apply: a.name === 'tick' ? (s, p) => settle(tickInformers(ctx, tickExtensions(extensions, a.apply(s, p), ctx.tick), ctx.tick)) : (s, p) => settle(a.apply(s, p)),
         // As the action says (time passes, an expired Lease is taken); faults and operator actions may never happen.

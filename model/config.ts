@@ -131,6 +131,12 @@ export interface ClusterConfig {
      * StatefulSet `db` built from the `replicaSet*` and `statefulSet*` keys above.
      */
     readonly workloads: readonly WorkloadConfig[];
+    /**
+     * Pods' `spec.terminationGracePeriodSeconds` where a workload gives none (the API's default,
+     * 30): after SIGTERM the kubelet waits this long before SIGKILL, also for a force-deleted pod
+     * (pod_workers.go `calculateEffectiveGracePeriod` falls back to the spec's value).
+     */
+    readonly terminationGracePeriodSeconds: number;
   };
   /**
    * Stale state: informer caches and kube-apiserver watch caches. Off (0) by default: every
@@ -223,6 +229,23 @@ export interface WorkloadConfig {
   readonly tolerations: { readonly unreachable: TolerationSetting; readonly notReady: TolerationSetting };
   /** `spec.template.spec.nodeName` as a node index (pods created bound there), or -1. */
   readonly nodeName: number;
+  /**
+   * The pod template's `terminationGracePeriodSeconds`: how long the kubelet lets the containers
+   * of a deleted pod run after SIGTERM before SIGKILL. Absent: `cluster.terminationGracePeriodSeconds`.
+   */
+  readonly terminationGracePeriodSeconds?: number;
+  /**
+   * A StatefulSet's `spec.podManagementPolicy`: `OrderedReady` (the default: ordinal i is created
+   * only once 0 … i-1 are Running and Ready) or `Parallel` (every missing ordinal at once).
+   */
+  readonly podManagementPolicy?: PodManagementPolicy;
+}
+
+export type PodManagementPolicy = 'OrderedReady' | 'Parallel';
+
+/** The termination grace period of a workload's pods (seconds; the kubelet gives at least 1). */
+export function terminationGraceOf(config: ClusterConfig, w: WorkloadConfig | undefined): number {
+  return Math.max(1, w?.terminationGracePeriodSeconds ?? config.cluster.terminationGracePeriodSeconds);
 }
 
 /**

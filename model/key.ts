@@ -26,7 +26,15 @@ export function nodeObjectKey(o: NodeObject | null): string {
 
 /** The node's own fields, running containers excluded. */
 export function nodeRealKey(n: NodeReal): string {
-  return `${n.up ? 1 : 0}${n.kubeletUp ? 1 : 0}${n.partitioned ? 1 : 0}${n.runtimeUp ? 1 : 0}${n.statusStuck ? 1 : 0}${n.podWatchStuck === true ? 'w' : ''},${n.heartbeatIn},${n.sinceHeartbeat},${n.sinceNoExecute},${n.liveFor},${n.runtimeDownFor}`;
+  return `${n.up ? 1 : 0}${n.kubeletUp ? 1 : 0}${n.partitioned ? 1 : 0}${n.runtimeUp ? 1 : 0}${n.statusStuck ? 1 : 0}${n.podWatchStuck === true ? 'w' : ''},${n.heartbeatIn},${n.sinceHeartbeat},${n.sinceNoExecute},${n.liveFor},${n.runtimeDownFor}${terminatingKey(n, (pod) => pod)}`;
+}
+
+/** The node's terminating containers (`!pod:killIn` each, pods named by `label`); "" when none. */
+export function terminatingKey(n: NodeReal, label: (pod: string) => string): string {
+  if (n.terminating === undefined || n.terminating.length === 0) return '';
+  let out = '';
+  for (const t of n.terminating) out += `!${label(t.pod)}:${t.killIn}`;
+  return out;
 }
 
 const DEL: Record<string, string> = { 'taint-eviction': 'e', replicaset: 'r', operator: 'o' };

@@ -7,17 +7,29 @@
  * leases, the node controller will assume the node is healthy and take no action"). It starts
  * containers of pods bound to its node (not while its runtime is down);
  * stops containers of pods deleted, terminating or bound elsewhere, then finishes the deletion.
+ *
+ * Stopping takes time (pod_workers.go `killPod` with `calculateEffectiveGracePeriod`): SIGTERM,
+ * then the containers run on until they exit by themselves (`container-exit`, at any instant) or
+ * the grace period ends and the kubelet sends SIGKILL (`kubelet-kill`). The grace period is the
+ * pod's `terminationGracePeriodSeconds` (30 by default) for a graceful deletion and also for a
+ * force-deleted pod: a force delete sets deletionGracePeriodSeconds to 0, which the kubelet
+ * replaces by the spec's value (at least 1 s). The object of a gracefully deleted pod goes once
+ * its containers are gone; a force-deleted one is gone at once, so a replacement with the same
+ * name can run elsewhere beside the old containers. A pod of the same name bound to this node
+ * again starts only after the old containers are gone.
  * Cut off from the API server it keeps running everything it has (it cannot see deletions); so
  * does a kubelet whose pod watch is stuck after an etcd restore, until it restarts.
  *
  * Batched: all kubelets due at one instant act in one step. Their effects touch disjoint parts of
  * the state (their own node, Lease and pods), so the end state of the instant does not depend on
- * their order; the batch keeps node symmetry exact. Not modelled: the 0.04 jitter, the five
- * immediate Lease retries, kubelet admission (maxPods is the scheduler's filter only), pod phases.
+ * their order; the batch keeps node symmetry exact. The renewal jitter (0.04, sliding) is
+ * explored where a grace period comes near the renew interval (see `jitter` below). Not
+ * modelled: the five immediate Lease retries, kubelet admission (maxPods is the scheduler's filter only), pod phases.
  */
 import { produce } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeName, removeItem, addSorted, KCM, type ClusterState, type PodObject } from './state.js';
+import { terminationGraceOf } from './config.js';
+import { kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeName, removeItem, addSorted, isTerminating, terminatingOf, KCM, type ClusterState, type PodObject, type Terminating } from './state.js';
 
 /** Nodes whose kubelet is due to renew its Lease. */
 export function heartbeatsDue(s: ClusterState): number[] {
@@ -58,43 +70,114 @@ export function syncWork(s: ClusterState, n: number): SyncWork | undefined {
   for (const p of s.api.pods) {
     if (!bound(p, n)) continue;
     const isRunning = node.running.includes(p.name);
+    // Containers of an earlier pod of this name still terminating: the new one waits for them.
     if (p.deletion === null && !isRunning && node.runtimeUp) start.push(p.name);
     if (p.deletion !== null && !isRunning) finish.push(p.name);
   }
+  // SIGTERM to containers whose pod is gone, Terminating or bound elsewhere (once: a terminating
+  // container waits for its exit or its SIGKILL).
   for (const name of node.running) {
+    if (isTerminating(node, name)) continue;
     const p = s.api.pods.find((q) => q.name === name);
     if (p === undefined || p.deletion !== null || p.nodeName !== n) stop.push(name);
   }
-  // Finishing a deletion is a write; once the container is stopped the pod object goes.
-  const writable = kubeletCanWrite(s, n);
-  for (const name of stop) {
-    const p = s.api.pods.find((q) => q.name === name);
-    if (p !== undefined && p.deletion !== null && p.nodeName === n && writable) finish.push(name);
-  }
-  if (!writable) finish.length = 0;
+  // Finishing a deletion is a write; once the containers are gone the pod object goes.
+  if (!kubeletCanWrite(s, n)) finish.length = 0;
   if (start.length + stop.length + finish.length === 0) return undefined;
   return { start, stop, finish };
 }
 
+/** Nodes whose kubelet is due to SIGKILL containers whose grace period is over. */
+function killsDue(s: ClusterState): number[] {
+  const out: number[] = [];
+  for (let n = 0; n < s.nodes.length; n++) if (kubeletAlive(s, n) && terminatingOf(s.nodes[n]).some((t) => t.killIn <= 0)) out.push(n);
+  return out;
+}
+
+/** Removes `name`'s containers from node n (they exited or were killed). */
+function containersGone(d: { running: string[]; terminating?: Terminating[] }, name: string): void {
+  removeItem(d.running, name);
+  const rest = (d.terminating ?? []).filter((t) => t.pod !== name);
+  if (rest.length > 0) d.terminating = rest;
+  else delete d.terminating;
+}
+
+/**
+ * `container-exit`: the containers of a terminating pod exit on SIGTERM before their grace period
+ * ends, at any instant (how fast an application shuts down is its own business).
+ */
+export function containerExitAction(): ClusterAction {
+  const candidates = (s: ClusterState): string[] => {
+    const out: string[] = [];
+    s.nodes.forEach((node, n) => {
+      for (const t of terminatingOf(node)) out.push(`${t.pod}@${nodeName(n)}`);
+    });
+    return out;
+  };
+  const parse = (p: string): { pod: string; n: number } => {
+    const at = p.lastIndexOf('@node-');
+    return { pod: p.slice(0, at), n: Number(p.slice(at + '@node-'.length)) - 1 };
+  };
+  return clusterAction<string>({
+    name: 'container-exit',
+    urgent: false,
+    params: candidates,
+    enabled: (s, p) => {
+      const { pod, n } = parse(p);
+      return n >= 0 && n < s.nodes.length && isTerminating(s.nodes[n], pod);
+    },
+    apply: (s, p) => {
+      const { pod, n } = parse(p);
+      return produce(s, (d) => containersGone(d.nodes[n] as { running: string[]; terminating?: Terminating[] }, pod));
+    },
+    describe: (_b, p) => {
+      const { pod, n } = parse(p);
+      return { actor: `kubelet/${nodeName(n)}`, summary: `the containers of ${pod} exit on SIGTERM on ${nodeName(n)}`, to: [] };
+    },
+  });
+}
+
 export function kubeletActions(ctx: Ctx): ClusterAction[] {
+  // client-go's lease controller renews with JitterUntil(renewInterval, 0.04, sliding): a gap of
+  // up to 1.04 × renewInterval. In whole quanta: renewInterval or up to `late` quanta more (an
+  // event at t+ stands for any time in (t, t+1)), the same comparisons against whole-second
+  // thresholds. Explored only where a late renewal can reach the node lifecycle controller's
+  // grace period: a pass sees a renewal at most a monitor period (less a quantum) after it, so
+  // the time since the probe it compares is at most the gap plus that; with a drifting clock the
+  // controller's time runs up to clockDriftRate faster. Elsewhere no verdict depends on it.
+  const kcm = ctx.config.kubeControllerManager;
+  const late = Math.max(1, Math.ceil((0.04 * ctx.renewInterval) / ctx.tick - 1e-9));
+  const drift = ctx.config.faults.clockDrift > 0 || ctx.config.faults.sequence.some((x) => x.fault === 'clock-drift') ? Math.max(1, ctx.config.faults.clockDriftRate) : 1;
+  // Below renewInterval − monitor period the node is marked Unknown between renewals anyway
+  // (every phase flaps): the jittered orderings of those flaps are not explored there. A pause of
+  // the controller or a kube-apiserver ⇄ etcd outage lengthens what a pass sees by its duration,
+  // which may start at any instant; a late renewal is not combined with them (see NOTES).
+  const jitter = ctx.grace >= ctx.renewInterval - kcm.nodeMonitorPeriod && ctx.grace < (ctx.renewInterval + late * ctx.tick + kcm.nodeMonitorPeriod - ctx.tick) * drift;
+  const choices = late + 1;
+  /** How many quanta late the renewal after this one is for the i-th due kubelet. */
+  const lateOf = (mask: number | undefined, i: number): number => Math.floor((mask ?? 0) / choices ** i) % choices;
+  const graces = new Map(ctx.config.cluster.workloads.map((w) => [w.name, terminationGraceOf(ctx.config, w)]));
+  const graceOf = (pod: string): number => graces.get(ctx.workloadOfPod(pod)?.name ?? '') ?? terminationGraceOf(ctx.config, undefined);
   return [
-    clusterAction({
+    clusterAction<number>({
       name: 'kubelet-heartbeat',
       urgent: true,
+      // With jitter, which of the due kubelets wait one quantum longer before the next renewal (a bit each).
+      ...(jitter ? { params: (s: ClusterState) => Array.from({ length: choices ** heartbeatsDue(s).length }, (_, i) => i) } : {}),
       enabled: (s) => heartbeatsDue(s).length > 0,
-      apply: (s) =>
+      apply: (s, lateMask) =>
         produce(s, (d) => {
-          for (const n of heartbeatsDue(s)) {
-            d.nodes[n].heartbeatIn = ctx.renewInterval;
-            if (!kubeletCanWrite(s, n)) continue;
+          heartbeatsDue(s).forEach((n, i) => {
+            d.nodes[n].heartbeatIn = ctx.renewInterval + (jitter ? lateOf(lateMask, i) * ctx.tick : 0);
+            if (!kubeletCanWrite(s, n)) return;
             d.nodes[n].sinceHeartbeat = 0;
             for (const c of d.candidates[KCM]) if (c.ctrl !== null) c.ctrl.nodes[n].unseen = true;
             const obj = d.api.nodes[n];
             const ready = postedReady(s, n);
             if (obj !== null && ready !== undefined && obj.ready !== ready) obj.ready = ready;
-          }
+          });
         }),
-      describe: (b) => {
+      describe: (b, lateMask) => {
         const due = heartbeatsDue(b);
         const ok = due.filter((n) => kubeletCanWrite(b, n));
         const failed = due.filter((n) => !ok.includes(n));
@@ -105,6 +188,7 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
           const ready = postedReady(b, n);
           if (ready !== undefined && b.api.nodes[n] !== null && b.api.nodes[n]!.ready !== ready) parts.push(`${nodeName(n)} posts Ready=${ready}`);
         }
+        if (jitter) for (const [i, n] of due.entries()) if (lateOf(lateMask, i) > 0) parts.push(`${nodeName(n)} renews next in ${ctx.renewInterval + lateOf(lateMask, i) * ctx.tick}s (jitter)`);
         // Renewals of nodes already Ready are routine; a failure or a node coming back is not.
         const routine = failed.length === 0 && ok.every((n) => b.api.nodes[n] === null || postedReady(b, n) === undefined || b.api.nodes[n]!.ready === postedReady(b, n));
         return { actor: `kubelet/${due.map(nodeName).join(',')}`, summary: parts.join('; '), to: ok.length ? [...API] : [], routine };
@@ -120,8 +204,13 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
             const w = syncWork(s, n);
             if (w === undefined) continue;
             const running = d.nodes[n].running as string[];
-            for (const name of w.stop) removeItem(running, name);
             for (const name of w.start) addSorted(running, name);
+            if (w.stop.length) {
+              const terminating: Terminating[] = [...terminatingOf(s.nodes[n])];
+              for (const name of w.stop) terminating.push({ pod: name, killIn: graceOf(name) });
+              terminating.sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
+              d.nodes[n].terminating = terminating;
+            }
             if (w.finish.length) d.api.pods = d.api.pods.filter((p) => !w.finish.includes(p.name));
           }
         }),
@@ -134,13 +223,29 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
           if (w === undefined) continue;
           actors.push(nodeName(n));
           if (w.start.length) parts.push(`starts ${w.start.join(', ')} on ${nodeName(n)}`);
-          if (w.stop.length) parts.push(`stops ${w.stop.join(', ')} on ${nodeName(n)}`);
+          if (w.stop.length) parts.push(`sends SIGTERM to ${w.stop.join(', ')} on ${nodeName(n)} (SIGKILL after ${w.stop.map((x) => `${graceOf(x)}s`).join(', ')})`);
           if (w.finish.length) {
             parts.push(`finishes deleting ${w.finish.join(', ')}`);
             writes = true;
           }
         }
         return { actor: `kubelet/${actors.join(',')}`, summary: parts.join('; '), to: writes ? [...API] : ['kube-apiserver'] };
+      },
+    }),
+    clusterAction({
+      name: 'kubelet-kill',
+      urgent: true,
+      enabled: (s) => killsDue(s).length > 0,
+      apply: (s) =>
+        produce(s, (d) => {
+          for (const n of killsDue(s)) {
+            for (const t of terminatingOf(s.nodes[n])) if (t.killIn <= 0) containersGone(d.nodes[n] as { running: string[]; terminating?: Terminating[] }, t.pod);
+          }
+        }),
+      describe: (b) => {
+        const due = killsDue(b);
+        const parts = due.map((n) => `SIGKILL to ${terminatingOf(b.nodes[n]).filter((t) => t.killIn <= 0).map((t) => t.pod).join(', ')} on ${nodeName(n)} (grace period over)`);
+        return { actor: `kubelet/${due.map(nodeName).join(',')}`, summary: parts.join('; '), to: [] };
       },
     }),
   ];

@@ -159,7 +159,7 @@ function parseValue(spec: ParameterSpec, raw: unknown): unknown {
   }
 }
 
-const WORKLOAD_FIELDS = ['kind', 'name', 'replicas', 'tolerations', 'nodeName'];
+const WORKLOAD_FIELDS = ['kind', 'name', 'replicas', 'tolerations', 'nodeName', 'terminationGracePeriodSeconds', 'podManagementPolicy'];
 
 /** A toleration setting of a workload in the list: seconds, forever, none, or default. */
 function parseToleration(key: string, raw: unknown): TolerationSetting {
@@ -205,12 +205,20 @@ function parseWorkloads(key: string, raw: unknown): WorkloadConfig[] | null {
     const t = tol as Record<string, unknown>;
     for (const k of Object.keys(t)) if (k !== 'unreachable' && k !== 'notReady') modelError(ModelErrorCode.unknownParameter, `unknown parameter "${at}.tolerations.${k}" (config file); tolerations has unreachable, notReady`);
     const node = parseValue({ key: `${at}.nodeName`, kubernetesName: '', component: '', defaultValue: 'none', description: '', type: 'node' }, o.nodeName ?? 'none') as number;
+    const grace = o.terminationGracePeriodSeconds === undefined || o.terminationGracePeriodSeconds === null ? undefined : parseInteger(`${at}.terminationGracePeriodSeconds`, o.terminationGracePeriodSeconds);
+    if (grace !== undefined && grace < 0) modelError(ModelErrorCode.invalidValue, `${at}.terminationGracePeriodSeconds: expected seconds ≥ 0, got ${grace}`);
+    const policy = o.podManagementPolicy;
+    if (policy !== undefined && policy !== null && (kind !== 'StatefulSet' || (policy !== 'OrderedReady' && policy !== 'Parallel'))) {
+      modelError(ModelErrorCode.invalidValue, `${at}.podManagementPolicy: ${kind !== 'StatefulSet' ? 'only a StatefulSet has one' : `expected OrderedReady or Parallel, got ${quoted(policy)}`}`);
+    }
     return {
       kind,
       name: o.name.trim(),
       replicas: daemon ? 0 : o.replicas === undefined ? 1 : parseInteger(`${at}.replicas`, o.replicas),
       tolerations: { unreachable: parseToleration(`${at}.tolerations.unreachable`, t.unreachable), notReady: parseToleration(`${at}.tolerations.notReady`, t.notReady) },
       nodeName: node,
+      ...(grace === undefined ? {} : { terminationGracePeriodSeconds: grace }),
+      ...(policy === 'Parallel' || policy === 'OrderedReady' ? { podManagementPolicy: policy } : {}),
     };
   });
 }
@@ -289,6 +297,7 @@ export function resolveConfig(scenario: string, input: ResolveInput = {}): Clust
       }
     }
   }
+  if ((cluster.terminationGracePeriodSeconds as number) < 0) modelError(ModelErrorCode.invalidValue, `cluster.terminationGracePeriodSeconds: expected seconds ≥ 0, got ${cluster.terminationGracePeriodSeconds as number}`);
   if (!explicit.has(GRACE)) {
     setPath(out, GRACE, defaultGracePeriod(out.kubernetesVersion as string));
   }
@@ -299,7 +308,11 @@ export function resolveConfig(scenario: string, input: ResolveInput = {}): Clust
 
 /** A workload of the list as a config file writes it. */
 function workloadToObject(w: WorkloadConfig): Record<string, unknown> {
-  if (w.kind === 'DaemonSet') return { kind: w.kind, name: w.name };
+  const grace = {
+    ...(w.terminationGracePeriodSeconds === undefined ? {} : { terminationGracePeriodSeconds: w.terminationGracePeriodSeconds }),
+    ...(w.podManagementPolicy === undefined ? {} : { podManagementPolicy: w.podManagementPolicy }),
+  };
+  if (w.kind === 'DaemonSet') return { kind: w.kind, name: w.name, ...grace };
   const tol = (t: TolerationSetting): unknown => (t === null ? 'default' : t);
   return {
     kind: w.kind,
@@ -307,6 +320,7 @@ function workloadToObject(w: WorkloadConfig): Record<string, unknown> {
     replicas: w.replicas,
     tolerations: { unreachable: tol(w.tolerations.unreachable), notReady: tol(w.tolerations.notReady) },
     nodeName: w.nodeName < 0 ? 'none' : `node-${w.nodeName + 1}`,
+    ...grace,
   };
 }
 

@@ -102,6 +102,13 @@ export interface NodeReal {
   readonly heartbeatIn: number;
   /** Pod names whose containers run here, sorted. */
   readonly running: readonly string[];
+  /**
+   * Containers the kubelet has sent SIGTERM (their pod deleted, Terminating or bound elsewhere)
+   * and that still run: each with the seconds left of its grace period before SIGKILL, sorted by
+   * pod. Each is also in `running`. Absent or empty: none. Kept only while the kubelet runs (its
+   * pod workers hold the timer; a restarted kubelet starts the grace period over).
+   */
+  readonly terminating?: readonly Terminating[];
   /** History: real time since the last successful Lease renewal (saturating), for properties. */
   readonly sinceHeartbeat: number;
   /** History: real time since the node got an unreachable/not-ready NoExecute taint; -1 without. */
@@ -124,6 +131,20 @@ export interface NodeReal {
    */
   readonly podWatchStuck?: boolean;
 }
+
+/** A pod's containers between SIGTERM and their exit (kubelet pod_workers.go `killPod`). */
+export interface Terminating {
+  readonly pod: string;
+  /** Seconds of the grace period left; SIGKILL at 0. */
+  readonly killIn: number;
+}
+
+/** The pods of node n whose containers are terminating (SIGTERM sent, still running). */
+export const terminatingOf = (node: NodeReal): readonly Terminating[] => node.terminating ?? NO_TERMINATING;
+const NO_TERMINATING: readonly Terminating[] = Object.freeze([]);
+
+/** Whether pod `name`'s containers on this node are terminating. */
+export const isTerminating = (node: NodeReal, name: string): boolean => node.terminating !== undefined && node.terminating.some((t) => t.pod === name);
 
 /** Node-health data the node lifecycle controller keeps in memory, per node. */
 export interface NodeHealth {

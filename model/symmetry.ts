@@ -56,7 +56,8 @@ export function canonicalize(ctx: Ctx, s: ClusterState): ClusterState {
     let mem = '';
     for (const k of kcm) if (k.ctrl !== null) mem += `${k.ctrl.nodes[n].sinceProbe}${k.ctrl.nodes[n].unseen ? '*' : ''}${k.ctrl.nodes[n].observed[0]}${k.ctrl.gcMissing[n]},`;
     for (const k of s.candidates[1]) if (k.assumed !== null && k.assumed.node === n) mem += `a${label(k.assumed.pod)}`;
-    sigs[n] = `${nodeObjectKey(s.api.nodes[n])}/${nodeRealKey(real)}/${bound.join(';')}/${run.join(';')}/${mem}`;
+    const ending = real.terminating === undefined ? '' : real.terminating.map((t) => `${label(t.pod)}:${t.killIn}`).sort().join(';');
+    sigs[n] = `${nodeObjectKey(s.api.nodes[n])}/${nodeRealKey(real.terminating === undefined ? real : { ...real, terminating: undefined })}/${bound.join(';')}/${run.join(';')}/${mem}/${ending}`;
   }
   const perm = new Array<number>(N); // perm[new] = old
   let nodesMoved = false;
@@ -81,9 +82,11 @@ export function canonicalize(ctx: Ctx, s: ClusterState): ClusterState {
     for (const n of s.nodes) for (const r of n.running) if (ctx.workloadOfPod(r) === w && !names.includes(r)) names.push(r);
     const sigOf = (name: string): string => {
       const p = podByName.get(name);
-      const on: number[] = [];
+      const on: string[] = [];
       s.nodes.forEach((n, i) => {
-        if (n.running.includes(name)) on.push(inv[i]);
+        if (!n.running.includes(name)) return;
+        const t = n.terminating?.find((x) => x.pod === name);
+        on.push(t === undefined ? String(inv[i]) : `${inv[i]}!${t.killIn}`);
       });
       on.sort();
       return p === undefined ? `~/${on.join(',')}` : `${podAttrs(p)}@${mapNode(p.nodeName)}/${on.join(',')}`;
@@ -165,7 +168,13 @@ export function permuteNodesAndPods(s: ClusterState, perm: readonly number[], re
       pods: s.api.pods.map((p) => ({ ...p, name: rn(p.name), nodeName: mapNode(p.nodeName) })).sort((a, b) => cmp(a.name, b.name)),
       leases: s.api.leases,
     },
-    nodes: perm.map((old) => ({ ...s.nodes[old], running: s.nodes[old].running.map(rn).sort() })),
+    nodes: perm.map((old) => {
+      const node = s.nodes[old];
+      const running = node.running.map(rn).sort();
+      if (node.terminating === undefined) return { ...node, running };
+      const terminating = node.terminating.map((t) => ({ pod: rn(t.pod), killIn: t.killIn })).sort((a, b) => cmp(a.pod, b.pod));
+      return { ...node, running, terminating };
+    }),
     candidates: s.candidates.map((list) =>
       list.map((k) => {
         if (k.ctrl === null && k.assumed === null) return k;

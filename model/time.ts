@@ -23,11 +23,13 @@ function tickNode(ctx: Ctx, s: ClusterState, n: number): NodeReal {
   const sinceNoExecute = node.sinceNoExecute >= 0 && node.sinceNoExecute < ctx.noExecuteCap ? up(node.sinceNoExecute, dt, ctx.noExecuteCap) : node.sinceNoExecute;
   const liveFor = nodeLive(s, n) && node.liveFor < ctx.liveCap ? up(node.liveFor, dt, ctx.liveCap) : node.liveFor;
   const runtimeDownFor = node.runtimeDownFor >= 0 && node.runtimeDownFor < ctx.runtimeDownCap ? up(node.runtimeDownFor, dt, ctx.runtimeDownCap) : node.runtimeDownFor;
+  // Grace periods run while the kubelet does (it holds the timers; see syncHistory).
+  const terminating = node.terminating !== undefined && kubeletAlive(s, n) ? node.terminating.map((t) => (t.killIn > 0 ? { pod: t.pod, killIn: down(t.killIn, dt) } : t)) : node.terminating;
   if (
     heartbeatIn === node.heartbeatIn && sinceHeartbeat === node.sinceHeartbeat && sinceNoExecute === node.sinceNoExecute &&
-    liveFor === node.liveFor && runtimeDownFor === node.runtimeDownFor
+    liveFor === node.liveFor && runtimeDownFor === node.runtimeDownFor && terminating === node.terminating
   ) return node;
-  return { ...node, heartbeatIn, sinceHeartbeat, sinceNoExecute, liveFor, runtimeDownFor };
+  return terminating === undefined ? { ...node, heartbeatIn, sinceHeartbeat, sinceNoExecute, liveFor, runtimeDownFor } : { ...node, heartbeatIn, sinceHeartbeat, sinceNoExecute, liveFor, runtimeDownFor, terminating };
 }
 
 function tickControllers(ctx: Ctx, ctrl: ControllerManagerLocal, local: number): ControllerManagerLocal {
@@ -101,9 +103,13 @@ export function syncHistory(s: ClusterState): ClusterState {
     const tainted = conditionNoExecute(s.api.nodes[n]);
     const sinceNoExecute = tainted ? (node.sinceNoExecute < 0 ? 0 : node.sinceNoExecute) : -1;
     const liveFor = nodeLive(s, n) ? node.liveFor : 0;
-    if (sinceNoExecute === node.sinceNoExecute && liveFor === node.liveFor) continue;
+    // Termination timers belong to the kubelet's pod workers and to containers that still run.
+    const t = node.terminating;
+    const terminating = t === undefined ? undefined : !kubeletAlive(s, n) ? [] : t.every((x) => node.running.includes(x.pod)) ? t : t.filter((x) => node.running.includes(x.pod));
+    if (sinceNoExecute === node.sinceNoExecute && liveFor === node.liveFor && terminating === t) continue;
     nodes ??= [...s.nodes];
-    nodes[n] = { ...node, sinceNoExecute, liveFor };
+    const { terminating: _before, ...rest } = node;
+    nodes[n] = terminating !== undefined && terminating.length > 0 ? { ...rest, sinceNoExecute, liveFor, terminating } : { ...rest, sinceNoExecute, liveFor };
   }
   return nodes === undefined ? s : { ...s, nodes };
 }

@@ -21,8 +21,10 @@
  *   the kubelet posted: a pod on a crashed node counts as unready at once, whereas Kubernetes
  *   keeps its stale Ready status until the node is marked Unknown (this only matters for creating
  *   a missing higher ordinal within that grace period). Not modelled: readiness probes (a running
- *   container is Ready), minReadySeconds (0: Ready is Available), the Parallel policy, failed or
+ *   container is Ready), minReadySeconds (0: Ready is Available), failed or
  *   succeeded pods being deleted and recreated, scale-down of condemned ordinals, updates.
+ *   podManagementPolicy Parallel (from the workload list or a manifest) creates every missing
+ *   ordinal without waiting for the lower ones.
  * - DaemonSet (pkg/controller/daemon): one pod per node, named `<name>-node-<n>` (Kubernetes'
  *   `<name>-<random>` abstracted), tolerating unreachable and not-ready NoExecute forever
  *   (`AddOrUpdateDaemonPodTolerations`), so taint eviction never removes it. The controller
@@ -47,7 +49,7 @@ import { produce } from 'immer';
 import { daemonPodName } from './config.js';
 import { API, clusterAction, type ClusterAction, type Ctx, type WorkloadCtx } from './context.js';
 import { expect, expectationsSatisfied, freshUid, kcmAwait, kcmView, kcmWaiting } from './informers.js';
-import { acting, canWrite, KCM, nodeName, podIndex, type ClusterState, type PodObject, type Taint } from './state.js';
+import { acting, canWrite, isTerminating, KCM, nodeName, podIndex, type ClusterState, type PodObject, type Taint } from './state.js';
 
 const refs = (s: ClusterState): string[] => s.candidates[KCM].map((_, c) => `kube-controller-manager-${c + 1}`);
 const idx = (p: string): number => Number(p.slice('kube-controller-manager-'.length)) - 1;
@@ -99,7 +101,9 @@ export function replicaSetWork(ctx: Ctx, s: ClusterState, c: number): { workload
 function statefulSetPodReady(s: ClusterState, p: PodObject): boolean {
   if (p.nodeName < 0 || p.deletion !== null) return false;
   const node = s.api.nodes[p.nodeName];
-  return node !== null && node.ready === 'True' && s.nodes[p.nodeName].running.includes(p.name);
+  // A container of this name that got SIGTERM belongs to an earlier incarnation, not to this pod.
+  const real = s.nodes[p.nodeName];
+  return node !== null && node.ready === 'True' && real.running.includes(p.name) && !isTerminating(real, p.name);
 }
 
 /**
@@ -108,15 +112,27 @@ function statefulSetPodReady(s: ClusterState, p: PodObject): boolean {
  * Terminating and is Ready (otherwise the controller waits). Once it has created ordinal i, that
  * pod is unbound hence not Ready, so nothing above it is due until it runs.
  */
-export function statefulSetNextOf(s: ClusterState, w: WorkloadCtx): string | undefined {
+export function statefulSetNextOf(s: ClusterState, w: WorkloadCtx, parallel = false): string | undefined {
   const pods = s.api.pods;
   for (let i = 0; i < w.replicas; i++) {
     const name = `${w.name}-${i}`;
     const k = podIndex(s, name);
     if (k < 0) return name;
-    if (!statefulSetPodReady(s, pods[k])) return undefined;
+    // Parallel (stateful_set_control.go: `monotonic` false) waits for no lower ordinal.
+    if (!parallel && !statefulSetPodReady(s, pods[k])) return undefined;
   }
   return undefined;
+}
+
+/** StatefulSets whose podManagementPolicy is Parallel, by name (memoised per config). */
+const parallelSets = new WeakMap<Ctx, ReadonlySet<string>>();
+function isParallel(ctx: Ctx, name: string): boolean {
+  let set = parallelSets.get(ctx);
+  if (set === undefined) {
+    set = new Set(ctx.config.cluster.workloads.filter((w) => w.podManagementPolicy === 'Parallel').map((w) => w.name));
+    parallelSets.set(ctx, set);
+  }
+  return set.has(name);
 }
 
 /** The pod the first StatefulSet (in list order) with work creates now as candidate c sees it, or undefined. */
@@ -124,7 +140,7 @@ export function statefulSetNext(ctx: Ctx, s: ClusterState, c: number): string | 
   const view = kcmView(s, c);
   for (const w of ctx.workloads) {
     if (w.kind !== 'StatefulSet' || kcmWaiting(s, c, w.name)) continue;
-    const next = statefulSetNextOf(view, w);
+    const next = statefulSetNextOf(view, w, isParallel(ctx, w.name));
     if (next !== undefined) return next;
   }
   return undefined;

@@ -3,7 +3,7 @@
  * is stated; `kubernetes-semantics.md` (beside DESIGN.md) has the derivations.
  */
 import { always, alwaysStep, type Property } from '../checker/index.js';
-import { heartbeatsOf, kubeletReachesApi, podOfWorkload, quorum, syncWork, type ClusterConfig, type ClusterState } from '../model/index.js';
+import { heartbeatsOf, isTerminating, kubeletReachesApi, podOfWorkload, quorum, syncWork, type ClusterConfig, type ClusterState } from '../model/index.js';
 import { copiesRunning, workloadsOfKind } from './helpers.js';
 
 /**
@@ -102,8 +102,8 @@ export const writesNeedQuorum: Property<ClusterState> = alwaysStep<ClusterState>
 
 /**
  * `running-pods-keep-running`: a container stops only when its node crashes (or its container
- * runtime fails) or when its kubelet
- * sees the pod deleted, terminating or bound elsewhere; control-plane trouble never stops a
+ * runtime fails) or after its kubelet saw the pod deleted, terminating or bound elsewhere and sent
+ * SIGTERM (it exits, or is killed when the grace period ends); control-plane trouble never stops a
  * running pod ("Running Pods Keep Running", control-plane component failure table).
  * In the stock model this holds by construction (the kubelet's stop rule is modelled); it guards users' own controllers
  * (extensions) and changes to the model, where it can fail.
@@ -120,6 +120,9 @@ export const runningPodsKeepRunning: Property<ClusterState> = alwaysStep<Cluster
         if (now.includes(name)) continue;
         // The node crashed or its container runtime failed on this step: its containers die.
         if ((before.nodes[n].up && !after.nodes[n].up) || (before.nodes[n].runtimeUp && !after.nodes[n].runtimeUp)) continue;
+        // After SIGTERM (its kubelet saw the pod deleted, terminating or bound elsewhere) the
+        // containers exit by themselves or are killed when the grace period ends.
+        if ((action.name === 'container-exit' || action.name === 'kubelet-kill') && isTerminating(before.nodes[n], name)) continue;
         const p = before.api.pods.find((x) => x.name === name);
         if (action.name === 'kubelet-sync' && (p === undefined || p.deletion !== null || p.nodeName !== n)) continue;
         return false;
