@@ -8,9 +8,10 @@
  * const { model, properties } = kubernetesScenario('node-partition', { extensions: [myOperator] });
  * ```
  */
-import type { Model } from '../checker/index.js';
-import { resolveConfig, type ClusterConfig, type ClusterExtension, type ClusterState, type ResolveInput } from '../model/index.js';
+import type { LivenessProperty, Model } from '../checker/index.js';
+import { extensionProperties, resolveConfig, type ClusterConfig, type ClusterExtension, type ClusterState, type ResolveInput } from '../model/index.js';
 import { defaultProperties, kubernetesModel } from '../properties/index.js';
+import { kubernetesLiveness } from '../properties/liveness.js';
 
 export * from '../model/index.js';
 export { action, check, forEachTransition } from '../checker/index.js';
@@ -32,8 +33,10 @@ export interface KubernetesScenario {
   readonly config: ClusterConfig;
   /** The cluster with every Kubernetes property and the extensions attached. */
   readonly model: Model<ClusterState>;
-  /** The property ids `kubecheck check` checks for this scenario and config by default. */
+  /** The property ids `kubecheck check` checks for this scenario and config by default (the extensions' included). */
   readonly properties: readonly string[];
+  /** The liveness properties `kubecheck check --liveness` checks (the extensions' included). */
+  readonly liveness: readonly LivenessProperty<ClusterState>[];
 }
 
 /**
@@ -44,10 +47,14 @@ export interface KubernetesScenario {
 export function kubernetesScenario(scenario: string, input: KubernetesScenarioInput = {}): KubernetesScenario {
   const { extensions, ...resolveInput } = input;
   const config = resolveConfig(scenario, resolveInput);
+  const model = kubernetesModel(config, { ...(extensions && extensions.length > 0 ? { extensions } : {}) });
+  // What the extensions promise is checked by default, beside the cluster's own properties.
+  const own = extensionProperties(extensions ?? [], [...model.properties.map((p) => p.id), ...kubernetesLiveness(config).map((p) => p.id)]);
   return {
     scenario,
     config,
-    model: kubernetesModel(config, { ...(extensions && extensions.length > 0 ? { extensions } : {}) }),
-    properties: defaultProperties(scenario, config).ids,
+    model: { ...model, properties: [...model.properties, ...own.properties] },
+    properties: [...defaultProperties(scenario, config, extensions ?? []).ids, ...own.properties.map((p) => p.id)],
+    liveness: [...kubernetesLiveness(config), ...own.liveness],
   };
 }

@@ -20,5 +20,5 @@ export async function modelOfConfig(args: ModelOfConfigArgs): Promise<Model<unkn
 
 /** The factory descriptor for the model of `scenario` with its resolved `config`. */
 export function modelFactoryOf(scenario: string, config: JsonValue): ModelFactory {
-  return { module: new URL('./modelFactory.ts', import.meta.url).href, export: 'modelOfConfig', args: { scenario, config } };
+  return { module: import.meta.url, export: 'modelOfConfig', args: { scenario, config } };
 }

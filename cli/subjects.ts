@@ -1,8 +1,8 @@
 /** Which subject a scenario belongs to, and the config resolved for it from the command line. */
 import { fail, ToolErrorCode } from '../reports/errors.js';
 import type { ClusterExtension } from '../model/index.js';
-import { resolveConfig } from '../model/index.js';
-import { kubernetesModel } from '../properties/index.js';
+import { extensionProperties, resolveConfig } from '../model/index.js';
+import { defaultProperties, kubernetesModel } from '../properties/index.js';
 import { loadExtensions } from './extensions.js';
 import { importSources, type Imported } from './import/importer.js';
 import { readSources } from './import/read.js';
@@ -72,8 +72,19 @@ export function resolveWithExtensions(subject: Subject, scenario: string, input:
   const resolved = subject.resolve(scenario, input);
   if (extensions.length === 0) return resolved;
   if (subject !== kubernetesSubject) fail(ToolErrorCode.badOption, `--extension adds controllers to the Kubernetes model; scenario ${scenario} is not one of its scenarios`);
-  const model = kubernetesModel(resolveConfig(scenario, input), { extensions });
-  return { ...resolved, model: model as Resolved['model'] };
+  const config = resolveConfig(scenario, input);
+  const model = kubernetesModel(config, { extensions });
+  // What the extensions promise is checked by default, beside the cluster's own properties, and
+  // what they say they cause counts for the default selection.
+  const own = extensionProperties(extensions, [...model.properties.map((p) => p.id), ...(resolved.liveness ?? []).map((p) => p.id)]);
+  const selection = defaultProperties(scenario, config, extensions);
+  return {
+    ...resolved,
+    model: { ...model, properties: [...model.properties, ...own.properties] } as Resolved['model'],
+    defaultProperties: [...selection.ids, ...own.properties.map((p) => p.id)],
+    leftOut: selection.leftOut,
+    liveness: [...(resolved.liveness ?? []), ...own.liveness] as Resolved['liveness'],
+  };
 }
 
 /**
@@ -103,7 +114,13 @@ export async function resolveFromOptions(opts: ConfigOptions): Promise<ResolvedF
   // What the cluster's files left to the scenario's defaults (unless --set gives it), once each.
   const defaulted = Object.entries(imported?.defaulted ?? {}).filter(([key]) => opts.set?.[key] === undefined);
   if (!opts.json) for (const note of new Set(defaulted.map(([, n]) => n))) process.stderr.write(`kubecheck: ${note}\n`);
-  return { ...resolved, subject, notModelled, ...(imported === undefined ? {} : { imported }), extensions: extensions.map((e) => e.name) };
+  // The extensions' own properties join the catalogue: --property, list and reports know them by id.
+  const own = extensions.flatMap((e) => [
+    ...(e.properties ?? []).map((p) => ({ id: p.id, kind: p.kind as string, description: p.description, ...(p.source === undefined ? {} : { source: p.source }) })),
+    ...(e.liveness ?? []).map((p) => ({ id: p.id, kind: p.kind as string, description: p.description })),
+  ]);
+  const withOwn: Subject = own.length === 0 ? subject : { ...subject, properties: [...subject.properties, ...own] };
+  return { ...resolved, subject: withOwn, notModelled, ...(imported === undefined ? {} : { imported }), extensions: extensions.map((e) => e.name) };
 }
 
 /** The not-modelled note as printed on stderr. */

@@ -26,10 +26,9 @@ import type { RunInfo } from '../reports/outcome.js';
 import { stateParts, timelineSteps, traceDuration, type TimelineStep } from '../reports/timeline.js';
 import { runArtifacts, writeArtifacts } from './artifacts.js';
 import type { ConfigInput } from './subject.js';
-import { resolveConfig, type ClusterExtension } from '../model/index.js';
-import { kubernetesModel } from '../properties/index.js';
+import type { ClusterExtension } from '../model/index.js';
 import { fail, ToolErrorCode } from '../reports/errors.js';
-import { subjectOf } from './subjects.js';
+import { resolveWithExtensions, subjectOf } from './subjects.js';
 
 /** Where a failing assertion writes its report, and what it says the run was. */
 export interface ReportOptions {
@@ -61,13 +60,11 @@ export async function kubernetesScenario<S = unknown>(
   input: ConfigInput & { readonly extend?: (model: Model<S>) => Model<S>; readonly extensions?: readonly ClusterExtension[] } = {},
 ): Promise<ResolvedScenario<S>> {
   const { subject, scenario } = await subjectOf(name);
-  const resolved = subject.resolve(scenario, input);
-  let base = resolved.model as Model<S>;
-  if (input.extensions !== undefined && input.extensions.length > 0) {
-    // The same as kubernetesScenario of `kubecheck/model`: the extensions' memory and timers attach.
-    if (subject.name !== 'kubernetes') fail(ToolErrorCode.badOption, `extensions are controllers added to the Kubernetes model; scenario ${name} is not one`);
-    base = kubernetesModel(resolveConfig(scenario, input), { extensions: input.extensions }) as unknown as Model<S>;
-  }
+  const extensions = input.extensions ?? [];
+  if (extensions.length > 0 && subject.name !== 'kubernetes') fail(ToolErrorCode.badOption, `extensions are controllers added to the Kubernetes model; scenario ${name} is not one`);
+  // The same as the command line's --extension: memory, timers and the extensions' own properties attach.
+  const resolved = resolveWithExtensions(subject, scenario, input, extensions);
+  const base = resolved.model as Model<S>;
   return {
     model: input.extend ? input.extend(base) : base,
     scenario,

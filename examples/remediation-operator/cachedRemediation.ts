@@ -55,6 +55,8 @@ export function cachedRemediationOperator(options: CachedRemediationOptions): Cl
   return {
     name: CACHED_REMEDIATION,
     informer: true,
+    // What it promises travels with it: `kubecheck check --extension` checks it by default.
+    properties: [remediationSparesHealthyPods],
     initial: () => [],
     // An expectation is met once the cache no longer shows that pod.
     onTick: (memory, s) => {
@@ -108,3 +110,9 @@ export const remediationSparesHealthyPods: Property<ClusterState> = alwaysStep<C
   },
   { source: 'https://github.com/sieve-project/sieve (time-travel bugs); https://github.com/kubernetes/kubernetes/issues/59848' },
 );
+
+/**
+ * `kubecheck check --extension examples/remediation-operator/cachedRemediation.ts` loads the
+ * operator as it ships (deleting by name); `cachedRemediationFixed.ts` is the fix.
+ */
+export default cachedRemediationOperator({ deleteBy: 'name' });

@@ -1,0 +1,45 @@
+/**
+ * An operator's own properties travel with it: `check --extension` checks what the module
+ * declares by default, beside the cluster's properties, and finds the operator's bug there.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { kubecheckAsync } from './run.js';
+
+const CONFIG = ['--scenario', 'node-failure', '--config', 'test/cli/fixtures/stale-remediation.yaml', '--set', 'faults.extensionRestart=0'];
+const work = mkdtempSync(join(tmpdir(), 'kubecheck-extprops-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('check --extension with the extension\'s own properties', () => {
+  it('should find the operator\'s bug in its own property by default, and hold with the fix', async () => {
+    const [bug, fix] = await Promise.all([
+      kubecheckAsync(['check', ...CONFIG, '--extension', 'examples/remediation-operator/cachedRemediation.ts', '--property', 'remediation-spares-healthy-pods', '--json']),
+      kubecheckAsync(['check', ...CONFIG, '--extension', 'examples/remediation-operator/cachedRemediationFixed.ts', '--json']),
+    ]);
+    expect(bug.code, bug.stderr).toBe(1);
+    const b = JSON.parse(bug.stdout) as { properties: { id: string; status: string }[]; counterexamples: { property: string; timeline: { action: { name: string } }[] }[] };
+    expect(b.properties.find((x) => x.id === 'remediation-spares-healthy-pods')?.status).toBe('violated');
+    // Its own cache lags: it deletes db-0, and deletes the recreated db-0 by name again.
+    const trace = b.counterexamples.find((c) => c.property === 'remediation-spares-healthy-pods')!;
+    expect(trace.timeline.filter((t) => t.action.name === 'cached-remediation-force-delete')).toHaveLength(2);
+    // Checked by default with the fix: listed among the properties without being asked for.
+    const f = JSON.parse(fix.stdout) as { properties: { id: string; status: string }[] };
+    expect(f.properties.find((x) => x.id === 'remediation-spares-healthy-pods')?.status).toBe('holds');
+  }, 180_000);
+
+  it('should refuse a property whose id is a built-in one with a coded line and exit 2', async () => {
+    const file = join(work, 'clash.mjs');
+    writeFileSync(file, [
+      'export default {',
+      "  name: 'clash', initial: () => null, actions: [],",
+      "  properties: [{ kind: 'invariant', id: 'single-leader', description: 'mine', holds: () => true }],",
+      '};',
+    ].join('\n'));
+    const r = await kubecheckAsync(['check', '--scenario', 'node-failure', '--extension', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^kubecheck: KC107: extension clash declares property single-leader, which is a built-in property/m);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
