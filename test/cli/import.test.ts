@@ -9,28 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { parseFlags, words } from '../../cli/import/flags.js';
 import { importSources, type ImportSource } from '../../cli/import/importer.js';
 import { resolveConfig } from '../../model/index.js';
-import { kubecheckAsync, type Run } from './run.js';
+import { expectOneLine, kubecheckAsync, refusal, type Run } from './run.js';
 
 const objects = (file: string, ...documents: unknown[]): ImportSource => ({ file, type: 'objects', documents });
 const flagFile = (file: string, text: string): ImportSource => ({ file, type: 'flags', line: parseFlags(words(text)) });
 
-/** The KC code and the one line of a refused import. */
-function refusal(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    return String((e as Error).message);
-  }
-  throw new Error('expected a refusal');
-}
-
-function expectOneLine(r: Run, code: string, pattern: RegExp): void {
-  expect(r.code).toBe(2);
-  expect(r.stderr.trim().split('\n')).toHaveLength(1);
-  expect(r.stderr).toMatch(new RegExp(`^kubecheck: ${code}: `));
-  expect(r.stderr).toMatch(pattern);
-  expect(r.stderr).not.toMatch(/at .*\.ts:\d+/);
-}
 
 const node = (name: string, zone: string) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'topology.kubernetes.io/zone': zone } } });
 const deployment = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name }, spec });

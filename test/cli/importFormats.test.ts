@@ -9,29 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { importSources, type ImportSource, type Imported } from '../../cli/import/importer.js';
 import { readSource, readSources } from '../../cli/import/read.js';
 import { resolveConfig } from '../../model/index.js';
-import { kubecheckAsync, type Run } from './run.js';
+import { expectOneLine, kubecheckAsync, refusal } from './run.js';
 
 const FIXTURES = 'test/cli/fixtures';
 const fixture = (name: string): string => `${FIXTURES}/${name}`;
 const read = (...paths: string[]): Imported => importSources(readSources(paths.map(fixture)).sources);
 const objects = (file: string, ...documents: unknown[]): ImportSource => ({ file, type: 'objects', documents });
 
-/** The one line of a refused import. */
-function refusal(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    return String((e as Error).message);
-  }
-  throw new Error('expected a refusal');
-}
-
-function expectOneLine(r: Run, code: string, pattern: RegExp): void {
-  expect(r.code).toBe(2);
-  expect(r.stderr.trim().split('\n')).toHaveLength(1);
-  expect(r.stderr).toMatch(new RegExp(`^kubecheck: ${code}: `));
-  expect(r.stderr).toMatch(pattern);
-}
 
 const clusterConfiguration = (apiVersion: string, controllerManager: unknown) => ({ apiVersion, kind: 'ClusterConfiguration', controllerManager });
 

@@ -1,6 +1,7 @@
 /** Runs the kubecheck command as a separate process, as users do, and normalises what varies. */
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = fileURLToPath(new URL('../../bin/kubecheck.js', import.meta.url));
@@ -40,4 +41,23 @@ export function normalise(text: string): string {
     .replace(/\d+\.\d+s \([\d,]+ states\/s\), \d+ MB/g, '<time> (<rate> states/s), <mem> MB')
     .replace(/\/tmp\/[^\s/]+/g, '<tmp>')
     .replace(/\r\n/g, '\n');
+}
+
+/** The message of a refusal `f` throws (a test fails when it does not throw). */
+export function refusal(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    return String((e as Error).message);
+  }
+  throw new Error('expected a refusal');
+}
+
+/** A run refused with exit 2 and one coded line on stderr, no stack trace. */
+export function expectOneLine(r: Run, code: string, pattern: RegExp): void {
+  expect(r.code).toBe(2);
+  expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  expect(r.stderr).toMatch(new RegExp(`^kubecheck: ${code}: `));
+  expect(r.stderr).toMatch(pattern);
+  expect(r.stderr).not.toMatch(/at .*\.ts:\d+/);
 }
