@@ -179,7 +179,7 @@ describe('every count has its bound from the parameter declarations (KC213)', ()
     }
   });
 
-  it('should refuse cluster.apiservers=100000000 at once from --set, a config file and a trace\'s #meta.config', async () => {
+  it('should keep the README\'s promise "never with a heap-out-of-memory abort": refuse cluster.apiservers=100000000 at once from --set, a config file and a trace\'s #meta.config', async () => {
     const config = file('apiservers.yaml', 'cluster:\n  apiservers: 100000000\n');
     const trace = file('apiservers.itf.json', JSON.stringify({ '#meta': { scenario: 'node-failure', config: { cluster: { apiservers: 100000000 } } }, vars: [], states: [{}] }));
     const started = Date.now();
@@ -305,7 +305,7 @@ describe('--out DIR --force replaces the report folder as a whole', () => {
     expect(existsSync(aside)).toBe(false);
   }, 60_000);
 
-  it('should exit 130 on Ctrl-C while the reports are written, the earlier report intact or the new one whole, never mixed', async () => {
+  it('should keep the README\'s promise "files are never half-written": exit 130 on Ctrl-C while the reports are written, the earlier report intact or the new one whole, never mixed', async () => {
     const out = join(dir, 'interrupted');
     expect((await kubecheckAsync(['check', ...BUGGY, '--out', out])).code).toBe(1);
     writeFileSync(join(out, 'report.md'), 'the earlier report');
