@@ -14,6 +14,7 @@
 import type { ActionLabel, AnyActionDef, JsonValue, Model, StepDescription } from '../checker/model.js';
 import type { Property } from '../checker/properties.js';
 import type { LivenessProperty } from '../checker/liveness.js';
+import { KubecheckError } from '../checker/errors.js';
 import { modelError, ModelErrorCode } from './errors.js';
 import type { ExtensionCauses } from './possible.js';
 import type { ClusterConfig } from './config.js';
@@ -118,6 +119,36 @@ export function extensionProperties(extensions: readonly ClusterExtension[], bui
   return { properties, liveness };
 }
 
+/** Runs a user's extension code; what it throws becomes one coded line (KC110) naming the extension. */
+function guarded<A extends unknown[], R>(extension: string, what: string, f: (...args: A) => R): (...args: A) => R {
+  return (...args: A): R => {
+    try {
+      return f(...args);
+    } catch (e) {
+      if (e instanceof KubecheckError) throw e;
+      const message = e instanceof Error ? e.message : String(e);
+      return modelError(ModelErrorCode.extensionFailed, `extension ${extension}: ${what} threw: ${message.split('\n')[0]}`);
+    }
+  };
+}
+
+/** The extension with every function it gives wrapped by {@link guarded}. */
+function guardedExtension(e: ClusterExtension): ClusterExtension {
+  const wrapAction = (a: AnyActionDef<ClusterState>): AnyActionDef<ClusterState> => ({
+    ...a,
+    ...(typeof a.params === 'function' ? { params: guarded(e.name, `the parameters of ${a.name}`, a.params) } : {}),
+    ...(a.enabled === undefined ? {} : { enabled: guarded(e.name, `the guard of ${a.name}`, a.enabled) }),
+    apply: guarded(e.name, `the step ${a.name}`, a.apply),
+  });
+  return {
+    ...e,
+    initial: guarded(e.name, 'initial', e.initial),
+    ...(e.onTick === undefined ? {} : { onTick: guarded(e.name, 'onTick', e.onTick) }),
+    ...(e.describeStep === undefined ? {} : { describeStep: guarded(e.name, 'describeStep', e.describeStep) }),
+    actions: e.actions.map(wrapAction),
+  };
+}
+
 /** Gives every extension its memory in `state`. */
 function withExtensions(extensions: readonly ClusterExtension[], state: ClusterState): ClusterState {
   if (extensions.length === 0) return state;
@@ -196,7 +227,7 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
   // What the extensions say they cause (`causes`) counts for every "cannot happen" shortcut.
   const ctx = makeCtx(config, options.extensions ?? []);
   const urgent = [...urgentActions(ctx), ...(options.urgentActions ?? [])];
-  const extensions = options.extensions ?? [];
+  const extensions = (options.extensions ?? []).map(guardedExtension);
   const cached = informersOn(ctx) ? extensions.filter((e) => e.informer === true) : [];
   const background: (ClusterAction | AnyActionDef<ClusterState>)[] = [
     ...backgroundActions(ctx),

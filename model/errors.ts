@@ -31,6 +31,8 @@ export const ModelErrorCode = {
    * a parameter or a Kubernetes field the model reads.
    */
   forbiddenKey: 'KC109',
+  /** A user's extension threw while the model ran it (its memory, a guard, a step, a description). */
+  extensionFailed: 'KC110',
 } as const;
 
 /** Throws a {@link KubecheckError} with a model error code. */

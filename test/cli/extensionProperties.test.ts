@@ -42,4 +42,18 @@ describe('check --extension with the extension\'s own properties', () => {
     expect(r.stderr).toMatch(/^kubecheck: KC107: extension clash declares property single-leader, which is a built-in property/m);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
+
+  it('should give a throw from an extension\'s step one coded line naming it, never an uncoded error', async () => {
+    const file = join(work, 'boom.mjs');
+    writeFileSync(file, [
+      'export default {',
+      "  name: 'boom', initial: () => 0,",
+      "  actions: [{ name: 'boom-act', apply: () => { throw new TypeError('kaboom'); } }],",
+      '};',
+    ].join('\n'));
+    const r = await kubecheckAsync(['check', '--scenario', 'node-failure', '--extension', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^kubecheck: KC110: extension boom: the step boom-act threw: kaboom$/m);
+    expect(r.stderr).not.toMatch(/unexpected error/);
+  });
 });
