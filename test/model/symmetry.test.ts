@@ -18,8 +18,10 @@ function orbit(config: ClusterConfig, s: ClusterState): ClusterState[] {
   const webs = new Set<string>();
   for (const p of s.api.pods) if (p.workload === 'web') webs.add(p.name);
   for (const n of s.nodes) for (const r of n.running) if (r.startsWith('web-')) webs.add(r);
+  // ReplicaSet pod names are slots, not identities: any one-to-one renaming onto web-0 … web-(k-1)
+  // (a name can be free while a later one is still used, e.g. once a terminating pod is gone).
   const names = [...webs];
-  const renames = permutations(names.map((_, i) => i)).map((p) => new Map(names.map((n, i) => [n, names[p[i]]])));
+  const renames = permutations(names.map((_, i) => i)).map((p) => new Map(names.map((n, i) => [n, `web-${p[i]}`])));
   const out: ClusterState[] = [];
   for (const perm of nodePerms) {
     for (const rename of renames) {
@@ -65,6 +67,8 @@ describe('symmetry', () => {
     ['a small node-failure (3 nodes, short timers)', 'node-failure', SMALL],
     ['a small leader-failover (3 candidates, crash and restart)', 'leader-failover', { 'cluster.controllerManagerCandidates': '3', 'faults.componentRestart': '1', 'faults.controlPlanePartition': '0' }],
     ['two zones with a partition and a cordon', 'node-partition', { ...SMALL, 'cluster.nodes': '4', 'cluster.zones': '2', 'cluster.replicaSetReplicas': '4', 'cluster.statefulSetReplicas': '0', 'cluster.controllerManagerCandidates': '1', 'cluster.schedulerCandidates': '1', 'faults.nodePartitionHeal': '0', 'operator.cordon': '1' }],
+    // Pods of the healed node terminate (SIGTERM, exit or SIGKILL): their timers move with their node.
+    ['a healed partition whose evicted pods terminate', 'node-partition', { ...SMALL, 'cluster.replicaSetReplicas': '2', 'cluster.statefulSetReplicas': '0', 'cluster.controllerManagerCandidates': '1', 'cluster.schedulerCandidates': '1', 'faults.nodePartitionHeal': '1', 'cluster.terminationGracePeriodSeconds': '2' }],
   ] as const) {
     it(`should store exactly one state per reachable orbit on ${name}`, () => {
       const config = resolveConfig(scenario, { set });
