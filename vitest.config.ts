@@ -5,7 +5,7 @@ export default defineConfig({
     include: ['**/*.test.ts'],
     globalSetup: ['./test/buildOnce.ts'],
     exclude: ['node_modules/**', 'dist/**'],
-    testTimeout: 120_000,
+    testTimeout: 240_000,
     hookTimeout: 60_000,
   },
 });
