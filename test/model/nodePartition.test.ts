@@ -4,7 +4,15 @@
  * operator removes the old pod object without the kubelet's confirmation.
  */
 import { describe, expect, it } from 'vitest';
-import { run, steps } from './helpers.js';
+import { run as runScenario, steps } from './helpers.js';
+
+/**
+ * These checks are about partitions, deletions and taints, not how long containers take to stop:
+ * a 1 s termination grace period keeps the spaces of the variants with a heal as small as they
+ * were (termination itself is tested in termination.test.ts).
+ */
+const run = (scenario: string, set: Record<string, string> = {}, properties?: readonly string[]) =>
+  runScenario(scenario, { 'cluster.terminationGracePeriodSeconds': '1', ...set }, properties);
 
 describe('node-partition', () => {
   it('should let a ReplicaSet run an extra copy while statefulset-at-most-one holds without operator action', () => {
