@@ -147,7 +147,7 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
   // controller's time runs up to clockDriftRate faster. Elsewhere no verdict depends on it.
   const kcm = ctx.config.kubeControllerManager;
   const late = Math.max(1, Math.ceil((0.04 * ctx.renewInterval) / ctx.tick - 1e-9));
-  const drift = ctx.config.faults.clockDrift > 0 || ctx.config.faults.sequence.some((x) => x.fault === 'clock-drift') ? Math.max(1, ctx.config.faults.clockDriftRate) : 1;
+  const drift = ctx.possible.count['clock-drift'] > 0 ? Math.max(1, ctx.config.faults.clockDriftRate) : 1;
   // Below renewInterval − monitor period the node is marked Unknown between renewals anyway
   // (every phase flaps): the jittered orderings of those flaps are not explored there. A pause of
   // the controller or a kube-apiserver ⇄ etcd outage lengthens what a pass sees by its duration,
