@@ -10,13 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { check } from '../checker/index.js';
 import { kubernetesSubject } from '../cli/kubernetesSubject.js';
 import { runArtifacts } from '../cli/artifacts.js';
 import { htmlReport } from './html.js';
 
-const resolved = kubernetesSubject.resolve('node-partition', { set: { 'operator.forceDeletePod': '1' } });
-const result = check(resolved.model, { properties: ['statefulset-at-most-one'] });
+import { partitioned as resolved, partitionedCopyResult } from '../test/fixtures/partitionedCopy.js';
+
+const result = partitionedCopyResult();
 const info = { command: 'check' as const, scenario: 'node-partition', config: resolved.config };
 let built: Promise<string> | undefined;
 /** The report as --out writes it (built once: the projected graph explores the space). */

@@ -4,7 +4,10 @@
  * operator removes the old pod object without the kubelet's confirmation.
  */
 import { describe, expect, it } from 'vitest';
-import { run as runScenario, steps } from './helpers.js';
+import { always } from '../../checker/index.js';
+import type { ClusterState } from '../../model/index.js';
+import { noCutOffCopy } from '../fixtures/partitionedCopy.js';
+import { checkWith, run as runScenario, steps } from './helpers.js';
 
 /**
  * These checks are about partitions, deletions and taints, not how long containers take to stop:
@@ -24,16 +27,26 @@ describe('node-partition', () => {
     expect(Object.values(r.status).every((s) => s === 'holds' || s === 'witnessed')).toBe(true);
   });
 
-  it('should violate statefulset-at-most-one with one force delete, in 6 steps (pick a node, then bind)', () => {
+  it('should violate statefulset-at-most-one with one force delete of a pod on a live node, in 6 steps', () => {
     const r = run('node-partition', { 'operator.forceDeletePod': '1' }, ['statefulset-at-most-one']);
     expect(r.status['statefulset-at-most-one']).toBe('violated');
     const trace = steps(r, 'statefulset-at-most-one');
-    // Shortest: the node must be cut off first (a connected kubelet stops db-0 within the
-    // instant, before any controller reacts), then the force delete, then the StatefulSet
-    // controller recreates db-0, the scheduler binds it elsewhere and that kubelet starts it:
-    // six steps (the scheduler picks a node, then binds), none of which can be left out, and no tick is needed.
-    expect(trace.map((s) => s.name)).toEqual(['node-partition', 'force-delete-pod', 'statefulset-sync', 'schedule', 'bind', 'kubelet-sync']);
+    // Shortest: no partition is needed. The force delete removes db-0 from the API at once; its
+    // kubelet sends SIGTERM and gives the container its spec grace period (the API's
+    // deletionGracePeriodSeconds 0 falls back to it in the kubelet's
+    // calculateEffectiveGracePeriod), while the StatefulSet controller recreates db-0, the
+    // scheduler picks a node and binds it there and that kubelet starts it: six steps, no tick.
+    expect(trace.map((s) => s.name)).toEqual(['force-delete-pod', 'kubelet-sync', 'statefulset-sync', 'schedule', 'bind', 'kubelet-sync']);
+    expect(trace[1].summary).toMatch(/^sends SIGTERM to db-0 on node-3/);
     expect(trace[5].summary).toMatch(/^starts db-0 on node-[12]$/);
+  });
+
+  it('should run a copy on the cut-off node beside its replacement after one force delete, in 6 steps', () => {
+    const r = checkWith('node-partition', { 'cluster.terminationGracePeriodSeconds': '1', 'operator.forceDeletePod': '1' }, [noCutOffCopy]);
+    expect(r.status['no-cut-off-copy']).toBe('violated');
+    // The node is cut off first (its kubelet never hears of the deletion), then the force delete,
+    // the recreation, the scheduler's pick and bind, and the start elsewhere.
+    expect(steps(r, 'no-cut-off-copy').map((s) => s.name)).toEqual(['node-partition', 'force-delete-pod', 'statefulset-sync', 'schedule', 'bind', 'kubelet-sync']);
   });
 
   it('should violate statefulset-at-most-one when the out-of-service taint is put on the partitioned node that still runs', () => {
@@ -61,23 +74,39 @@ describe('node-partition', () => {
     expect(r.status).toEqual({ 'statefulset-at-most-one': 'holds', 'statefulset-recreated': 'witnessed' });
   });
 
-  it('should violate statefulset-at-most-one when the Node object of the partitioned node is deleted', () => {
-    const r = run('node-partition', { 'operator.deleteNode': '1' }, ['statefulset-at-most-one']);
-    expect(r.status['statefulset-at-most-one']).toBe('violated');
-    const trace = steps(r, 'statefulset-at-most-one');
+  it('should run a copy on the cut-off node beside its replacement when its Node object is deleted', () => {
+    const r = checkWith('node-partition', { 'cluster.terminationGracePeriodSeconds': '1', 'operator.deleteNode': '1' }, [noCutOffCopy]);
+    expect(r.status['no-cut-off-copy']).toBe('violated');
+    const trace = steps(r, 'no-cut-off-copy');
     // Pod GC force-deletes pods of a missing Node object only after its 40 s quarantine, on a
-    // 20 s pass; BFS lines the partition and the deletion up with those passes (86 steps).
+    // 20 s pass; BFS lines the partition and the deletion up with those passes.
     expect(trace.slice(-5).map((s) => s.name)).toEqual(['pod-gc', 'statefulset-sync', 'schedule', 'bind', 'kubelet-sync']);
     expect(trace.map((s) => s.name)).toEqual(expect.arrayContaining(['node-partition', 'delete-node']));
   });
 
-  it('should recreate the StatefulSet pod safely when the Node object of a crashed node is deleted', () => {
-    const r = run(
+  it('should violate statefulset-at-most-one when the Node object of a live node is deleted: pod GC force-deletes, the kubelet still gives the grace period', () => {
+    const r = run('node-partition', { 'operator.deleteNode': '1' }, ['statefulset-at-most-one']);
+    expect(r.status['statefulset-at-most-one']).toBe('violated');
+    const trace = steps(r, 'statefulset-at-most-one');
+    // No partition is needed: the kubelet of a live node still sees the deletion and sends
+    // SIGTERM, and the recreated pod starts elsewhere within the grace period.
+    expect(trace.some((s) => s.name === 'node-partition')).toBe(false);
+    expect(trace.slice(-6).map((s) => s.name)).toEqual(['pod-gc', 'kubelet-sync', 'statefulset-sync', 'schedule', 'bind', 'kubelet-sync']);
+    expect(trace[trace.length - 5].summary).toMatch(/^sends SIGTERM to db-0/);
+  });
+
+  it('should recreate the StatefulSet pod when the Node object of a crashed node is deleted, two copies running only within a grace period', () => {
+    // Two copies can run only while one is in its grace period on a live node whose Node object
+    // was deleted (the case above); a crashed node runs nothing, so no copy outside a grace period.
+    const outsideGrace = always<ClusterState>('statefulset-at-most-one-outside-grace', 'at most one copy of db-0 runs outside a grace period', (s) =>
+      s.nodes.filter((n) => n.running.includes('db-0') && !(n.terminating ?? []).some((t) => t.pod === 'db-0')).length <= 1,
+    );
+    const r = checkWith(
       'node-partition',
-      { 'cluster.replicaSetReplicas': '0', 'faults.nodePartition': '0', 'faults.nodePartitionHeal': '0', 'faults.nodeCrash': '1', 'operator.deleteNode': '1' },
-      ['statefulset-at-most-one', 'statefulset-recreated'],
+      { 'cluster.terminationGracePeriodSeconds': '1', 'cluster.replicaSetReplicas': '0', 'faults.nodePartition': '0', 'faults.nodePartitionHeal': '0', 'faults.nodeCrash': '1', 'operator.deleteNode': '1' },
+      [outsideGrace, 'statefulset-recreated'],
     );
     expect(r.result.verdict).toBe('ok');
-    expect(r.status).toEqual({ 'statefulset-at-most-one': 'holds', 'statefulset-recreated': 'witnessed' });
+    expect(r.status).toEqual({ 'statefulset-at-most-one-outside-grace': 'holds', 'statefulset-recreated': 'witnessed' });
   });
 });

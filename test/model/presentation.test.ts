@@ -3,15 +3,15 @@
  * a fault changes.
  */
 import { describe, expect, it } from 'vitest';
-import { check } from '../../checker/index.js';
 import { mermaidSequence } from '../../reports/mermaid.js';
 import { formatTimeline, timelineSteps } from '../../reports/timeline.js';
 import type { ClusterState } from '../../model/index.js';
 import { abstractCluster } from '../../model/presentation.js';
 import { kubernetesSubject } from '../../cli/kubernetesSubject.js';
 
-const r = kubernetesSubject.resolve('node-partition', { set: { 'operator.forceDeletePod': '1' } });
-const trace = check(r.model, { properties: ['statefulset-at-most-one'] }).properties[0].trace!;
+import { partitioned as r, partitionedCopyResult } from '../fixtures/partitionedCopy.js';
+
+const trace = partitionedCopyResult().properties[0].trace!;
 
 describe('Kubernetes presentation', () => {
   it('should name nodes, pods and processes in diffs, never by position', () => {
