@@ -1,0 +1,49 @@
+/**
+ * GitHub Actions workflow commands for a `check` run: one `::error title=<property id>::...` line
+ * per failed property and one `::warning title=...::...` per config warning, which the runner turns
+ * into annotations on the job and the pull request. The command line prints them when
+ * `GITHUB_ACTIONS=true` (GitHub sets it in every job).
+ *
+ * Escaping follows GitHub's own toolkit (`@actions/core`, command.ts): in the message `%`, `\r`
+ * and `\n` become `%25`, `%0D` and `%0A`; in a property value also `:` and `,` (`%3A`, `%2C`).
+ */
+import type { CheckResult, LivenessOutcome, Model } from '../checker/index.js';
+import type { RunInfo } from './outcome.js';
+
+/** Escapes a workflow command's message. */
+export function escapeData(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** Escapes a workflow command's property value (`title=...`). */
+export function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** One workflow command line, e.g. `::error title=consistent::no resource manager ...`. */
+export function workflowCommand(command: 'error' | 'warning' | 'notice', message: string, properties: Readonly<Record<string, string>> = {}): string {
+  const props = Object.entries(properties).map(([k, v]) => `${k}=${escapeProperty(v)}`).join(',');
+  return `::${command}${props ? ` ${props}` : ''}::${escapeData(message)}`;
+}
+
+/** The workflow command lines of a run (each without its newline): errors first, then warnings. */
+export function githubAnnotations<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, liveness: readonly LivenessOutcome<S>[] = []): string[] {
+  const scenario = info.scenario ?? model.name;
+  const out: string[] = [];
+  for (const p of result.properties) {
+    if (p.status === 'violated') {
+      const n = p.trace?.actions.length;
+      const length = n === undefined ? '' : `; counterexample of ${n} ${n === 1 ? 'step' : 'steps'}`;
+      out.push(workflowCommand('error', `kubecheck ${scenario}: ${p.id} violated: ${p.description}${length}`, { title: p.id }));
+    } else if (p.status === 'unwitnessed') {
+      out.push(workflowCommand('error', `kubecheck ${scenario}: ${p.id}: goal never reached on the whole state space (${p.description}); the scenario may be vacuous`, { title: p.id }));
+    }
+  }
+  for (const l of liveness) {
+    if (l.status !== 'violated') continue;
+    const lasso = l.lasso ? `; a lasso of ${l.lasso.actions.length} steps whose cycle starts after step ${l.lasso.loop}` : '';
+    out.push(workflowCommand('error', `kubecheck ${scenario}: ${l.id} violated: ${l.description}${lasso}`, { title: l.id }));
+  }
+  for (const w of info.warnings ?? []) out.push(workflowCommand('warning', w, { title: `kubecheck ${scenario}: config warning` }));
+  return out;
+}
