@@ -17,6 +17,7 @@ import { runSearch } from './commands/run.js';
 import { runTiming } from './commands/timing.js';
 import { parseSize, parseWorkers } from './limits.js';
 import { collectList, collectPath, collectSet, nonNegativeInt, parseDuration, positiveInt } from './input.js';
+import { KUBECHECK_VERSION } from './version.js';
 
 function configOptions(cmd: Command): Command {
   return cmd
@@ -51,11 +52,21 @@ Exit codes:
   130  interrupted (Ctrl-C): the progress line (on a terminal) shows what was explored; nothing
        partial is written (--out and --output files appear whole or not at all)`;
 
+/** What `kubecheck check --help` adds: the CI formats and the environment it reads. */
+const CHECK_CI_HELP = `
+In CI:
+  --format junit   JUnit XML on stdout: one testcase per property, a failure with its counterexample
+  --format sarif   SARIF 2.1.0 on stdout (code scanning): a rule per property, a result per violation
+  GITHUB_ACTIONS=true   also print ::error / ::warning workflow commands (annotations), on stdout
+                        with the text report, on stderr beside a JSON, JUnit or SARIF document
+  progress         when stderr is not a terminal, one line every 30s on stderr (--quiet: none);
+                   KUBECHECK_PROGRESS_INTERVAL=<ms> changes the interval`;
+
 /** Builds the program; `exit` receives the exit code of the command that ran. */
 export function program(exit: (code: number) => void): Command {
   const p = new Command('kubecheck')
     .description('An explicit-state model checker for the Kubernetes control plane')
-    .version('0.1.0', '-V, --version')
+    .version(KUBECHECK_VERSION, '-V, --version')
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ writeErr: () => {}, outputError: () => {} })
@@ -73,7 +84,10 @@ export function program(exit: (code: number) => void): Command {
     .option('--max-memory <size>', `stop (exit 3) when the process uses this much memory, e.g. 2GiB, 500MB (default ${Math.round(defaultMaxMemoryBytes() / 2 ** 20)} MiB)`, parseSize('--max-memory'))
     .option('--stop-at-first', 'stop at the first violated property (default: decide every property)')
     .option('--minimize', 'drop the steps of each counterexample that its violation does not need (shortens --dfs traces; breadth-first ones are already shortest)')
-    .option('--liveness', 'also check the liveness properties (once faults stop, replicas run, identities run once, Leases are held) on the whole graph under fairness; a violation is a lasso');
+    .option('--liveness', 'also check the liveness properties (once faults stop, replicas run, identities run once, Leases are held) on the whole graph under fairness; a violation is a lasso')
+    .option('-f, --format <format>', 'what stdout gets: text (default), json (as --json), junit (JUnit XML for CI test reports) or sarif (SARIF 2.1.0 for code scanning)')
+    .option('-q, --quiet', 'no progress on stderr (neither the live line on a terminal nor the 30s lines in a log)')
+    .addHelpText('after', CHECK_CI_HELP);
   checkCmd.action(function (this: Command) {
     return run(() => runSearch('check', this.opts()))();
   });

@@ -1,10 +1,12 @@
 /**
  * The terminal: colour only when stdout is a terminal, `NO_COLOR` is unset and `--no-color` was not
- * given; progress only when stderr is a terminal.
+ * given; progress drawn as a live line when stderr is a terminal, else one plain line every 30 s
+ * (a CI log), none with `--quiet`.
  */
 import cliProgress from 'cli-progress';
 import type { Progress } from '../checker/index.js';
 import { palette, type Palette } from '../reports/colors.js';
+import { fail, ToolErrorCode } from '../reports/errors.js';
 
 /** The palette for stdout. */
 export function stdoutPalette(noColor: boolean): Palette {
@@ -12,9 +14,55 @@ export function stdoutPalette(noColor: boolean): Palette {
   return palette(!noColor && (env === undefined || env === '') && process.stdout.isTTY === true);
 }
 
-/** A progress line on stderr (states, depth, rate, elapsed), or `undefined` when stderr is not a terminal. */
-export function progressReporter(enabled = true): { onProgress: (p: Progress) => void; stop: () => void } | undefined {
-  if (!enabled || process.stderr.isTTY !== true) return undefined;
+/** What reports a search's progress: the callback, how often the checker calls it, and the end. */
+export interface ProgressReporter {
+  readonly onProgress: (p: Progress) => void;
+  /** Milliseconds between two calls (the checker's `progressIntervalMs`). */
+  readonly intervalMs: number;
+  readonly stop: () => void;
+}
+
+/** Milliseconds between two progress lines when stderr is not a terminal (TLC prints one a minute). */
+export const LOG_PROGRESS_INTERVAL_MS = 30_000;
+
+/**
+ * The interval of progress lines in a log: `KUBECHECK_PROGRESS_INTERVAL` (milliseconds, e.g. 1000)
+ * when set, else {@link LOG_PROGRESS_INTERVAL_MS}. A value that is not a positive number is bad
+ * input (KC200).
+ */
+export function logProgressIntervalMs(env: string | undefined = process.env.KUBECHECK_PROGRESS_INTERVAL): number {
+  if (env === undefined || env === '') return LOG_PROGRESS_INTERVAL_MS;
+  const ms = /^\s*\d+(\.\d+)?\s*$/.test(env) ? Number(env) : Number.NaN;
+  if (!(ms > 0) || !Number.isFinite(ms)) fail(ToolErrorCode.badOption, `KUBECHECK_PROGRESS_INTERVAL must be a positive number of milliseconds (e.g. 30000), got "${env}"`);
+  return ms;
+}
+
+/**
+ * One progress line for a log, like TLC's: `kubecheck: progress: 5,088 distinct states, 5,278
+ * generated, depth 491, queue 12, 5,032 states/s, 30s elapsed`.
+ */
+export function progressLine(p: Progress): string {
+  const n = (x: number): string => x.toLocaleString('en-US');
+  const rate = Math.round(p.distinctStates / Math.max(p.seconds, 1e-3));
+  return `kubecheck: progress: ${n(p.distinctStates)} distinct states, ${n(p.generatedStates)} generated, depth ${p.depth}, queue ${n(p.queued)}, ${n(rate)} states/s, ${Math.round(p.seconds)}s elapsed`;
+}
+
+/**
+ * Progress on stderr, or `undefined` when `quiet`: on a terminal a line redrawn in place (states,
+ * depth, queue, rate, elapsed); elsewhere (a CI log, a file) one line every 30 s
+ * (`KUBECHECK_PROGRESS_INTERVAL` ms), so a long check shows it is alive without flooding the log.
+ */
+export function progressReporter(options: { readonly quiet?: boolean } = {}): ProgressReporter | undefined {
+  if (options.quiet === true) return undefined;
+  if (process.stderr.isTTY !== true) {
+    return {
+      intervalMs: logProgressIntervalMs(),
+      onProgress(p) {
+        process.stderr.write(`${progressLine(p)}\n`);
+      },
+      stop() {},
+    };
+  }
   const bar = new cliProgress.SingleBar(
     {
       stream: process.stderr,
@@ -28,6 +76,7 @@ export function progressReporter(enabled = true): { onProgress: (p: Progress) =>
   let started = false;
   const n = (x: number): string => x.toLocaleString('en-US');
   return {
+    intervalMs: 500,
     onProgress(p) {
       const payload = {
         states: n(p.distinctStates),

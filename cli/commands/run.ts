@@ -3,13 +3,17 @@ import { check, checkLiveness, minimizeTrace, simulate, type CheckResult, type L
 import type { Palette } from '../../reports/colors.js';
 import { formatTimeline } from '../../reports/timeline.js';
 import { outcomeJson } from '../../reports/json.js';
+import { githubAnnotations } from '../../reports/githubAnnotations.js';
+import { junitReport } from '../../reports/junit.js';
+import { sarifReport } from '../../reports/sarif.js';
 import { formatOutcome, runVerdict, type RunInfo } from '../../reports/outcome.js';
 import { prepareOut, runArtifacts, stageArtifacts, type Artifact, type OutPlan } from '../artifacts.js';
 import { toItf } from '../../reports/itf.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import type { Model } from '../../checker/index.js';
 import { modelFactoryOf } from '../modelFactory.js';
-import { checkPropertyIds, resolveFromOptions, type ConfigOptions } from '../subjects.js';
+import { checkPropertyIds, configPaths, resolveFromOptions, type ConfigOptions } from '../subjects.js';
+import { KUBECHECK_VERSION } from '../version.js';
 import { onInterrupt, progressReporter, signalsDelivered, stdoutPalette } from '../terminal.js';
 
 export interface RunOptions extends ConfigOptions {
@@ -17,6 +21,10 @@ export interface RunOptions extends ConfigOptions {
   readonly out?: string;
   readonly force?: boolean;
   readonly json?: boolean;
+  /** `check --format`: text (default), json (as --json), junit or sarif. */
+  readonly format?: string;
+  /** No progress on stderr. */
+  readonly quiet?: boolean;
   readonly color?: boolean;
   readonly maxNodes?: number;
   // check
@@ -54,6 +62,24 @@ function minimized<S>(model: Model<S>, result: CheckResult<S>): CheckResult<S> {
   return { ...result, properties: result.properties.map((p) => (p.status === 'violated' && p.trace ? { ...p, trace: minimizeTrace(model, p.id, p.trace) } : p)) };
 }
 
+/** What `check --format` can print on stdout. */
+export const OUTPUT_FORMATS = ['text', 'json', 'junit', 'sarif'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** The output format of the options; an unknown one, or one that contradicts `--json`, is bad input (KC200). */
+export function outputFormatOf(opts: Pick<RunOptions, 'format' | 'json'>): OutputFormat {
+  if (opts.format === undefined) return opts.json ? 'json' : 'text';
+  const f = opts.format;
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(f)) fail(ToolErrorCode.badOption, `--format must be one of ${OUTPUT_FORMATS.join(', ')}, got "${f}"`);
+  if (opts.json && f !== 'json') fail(ToolErrorCode.badOption, `--json and --format ${f} ask for two outputs on stdout; give one of them`);
+  return f as OutputFormat;
+}
+
+/** Whether the workflow commands of GitHub Actions are wanted: GitHub sets GITHUB_ACTIONS=true in every job. */
+function inGithubActions(): boolean {
+  return process.env.GITHUB_ACTIONS === 'true';
+}
+
 /** The longest random run: fast-check holds a run's choices in memory while it runs and shrinks it. */
 const MAX_SIMULATE_STEPS = 1_000_000;
 
@@ -89,7 +115,9 @@ function checkRunOptions(command: 'check' | 'simulate', opts: RunOptions, model:
 }
 
 /** Runs `check` or `simulate`; returns the exit code. */
-export async function runSearch(command: 'check' | 'simulate', opts: RunOptions): Promise<number> {
+export async function runSearch(command: 'check' | 'simulate', given: RunOptions): Promise<number> {
+  const format = outputFormatOf(given);
+  const opts: RunOptions = format === 'json' ? { ...given, json: true } : given;
   const r = await resolveFromOptions(opts);
   checkPropertyIds(r.subject, opts.property);
   const outPlan = checkRunOptions(command, opts, r.model, r.scenario);
@@ -108,7 +136,7 @@ export async function runSearch(command: 'check' | 'simulate', opts: RunOptions)
   };
   if (!opts.json) for (const w of r.warnings ?? []) process.stderr.write(`kubecheck: warning: ${w}\n`);
   if (command === 'check') {
-    const progress = progressReporter();
+    const progress = progressReporter({ quiet: opts.quiet === true });
     try {
       result = check(r.model, {
         properties,
@@ -120,7 +148,7 @@ export async function runSearch(command: 'check' | 'simulate', opts: RunOptions)
         ...(opts.workers === undefined || opts.workers === 1 ? {} : { workers: opts.workers, modelFactory: modelFactoryOf(r.scenario, r.config) }),
         ...(opts.maxMemory === undefined ? {} : { maxMemoryBytes: opts.maxMemory }),
         ...(opts.stopAtFirst ? { stopAtFirstViolation: true } : {}),
-        ...(progress ? { onProgress: progress.onProgress } : {}),
+        ...(progress ? { onProgress: progress.onProgress, progressIntervalMs: progress.intervalMs } : {}),
       });
     } finally {
       progress?.stop();
@@ -178,7 +206,13 @@ export async function runSearch(command: 'check' | 'simulate', opts: RunOptions)
       stop();
     }
   }
-  if (opts.json) {
+  if (format === 'junit' || format === 'sarif') {
+    const document = format === 'junit'
+      ? junitReport(r.model, result, info, { ...(liveness ? { liveness } : {}) })
+      : `${JSON.stringify(sarifReport(r.model, result, info, { toolVersion: KUBECHECK_VERSION, configFiles: configPaths(opts), ...(liveness ? { liveness } : {}) }), null, 2)}\n`;
+    process.stdout.write(document);
+    if (written.length > 0) process.stderr.write(`kubecheck: wrote ${written.length} files to ${opts.out}: ${written.map((w) => w.slice(opts.out!.length).replace(/^[\\/]/, '')).join(', ')}\n`);
+  } else if (opts.json) {
     const imported = {
       ...(r.notModelled.length > 0 ? { notModelled: r.notModelled } : {}),
       ...(r.extensions.length > 0 ? { extensions: r.extensions } : {}),
@@ -190,6 +224,12 @@ export async function runSearch(command: 'check' | 'simulate', opts: RunOptions)
     if (liveness !== undefined) text += `\n\n${formatLiveness(r.model, liveness, c)}`;
     if (written.length > 0) text += `\n${c.dim(`wrote ${written.length} files to ${opts.out}: ${written.map((w) => w.slice(opts.out!.length).replace(/^[\\/]/, '')).join(', ')}`)}`;
     process.stdout.write(`${text}\n`);
+  }
+  if (command === 'check' && inGithubActions()) {
+    // With the text report on stdout, as GitHub documents; beside a JSON, JUnit or SARIF document
+    // on stderr, which the runner reads for workflow commands too, so stdout stays one document.
+    const lines = githubAnnotations(r.model, result, info, liveness ?? []);
+    if (lines.length > 0) (format === 'text' ? process.stdout : process.stderr).write(lines.map((l) => `${l}\n`).join(''));
   }
   // The exit code and the printed verdict come from one place (liveness included).
   return runVerdict(result, info).exitCode;
