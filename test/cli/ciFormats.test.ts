@@ -7,9 +7,12 @@
  * @microsoft/sarif-matcher-utils@1.0.0-beta.0 ships (MIT; lib/schemas/sarif-2.1.0-rtm.5.json),
  * published by SchemaStore as
  * https://raw.githubusercontent.com/schemastore/schemastore/master/src/schemas/json/sarif-2.1.0-rtm.5.json
- * (the schema of SARIF 2.1.0's last release candidate; the OASIS standard's final schema,
+ * (the schema of SARIF 2.1.0's last release candidate). The OASIS standard's final schema,
  * https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json,
- * differs from it in no object this report writes). No npm package ships the final file alone.
+ * which the reports name in `$schema`, followed it with small changes (e.g. artifactLocation
+ * gained a `description`); the reports write only core objects of both (rules, results,
+ * locations, code flows, invocations and their notifications). No npm package found ships the
+ * final file.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
