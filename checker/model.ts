@@ -56,9 +56,18 @@ export interface StepDescription {
   readonly to?: readonly string[];
   /**
    * Routine periodic work that a narrative may fold away with the passing of time: a heartbeat
-   * renewal, a controller pass that changed nothing. Counterexample timelines still show it.
+   * renewal, a controller pass that changed nothing. Timelines, diagrams and the HTML stepper fold
+   * a stretch of such steps and steps that only let time pass (`elapsed` > 0) into one line; a
+   * fault ({@link Model.isFault}) and the last step of a trace are never folded. Leave it unset on
+   * any step a reader must see.
    */
   readonly routine?: boolean;
+  /**
+   * What a routine step is, as a short plural phrase (`Lease renewals`, `node-monitor passes`): a
+   * folded stretch says `4m50s pass, Lease renewals and node-monitor passes as usual`. Default:
+   * the stretch names the actors of its routine steps.
+   */
+  readonly routineKind?: string;
   /**
    * Components the step changes without sending them anything (the node a fault cuts off, the
    * etcd member that is lost): sequence diagrams give each one a participant and an arrow.

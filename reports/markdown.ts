@@ -8,7 +8,7 @@ import type { CheckResult, Model } from '../checker/index.js';
 import { formatDuration } from './duration.js';
 import { mermaidSequence, type MermaidOptions } from './mermaid.js';
 import { formatStats, formatStop, runVerdict, type RunInfo } from './outcome.js';
-import { formatTimeline, timelineSteps, traceDuration } from './timeline.js';
+import { foldQuiet, formatTimeline, timelineSteps, traceDuration } from './timeline.js';
 
 export interface MarkdownOptions {
   /** Participants placed first in sequence diagrams (see {@link MermaidOptions.order}). */
@@ -17,6 +17,11 @@ export interface MarkdownOptions {
   readonly traceFiles?: Readonly<Record<string, string>>;
   /** Wall-clock figures (seconds, rate, memory) in the statistics; off for golden files. */
   readonly timings?: boolean;
+  /**
+   * Fold quiet stretches (time passing, routine work) of the diagram and the timeline into one
+   * line each (default true); false shows every step (`--unfold`).
+   */
+  readonly fold?: boolean;
 }
 
 const ICON = { ok: '✅', violation: '❌', incomplete: '⚠️' } as const;
@@ -54,8 +59,11 @@ export function markdownReport<S>(model: Model<S>, result: CheckResult<S>, info:
     const steps = timelineSteps(model, trace);
     out.push('', `### Counterexample to \`${p.id}\``, '');
     out.push(`${p.description}${p.source ? ` (${p.source})` : ''}. Violated after ${trace.actions.length} steps and ${formatDuration(traceDuration(steps))} of model time.`, '');
-    out.push('```mermaid', mermaidSequence(model, trace, { order: options.participants ?? [], conclusion: `✗ ${p.id} violated` }), '```', '');
-    out.push('<details><summary>Timeline with state changes</summary>', '', '```text', formatTimeline(model, trace), '```', '', '</details>');
+    const fold = options.fold !== false;
+    out.push('```mermaid', mermaidSequence(model, trace, { order: options.participants ?? [], conclusion: `✗ ${p.id} violated`, fold }), '```', '');
+    const text = formatTimeline(model, trace, { fold });
+    const folded = fold && foldQuiet(steps).some((l) => l.steps[0] !== l.steps[1]);
+    out.push(`<details><summary>Timeline with state changes${folded ? ' (quiet stretches folded: time passing and routine work, with the steps each covers)' : ''}</summary>`, '', '```text', text, '```', '', '</details>');
     const file = options.traceFiles?.[p.id];
     if (file) out.push('', `ITF trace: [\`${file}\`](${file}); re-execute it with \`npx kubecheck replay ${file}\`.`);
   }

@@ -3,12 +3,11 @@
  * component, one arrow per message. A step's `to` list is drawn as a chain: the actor sends to
  * `to[0]`, which passes it on to `to[1]` (kubelet → kube-apiserver → etcd). A component a step
  * changes without a message (`affects`: the node a fault cuts off) has a participant too and an
- * open arrow from the actor. A step with neither is a note over its actor; time-only steps are
- * folded into a note across the diagram.
+ * open arrow from the actor. A step with neither is a note over its actor; a quiet stretch (time
+ * passing, routine work: see `foldQuiet`) is one note across the diagram that names its steps.
  */
 import type { Model, Trace } from '../checker/index.js';
-import { formatTime } from './duration.js';
-import { foldTime, timelineSteps } from './timeline.js';
+import { foldQuiet, lineTime, timelineSteps, unfolded } from './timeline.js';
 
 export interface MermaidOptions {
   /** A last note, e.g. `consistent violated`. */
@@ -17,7 +16,10 @@ export interface MermaidOptions {
   readonly order?: readonly string[];
   /** Most lines drawn before the diagram is cut with a note (default 300). */
   readonly maxLines?: number;
+  /** Fold quiet stretches into one note each (default true); false draws every step. */
+  readonly fold?: boolean;
 }
+
 
 /** Text safe inside a Mermaid message: `;` and `#` are written as entity codes, one line. */
 export function mermaidText(text: string): string {
@@ -53,7 +55,8 @@ export function sequenceParticipants(lines: readonly { readonly timeOnly?: boole
 
 /** The `sequenceDiagram` source for a trace. */
 export function mermaidSequence<S>(model: Model<S>, trace: Trace<S>, options: MermaidOptions = {}): string {
-  const lines = foldTime(timelineSteps(model, trace));
+  const steps = timelineSteps(model, trace);
+  const lines = options.fold === false ? unfolded(steps) : foldQuiet(steps);
   const found = sequenceParticipants(lines, options.order ?? []);
   const participants = found.length > 0 ? found : [model.name];
   const ids = new Map(participants.map((p, i) => [p, `P${i}`]));
@@ -70,7 +73,7 @@ export function mermaidSequence<S>(model: Model<S>, trace: Trace<S>, options: Me
       break;
     }
     drawn++;
-    const text = mermaidText(`${formatTime(l.seconds)} ${l.summary}`);
+    const text = mermaidText(`${lineTime(l)} ${l.summary}`);
     if (l.timeOnly) {
       out.push(`  Note over ${span}: ${text}`);
       continue;

@@ -123,6 +123,8 @@ export interface FormatOptions {
   readonly colors?: Palette;
   /** Counterexamples printed in full (default 3); the rest are listed. */
   readonly maxTraces?: number;
+  /** Fold quiet stretches of the timelines (default true); false prints every step (`--unfold`). */
+  readonly fold?: boolean;
 }
 
 /** The whole terminal report of `check` or `simulate`. */
@@ -140,7 +142,7 @@ export function formatOutcome<S>(model: Model<S>, result: CheckResult<S>, info: 
     out.push('');
     out.push(c.red(`✗ ${p.id}: ${p.description}`));
     out.push(c.dim(`  counterexample: ${trace.actions.length} steps, ${formatDuration(traceDuration(steps))} of model time`));
-    out.push(formatTimeline(model, trace, { colors: c }));
+    out.push(formatTimeline(model, trace, { colors: c, fold: options.fold !== false }));
   }
   if (violated.length > max) out.push(c.dim(`… and ${violated.length - max} more counterexamples (use --out DIR to write them all)`));
   for (const p of result.properties.filter((q) => q.status === 'unwitnessed')) {

@@ -71,7 +71,7 @@ describe('timeline', () => {
     const lines = foldTime(timelineSteps(m, { states, actions, path: { initial: 0, steps: [] } }));
     expect(lines.map((l) => [l.seconds, l.summary])).toEqual([[0, '40s pass (4 steps)'], [40, 'marks node-2 Ready=Unknown']]);
     expect(formatTimeline(m, { states, actions, path: { initial: 0, steps: [] } }, { changes: false })).toBe(
-      'T+0s     clock                                   40s pass (4 steps)\nT+40s    kube-controller-manager/node-lifecycle  marks node-2 Ready=Unknown',
+      'T+0s..T+40s  clock                                   40s pass (4 steps: 1–4)\nT+40s        kube-controller-manager/node-lifecycle  marks node-2 Ready=Unknown',
     );
     expect([0, 50, 300, 350, 3661].map(formatDuration)).toEqual(['0s', '50s', '5m', '5m50s', '1h1m1s']);
   });

@@ -52,7 +52,7 @@ describe('timeline', () => {
 
   it('should end with the last state in full, one part per line', () => {
     const text = formatTimeline(clock, ticks(3, true)).split('\n');
-    expect(text.slice(-2)).toEqual(['final    t=3', '         alarm on']);
+    expect(text.slice(-2)).toEqual(['final       t=3', '            alarm on']);
     expect(formatTimeline(clock, ticks(3, true), { finalState: false })).not.toContain('final');
   });
 

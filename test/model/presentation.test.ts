@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mermaidSequence } from '../../reports/mermaid.js';
-import { formatTimeline, timelineSteps } from '../../reports/timeline.js';
+import { foldQuiet, formatTimeline, timelineSteps } from '../../reports/timeline.js';
+import { check } from '../../checker/index.js';
 import type { ClusterState } from '../../model/index.js';
 import { abstractCluster } from '../../model/presentation.js';
 import { kubernetesSubject } from '../../cli/kubernetesSubject.js';
@@ -41,5 +42,27 @@ describe('Kubernetes presentation', () => {
     expect(view).toHaveLength(4);
     expect(view.some((l) => /^node-\d Ready \(cut off\)$/.test(l))).toBe(true);
     expect(view[3]).toMatch(/db: 2 running/);
+  });
+
+  it('should fold a long node-failure run into a few lines, never a step that changes what people watch', () => {
+    const nf = kubernetesSubject.resolve('node-failure', {});
+    const run = check(nf.model, { properties: ['replacement-running'] }).properties[0].trace!;
+    const steps = timelineSteps(nf.model, run);
+    expect(steps.length).toBeGreaterThan(400);
+    const text = formatTimeline(nf.model, run, { changes: false, finalState: false });
+    const lines = text.split('\n');
+    expect(lines.length).toBeLessThan(steps.length / 20);
+    expect(text).toMatch(/^T\+9s\.\.T\+50s\s+clock\s+41s pass, heartbeats and node-monitor passes as usual \(54 steps: 12–65\)$/m);
+    // The fault, the controller's decisions and the last step stand on their own lines, verbatim.
+    for (const s of steps.filter((x) => x.fault || !x.routine && x.elapsed === 0)) expect(text).toContain(`${s.actor.padEnd(38)}  ${s.summary}`);
+    // What is folded changes timers only: no pod, binding, running container, leader, taint or condition.
+    const folded = foldQuiet(steps).filter((l) => l.steps[0] < l.steps[1]);
+    expect(folded.reduce((n, l) => n + l.steps[1] - l.steps[0] + 1, 0)).toBeGreaterThan(steps.length - 20);
+    for (const l of folded) {
+      for (let i = l.steps[0]; i <= l.steps[1]; i++) {
+        for (const c of steps[i - 1].changes) expect(c.path).not.toMatch(/^api\.(pods|leases)|\.running\b|\.ready\b|\.taints\b|\.leader\b|\.holder\b|\.conditions\b/);
+      }
+    }
+    expect(formatTimeline(nf.model, run, { changes: false, finalState: false, fold: false }).split('\n')).toHaveLength(steps.length + 1);
   });
 });
