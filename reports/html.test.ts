@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { kubernetesSubject } from '../cli/kubernetesSubject.js';
 import { runArtifacts } from '../cli/artifacts.js';
 import { htmlReport } from './html.js';
+import { check, type CheckResult } from '../checker/index.js';
 
 import { partitioned as resolved, partitionedCopyResult } from '../test/fixtures/partitionedCopy.js';
 
@@ -22,6 +23,19 @@ let built: Promise<string> | undefined;
 /** The report as --out writes it (built once: the projected graph explores the space). */
 const reportHtml = (): Promise<string> =>
   (built ??= runArtifacts(resolved.model, result, info, kubernetesSubject.participants, 500).then((files) => files.find((f) => f.name === 'report.html')!.content));
+
+let long: { html: string; steps: number; unfolded: string } | undefined;
+/** A 470-step node-failure run (the shortest to replacement-running) as a counterexample's report. */
+function longReport(): { html: string; steps: number; unfolded: string } {
+  if (long) return long;
+  const nf = kubernetesSubject.resolve('node-failure', {});
+  const found = check(nf.model, { properties: ['replacement-running'] });
+  const outcome = { ...found.properties[0], status: 'violated' as const };
+  const asViolation: CheckResult<unknown> = { ...found, verdict: 'violation', properties: [outcome] };
+  const at = { command: 'check' as const, scenario: 'node-failure' };
+  long = { html: htmlReport(nf.model, asViolation, at), steps: outcome.trace!.actions.length, unfolded: htmlReport(nf.model, asViolation, at, { fold: false }) };
+  return long;
+}
 
 /** The Chromium binary, if one is installed. */
 function chromium(): string | undefined {
@@ -106,6 +120,41 @@ describe('the HTML report', () => {
     expect(html).toMatch(/<svg class="sequence"[\s\S]*>kubelet\/node-3<\/text>/);
     expect(html).toContain('<h3>State graph, projected</h3>');
     expect(htmlReport(resolved.model, { ...result, properties: [] }, info)).toContain('No counterexample');
+  });
+
+  it('should list a long trace as a few rows, each quiet stretch one row that opens, every step still a row', () => {
+    const { html, steps, unfolded } = longReport();
+    const list = /<ol class="steps">([\s\S]*?)<\/div>/.exec(html)![1];
+    const top = list.replace(/<ol>[\s\S]*?<\/ol>/g, '');
+    const rows = top.match(/<li\b/g)!.length;
+    expect(rows).toBeLessThan(25);
+    // Every step keeps its row (for step links and the state pane), folded ones inside their stretch.
+    for (let i = 0; i <= steps; i++) expect(list).toContain(`<li data-step="${i}"`);
+    const folds = [...list.matchAll(/<li class="fold" data-from="(\d+)" data-to="(\d+)"><details><summary>([^<]*)<\/summary><ol>([\s\S]*?)<\/ol>/g)];
+    expect(folds.length).toBeGreaterThan(2);
+    for (const [, from, to, summary, inner] of folds) {
+      expect(summary).toContain(`(${Number(to) - Number(from) + 1} steps: ${from}–${to})`);
+      expect([...inner.matchAll(/data-step="(\d+)"/g)].map((m) => Number(m[1]))).toEqual(Array.from({ length: Number(to) - Number(from) + 1 }, (_, k) => Number(from) + k));
+    }
+    expect(top).toMatch(/<li data-step="11" class="fault">11\. T\+9s  fault  node-1 crashes/);
+    // The sequence diagram folds the same stretches; unfolded, every step is a row of its own.
+    expect(html).toMatch(/<text [^>]*class="time">T\+9s\.\.T\+50s 41s pass, heartbeats and node-monitor passes as usual \(54 steps: 12–65\)<\/text>/);
+    expect(unfolded).not.toContain('class="fold"');
+    expect(/<ol class="steps">([\s\S]*?)<\/ol>/.exec(unfolded)![1].match(/<li\b/g)).toHaveLength(steps + 1);
+  });
+
+  it.skipIf(browser === undefined)('should open a folded stretch in Chromium when a step in it is shown', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kc-html-'));
+    const page = join(dir, 'long.html');
+    writeFileSync(page, longReport().html);
+    const dom = headless(['--virtual-time-budget=3000', '--dump-dom', `file://${page}#cx=0&step=200`]);
+    expect(dom).toMatch(/<span class="where">step 200 of 470 \(T\+/);
+    expect(dom).toMatch(/<li class="fold" data-from="(\d+)" data-to="(\d+)"><details open="">(?:(?!<\/details>)[\s\S])*<li data-step="200" class="active">/);
+    // Only that stretch opened; at the last step (no address) every stretch stays closed.
+    expect(dom.match(/<details open="">/g)).toHaveLength(1);
+    const last = headless(['--virtual-time-budget=3000', '--dump-dom', `file://${page}`]);
+    expect(last).not.toContain('<details open');
+    expect(last).toMatch(/<li data-step="470" class="active">/);
   });
 
   it.skipIf(browser === undefined)(`should step through the trace in headless Chromium and render it (${browser ?? 'skipped: no chromium binary; apt-get install chromium, or set CHROMIUM'})`, async () => {

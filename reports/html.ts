@@ -4,14 +4,15 @@
  * the state at the chosen step and what that step changed beside it; arrow keys, buttons or a
  * slider move through it), the sequence diagram drawn as inline SVG, and the projected state
  * graph with the counterexample's path in bold. `#cx=1&step=12` in the address opens a given
- * counterexample at a given step.
+ * counterexample at a given step. A quiet stretch of steps (time passing, routine work: see
+ * `foldQuiet`) is one row that opens on a click, and opens by itself when a step in it is shown.
  */
 import type { ActionLabel, CheckResult, JsonValue, Model, PropertyOutcome } from '../checker/index.js';
 import { faultTest } from '../checker/index.js';
 import { formatChange, jsonOf } from './diff.js';
 import { formatDuration, formatTime } from './duration.js';
 import { formatStats, runVerdict, type RunInfo } from './outcome.js';
-import { foldTime, presented, stateParts, timelineSteps, traceDuration, type TimelineStep } from './timeline.js';
+import { foldQuiet, lineTime, loopMark, presented, stateParts, timelineSteps, traceDuration, unfolded, type TimelineLine, type TimelineStep } from './timeline.js';
 import { sequenceParticipants } from './mermaid.js';
 
 /** Escapes text for HTML content and attributes. */
@@ -67,8 +68,9 @@ function counterexampleData<S>(model: Model<S>, outcome: PropertyOutcome<S>): Co
 }
 
 /** A sequence diagram as inline SVG: one column per component, one arrow per message. */
-export function sequenceSvg<S>(model: Model<S>, outcome: PropertyOutcome<S>, order: readonly string[] = []): string {
-  const lines = foldTime(timelineSteps(model, outcome.trace!));
+export function sequenceSvg<S>(model: Model<S>, outcome: PropertyOutcome<S>, order: readonly string[] = [], fold = true): string {
+  const steps = timelineSteps(model, outcome.trace!);
+  const lines = fold ? foldQuiet(steps) : unfolded(steps);
   const parts = sequenceParticipants(lines, order);
   const col = 190;
   const row = 30;
@@ -77,7 +79,7 @@ export function sequenceSvg<S>(model: Model<S>, outcome: PropertyOutcome<S>, ord
   const out: string[] = [];
   let y = 60;
   for (const l of lines) {
-    const text = escapeHtml(`${formatTime(l.seconds)} ${l.summary}`);
+    const text = escapeHtml(`${lineTime(l)} ${l.summary}`);
     const targets = l.timeOnly ? [] : [...(l.step?.to ?? []).slice(0, 1), ...(l.step?.affects ?? [])].filter((t) => t !== l.actor);
     if (targets.length === 0) {
       const cx = l.timeOnly ? width / 2 : x(l.actor);
@@ -113,6 +115,8 @@ export interface HtmlOptions {
   readonly participants?: readonly string[];
   /** SVG of the projected state graph per property id (made by the caller with Graphviz). */
   readonly graphs?: Readonly<Record<string, string>>;
+  /** Fold quiet stretches into one row each (default true); false lists every step (`--unfold`). */
+  readonly fold?: boolean;
 }
 
 const STYLE = `
@@ -124,6 +128,8 @@ table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:3px 8px;text-
 .steps{max-height:560px;overflow:auto;border:1px solid #ddd;margin:0;padding:0;list-style:none;font:12px ui-monospace,monospace}
 .steps li{padding:2px 6px;cursor:pointer;white-space:nowrap}.steps li.fault{color:#b00}
 .steps li.active{background:#dbe8ff;font-weight:bold}.steps li.cycle{border-left:3px solid #a60}
+.steps li.fold{padding:0;cursor:default}.steps li.fold summary{padding:2px 6px;cursor:pointer;color:#666}
+.steps li.fold ol{list-style:none;margin:0;padding:0 0 0 14px;border-left:1px dotted #bbb}.steps li.loop{color:#a60;cursor:default}
 .pane{border:1px solid #ddd;padding:8px}.pane pre{font:12px ui-monospace,monospace;white-space:pre-wrap;margin:4px 0;max-height:420px;overflow:auto}
 .diff{color:#05a}.controls{margin:8px 0}.controls button{margin-right:6px}
 svg.sequence text{font:11px system-ui,sans-serif}svg .head{fill:#eef;stroke:#88a}svg .life{stroke:#bbb;stroke-dasharray:4 3}
@@ -144,15 +150,17 @@ function show(c, i) {
   root.querySelector('.summary').textContent = s ? s.description : cx.initial.description;
   root.querySelector('.state').textContent = s ? s.state : cx.initial.state;
   root.querySelector('input[type=range]').value = String(i);
-  root.querySelectorAll('.steps li').forEach((li) => li.classList.toggle('active', Number(li.dataset.step) === i));
-  const active = root.querySelector('.steps li.active'); if (active && active.scrollIntoView) active.scrollIntoView({ block: 'nearest' });
+  root.querySelectorAll('.steps li[data-step]').forEach((li) => li.classList.toggle('active', Number(li.dataset.step) === i));
+  const active = root.querySelector('.steps li.active');
+  const fold = active && active.closest('details'); if (fold && !fold.open) fold.open = true;
+  if (active && active.scrollIntoView) active.scrollIntoView({ block: 'nearest' });
 }
 data.forEach((cx, c) => {
   const root = document.getElementById('cx-' + c);
   root.querySelector('.prev').onclick = () => show(c, Number(root.dataset.step) - 1);
   root.querySelector('.next').onclick = () => show(c, Number(root.dataset.step) + 1);
   root.querySelector('input[type=range]').oninput = (e) => show(c, Number(e.target.value));
-  root.querySelectorAll('.steps li').forEach((li) => (li.onclick = () => show(c, Number(li.dataset.step))));
+  root.querySelectorAll('.steps li[data-step]').forEach((li) => (li.onclick = () => show(c, Number(li.dataset.step))));
   root.tabIndex = 0;
   root.onkeydown = (e) => { if (e.key === 'ArrowRight' || e.key === 'ArrowDown') show(c, Number(root.dataset.step) + 1); if (e.key === 'ArrowLeft' || e.key === 'ArrowUp') show(c, Number(root.dataset.step) - 1); };
   show(c, cx.steps.length);
@@ -187,16 +195,34 @@ export function htmlReport<S>(model: Model<S>, result: CheckResult<S>, info: Run
     out.push(`<h2>${loopOf(p.id) === undefined ? 'Counterexample' : 'Liveness counterexample (lasso)'} to <code>${escapeHtml(p.id)}</code></h2>`);
     out.push(`<p>${escapeHtml(p.description)}. Violated after ${steps.length} steps and ${formatDuration(traceDuration(steps))} of model time; ${d.steps.filter((s) => s.fault).length} of them faults or operator actions (red).</p>`);
     out.push(`<div class="controls"><button class="prev" type="button">◀ previous</button><button class="next" type="button">next ▶</button><input type="range" min="0" max="${d.steps.length}" value="${d.steps.length}" aria-label="step"> <span class="where"></span></div>`);
-    out.push('<div class="stepper"><ol class="steps">');
-    out.push(`<li data-step="0">initial state</li>`);
     const loop = loopOf(p.id);
     if (loop !== undefined) out.push(`<p class="lasso">The cycle starts after step ${loop} and comes back to that state: steps ${loop + 1}–${d.steps.length} (marked) repeat forever without the goal.</p>`);
-    for (const s of d.steps) {
+    out.push('<div class="stepper"><ol class="steps">');
+    out.push(`<li data-step="0">initial state</li>`);
+    const row = (s: StepData): string => {
       const classes = [...(s.fault ? ['fault'] : []), ...(loop !== undefined && s.step > loop ? ['cycle'] : [])];
-      out.push(`<li data-step="${s.step}"${classes.length ? ` class="${classes.join(' ')}"` : ''}>${escapeHtml(`${s.step}. ${s.time}  ${s.actor}  ${s.summary}`)}</li>`);
+      return `<li data-step="${s.step}"${classes.length ? ` class="${classes.join(' ')}"` : ''}>${escapeHtml(`${s.step}. ${s.time}  ${s.actor}  ${s.summary}`)}</li>`;
+    };
+    const lines: readonly TimelineLine[] = options.fold === false ? unfolded(steps) : foldQuiet(steps, loop === undefined ? {} : { loop });
+    let marked = loop === undefined || loop >= d.steps.length;
+    for (const l of lines) {
+      const [from, to] = l.steps;
+      if (!marked && from > loop!) {
+        out.push(`<li class="loop">${escapeHtml(loopMark(loop!, d.steps.length))}</li>`);
+        marked = true;
+      }
+      if (from === to) {
+        out.push(row(d.steps[from - 1]));
+        continue;
+      }
+      const cycle = loop !== undefined && from > loop ? ' cycle' : '';
+      out.push(`<li class="fold${cycle}" data-from="${from}" data-to="${to}"><details><summary>${escapeHtml(`${from}–${to}. ${lineTime(l)}  ${l.actor}  ${l.summary}`)}</summary><ol>`);
+      for (let k = from; k <= to; k++) out.push(row(d.steps[k - 1]));
+      out.push('</ol></details></li>');
     }
+    if (loop !== undefined && loop >= d.steps.length) out.push(`<li class="loop">${escapeHtml(loopMark(loop!, d.steps.length))}</li>`);
     out.push('</ol><div class="pane"><b>What the step changed</b><pre class="diff"></pre><b>State after it</b><pre class="summary"></pre><details><summary>the whole state</summary><pre class="state"></pre></details></div></div>');
-    out.push('<h3>Sequence diagram</h3>', `<div class="figure">${sequenceSvg(model, p, options.participants ?? [])}</div>`);
+    out.push('<h3>Sequence diagram</h3>', `<div class="figure">${sequenceSvg(model, p, options.participants ?? [], options.fold !== false)}</div>`);
     const graph = options.graphs?.[p.id];
     if (graph) out.push('<h3>State graph, projected</h3>', `<div class="figure graph">${graph.replace(/^<\?xml[^>]*>\s*/, '').replace(/<!DOCTYPE[^>]*>\s*/, '')}</div>`);
     out.push('</section>');
