@@ -48,6 +48,8 @@ export async function runArtifacts<S>(
   participants: readonly string[] | undefined,
   maxNodes: number,
   lassos: readonly Lasso<S>[] = [],
+  /** Fold quiet stretches of the timelines, diagrams and stepper (default true; `--unfold` clears it). */
+  fold = true,
 ): Promise<Artifact[]> {
   const files: Artifact[] = [];
   const traceFiles: Record<string, string> = {};
@@ -59,7 +61,7 @@ export async function runArtifacts<S>(
     const trace = p.trace!;
     traceFiles[p.id] = `${p.id}.itf.json`;
     files.push({ name: `${p.id}.itf.json`, content: `${JSON.stringify(itfOf(model, p, info), null, 2)}\n` });
-    files.push({ name: `${p.id}.timeline.txt`, content: `${formatTimeline(model, trace)}\n` });
+    files.push({ name: `${p.id}.timeline.txt`, content: `${formatTimeline(model, trace, { fold })}\n` });
     const dot = graphToDot(traceNeighbourhood(model, trace, { property: p.id, status: 'violated' }, { maxNodes, properties: checked }));
     files.push({ name: `${p.id}.dot`, content: dot }, { name: `${p.id}.svg`, content: await dotToSvg(dot) });
     if (k < MAX_PROJECTED) {
@@ -79,11 +81,11 @@ export async function runArtifacts<S>(
       files.push({ name: 'state-graph.dot', content: dot }, { name: 'state-graph.svg', content: await dotToSvg(dot) });
     }
   }
-  const html = htmlReport(model, result, info, { graphs, lassos: lassos as readonly Lasso<unknown>[], ...(participants ? { participants } : {}) });
+  const html = htmlReport(model, result, info, { graphs, fold, lassos: lassos as readonly Lasso<unknown>[], ...(participants ? { participants } : {}) });
   files.push({ name: 'report.html', content: html });
   const names = ['report.md', 'result.json', ...files.map((f) => f.name)];
   files.unshift(
-    { name: 'report.md', content: markdownReport(model, result, info, { traceFiles, ...(participants ? { participants } : {}) }) },
+    { name: 'report.md', content: markdownReport(model, result, info, { traceFiles, fold, ...(participants ? { participants } : {}) }) },
     { name: 'result.json', content: `${JSON.stringify(outcomeJson(model, result, info, names), null, 2)}\n` },
   );
   return files;

@@ -39,6 +39,7 @@ function searchOptions(cmd: Command): Command {
     .option('-p, --property <id>', 'check this property (repeatable; default: the scenario\'s)', collectList)
     .option('-o, --out <dir>', 'write report.md, result.json and per counterexample its timeline, ITF trace, DOT and SVG')
     .option('--force', 'let --out overwrite existing files')
+    .option('--unfold', 'show every step of a counterexample (terminal, --out reports): no quiet stretch of time passing and routine work folded into one line')
     .addOption(new Option('--max-nodes <n>', 'cap of the graphs written by --out').argParser(positiveInt('--max-nodes')).hideHelp());
 }
 
@@ -106,6 +107,7 @@ export function program(exit: (code: number) => void): Command {
   outputOptions(configOptions(p.command('replay').argument('<trace>', 'ITF trace written by check --out (a .itf.json file)')
     .description('re-execute a saved trace step by step; exit 1 violation reproduced, 0 witness replayed, 2 the trace does not replay')))
     .option('-q, --quiet', 'print the verdict only, not the timeline')
+    .option('--unfold', 'print every step: no quiet stretch of time passing and routine work folded into one line')
     .action(function (this: Command, trace: string) {
       return run(() => runReplay(trace, this.opts()))();
     });

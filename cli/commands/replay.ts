@@ -21,6 +21,8 @@ export interface ReplayOptions extends ConfigOptions {
   readonly json?: boolean;
   readonly color?: boolean;
   readonly quiet?: boolean;
+  /** Every step on a line of its own: no quiet stretch folded. */
+  readonly unfold?: boolean;
 }
 
 export async function runReplay(file: string, opts: ReplayOptions): Promise<number> {
@@ -76,7 +78,7 @@ export async function runReplay(file: string, opts: ReplayOptions): Promise<numb
   }
   const c = stdoutPalette(opts.color === false);
   const out: string[] = [];
-  if (!opts.quiet) out.push(formatTimeline(rebuilt.model, report.trace, { colors: c }), '');
+  if (!opts.quiet) out.push(formatTimeline(rebuilt.model, report.trace, { colors: c, fold: opts.unfold !== true, ...(itf.loop === undefined ? {} : { loop: itf.loop }) }), '');
   out.push(`replayed ${steps} steps of ${file} on scenario ${scenario}: every step is enabled and reaches the saved state`);
   if (report.outcome === 'violated') out.push(c.red(`✗ ${report.property} violated at step ${at} (${formatTime(time)}${at > 0 ? `, after ${formatAction(report.trace.actions[at - 1])}` : ''}): violation reproduced (exit 1)`));
   else if (report.outcome === 'witnessed') out.push(c.green(`✓ ${report.property} reached at step ${at} (${formatTime(time)}): witness reproduced (exit 0)`));

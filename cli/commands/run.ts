@@ -44,6 +44,8 @@ export interface RunOptions extends ConfigOptions {
   readonly replayPath?: string;
   readonly coverage?: boolean;
   readonly liveness?: boolean;
+  /** Every step of a counterexample on a line of its own: no quiet stretch folded. */
+  readonly unfold?: boolean;
 }
 
 /** The command line that replays a random failure: this one, with its seed and fast-check path. */
@@ -195,7 +197,7 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
       : `interrupted after the search (${done.stats.distinctStates.toLocaleString('en-US')} distinct states, depth ${done.stats.depth}, verdict ${done.verdict}); nothing was written to ${outPlan.dir}`);
     try {
       const lassos = (liveness ?? []).flatMap((l) => (l.lasso ? [{ id: l.id, description: l.description, ...l.lasso }] : []));
-      const files = await runArtifacts(r.model, result, info, r.subject.participants, opts.maxNodes ?? 500, lassos);
+      const files = await runArtifacts(r.model, result, info, r.subject.participants, opts.maxNodes ?? 500, lassos, opts.unfold !== true);
       await signalsDelivered();
       const staged = stageArtifacts(outPlan, [...files, ...lassoArtifacts(r.model, liveness ?? [], info)]);
       await signalsDelivered(); // a Ctrl-C during the writing ends here: the earlier report stays
@@ -220,8 +222,8 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
     process.stdout.write(`${JSON.stringify({ ...outcomeJson(r.model, result, info, written), ...imported }, null, 2)}\n`);
   } else {
     const c = stdoutPalette(opts.color === false);
-    let text = formatOutcome(r.model, result, info, { colors: c });
-    if (liveness !== undefined) text += `\n\n${formatLiveness(r.model, liveness, c)}`;
+    let text = formatOutcome(r.model, result, info, { colors: c, fold: opts.unfold !== true });
+    if (liveness !== undefined) text += `\n\n${formatLiveness(r.model, liveness, c, opts.unfold !== true)}`;
     if (written.length > 0) text += `\n${c.dim(`wrote ${written.length} files to ${opts.out}: ${written.map((w) => w.slice(opts.out!.length).replace(/^[\\/]/, '')).join(', ')}`)}`;
     process.stdout.write(`${text}\n`);
   }
@@ -257,14 +259,14 @@ function lassoArtifacts(model: Model<unknown>, outcomes: readonly LivenessOutcom
 }
 
 /** The liveness outcomes, each violation with its lasso as a timeline and where its cycle starts. */
-function formatLiveness(model: Model<unknown>, outcomes: readonly LivenessOutcome<unknown>[], c: Palette): string {
+function formatLiveness(model: Model<unknown>, outcomes: readonly LivenessOutcome<unknown>[], c: Palette, fold: boolean): string {
   const out = [c.bold('liveness (whole graph, no symmetry; the components\' work, time and Lease takeover are strongly fair)')];
   for (const l of outcomes) out.push(`  ${l.status === 'holds' ? c.green('✓') : c.red('✗')} ${l.id}  ${l.status === 'holds' ? c.green('holds') : c.red('violated')}  ${c.dim(l.description)}`);
   for (const l of outcomes) {
     if (l.lasso === undefined) continue;
     const cycle = l.lasso.actions.length - l.lasso.loop;
     out.push('', c.red(`✗ ${l.id}: a behaviour that never gets there, as a lasso: ${l.lasso.loop} steps, then a cycle of ${cycle === 0 ? 'stuttering' : `${cycle} steps`} back to the state after step ${l.lasso.loop}, forever`));
-    out.push(formatTimeline(model, { states: l.lasso.states, actions: l.lasso.actions, path: { initial: 0, steps: [] } }, { colors: c }));
+    out.push(formatTimeline(model, { states: l.lasso.states, actions: l.lasso.actions, path: { initial: 0, steps: [] } }, { colors: c, fold, loop: l.lasso.loop }));
   }
   const failed = outcomes.filter((l) => l.status === 'violated').length;
   out.push('', failed === 0 ? c.green('liveness: every property holds under fairness (exit by the safety verdict above)') : c.red(`liveness: ${failed} ${failed === 1 ? 'property' : 'properties'} violated (exit 1)`));
