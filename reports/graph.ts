@@ -1,13 +1,15 @@
 /**
  * State graphs: the whole reachable graph of a small model, or the neighbourhood of a trace (the
  * states on it and their direct successors) for a large one. Nodes are states identified by the
- * model's view (and canonical form when symmetry is on); edges are steps labelled with actions.
+ * model's view (and canonical form when symmetry is on); edges are steps labelled with the model's
+ * description of each (`kubelet/node-1: starts db-0 on node-1`), never a parameter's JSON.
  * The graph is capped (default 500 nodes), because Graphviz cannot lay out thousands of nodes;
  * a capped graph says so in its `note`.
  */
 import {
   fingerprint, formatAction, successors, type ActionLabel, type Model, type Property, type Trace,
 } from '../checker/index.js';
+import { stepLabel } from './timeline.js';
 
 export interface GraphNode {
   readonly id: number;
@@ -89,13 +91,12 @@ class Builder<S> {
     this.nodes.push({ id, label: stateLabel(this.model, s, id), initial, violates, onTrace: false, witness: false, unexpanded: false });
     return id;
   }
-  edge(from: number, to: number, action: ActionLabel, onTrace: boolean): void {
-    const label = formatAction(action);
-    const key = `${from}>${to}>${label}`;
+  /** An edge for the step `action` from node `from` to node `to`, between the real states `before` and `after`. */
+  edge(from: number, to: number, action: ActionLabel, onTrace: boolean, before: S = this.states[from], after: S = this.states[to]): void {
+    const key = `${from}>${to}>${formatAction(action)}`;
     if (this.edgeKeys.has(key)) return;
     this.edgeKeys.add(key);
-    const before = this.states[from];
-    const after = this.states[to];
+    const label = stepLabel(this.model, before, action, after);
     const violates = this.stepProps.flatMap((p) => (p.kind === 'action' && !p.holds(before, action, after) ? [p.id] : []));
     this.edges.push({ from, to, label, onTrace, violates });
   }
@@ -134,7 +135,7 @@ export function wholeGraph<S>(model: Model<S>, options: GraphOptions = {}): Stat
     for (const next of successors(model, b.states[i])) {
       const to = b.add(next.state, false);
       if (b.nodes.length > maxNodes) return undefined;
-      b.edge(i, to, next.action, false);
+      b.edge(i, to, next.action, false, b.states[i], next.state);
     }
   }
   const cut = b.edges.length > maxEdges;
@@ -161,7 +162,7 @@ export function traceNeighbourhood<S>(model: Model<S>, trace: Trace<S>, mark: Tr
   const maxNodes = options.maxNodes ?? DEFAULT_MAX_NODES;
   const b = new Builder(model, options);
   const onTrace = trace.states.map((s, i) => b.add(s, i === 0 && trace.path.initial >= 0));
-  for (let i = 0; i < trace.actions.length; i++) b.edge(onTrace[i], onTrace[i + 1], trace.actions[i], true);
+  for (let i = 0; i < trace.actions.length; i++) b.edge(onTrace[i], onTrace[i + 1], trace.actions[i], true, trace.states[i], trace.states[i + 1]);
   let left = 0;
   for (let i = 0; i < trace.states.length; i++) {
     for (const next of successors(model, trace.states[i])) {
@@ -174,7 +175,7 @@ export function traceNeighbourhood<S>(model: Model<S>, trace: Trace<S>, mark: Tr
         to = b.add(next.state, false);
         b.patch(to, { unexpanded: true });
       }
-      b.edge(onTrace[i], to, next.action, false);
+      b.edge(onTrace[i], to, next.action, false, trace.states[i], next.state);
     }
   }
   for (const id of onTrace) b.patch(id, { onTrace: true, unexpanded: false });

@@ -6,7 +6,8 @@ import { formatDuration } from './duration.js';
 import { fromItfValue, parseItf, toItf, toItfValue } from './itf.js';
 import { mermaidSequence, mermaidText } from './mermaid.js';
 import { replayItf } from './replay.js';
-import { formatTimeline, foldTime, timelineSteps } from './timeline.js';
+import { actionText, formatTimeline, foldTime, timelineSteps } from './timeline.js';
+import { partitioned, partitionedCopyResult } from '../test/fixtures/partitionedCopy.js';
 import { traceNeighbourhood, wholeGraph } from './graph.js';
 import { graphToDot } from './dot.js';
 import type { Model } from '../checker/index.js';
@@ -101,7 +102,21 @@ describe('graphs', () => {
     expect(g.note).toMatch(/successor states left out \(cap 10 nodes\)/);
     expect(g.nodes.filter((n) => n.violates.includes('consistent')).length).toBeGreaterThan(0);
     expect(g.edges.filter((e) => e.onTrace)).toHaveLength(5);
-    expect(graphToDot(g)).toContain('label = "RMPrepare(0)"');
+    expect(graphToDot(g)).toContain('label = "rm-1: prepares and sends Prepared"');
+  });
+
+  it('should label edges with the model\'s description of each step, never a parameter\'s JSON', () => {
+    const cut = partitionedCopyResult().properties[0].trace!;
+    const g = traceNeighbourhood(partitioned.model, cut, { property: 'no-cut-off-copy', status: 'violated' }, { maxNodes: 40 });
+    expect(g.edges.length).toBeGreaterThan(cut.actions.length);
+    for (const e of g.edges) expect(e.label).not.toMatch(/[{}"]/);
+    expect(g.edges.filter((e) => e.onTrace).map((e) => e.label)).toContainEqual(expect.stringMatching(/^kube-scheduler: picks node-\d for db-0/));
+    // A model that describes no step: its action's name and its parameter's fields.
+    const bare: Model<number> = { name: 'bare', initialStates: () => [0], properties: [], actions: [{ name: 'pick', params: () => [{ scheduler: 's-1', node: 'n-2' }], apply: (x) => x + 1 }] };
+    const [edge] = traceNeighbourhood(bare, { states: [0, 1], actions: [{ name: 'pick', param: { scheduler: 's-1', node: 'n-2' } }], path: { initial: 0, steps: [] } }).edges;
+    expect(edge.label).toBe('pick(scheduler=s-1, node=n-2)');
+    expect(actionText({ name: 'inc', param: 3 })).toBe('inc(3)');
+    expect(actionText({ name: 'tick' })).toBe('tick');
   });
 });
 

@@ -8,9 +8,9 @@
  * never folded. What is routine the model says (`StepDescription.routine`, `routineKind`).
  */
 import type { ActionLabel, Model, StepDescription, Trace } from '../checker/index.js';
-import { faultTest, formatAction } from '../checker/index.js';
+import { faultTest } from '../checker/index.js';
 import { plain, type Palette } from './colors.js';
-import { diffStates, formatChange, type Change } from './diff.js';
+import { diffStates, formatChange, renderValue, type Change } from './diff.js';
 import { formatTime, formatDuration } from './duration.js';
 
 /** One step of a trace, described for people. */
@@ -41,10 +41,29 @@ export function presented<S>(model: Model<S>, state: S): unknown {
   return model.present ? model.present(state) : state;
 }
 
-/** The description of a step, falling back to the action's name when the model gives none. */
+/**
+ * An action as people read it when the model describes no step: its name and its parameter's
+ * fields (`schedule(scheduler=kube-scheduler-1, node=node-2)`), never the parameter's JSON.
+ */
+export function actionText(action: ActionLabel): string {
+  const p = action.param;
+  if (p === undefined) return action.name;
+  if (Array.isArray(p)) return `${action.name}(${p.map(renderValue).join(', ')})`;
+  if (p !== null && typeof p === 'object') return `${action.name}(${Object.entries(p).map(([k, v]) => `${k}=${renderValue(v)}`).join(', ')})`;
+  return `${action.name}(${renderValue(p)})`;
+}
+
+/** The description of a step, falling back to the action's name and parameter when the model gives none. */
 export function describe<S>(model: Model<S>, before: S, action: ActionLabel, after: S): StepDescription {
   if (model.describeStep) return model.describeStep(before, action, after);
-  return { actor: model.name, summary: formatAction(action) };
+  return { actor: model.name, summary: actionText(action) };
+}
+
+/** A step as one label of a graph's edge: `rm-1: prepares and sends Prepared`. */
+export function stepLabel<S>(model: Model<S>, before: S, action: ActionLabel, after: S): string {
+  if (!model.describeStep) return actionText(action);
+  const d = model.describeStep(before, action, after);
+  return `${d.actor}: ${d.summary}`;
 }
 
 /** Describes every step of `trace` with its absolute time and its state changes. */
