@@ -6,7 +6,8 @@
  * test/model/presentation.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import type { ActionLabel, Model, Trace } from '../checker/index.js';
+import type { ActionLabel, CheckResult, Model, Trace } from '../checker/index.js';
+import { markdownReport } from './markdown.js';
 import { mermaidSequence } from './mermaid.js';
 import { foldQuiet, formatTimeline, isQuiet, timelineSteps, type TimelineStep } from './timeline.js';
 
@@ -158,5 +159,22 @@ describe('folded timelines', () => {
     expect(diagram).toContain('  Note over P0,P2: T+0s..T+1m 1m pass, heartbeats and routine work of monitor as usual (102 steps: 1–102)');
     const full = mermaidSequence(toy, trace, { fold: false, maxLines: 10_000 }).split('\n');
     expect(full.filter((l) => /^ {2}(Note|P\d)/.test(l)).length).toBe(steps.length);
+  });
+
+  it('should fold the Markdown report\'s diagram and timeline, and show every step with fold: false', () => {
+    const result: CheckResult<Toy> = {
+      model: 'toy', strategy: 'bfs', verdict: 'violation',
+      properties: [{ id: 'quiet', kind: 'invariant', description: 'the alarm stays off', status: 'violated', trace }],
+      stats: { distinctStates: 1, generatedStates: 1, depth: 1, seconds: 0, statesPerSecond: 0, peakMemoryMB: 0 } as CheckResult<Toy>['stats'],
+    };
+    const info = { command: 'check' as const };
+    const md = markdownReport(toy, result, info, { timings: false });
+    expect(md.split('\n').length).toBeLessThan(60);
+    expect(md).toContain('<summary>Timeline with state changes (quiet stretches folded: time passing and routine work, with the steps each covers)</summary>');
+    expect(md).toContain('Note over P0,P2: T+1m..T+3m 2m pass, heartbeats and routine work of monitor as usual (204 steps: 104–307)');
+    expect(md).toMatch(/^T\+1m\.\.T\+3m\s+clock\s+2m pass, heartbeats and routine work of monitor as usual \(204 steps: 104–307\)$/m);
+    const full = markdownReport(toy, result, info, { timings: false, fold: false });
+    expect(full).not.toMatch(/\(\d+ steps: \d+–\d+\)/);
+    expect(full.split('\n').filter((l) => /^T\+/.test(l))).toHaveLength(steps.length);
   });
 });
