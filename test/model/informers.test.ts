@@ -133,17 +133,21 @@ describe('etcd restore', () => {
     const last = r.result.properties[0].trace!.states.at(-1)!;
     let s: ClusterState = { ...last, budget: { ...last.budget, kubeletCrash: 1, kubeletRestart: 1 } };
     const n = s.nodes.findIndex((x) => x.running.includes('web-2'));
-    const step = (name: string): void => {
+    const step = (name: string, param = `node-${n + 1}`): void => {
       // The urgent work due first runs before (only the first due urgent action is enabled).
       for (let i = 0; i < 20 && !successors(model, s).some((x) => x.action.name === name); i++) s = successors(model, s)[0].state;
-      const next = successors(model, s).find((x) => x.action.name === name && (x.action.param === undefined || x.action.param === `node-${n + 1}`));
+      const next = successors(model, s).find((x) => x.action.name === name && (x.action.param === undefined || x.action.param === param));
       expect(next, name).toBeDefined();
       s = next!.state;
     };
     step('kubelet-crash');
     step('kubelet-restart');
     expect(s.nodes[n].podWatchStuck).toBeUndefined();
+    // The relisted kubelet finds no pod object for web-2 and sends SIGTERM; its containers run
+    // until they exit or the grace period ends.
     step('kubelet-sync');
+    expect(s.nodes[n].terminating?.map((t) => t.pod)).toContain('web-2');
+    step('container-exit', `web-2@node-${n + 1}`);
     expect(s.nodes[n].running).not.toContain('web-2');
   });
 

@@ -8,16 +8,20 @@ import { describe, expect, it } from 'vitest';
 import { alwaysStep, check, sometimes, type AnyActionDef, type CheckResult, type Model, type Property } from '../../checker/index.js';
 import { acting, canWrite, KCM, makeCtx, resolveConfig, tolerationOf, urgentActions, type ClusterConfig, type ClusterState, type PodObject } from '../../model/index.js';
 import { defaultPropertyIds, kubernetesModel } from '../../properties/index.js';
-import { run } from './helpers.js';
+import { run, SMALL_TIMERS } from './helpers.js';
 
 /** Two nodes, only the StatefulSet (db-0 on node-1, db-1 on node-2), one candidate per election. */
 const SMALL = {
+  // Short Lease, monitor and toleration timers: the ordering does not depend on the defaults,
+  // and they multiply the space by the instants in between (1,012,795 states → 84,087 on
+  // node-partition with a force delete).
+  ...SMALL_TIMERS,
   'cluster.nodes': '2',
   'cluster.replicaSetReplicas': '0',
   'cluster.statefulSetReplicas': '2',
   'cluster.controllerManagerCandidates': '1',
   'cluster.schedulerCandidates': '1',
-  'cluster.statefulSetTolerationSeconds': '30',
+  'cluster.statefulSetTolerationSeconds': '3',
   // A deleted pod's container exits within 1 s: the ordering is the subject here, and the 30 s
   // default multiplies the space by the instants a container can exit at.
   'cluster.terminationGracePeriodSeconds': '1',
@@ -152,9 +156,11 @@ describe('StatefulSet OrderedReady', () => {
 
   it('should hold the ordering with two replicas on the stock node-failure and node-partition, where it changes no state count', () => {
     // Without a deletion of db-1 while db-0 is unready nothing ever waits, so the state spaces
-    // are those of the former Parallel creation.
+    // are those of the former Parallel creation. node-partition with short timers: the equality
+    // is structural, and its default timers make the two searches minutes.
     for (const scenario of ['node-failure', 'node-partition']) {
-      const config = resolveConfig(scenario, { set: { 'cluster.statefulSetReplicas': '2' } });
+      const short = scenario === 'node-partition' ? { ...SMALL_TIMERS, 'cluster.terminationGracePeriodSeconds': '1' } : {};
+      const config = resolveConfig(scenario, { set: { ...short, 'cluster.statefulSetReplicas': '2' }, allowUnsafe: true });
       const model = kubernetesModel(config);
       const props = [...model.properties.filter((p) => p.id === 'statefulset-at-most-one'), orderedCreation, syncQuiesces(model)];
       const r = statuses(model, props);
@@ -170,10 +176,11 @@ describe('StatefulSet OrderedReady', () => {
     // 26,290 generated, depth 490 before the change; 5,088 / 5,278 / 491 since replacement-within
     // reads the model's own sinceHeartbeat instead of keeping an observer timer (5,078 states of
     // the model alone) and binding takes two steps (assume, then bind: one more state per binding).
-    // node-partition is compared with Parallel only, a figure other node lifecycle changes may move.
+    // node-partition is compared with Parallel only, a figure other node lifecycle changes may
+    // move, and with short timers (the equality is structural; the defaults make it a minute).
     const counts = (r: CheckResult<ClusterState>): number[] => [r.stats.distinctStates, r.stats.generatedStates, r.stats.depth];
     for (const scenario of ['node-failure', 'node-partition']) {
-      const config = resolveConfig(scenario);
+      const config = resolveConfig(scenario, scenario === 'node-partition' ? { set: { ...SMALL_TIMERS, 'cluster.terminationGracePeriodSeconds': '1' }, allowUnsafe: true } : {});
       const ids = defaultPropertyIds(scenario, config);
       const ordered = check(kubernetesModel(config), { properties: ids });
       const parallel = check(withParallelSync(kubernetesModel(config), config), { properties: ids });

@@ -59,6 +59,9 @@ const SMALL = {
   'cluster.nodes': '4',
   'cluster.controllerManagerCandidates': '1',
   'cluster.schedulerCandidates': '1',
+  // Terminating containers stay in the orbits (their timers move with their node), over 2 s
+  // instead of 30 (the orbit count does not depend on the length, the brute force's cost does).
+  'cluster.terminationGracePeriodSeconds': '2',
 };
 
 /** Two ReplicaSets (web with the admission default, api tolerating unreachable 1 s) and a DaemonSet. */
