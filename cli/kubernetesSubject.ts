@@ -5,7 +5,7 @@
 import type { JsonValue } from '../checker/index.js';
 import { configToObject, configWarnings, parameters, resolveConfig, scenarios } from '../model/index.js';
 import { defaultProperties, kubernetesModel, propertyCatalog } from '../properties/index.js';
-import { kubernetesLiveness } from '../properties/liveness.js';
+import { kubernetesLiveness, livenessFairness } from '../properties/liveness.js';
 import type { ConfigInput, Resolved, Subject } from './subject.js';
 
 /** The Kubernetes subject. */
@@ -14,6 +14,7 @@ export const kubernetesSubject: Subject = {
   scenarios,
   parameters,
   properties: propertyCatalog,
+  liveness: kubernetesLiveness(resolveConfig('node-failure')).map((p) => ({ id: p.id, kind: p.kind, description: p.description, fairness: livenessFairness })),
   participants: ['kubelet', 'kube-apiserver', 'etcd', 'kube-scheduler', 'kube-controller-manager'],
   resolve(scenario: string, input: ConfigInput): Resolved {
     const config = resolveConfig(scenario, input);

@@ -32,6 +32,16 @@ export interface PropertyInfo {
   readonly source?: string;
 }
 
+/** A liveness property in the catalogue: what `check --liveness` checks, and under which fairness. */
+export interface LivenessInfo {
+  readonly id: string;
+  /** `eventually`, `always-eventually` or `leads-to`. */
+  readonly kind: string;
+  readonly description: string;
+  /** Which steps the check assumes eventually happen, and which may never. */
+  readonly fairness: string;
+}
+
 /** Where a config comes from: a parsed file, `--set` pairs, and the unsafe switch. */
 export interface ConfigInput {
   readonly file?: unknown;
@@ -61,6 +71,8 @@ export interface Subject {
   readonly scenarios: readonly ScenarioInfo[];
   parameters(): readonly ParameterInfo[];
   readonly properties: readonly PropertyInfo[];
+  /** Liveness properties (`check --liveness`), if the subject has any. */
+  readonly liveness?: readonly LivenessInfo[];
   /** Throws a KubecheckError naming a bad field and its rule. */
   resolve(scenario: string, input: ConfigInput): Resolved;
   /** Participants placed first in sequence diagrams, e.g. kubelet, kube-apiserver, etcd. */

@@ -45,6 +45,13 @@ export function statefulSetIdentityEventuallyRunning(config: ClusterConfig): Liv
   );
 }
 
+/**
+ * The fairness the cluster's liveness properties are checked under, as the model's actions declare
+ * it (`fair` in model/clusterModel.ts, model/time.ts, model/leaderElection.ts).
+ */
+export const livenessFairness =
+  "strong fairness of the components' periodic and reactive work, of time passing and of taking an expired Lease; faults and operator actions may never happen";
+
 /** The liveness properties of the cluster for `config`. */
 export function kubernetesLiveness(config: ClusterConfig): LivenessProperty<ClusterState>[] {
   return [replicasEventuallyRunning(config), statefulSetIdentityEventuallyRunning(config), leaseEventuallyHeld];

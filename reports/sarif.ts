@@ -7,8 +7,8 @@
  * a goal never reached, a liveness lasso), level `error`, its message the property's description
  * and the length of its counterexample; located at the config files given with `--config` (none
  * without). A counterexample is a code flow with one thread flow whose locations are the steps
- * of its timeline, each with its time, actor and summary as message; a run of steps that only let
- * time pass is one location (`40s pass (40 steps)`), as the text timeline folds it, and each
+ * of its timeline, each with its time, actor and summary as message; a quiet stretch (time
+ * passing and the model's routine work) is one location, as the text timeline folds it, and each
  * location gives the steps it covers, so a Kubernetes trace of hundreds of ticks stays readable.
  *
  * What is not a result: config warnings, properties left out of the check and a search a bound
@@ -21,7 +21,7 @@ import type { CheckResult, LivenessOutcome, Model, Trace } from '../checker/inde
 import { formatTime } from './duration.js';
 import { kindOf } from './junit.js';
 import { formatStop, runVerdict, type RunInfo } from './outcome.js';
-import { foldTime, timelineSteps } from './timeline.js';
+import { foldQuiet, timelineSteps } from './timeline.js';
 
 /** The `$schema` written: the OASIS standard's schema of SARIF 2.1.0 (errata 01). */
 export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
@@ -99,7 +99,7 @@ export function pathUri(path: string): string {
 
 /** The thread flow of a trace: one location per timeline line. */
 function threadFlow<S>(model: Model<S>, trace: Trace<S>): SarifThreadFlowLocation[] {
-  return foldTime(timelineSteps(model, trace)).map((l) => ({
+  return foldQuiet(timelineSteps(model, trace)).map((l) => ({
     location: { message: { text: `${formatTime(l.seconds)}  ${l.actor}: ${l.summary}` } },
     executionOrder: l.steps[0],
     properties: { steps: l.steps, time: formatTime(l.seconds), actor: l.actor, timeOnly: l.timeOnly },

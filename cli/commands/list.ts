@@ -1,4 +1,7 @@
-/** `kubecheck list`: scenarios, properties (id, one line, source) and parameters with defaults and Kubernetes names. */
+/**
+ * `kubecheck list`: scenarios, properties (id, kind, one line, source; the liveness ones with the
+ * fairness `check --liveness` assumes) and parameters with defaults and Kubernetes names.
+ */
 import { allSubjects } from '../subjects.js';
 import { stdoutPalette } from '../terminal.js';
 
@@ -16,7 +19,7 @@ function table(rows: readonly (readonly string[])[]): string[] {
 export async function runList(what: string | undefined, opts: ListOptions): Promise<number> {
   const subjects = await allSubjects();
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify(subjects.map((s) => ({ subject: s.name, scenarios: s.scenarios, properties: s.properties, parameters: s.parameters() })), null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(subjects.map((s) => ({ subject: s.name, scenarios: s.scenarios, properties: s.properties, liveness: s.liveness ?? [], parameters: s.parameters() })), null, 2)}\n`);
     return 0;
   }
   const c = stdoutPalette(opts.color === false);
@@ -25,7 +28,17 @@ export async function runList(what: string | undefined, opts: ListOptions): Prom
   for (const s of subjects) {
     const title = s.name === 'kubernetes' ? '' : ` (example: ${s.name})`;
     if (show('scenarios')) out.push(c.bold(`Scenarios${title}`), ...table(s.scenarios.map((x) => [x.name, x.description])), '');
-    if (show('properties')) out.push(c.bold(`Properties${title}`), ...table(s.properties.map((p) => [p.id, p.kind, p.description, p.source ?? ''])), '');
+    if (show('properties')) {
+      out.push(c.bold(`Properties${title}`), ...table(s.properties.map((p) => [p.id, p.kind, p.description, p.source ?? ''])), '');
+      const liveness = s.liveness ?? [];
+      if (liveness.length > 0) {
+        // One fairness for all of a subject's liveness properties is said once, under the table.
+        const shared = liveness.every((p) => p.fairness === liveness[0].fairness);
+        out.push(c.bold(`Liveness properties${title} (check --liveness)`), ...table(liveness.map((p) => [p.id, p.kind, shared ? p.description : `${p.description} (${p.fairness})`])));
+        if (shared) out.push(`  under ${liveness[0].fairness}`);
+        out.push('');
+      }
+    }
     if (show('parameters')) {
       out.push(c.bold(`Parameters${title}`), ...table([['key', 'default', 'kubernetes name', 'description'], ...s.parameters().map((p) => [p.key, p.defaultValue, p.kubernetesName || '-', p.description])]), '');
     }

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../model/index.js';
+import { kubernetesLiveness, livenessFairness } from '../../properties/liveness.js';
 import { kubecheck, kubecheckAsync } from './run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kubecheck-cli-'));
@@ -113,6 +115,24 @@ describe('help and version', () => {
     expect(r.code).toBe(0);
     for (const c of ['check', 'simulate', 'replay', 'graph', 'explain', 'list']) expect(r.stdout).toContain(c);
     expect(kubecheck(['--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});
+
+describe('list properties', () => {
+  it('should list the liveness properties check --liveness checks, with their kind and the fairness it assumes, in text and --json', () => {
+    const ids = kubernetesLiveness(resolveConfig('node-failure')).map((p) => [p.id, p.kind] as const);
+    expect(ids.length).toBeGreaterThan(0);
+    const text = kubecheck(['list', 'properties', '--no-color']);
+    expect(text.code).toBe(0);
+    const section = text.stdout.slice(text.stdout.indexOf('Liveness properties (check --liveness)'));
+    expect(section.length).toBeLessThan(text.stdout.length);
+    for (const [id, kind] of ids) expect(section).toMatch(new RegExp(`^  ${id} +${kind} `, 'm'));
+    expect(section).toContain(`under ${livenessFairness}`);
+    const json = JSON.parse(kubecheck(['list', '--json']).stdout) as { subject: string; liveness: { id: string; kind: string; fairness: string }[] }[];
+    const k8s = json.find((s) => s.subject === 'kubernetes')!;
+    expect(k8s.liveness.map((p) => [p.id, p.kind])).toEqual(ids);
+    expect(k8s.liveness.every((p) => p.fairness === livenessFairness)).toBe(true);
+    expect(json.find((s) => s.subject === 'two-phase-commit')!.liveness).toEqual([]);
   });
 });
 
