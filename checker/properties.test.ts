@@ -4,7 +4,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { always, alwaysStep, boundedResponse, check, observer, replayPath, sometimes, type CheckResult, type Property } from './index.js';
+import { always, alwaysStep, boundedResponse, check, explainViolation, observer, replayPath, sometimes, type CheckResult, type Property } from './index.js';
 import { counter, tickingCounter, type TickState } from '../test/toys/counter.js';
 
 function outcome<S>(r: CheckResult<S>, id: string) {
@@ -148,6 +148,92 @@ describe('observers', () => {
   it('should not count inc (no time) toward the bound', () => {
     // Incs pass no time: even with max 6, deadline 2 keeps within-2 satisfied.
     expect(check(tickingCounter({ max: 6, deadline: 2, properties: [response(2)] })).verdict).toBe('ok');
+  });
+});
+
+describe('explain hooks', () => {
+  const traceOf = <S>(model: Parameters<typeof check<S>>[0], id: string) => outcome(check(model), id).trace!;
+
+  it('should explain an invariant from the last state of its counterexample', () => {
+    const small = always<number>('small', 'x stays below 3', (x) => x < 3, { explain: (x) => `x is ${x}, not below 3` });
+    const t = traceOf(counter({ max: 5, properties: [small] }), 'small');
+    expect(explainViolation(small, t)).toBe(`x is ${t.states.at(-1)}, not below 3`);
+  });
+
+  it('should explain an action property from the last step: before, label and after', () => {
+    const prop = alwaysStep<number>('not-2-to-3', 'x never goes from 2 to 3', (b, _a, after) => !(b === 2 && after === 3), {
+      explain: (b, a, after) => `${a.name} takes x from ${b} to ${after}`,
+    });
+    expect(explainViolation(prop, traceOf(counter({ max: 6, properties: [prop] }), 'not-2-to-3'))).toBe('inc takes x from 2 to 3');
+  });
+
+  it('should explain an observer from its state replayed along the history, which it is given too', () => {
+    const seen: unknown[] = [];
+    const fewDecs = observer<number, number>({
+      id: 'few-decs',
+      description: 'at most two dec steps',
+      initial: () => 0,
+      step: (n, _b, a) => Math.min(3, n + (a.name === 'dec' ? 1 : 0)),
+      holds: (n) => n < 3,
+      explain: (n, h) => {
+        seen.push(n);
+        return `dec number ${n}, after ${h.actions.length} steps, leaves x at ${h.states.at(-1)}`;
+      },
+    });
+    const t = traceOf(counter({ max: 2, properties: [fewDecs] }), 'few-decs');
+    expect(explainViolation(fewDecs, t)).toBe(`dec number 3, after 6 steps, leaves x at ${t.states.at(-1)}`);
+    expect(seen).toEqual([3]);
+  });
+
+  it('should pass a bounded response\'s explain the history', () => {
+    const response = boundedResponse<TickState>({
+      id: 'reset-in-time',
+      description: 'x > 0 is followed by x == 0 within 2 ticks',
+      trigger: (s) => s.x > 0,
+      response: (s) => s.x === 0,
+      elapsed: (_b, a) => (a.name === 'tick' ? 1 : 0),
+      within: 2,
+      explain: (h) => `x is ${h.states.at(-1)!.x} after ${h.actions.filter((a) => a.name === 'tick').length} ticks`,
+    });
+    const t = traceOf(tickingCounter({ max: 3, deadline: 3, properties: [response] }), 'reset-in-time');
+    expect(explainViolation(response, t)).toBe('x is 1 after 3 ticks');
+  });
+
+  it('should say nothing without a hook, for a goal, or when the hook says nothing; and keep it to one line', () => {
+    const plain = always<number>('small', 'x stays below 3', (x) => x < 3);
+    const t = traceOf(counter({ max: 5, properties: [plain] }), 'small');
+    expect(explainViolation(plain, t)).toBeUndefined();
+    expect(explainViolation(sometimes<number>('three', 'x reaches 3', (x) => x === 3), t)).toBeUndefined();
+    expect(explainViolation(always<number>('small', '', (x) => x < 3, { explain: () => undefined }), t)).toBeUndefined();
+    expect(explainViolation(always<number>('small', '', (x) => x < 3, { explain: () => '  ' }), t)).toBeUndefined();
+    expect(explainViolation(always<number>('small', '', (x) => x < 3, { explain: () => ' x is 3\n   too big ' }), t)).toBe('x is 3 too big');
+    expect(explainViolation(alwaysStep<number>('step', '', () => false, { explain: () => 'a step' }), { states: [0], actions: [] })).toBeUndefined();
+  });
+
+  it('should report a hook that throws in the line, not as an exception', () => {
+    const broken = always<number>('small', 'x stays below 3', (x) => x < 3, {
+      explain: () => {
+        throw new Error('no such node');
+      },
+    });
+    const t = traceOf(counter({ max: 5, properties: [broken] }), 'small');
+    expect(explainViolation(broken, t)).toBe('(the explain hook of small failed: no such node)');
+  });
+
+  it('should never be called by the search', () => {
+    let calls = 0;
+    const count = (): string => `call ${++calls}`;
+    const r = check(counter({
+      max: 4,
+      stay: true,
+      properties: [
+        always<number>('small', 'x below 3', (x) => x < 3, { explain: count }),
+        alwaysStep<number>('no-stay', 'no stay', (_b, a) => a.name !== 'stay', { explain: count }),
+        observer<number, number>({ id: 'no-dec', description: 'no dec', initial: () => 0, step: (n, _b, a) => (a.name === 'dec' ? 1 : n), holds: (n) => n === 0, explain: count }),
+      ],
+    }));
+    expect(r.properties.map((p) => p.status)).toEqual(['violated', 'violated', 'violated']);
+    expect(calls).toBe(0);
   });
 });
 
