@@ -49,7 +49,7 @@ export async function runExplain(scenarioArg: string | undefined, opts: ExplainO
       properties: goals.map((g) => g.id),
       ...(opts.maxStates ? { maxStates: opts.maxStates } : {}),
       ...(opts.timeLimit ? { timeLimitSeconds: opts.timeLimit } : {}),
-      ...(progress ? { onProgress: progress.onProgress } : {}),
+      ...(progress ? { onProgress: progress.onProgress, progressIntervalMs: progress.intervalMs } : {}),
     });
   } finally {
     progress?.stop();
