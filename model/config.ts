@@ -243,6 +243,11 @@ export interface WorkloadConfig {
 
 export type PodManagementPolicy = 'OrderedReady' | 'Parallel';
 
+/** kubelet.go `maxWaitForContainerRuntime` (not a flag): a runtime whose last good check is this old is down. */
+export const MAX_WAIT_FOR_CONTAINER_RUNTIME = 30;
+/** kubelet.go: `updateRuntimeUp` runs every 5 s (not a flag). */
+export const RUNTIME_UP_PERIOD = 5;
+
 /** The termination grace period of a workload's pods (seconds; the kubelet gives at least 1). */
 export function terminationGraceOf(config: ClusterConfig, w: WorkloadConfig | undefined): number {
   return Math.max(1, w?.terminationGracePeriodSeconds ?? config.cluster.terminationGracePeriodSeconds);

@@ -3,7 +3,7 @@
  * seconds, saturation caps, the zone of each node. Also the shape of one model action.
  */
 import type { JsonValue, StepDescription } from '../checker/model.js';
-import { candidateLeaderElection, leaseRenewInterval, podOfWorkload, tolerationOf, type ClusterConfig, type LeaderElectionConfig, type WorkloadKind } from './config.js';
+import { candidateLeaderElection, leaseRenewInterval, MAX_WAIT_FOR_CONTAINER_RUNTIME, podOfWorkload, tolerationOf, type ClusterConfig, type LeaderElectionConfig, type WorkloadKind } from './config.js';
 import { failingNodes, leaderElectionInert, podGcInert, possibleEvents, quorumLossPossible, type ExtensionCauses, type PossibleEvents } from './possible.js';
 import type { ClusterState, Tolerations } from './state.js';
 
@@ -109,7 +109,7 @@ export function makeCtx(config: ClusterConfig, extensions: readonly ExtensionCau
     heartbeatCap: grace + maxTol + kcm.nodeMonitorPeriod * 2 + queueWait + cacheDelay + config.model.tick,
     noExecuteCap: maxTol + config.model.tick,
     liveCap: renewInterval + config.model.tick,
-    runtimeDownCap: renewInterval + kcm.nodeMonitorPeriod * 2 + maxTol + queueWait + cacheDelay + config.model.tick,
+    runtimeDownCap: MAX_WAIT_FOR_CONTAINER_RUNTIME + renewInterval + kcm.nodeMonitorPeriod * 2 + maxTol + queueWait + cacheDelay + config.model.tick,
     zoneOfNode,
     leaderElectionInert: leaderElectionInert(config, possible),
     podGcInert: podGcInert(possible),

@@ -119,6 +119,7 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
         n.kubeletUp = false;
         n.running = [];
         n.heartbeatIn = 0; // a dead kubelet keeps no timer (a restart sets it anyway)
+        delete n.runtimeErrors;
       },
       summary: (p) => `${p} crashes: its containers and kubelet stop`,
     }),
@@ -133,6 +134,7 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
         n.heartbeatIn = 0;
         n.runtimeUp = true;
         n.runtimeDownFor = -1;
+        delete n.runtimeErrors;
         n.statusStuck = false;
       },
       summary: (p) => `${p} restarts (no containers)`,
@@ -143,6 +145,7 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
       recipe: (d, p) => {
         d.nodes[nodeIndex(p)].kubeletUp = false;
         d.nodes[nodeIndex(p)].heartbeatIn = 0;
+        delete d.nodes[nodeIndex(p)].runtimeErrors; // its runtime state dies with it
       },
       summary: (p) => `the kubelet of ${p} crashes (containers keep running)`,
     }),
@@ -154,6 +157,8 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
         d.nodes[nodeIndex(p)].podWatchStuck = undefined; // it relists
         d.nodes[nodeIndex(p)].heartbeatIn = 0;
         d.nodes[nodeIndex(p)].statusStuck = false;
+        // No good runtime check yet: runtimeErrors says so at once while the runtime is down.
+        if (!d.nodes[nodeIndex(p)].runtimeUp) d.nodes[nodeIndex(p)].runtimeErrors = true;
       },
       summary: (p) => `the kubelet of ${p} restarts`,
     }),
@@ -175,6 +180,7 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
         const n = d.nodes[nodeIndex(p)];
         n.runtimeUp = true;
         n.runtimeDownFor = -1;
+        delete n.runtimeErrors;
       },
       summary: (p) => `the container runtime of ${p} recovers`,
     }),

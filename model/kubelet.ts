@@ -20,6 +20,15 @@
  * Cut off from the API server it keeps running everything it has (it cannot see deletions); so
  * does a kubelet whose pod watch is stuck after an etcd restore, until it restarts.
  *
+ * A failed container runtime is noticed late: `updateRuntimeUp` checks the runtime every 5 s and
+ * records the last good check; `runtimeErrors` reports "container runtime is down" once that is
+ * `maxWaitForContainerRuntime` (30 s) old. The failure falls anywhere in the 5 s after a good
+ * check, so the kubelet knows 25–30 s after the failure (`kubelet-runtime-check` at any instant
+ * from 25 s, `kubelet-runtime-timeout` at 30 s) and posts Ready=False on its next status update.
+ * A kubelet started while the runtime is down knows at once (no good check yet: "container
+ * runtime status check may not have completed yet"). Not modelled: a runtime that answers and
+ * reports RuntimeReady=false, which the next 5 s check reports.
+ *
  * Batched: all kubelets due at one instant act in one step. Their effects touch disjoint parts of
  * the state (their own node, Lease and pods), so the end state of the instant does not depend on
  * their order; the batch keeps node symmetry exact. The renewal jitter (0.04, sliding) is
@@ -28,7 +37,7 @@
  */
 import { produce } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { terminationGraceOf } from './config.js';
+import { MAX_WAIT_FOR_CONTAINER_RUNTIME, RUNTIME_UP_PERIOD, terminationGraceOf } from './config.js';
 import { kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeName, removeItem, addSorted, isTerminating, terminatingOf, KCM, type ClusterState, type PodObject, type Terminating } from './state.js';
 
 /** Nodes whose kubelet is due to renew its Lease. */
@@ -48,7 +57,50 @@ export function heartbeatsOf(before: ClusterState, action: { name: string }): nu
 export function postedReady(s: ClusterState, n: number): 'True' | 'False' | undefined {
   const node = s.nodes[n];
   if (node.statusStuck) return undefined;
-  return node.runtimeUp ? 'True' : 'False';
+  return node.runtimeUp || node.runtimeErrors !== true ? 'True' : 'False';
+}
+
+
+/** Whether node n's kubelet does not yet report its failed runtime, `runtimeDownFor` in [from, to). */
+function runtimeUnnoticed(s: ClusterState, n: number, from: number, to: number): boolean {
+  const node = s.nodes[n];
+  return kubeletAlive(s, n) && !node.runtimeUp && node.runtimeErrors !== true && node.runtimeDownFor >= from && node.runtimeDownFor < to;
+}
+
+/**
+ * The kubelet's runtime state turns to "container runtime is down": `kubelet-runtime-check` at any
+ * instant from 25 s after the failure (a check landing 30 s after the last good one), and
+ * `kubelet-runtime-timeout` due at 30 s (the failure came right after a good check). Listed only
+ * where a runtime can fail.
+ */
+export function runtimeCheckActions(): { readonly background: ClusterAction; readonly urgent: ClusterAction } {
+  const earliest = MAX_WAIT_FOR_CONTAINER_RUNTIME - RUNTIME_UP_PERIOD;
+  const noticed = (name: string, urgent: boolean, from: number, to: number): ClusterAction =>
+    clusterAction<string>({
+      name,
+      urgent,
+      params: (s: ClusterState) => s.nodes.flatMap((_, n) => (runtimeUnnoticed(s, n, from, to) ? [nodeName(n)] : [])),
+      enabled: (s, p) => {
+        const n = Number(p.slice('node-'.length)) - 1;
+        return n >= 0 && n < s.nodes.length && runtimeUnnoticed(s, n, from, to);
+      },
+      apply: (s, p) =>
+        produce(s, (d) => {
+          d.nodes[Number(p.slice('node-'.length)) - 1].runtimeErrors = true;
+        }),
+      describe: (b, p) => {
+        const n = Number(p.slice('node-'.length)) - 1;
+        return {
+          actor: `kubelet/${p}`,
+          summary: `finds the container runtime of ${p} down (its last good check ${MAX_WAIT_FOR_CONTAINER_RUNTIME}s old, ${b.nodes[n].runtimeDownFor}s after the failure): Ready=False on its next status update`,
+          to: [],
+        };
+      },
+    });
+  return {
+    background: noticed('kubelet-runtime-check', false, earliest, MAX_WAIT_FOR_CONTAINER_RUNTIME),
+    urgent: noticed('kubelet-runtime-timeout', true, MAX_WAIT_FOR_CONTAINER_RUNTIME, Number.POSITIVE_INFINITY),
+  };
 }
 
 interface SyncWork {

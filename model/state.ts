@@ -125,6 +125,11 @@ export interface NodeReal {
   /** History: real time since the container runtime failed (saturating); -1 while it works. */
   readonly runtimeDownFor: number;
   /**
+   * The kubelet's runtime state reports the runtime down (`runtimeErrors`: its last good runtime
+   * check is `maxWaitForContainerRuntime` old), so it posts Ready=False. Absent: false.
+   */
+  readonly runtimeErrors?: boolean;
+  /**
    * The kubelet's pod watch waits for a resourceVersion etcd will not reach again: etcd was
    * restored from an older snapshot while this kubelet ran, so it sees no pod change until it
    * restarts and relists (kubernetes/kubernetes#131115). Absent: false.

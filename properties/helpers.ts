@@ -1,5 +1,46 @@
-/** Small predicates over cluster states shared by the properties. */
-import { failingNodeCount, leaseRenewInterval, podOfWorkload, tolerationOf, type ClusterConfig, type ClusterState, type WorkloadConfig } from '../model/index.js';
+/** Small predicates over cluster states shared by the properties, and the phrases their explanations share. */
+import { ELECTION_NAMES, failingNodeCount, leaseRenewInterval, MAX_WAIT_FOR_CONTAINER_RUNTIME, nodeName, podOfWorkload, tolerationOf, type ClusterConfig, type ClusterState, type WorkloadConfig } from '../model/index.js';
+
+/** `a`, `a and b`, `a, b and c`. */
+export function listOf(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** The explanations of several findings as one line (`; ` between them), or undefined for none. */
+export function oneLine(parts: readonly string[]): string | undefined {
+  return parts.length === 0 ? undefined : parts.join('; ');
+}
+
+/** Where a pod object is bound, as people read it: `node-2`, or `Pending` while unbound. */
+export const boundTo = (nodeIndex: number): string => (nodeIndex >= 0 ? nodeName(nodeIndex) : 'Pending');
+
+/**
+ * The API objects a step writes, by kind and name as people read them (`pod db-0`, `Node node-1`,
+ * `the kube-scheduler Lease`), in state order.
+ */
+export function apiWrites(before: ClusterState, after: ClusterState): string[] {
+  if (before.api === after.api) return [];
+  const out: string[] = [];
+  if (before.api.nodes !== after.api.nodes) {
+    after.api.nodes.forEach((n, i) => {
+      if (n !== before.api.nodes[i]) out.push(`Node ${nodeName(i)}`);
+    });
+  }
+  if (before.api.pods !== after.api.pods) {
+    const names = new Set([...before.api.pods, ...after.api.pods].map((p) => p.name));
+    for (const name of [...names].sort()) {
+      const b = before.api.pods.find((p) => p.name === name);
+      const a = after.api.pods.find((p) => p.name === name);
+      if (a !== b && JSON.stringify(a) !== JSON.stringify(b)) out.push(`pod ${name}`);
+    }
+  }
+  if (before.api.leases !== after.api.leases) {
+    after.api.leases.forEach((l, e) => {
+      if (l !== before.api.leases[e] && JSON.stringify(l) !== JSON.stringify(before.api.leases[e])) out.push(`the ${ELECTION_NAMES[e]} Lease`);
+    });
+  }
+  return out;
+}
 
 /** The ReplicaSets of the config, in list order. */
 export function replicaSets(config: ClusterConfig): readonly WorkloadConfig[] {
@@ -37,11 +78,16 @@ export function containersOf(s: ClusterState, w: Pick<WorkloadConfig, 'kind' | '
  * node here.
  */
 export function podsLeaving(before: ClusterState, after: ClusterState, workload: string): number[] {
-  const out: number[] = [];
+  return podsLeavingNamed(before, after, workload).map((p) => p.node);
+}
+
+/** {@link podsLeaving} with each pod's name. */
+export function podsLeavingNamed(before: ClusterState, after: ClusterState, workload: string): { readonly pod: string; readonly node: number }[] {
+  const out: { pod: string; node: number }[] = [];
   for (const p of before.api.pods) {
     if (p.workload !== workload || p.deletion !== null) continue;
     const q = after.api.pods.find((x) => x.name === p.name);
-    if (q === undefined || q.deletion !== null) out.push(p.nodeName);
+    if (q === undefined || q.deletion !== null) out.push({ pod: p.name, node: p.nodeName });
   }
   return out;
 }
@@ -51,6 +97,15 @@ export function copiesRunning(s: ClusterState, pod: string): number {
   let count = 0;
   for (const n of s.nodes) if (n.up && n.running.includes(pod)) count++;
   return count;
+}
+
+/** The nodes (indices, up) really running a container of `pod`, in order. */
+export function nodesRunning(s: ClusterState, pod: string): number[] {
+  const out: number[] = [];
+  s.nodes.forEach((n, i) => {
+    if (n.up && n.running.includes(pod)) out.push(i);
+  });
+  return out;
 }
 
 
@@ -105,5 +160,7 @@ export function notReadyReplacementBound(config: ClusterConfig, workload?: strin
   const name = first(config, workload);
   if (name === undefined) return undefined;
   const tol = tolerationOf(config, name).notReady;
-  return tol === null ? undefined : leaseRenewInterval(config) + config.kubeControllerManager.nodeMonitorPeriod + queueWait(config) + tol + cacheDelay(config);
+  // The kubelet knows the runtime is down at most maxWaitForContainerRuntime after the failure,
+  // posts Ready=False at its next status update, and a monitor pass queues the taint.
+  return tol === null ? undefined : MAX_WAIT_FOR_CONTAINER_RUNTIME + leaseRenewInterval(config) + config.kubeControllerManager.nodeMonitorPeriod + queueWait(config) + tol + cacheDelay(config);
 }

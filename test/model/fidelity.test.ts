@@ -152,15 +152,35 @@ describe('kubelet faults beyond a crash', () => {
     const set = { ...SMALL, 'faults.nodeCrash': '0', 'faults.containerRuntimeFailure': '1' };
     const config = resolveConfig('node-failure', { set });
     const bound = notReadyReplacementBound(config)!;
-    // Renew interval 1 s until Ready=False is posted + 1 s until a pass queues it + 3 s toleration;
+    // 30 s until the kubelet's runtime state says "down" (maxWaitForContainerRuntime) + renew
+    // interval 1 s until Ready=False is posted + 1 s until a pass queues it + 3 s toleration;
     // one quantum less on the model's whole seconds, and reached.
-    expect(bound).toBe(5);
+    expect(bound).toBe(35);
     const within = (b: number, id: string) => ({ ...replacementWithin(config, { notReady: b }), id });
     const notReadyTaint = always<ClusterState>('no-not-ready-taint', 'no node is tainted not-ready', (s) => s.api.nodes.every((n) => n === null || !n.taints.includes('not-ready:NoExecute')));
     const r = checkWith('node-failure', set, ['replacement-within', within(bound - 1, 'within-bound-1'), within(bound - 2, 'within-bound-2'), 'pod-evicted', 'no-node-unknown', notReadyTaint]);
     expect(r.status).toEqual({
       'replacement-within': 'holds', 'within-bound-1': 'holds', 'within-bound-2': 'violated', 'pod-evicted': 'witnessed', 'no-node-unknown': 'holds', 'no-not-ready-taint': 'violated',
     });
+  });
+
+  it('should have the kubelet know a failed runtime 25-30 s after the failure, both ends reached, and post Ready=False only then', () => {
+    const set = { ...SMALL, 'faults.nodeCrash': '0', 'faults.containerRuntimeFailure': '1' };
+    // runtimeErrors: the last good check (every 5 s) is 30 s old, so 25 to 30 s after the failure.
+    const knowsFrom = (t: number, id: string) =>
+      always<ClusterState>(id, `the kubelet knows its runtime is down only ${t}s or more after the failure`, (s) => s.nodes.every((n) => n.runtimeErrors !== true || n.runtimeDownFor >= t));
+    // At 30 s it is due before time passes again (a state at 30 s may still wait for it).
+    const knowsBy = always<ClusterState>('knows-by-30', 'a live kubelet knows its runtime is down once time passes 30 s after the failure', (s) =>
+      s.nodes.every((n) => !n.up || !n.kubeletUp || n.runtimeUp || n.runtimeDownFor <= 30 || n.runtimeErrors === true),
+    );
+    const unknownAt29 = always<ClusterState>('unknown-at-29', 'the kubelet does not know its runtime is down 29 s after the failure', (s) =>
+      s.nodes.every((n) => n.runtimeUp || n.runtimeDownFor !== 29 || n.runtimeErrors !== true),
+    );
+    const postedFalse = always<ClusterState>('no-early-ready-false', 'no node is Ready=False in the API less than 25 s after its runtime failed', (s) =>
+      s.api.nodes.every((o, n) => o === null || o.ready !== 'False' || s.nodes[n].runtimeDownFor >= 25),
+    );
+    const r = checkWith('node-failure', set, [knowsFrom(25, 'knows-from-25'), knowsFrom(26, 'knows-from-26'), knowsBy, unknownAt29, postedFalse, 'pod-evicted']);
+    expect(r.status).toEqual({ 'knows-from-25': 'holds', 'knows-from-26': 'violated', 'knows-by-30': 'holds', 'unknown-at-29': 'violated', 'no-early-ready-false': 'holds', 'pod-evicted': 'witnessed' });
   });
 
   it('should keep a node Ready indefinitely when its status updates fail while its Lease renews, so its pods are never replaced', () => {
