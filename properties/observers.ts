@@ -7,18 +7,25 @@
  * violated), which keeps
  * the product space small and symmetric.
  */
-import { always, alwaysStep, observer, type ActionLabel, type Property } from '../checker/index.js';
-import { leaseRenewInterval, nodeLive, type ClusterConfig, type ClusterState } from '../model/index.js';
+import { always, alwaysStep, observer, type ActionLabel, type History, type Property } from '../checker/index.js';
+import { leaseRenewInterval, makeCtx, nodeLive, nodeName, type ClusterConfig, type ClusterState } from '../model/index.js';
 import { conditionToleration } from '../model/taintEviction.js';
 import { canHappen, possibleEvents } from '../model/possible.js';
-import { earliestReplacement, notReadyReplacementBound, podsLeaving, replacementBound, replicaSets, runningReplicas } from './helpers.js';
+import { earliestReplacement, listOf, notReadyReplacementBound, oneLine, podsLeaving, podsLeavingNamed, replacementBound, replicaSets, runningReplicas } from './helpers.js';
 
-/** An observer that latches the first step on which `bad` holds. */
+/** A step of a cluster behaviour, as the properties read it. */
+type Step = (before: ClusterState, action: ActionLabel, after: ClusterState) => boolean;
+
+/**
+ * An observer that latches the first step on which `bad` holds. Its `explain` finds that step in
+ * the history (the latch keeps one bit) and gives it to `why`.
+ */
 function latch(
   id: string,
   description: string,
   source: string,
-  bad: (before: ClusterState, action: ActionLabel, after: ClusterState) => boolean,
+  bad: Step,
+  why: (before: ClusterState, action: ActionLabel, after: ClusterState) => string | undefined,
 ): Property<ClusterState> {
   return observer<ClusterState, boolean>({
     id,
@@ -28,8 +35,16 @@ function latch(
     step: (seen, before, action, after) => seen || bad(before, action, after),
     holds: (seen) => !seen,
     encode: (seen) => (seen ? 't' : 'f'),
+    explain: (_seen, history) => {
+      const { states, actions } = history;
+      for (let i = 0; i < actions.length; i++) if (bad(states[i], actions[i], states[i + 1])) return why(states[i], actions[i], states[i + 1]);
+      return undefined;
+    },
   });
 }
+
+/** Seconds, as the descriptions write them (`50s`); `at least 361s` for a history variable at its saturation `cap`. */
+const seconds = (t: number, cap = Infinity): string => `${t >= cap ? 'at least ' : ''}${t}s`;
 
 /**
  * `unknown-after-grace`: a node is marked Ready=Unknown only when now > probeTimestamp +
@@ -43,9 +58,16 @@ export function unknownAfterGrace(config: ClusterConfig): Property<ClusterState>
     'unknown-after-grace',
     `no node is marked Ready=Unknown earlier than ${grace}s after its last heartbeat`,
     'kubernetes/kubernetes:pkg/controller/nodelifecycle/node_lifecycle_controller.go (tryUpdateNodeHealth)',
+    (before, _a, after) => markedEarly(before, after, grace).length > 0,
     (before, _a, after) =>
-      after.api.nodes.some((n, i) => n !== null && n.ready === 'Unknown' && before.api.nodes[i]?.ready !== 'Unknown' && before.nodes[i].sinceHeartbeat < grace),
+      oneLine(markedEarly(before, after, grace).map((i) => `${nodeName(i)} is marked Ready=Unknown ${seconds(before.nodes[i].sinceHeartbeat)} after its last heartbeat, before the ${grace}s grace period`)),
   );
+}
+
+/** The nodes a step marks Ready=Unknown less than `grace` seconds after their last heartbeat. */
+function markedEarly(before: ClusterState, after: ClusterState, grace: number): number[] {
+  if (before.api.nodes === after.api.nodes) return [];
+  return after.api.nodes.flatMap((n, i) => (n !== null && n.ready === 'Unknown' && before.api.nodes[i]?.ready !== 'Unknown' && before.nodes[i].sinceHeartbeat < grace ? [i] : []));
 }
 
 /**
@@ -94,7 +116,35 @@ export function replacementAfterToleration(config: ClusterConfig): Property<Clus
     },
     holds: (seen) => seen !== VIOLATED,
     encode: (seen) => seen,
+    explain: (_seen, history) => explainEarlyReplacement(sets, history),
   });
+}
+
+/**
+ * `web-2 is created though web-0 left node-1 only 61s after the node's last heartbeat (bound: 355s)`:
+ * the first pod of a ReplicaSet that left early, and the creation that followed it, as the
+ * observer saw them along the history.
+ */
+function explainEarlyReplacement(sets: readonly { readonly name: string; readonly bound: number }[], history: History<ClusterState>): string | undefined {
+  const { states, actions } = history;
+  const early = new Map<string, { pod: string; node: number; since: number }>();
+  for (let i = 0; i < actions.length; i++) {
+    const before = states[i];
+    const after = states[i + 1];
+    if (before.api.pods === after.api.pods) continue;
+    for (const w of sets) {
+      const left = early.get(w.name);
+      const created = after.api.pods.find((p) => p.workload === w.name && !before.api.pods.some((q) => q.name === p.name));
+      if (created !== undefined && left !== undefined) {
+        const how = left.node < 0 ? 'before it was bound to a node' : `${nodeName(left.node)} only ${left.since}s after the node's last heartbeat`;
+        return `${created.name} is created though ${left.pod} left ${how} (bound: ${w.bound}s)`;
+      }
+      if (left !== undefined) continue;
+      const gone = podsLeavingNamed(before, after, w.name).find((p) => p.node < 0 || before.nodes[p.node].sinceHeartbeat < w.bound);
+      if (gone !== undefined) early.set(w.name, { ...gone, since: gone.node < 0 ? -1 : before.nodes[gone.node].sinceHeartbeat });
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -114,20 +164,35 @@ export function noEarlyEviction(): Property<ClusterState> {
     'no-early-eviction',
     'no pod is evicted before its tolerationSeconds have passed since its node was tainted NoExecute',
     'kubernetes/kubernetes:pkg/controller/tainteviction/taint_eviction.go (processPodOnNode, minTolerationTime)',
-    (before, _a, after) => {
-      if (before.api.pods === after.api.pods) return false;
-      for (const q of after.api.pods) {
-        if (q.deletion !== 'taint-eviction' || q.nodeName < 0) continue;
-        const p = before.api.pods.find((x) => x.name === q.name);
-        if (p === undefined || p.deletion === 'taint-eviction') continue;
-        const node = before.api.nodes[q.nodeName];
-        if (node?.taints.includes('out-of-service:NoExecute')) continue;
-        const tol = conditionToleration(q, node);
-        if (tol === undefined || tol === null || before.nodes[q.nodeName].sinceNoExecute < tol) return true;
-      }
-      return false;
-    },
+    (before, _a, after) => earlyEvictions(before, after, true).length > 0,
+    (before, _a, after) =>
+      oneLine(earlyEvictions(before, after, false).map(({ pod, node, tolerated }) => {
+        const from = `${pod.name} is evicted from ${nodeName(node)}`;
+        if (tolerated === undefined) return `${from}, which has no unreachable or not-ready NoExecute taint`;
+        const taint = before.api.nodes[node]?.taints.find((t) => t === 'unreachable:NoExecute' || t === 'not-ready:NoExecute') ?? 'NoExecute';
+        if (tolerated === null) return `${from} though it tolerates ${taint} forever`;
+        return `${from} ${seconds(before.nodes[node].sinceNoExecute)} after its ${taint} taint, before its ${tolerated}s tolerationSeconds`;
+      })),
   );
+}
+
+/** The pods a step evicts (taint eviction) before their tolerationSeconds; `first`: stop at the first. */
+function earlyEvictions(before: ClusterState, after: ClusterState, first: boolean): { pod: ClusterState['api']['pods'][number]; node: number; tolerated: number | null | undefined }[] {
+  if (before.api.pods === after.api.pods) return [];
+  const out: { pod: ClusterState['api']['pods'][number]; node: number; tolerated: number | null | undefined }[] = [];
+  for (const q of after.api.pods) {
+    if (q.deletion !== 'taint-eviction' || q.nodeName < 0) continue;
+    const p = before.api.pods.find((x) => x.name === q.name);
+    if (p === undefined || p.deletion === 'taint-eviction') continue;
+    const node = before.api.nodes[q.nodeName];
+    if (node?.taints.includes('out-of-service:NoExecute')) continue;
+    const tol = conditionToleration(q, node);
+    if (tol === undefined || tol === null || before.nodes[q.nodeName].sinceNoExecute < tol) {
+      out.push({ pod: q, node: q.nodeName, tolerated: tol });
+      if (first) return out;
+    }
+  }
+  return out;
 }
 
 /**
@@ -168,11 +233,29 @@ export function replacementWithin(config: ClusterConfig, bounds: { readonly unre
   };
   const texts = sets.map((w) => describe(w.unreachable, w.notReady));
   const within = sets.length === 0 || texts.every((t) => t === texts[0]) ? (texts[0] ?? describe(undefined, undefined)) : sets.map((w, i) => `${w.name}: ${texts[i]}`).join('; ');
+  /** `web has 1 of 2 replicas serving 361s after node-1's last heartbeat, past the 360s bound`. */
+  const why = (s: ClusterState): string | undefined =>
+    oneLine(sets.flatMap((w) => {
+      const serving = runningReplicas(s, w.name);
+      if (serving >= w.want || explained(s, w.unreachable, w.notReady)) return [];
+      const ctx = makeCtx(config);
+      const short = `${w.name} has ${serving} of ${w.want} ${w.want === 1 ? 'replica' : 'replicas'} serving`;
+      // The most recent loss of each kind: the node whose last heartbeat, or runtime failure, is the latest.
+      const lost = s.nodes.map((n, i) => ({ n, i })).filter(({ n }) => !n.up || !n.kubeletUp || n.partitioned || n.sinceHeartbeat > renew);
+      const latest = lost.reduce<(typeof lost)[number] | undefined>((m, x) => (m === undefined || x.n.sinceHeartbeat < m.n.sinceHeartbeat ? x : m), undefined);
+      const failed = s.nodes.map((n, i) => ({ n, i })).filter(({ n }) => n.up && n.runtimeDownFor >= 0);
+      const runtime = failed.reduce<(typeof failed)[number] | undefined>((m, x) => (m === undefined || x.n.runtimeDownFor < m.n.runtimeDownFor ? x : m), undefined);
+      const causes = [
+        ...(latest === undefined ? [] : [`${seconds(latest.n.sinceHeartbeat, ctx.heartbeatCap)} after ${nodeName(latest.i)}'s last heartbeat, ${w.unreachable === undefined ? 'which no bound covers (tolerated forever)' : `past the ${w.unreachable}s bound`}`]),
+        ...(runtime === undefined ? [] : [`${seconds(runtime.n.runtimeDownFor, ctx.runtimeDownCap)} after ${nodeName(runtime.i)}'s container runtime failed, ${w.notReady === undefined ? 'which no bound covers (tolerated forever)' : `past the ${w.notReady}s bound`}`]),
+      ];
+      return [causes.length === 0 ? `${short}, though no node has missed its heartbeats or lost its container runtime` : `${short} ${listOf(causes)}`];
+    }));
   return always<ClusterState>(
     'replacement-within',
     `a missing ReplicaSet replica is serving again within ${within} (counted from the most recent loss)`,
     (s) => sets.every((w) => runningReplicas(s, w.name) >= w.want || explained(s, w.unreachable, w.notReady)),
-    { source: 'derived from kubernetes-semantics.md A2 (resulting default timeline); kubernetes/kubernetes:pkg/controller/nodelifecycle, pkg/controller/tainteviction, pkg/controller/replicaset' },
+    { source: 'derived from kubernetes-semantics.md A2 (resulting default timeline); kubernetes/kubernetes:pkg/controller/nodelifecycle, pkg/controller/tainteviction, pkg/controller/replicaset', explain: why },
   );
 }
 
@@ -189,19 +272,26 @@ export function healthyNodeNotUnknown(config: ClusterConfig): Property<ClusterSt
   return alwaysStep<ClusterState>(
     'healthy-node-not-unknown',
     'no node is marked Ready=Unknown while it is up, its kubelet runs and nothing cuts it off (no false NotReady, no flapping)',
-    (before, _a, after) => {
-      if (before.api.nodes === after.api.nodes) return true;
-      for (let n = 0; n < after.api.nodes.length; n++) {
-        const was = before.api.nodes[n];
-        const now = after.api.nodes[n];
-        if (now === null || was === null || now.ready !== 'Unknown' || was.ready === 'Unknown') continue;
-        if (nodeLive(before, n) && before.nodes[n].liveFor > renew) return false;
-      }
-      return true;
-    },
+    (before, _a, after) => falselyUnknown(before, after, renew).length === 0,
     {
+      explain: (before, _a, after) =>
+        oneLine(falselyUnknown(before, after, renew).map((n) =>
+          `${nodeName(n)} is marked Ready=Unknown ${before.nodes[n].sinceHeartbeat}s after its last heartbeat while it is up, its kubelet runs and nothing cuts it off (it renews every ${renew}s; grace ${config.kubeControllerManager.nodeMonitorGracePeriod}s)`)),
       source:
         'kubernetes/kubernetes:pkg/controller/nodelifecycle/node_lifecycle_controller.go (tryUpdateNodeHealth: a renewed Lease resets probeTimestamp); kube-controller-manager --node-monitor-grace-period ("must be N times more than kubelet\'s nodeStatusUpdateFrequency"); kubernetes/kubernetes#121793',
     },
   );
+}
+
+/** The nodes a step marks Ready=Unknown while live for longer than the renew interval. */
+function falselyUnknown(before: ClusterState, after: ClusterState, renew: number): number[] {
+  if (before.api.nodes === after.api.nodes) return [];
+  const out: number[] = [];
+  for (let n = 0; n < after.api.nodes.length; n++) {
+    const was = before.api.nodes[n];
+    const now = after.api.nodes[n];
+    if (now === null || was === null || now.ready !== 'Unknown' || was.ready === 'Unknown') continue;
+    if (nodeLive(before, n) && before.nodes[n].liveFor > renew) out.push(n);
+  }
+  return out;
 }

@@ -2,9 +2,16 @@
  * Safety properties: what Kubernetes promises never happens. Each cites the promise and where it
  * is stated; `kubernetes-semantics.md` (beside DESIGN.md) has the derivations.
  */
-import { always, alwaysStep, type Property } from '../checker/index.js';
-import { heartbeatsOf, isTerminating, kubeletReachesApi, podOfWorkload, quorum, syncWork, type ClusterConfig, type ClusterState } from '../model/index.js';
-import { copiesRunning, workloadsOfKind } from './helpers.js';
+import { always, alwaysStep, type ActionLabel, type Property } from '../checker/index.js';
+import {
+  acting, candidateName, ELECTION_NAMES, heartbeatsOf, isTerminating, kubeletReachesApi, nodeName, podOfWorkload, quorum, syncWork, type ClusterConfig, type ClusterState,
+} from '../model/index.js';
+import { apiWrites, boundTo, copiesRunning, listOf, nodesRunning, oneLine, workloadsOfKind } from './helpers.js';
+
+/**
+ * Each property's `explain` says in one line why the last state of a counterexample violates it,
+ * naming nodes (`node-1`), pods and processes (`kube-scheduler-2`) as the timelines do.
+ */
 
 /**
  * `single-leader`: per leader-election Lease, at most one process acts as leader (believes it
@@ -16,8 +23,18 @@ export const singleLeader: Property<ClusterState> = always<ClusterState>(
   'single-leader',
   'at most one process per leader-election Lease acts as leader at any instant',
   (s) => s.candidates.every((list) => list.filter((k) => k.up && k.paused === 0 && k.leader).length <= 1),
-  { source: 'kubernetes/client-go:tools/leaderelection/leaderelection.go (package doc, isLeaseValid)' },
+  { source: 'kubernetes/client-go:tools/leaderelection/leaderelection.go (package doc, isLeaseValid)', explain: explainLeaders },
 );
+
+/** `kube-scheduler-1 and kube-scheduler-2 both act as kube-scheduler leader (the Lease names kube-scheduler-2)`. */
+export function explainLeaders(s: ClusterState): string | undefined {
+  return oneLine(s.candidates.flatMap((list, e) => {
+    const leaders = list.flatMap((k, c) => (acting(k) ? [candidateName(e, c)] : []));
+    if (leaders.length < 2) return [];
+    const holder = s.api.leases[e].holder;
+    return [`${listOf(leaders)} ${leaders.length === 2 ? 'both' : 'all'} act as ${ELECTION_NAMES[e]} leader (the Lease ${holder >= 0 ? `names ${candidateName(e, holder)}` : 'is held by none'})`];
+  }));
+}
 
 /**
  * `no-double-binding`: a pod object is bound at most once and spec.nodeName never changes:
@@ -37,8 +54,18 @@ export const noDoubleBinding: Property<ClusterState> = alwaysStep<ClusterState>(
     }
     return true;
   },
-  { source: 'kubernetes/kubernetes:pkg/registry/core/pod/storage/storage.go (BindingREST, assignPod)' },
+  { source: 'kubernetes/kubernetes:pkg/registry/core/pod/storage/storage.go (BindingREST, assignPod)', explain: explainRebinding },
 );
+
+/** `db-0, bound to node-3, is bound again, to node-1` (or has its nodeName cleared). */
+export function explainRebinding(before: ClusterState, _a: ActionLabel, after: ClusterState): string | undefined {
+  return oneLine(before.api.pods.flatMap((p) => {
+    if (p.nodeName < 0) return [];
+    const q = after.api.pods.find((x) => x.name === p.name);
+    if (q === undefined || q.nodeName === p.nodeName) return [];
+    return [`${p.name}, bound to ${nodeName(p.nodeName)}, ${q.nodeName >= 0 ? `is bound again, to ${nodeName(q.nodeName)}` : 'has its nodeName cleared'}`];
+  }));
+}
 
 /**
  * `statefulset-at-most-one`: "StatefulSet ensures that, at any time, there is at most one Pod
@@ -56,8 +83,21 @@ export function statefulSetAtMostOne(config: ClusterConfig): Property<ClusterSta
       for (const name of seen) if (copiesRunning(s, name) > 1) return false;
       return true;
     },
-    { source: 'https://kubernetes.io/docs/tasks/run-application/force-delete-stateful-set-pod/' },
+    {
+      source: 'https://kubernetes.io/docs/tasks/run-application/force-delete-stateful-set-pod/',
+      explain: (s) => explainCopies(s, (pod) => sets.some((w) => podOfWorkload(pod, w))),
+    },
   );
+}
+
+/** `db-0 runs on node-1 and on node-3` for each pod (of those `counted`) running on more than one node that is up. */
+export function explainCopies(s: ClusterState, counted: (pod: string) => boolean): string | undefined {
+  const pods = [...new Set(s.nodes.flatMap((n) => n.running))].filter(counted).sort();
+  return oneLine(pods.flatMap((pod) => {
+    const nodes = nodesRunning(s, pod).map(nodeName);
+    if (nodes.length < 2) return [];
+    return [`${pod} runs on ${nodes.length === 2 ? `${nodes[0]} and on ${nodes[1]}` : listOf(nodes)}`];
+  }));
 }
 
 /**
@@ -84,8 +124,18 @@ export const noScheduleOnUnready: Property<ClusterState> = alwaysStep<ClusterSta
     }
     return true;
   },
-  { source: 'https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-nodes-by-condition' },
+  { source: 'https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-nodes-by-condition', explain: explainTaintedBinding },
 );
+
+/** `web-2 is bound to node-1, tainted unreachable:NoSchedule`. */
+export function explainTaintedBinding(before: ClusterState, _a: ActionLabel, after: ClusterState): string | undefined {
+  return oneLine(after.api.pods.flatMap((q) => {
+    const p = before.api.pods.find((x) => x.name === q.name);
+    if (q.nodeName < 0 || p === undefined || p.nodeName >= 0) return [];
+    const taints = before.api.nodes[q.nodeName]?.taints.filter((t) => t === 'unreachable:NoSchedule' || t === 'not-ready:NoSchedule') ?? [];
+    return taints.length === 0 ? [] : [`${q.name} is bound to ${nodeName(q.nodeName)}, tainted ${taints.join(' and ')}`];
+  }));
+}
 
 /**
  * `writes-need-quorum`: nothing is written to the API (objects or Lease renewals) unless etcd
@@ -97,8 +147,17 @@ export const writesNeedQuorum: Property<ClusterState> = alwaysStep<ClusterState>
   'writes-need-quorum',
   'every API write (object change or Lease renewal) happens while etcd has quorum',
   (before, action, after) => (before.api === after.api && heartbeatsOf(before, action).length === 0) || quorum(before),
-  { source: 'https://etcd.io/docs/v3.6/op-guide/failures/; etcd-io/website:content/en/docs/v3.6/faq.md' },
+  { source: 'https://etcd.io/docs/v3.6/op-guide/failures/; etcd-io/website:content/en/docs/v3.6/faq.md', explain: explainWriteWithoutQuorum },
 );
+
+/** `pod web-2 is written while 1 of 3 etcd members is up (quorum is 2)`. */
+export function explainWriteWithoutQuorum(before: ClusterState, action: ActionLabel, after: ClusterState): string | undefined {
+  if (quorum(before)) return undefined;
+  const writes = [...heartbeatsOf(before, action).map((n) => `the Lease of ${nodeName(n)}`), ...apiWrites(before, after)];
+  if (writes.length === 0) return undefined;
+  const up = before.etcd.filter(Boolean).length;
+  return `${listOf(writes)} ${writes.length === 1 ? 'is' : 'are'} written while ${up} of ${before.etcd.length} etcd members ${up === 1 ? 'is' : 'are'} up (quorum is ${Math.floor(before.etcd.length / 2) + 1})`;
+}
 
 /**
  * `running-pods-keep-running`: a container stops only when its node crashes (or its container
@@ -111,27 +170,52 @@ export const writesNeedQuorum: Property<ClusterState> = alwaysStep<ClusterState>
 export const runningPodsKeepRunning: Property<ClusterState> = alwaysStep<ClusterState>(
   'running-pods-keep-running',
   'a container stops only on a node crash, a container runtime failure, or when its kubelet sees its pod deleted',
-  (before, action, after) => {
-    for (let n = 0; n < before.nodes.length; n++) {
-      const was = before.nodes[n].running;
-      const now = after.nodes[n].running;
-      if (was === now) continue;
-      for (const name of was) {
-        if (now.includes(name)) continue;
-        // The node crashed or its container runtime failed on this step: its containers die.
-        if ((before.nodes[n].up && !after.nodes[n].up) || (before.nodes[n].runtimeUp && !after.nodes[n].runtimeUp)) continue;
-        // After SIGTERM (its kubelet saw the pod deleted, terminating or bound elsewhere) the
-        // containers exit by themselves or are killed when the grace period ends.
-        if ((action.name === 'container-exit' || action.name === 'kubelet-kill') && isTerminating(before.nodes[n], name)) continue;
-        const p = before.api.pods.find((x) => x.name === name);
-        if (action.name === 'kubelet-sync' && (p === undefined || p.deletion !== null || p.nodeName !== n)) continue;
-        return false;
-      }
-    }
-    return true;
+  (before, action, after) => unexplainedStops(before, action, after, true).length === 0,
+  {
+    source: 'https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-based-evictions (pods "may continue to run on the partitioned node"); https://kubernetes.io/docs/concepts/architecture/nodes/',
+    explain: explainStops,
   },
-  { source: 'https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-based-evictions (pods "may continue to run on the partitioned node"); https://kubernetes.io/docs/concepts/architecture/nodes/' },
 );
+
+/** The containers (node, pod) that stop on a step for none of the reasons `running-pods-keep-running` allows; `first`: stop at the first. */
+function unexplainedStops(before: ClusterState, action: ActionLabel, after: ClusterState, first: boolean): readonly Container[] {
+  let out: Container[] | undefined;
+  for (let n = 0; n < before.nodes.length; n++) {
+    const was = before.nodes[n].running;
+    const now = after.nodes[n].running;
+    if (was === now) continue;
+    for (const name of was) {
+      if (now.includes(name)) continue;
+      // The node crashed or its container runtime failed on this step: its containers die.
+      if ((before.nodes[n].up && !after.nodes[n].up) || (before.nodes[n].runtimeUp && !after.nodes[n].runtimeUp)) continue;
+      // After SIGTERM (its kubelet saw the pod deleted, terminating or bound elsewhere) the
+      // containers exit by themselves or are killed when the grace period ends.
+      if ((action.name === 'container-exit' || action.name === 'kubelet-kill') && isTerminating(before.nodes[n], name)) continue;
+      const p = before.api.pods.find((x) => x.name === name);
+      if (action.name === 'kubelet-sync' && (p === undefined || p.deletion !== null || p.nodeName !== n)) continue;
+      (out ??= []).push({ node: n, pod: name });
+      if (first) return out;
+    }
+  }
+  return out ?? NONE;
+}
+
+/** A container of pod `pod` on node `node` (an index). */
+interface Container {
+  readonly node: number;
+  readonly pod: string;
+}
+const NONE: readonly Container[] = Object.freeze([]);
+
+/** `web-0 stops running on node-1 (step extension-kill), though node-1 did not crash, ...`. */
+export function explainStops(before: ClusterState, action: ActionLabel, after: ClusterState): string | undefined {
+  return oneLine(unexplainedStops(before, action, after, false).map(({ node, pod }) => {
+    const where = `${pod} stops running on ${nodeName(node)}`;
+    if (action.name === 'kubelet-sync') return `${where}: its kubelet stops it while its pod object is bound there and not deleted`;
+    if (action.name === 'container-exit' || action.name === 'kubelet-kill') return `${where} (${action.name}) though its kubelet never sent it SIGTERM`;
+    return `${where} (${action.name}), though ${nodeName(node)} did not crash, its container runtime did not fail and its kubelet sent no SIGTERM`;
+  }));
+}
 
 /** Active pods (no deletionTimestamp, `IsPodActive`) of each ReplicaSet above its spec.replicas, by name. */
 export function replicaSetExcess(config: ClusterConfig, s: ClusterState): Map<string, number> {
@@ -158,8 +242,19 @@ export function replicaSetAtMostReplicas(config: ClusterConfig): Property<Cluste
     'replicaset-at-most-replicas',
     'no ReplicaSet has more active (not Terminating) pods than spec.replicas',
     (s) => replicaSetExcess(config, s).size === 0,
-    { source: 'kubernetes/kubernetes:pkg/controller/controller_utils.go (ControllerExpectations, ExpectationsTimeout); pkg/controller/replicaset/replica_set.go (manageReplicas)' },
+    {
+      source: 'kubernetes/kubernetes:pkg/controller/controller_utils.go (ControllerExpectations, ExpectationsTimeout); pkg/controller/replicaset/replica_set.go (manageReplicas)',
+      explain: (s) => explainExcess(config, s),
+    },
   );
+}
+
+/** `web has 3 active pods (web-0, web-1, web-2), more than its 2 replicas`. */
+export function explainExcess(config: ClusterConfig, s: ClusterState): string | undefined {
+  return oneLine(workloadsOfKind(config, 'ReplicaSet').flatMap((w) => {
+    const active = s.api.pods.filter((p) => p.workload === w.name && p.deletion === null).map((p) => p.name);
+    return active.length > w.replicas ? [`${w.name} has ${active.length} active pods (${active.join(', ')}), more than its ${w.replicas} ${w.replicas === 1 ? 'replica' : 'replicas'}`] : [];
+  }));
 }
 
 /**
@@ -174,24 +269,45 @@ export function replicaSetAtMostReplicas(config: ClusterConfig): Property<Cluste
 export const noPhantomPods: Property<ClusterState> = always<ClusterState>(
   'no-phantom-pods',
   'every container a kubelet in touch with the API runs has a pod object bound to its node',
-  (s) => {
-    for (let n = 0; n < s.nodes.length; n++) {
-      const node = s.nodes[n];
-      if (!node.up || !node.kubeletUp || node.running.length === 0 || !kubeletReachesApi(s, n)) continue;
-      if (node.podWatchStuck !== true && syncWork(s, n) !== undefined) continue; // it acts on what it sees at once
-      for (const name of node.running) if (!s.api.pods.some((p) => p.name === name && p.nodeName === n)) return false;
-    }
-    return true;
+  (s) => phantoms(s, true).length === 0,
+  {
+    source: 'https://github.com/kubernetes/kubernetes/issues/131115; https://kubernetes.io/docs/tasks/administer-cluster/configure-upgrade-etcd/#restoring-an-etcd-cluster',
+    explain: (s) => oneLine(phantoms(s, false).map(({ node, pod }) => {
+      const object = s.api.pods.find((p) => p.name === pod);
+      const where = object === undefined ? 'there is no pod object of that name' : object.nodeName < 0 ? 'its pod object is Pending' : `its pod object is bound to ${boundTo(object.nodeName)}`;
+      return `${pod} runs on ${nodeName(node)}, whose kubelet is in touch with the API, but ${where}`;
+    })),
   },
-  { source: 'https://github.com/kubernetes/kubernetes/issues/131115; https://kubernetes.io/docs/tasks/administer-cluster/configure-upgrade-etcd/#restoring-an-etcd-cluster' },
 );
+
+/** The containers (node, pod) `no-phantom-pods` finds without a pod object bound to their node; `first`: stop at the first. */
+function phantoms(s: ClusterState, first: boolean): readonly Container[] {
+  let out: Container[] | undefined;
+  for (let n = 0; n < s.nodes.length; n++) {
+    const node = s.nodes[n];
+    if (!node.up || !node.kubeletUp || node.running.length === 0 || !kubeletReachesApi(s, n)) continue;
+    if (node.podWatchStuck !== true && syncWork(s, n) !== undefined) continue; // it acts on what it sees at once
+    for (const name of node.running) {
+      if (s.api.pods.some((p) => p.name === name && p.nodeName === n)) continue;
+      (out ??= []).push({ node: n, pod: name });
+      if (first) return out;
+    }
+  }
+  return out ?? NONE;
+}
 
 /** `no-node-unknown`: no node is marked Ready=Unknown (expected when nothing can write). */
 export const noNodeUnknown: Property<ClusterState> = always<ClusterState>(
   'no-node-unknown',
   'no node is marked Ready=Unknown',
   (s) => s.api.nodes.every((n) => n === null || n.ready !== 'Unknown'),
-  { source: 'https://etcd.io/docs/v3.6/op-guide/failures/ (a majority failure "cannot accept more writes"); kubernetes/kubernetes:pkg/controller/nodelifecycle/node_lifecycle_controller.go (Unknown is written through the API)' },
+  {
+    source: 'https://etcd.io/docs/v3.6/op-guide/failures/ (a majority failure "cannot accept more writes"); kubernetes/kubernetes:pkg/controller/nodelifecycle/node_lifecycle_controller.go (Unknown is written through the API)',
+    explain: (s) => {
+      const unknown = s.api.nodes.flatMap((n, i) => (n !== null && n.ready === 'Unknown' ? [nodeName(i)] : []));
+      return unknown.length === 0 ? undefined : `${listOf(unknown)} ${unknown.length === 1 ? 'is' : 'are'} marked Ready=Unknown`;
+    },
+  },
 );
 
 /** `no-pod-evicted`: no pod is evicted by taint eviction (expected without a controller manager or quorum). */
@@ -199,7 +315,10 @@ export const noPodEvicted: Property<ClusterState> = always<ClusterState>(
   'no-pod-evicted',
   'no pod is deleted by the taint eviction controller',
   (s) => s.api.pods.every((p) => p.deletion !== 'taint-eviction'),
-  { source: 'https://kubernetes.io/docs/concepts/architecture/#kube-controller-manager; kubernetes/kubernetes:pkg/controller/tainteviction/taint_eviction.go (evictions are the controller\'s deletes)' },
+  {
+    source: 'https://kubernetes.io/docs/concepts/architecture/#kube-controller-manager; kubernetes/kubernetes:pkg/controller/tainteviction/taint_eviction.go (evictions are the controller\'s deletes)',
+    explain: (s) => oneLine(s.api.pods.filter((p) => p.deletion === 'taint-eviction').map((p) => `${p.name}${p.nodeName >= 0 ? ` on ${nodeName(p.nodeName)}` : ''} is evicted by the taint eviction controller (Terminating)`)),
+  },
 );
 
 /** `no-replacement-created`: no controller creates a pod (expected with the controller manager down). */
@@ -207,7 +326,10 @@ export const noReplacementCreated: Property<ClusterState> = always<ClusterState>
   'no-replacement-created',
   'no replacement pod object is created',
   (s) => s.api.pods.every((p) => !p.replacement),
-  { source: 'https://kubernetes.io/docs/concepts/architecture/#kube-controller-manager; kubernetes/kubernetes:pkg/controller/replicaset/replica_set.go' },
+  {
+    source: 'https://kubernetes.io/docs/concepts/architecture/#kube-controller-manager; kubernetes/kubernetes:pkg/controller/replicaset/replica_set.go',
+    explain: (s) => oneLine(s.api.pods.filter((p) => p.replacement).map((p) => `${p.name} is created as a replacement for a pod of ${p.workload} (${p.nodeName >= 0 ? `bound to ${nodeName(p.nodeName)}` : 'Pending'})`)),
+  },
 );
 
 /** `replacements-stay-pending`: no replacement pod is bound (expected with the scheduler down). */
@@ -215,5 +337,8 @@ export const replacementsStayPending: Property<ClusterState> = always<ClusterSta
   'replacements-stay-pending',
   'every replacement pod stays Pending (unbound)',
   (s) => s.api.pods.every((p) => !p.replacement || p.nodeName < 0),
-  { source: 'https://kubernetes.io/docs/concepts/architecture/#kube-scheduler ("watches for newly created Pods with no assigned node")' },
+  {
+    source: 'https://kubernetes.io/docs/concepts/architecture/#kube-scheduler ("watches for newly created Pods with no assigned node")',
+    explain: (s) => oneLine(s.api.pods.filter((p) => p.replacement && p.nodeName >= 0).map((p) => `replacement ${p.name} is bound to ${nodeName(p.nodeName)}`)),
+  },
 );
