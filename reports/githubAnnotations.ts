@@ -8,7 +8,7 @@
  * and `\n` become `%25`, `%0D` and `%0A`; in a property value also `:` and `,` (`%3A`, `%2C`).
  */
 import type { CheckResult, LivenessOutcome, Model } from '../checker/index.js';
-import type { RunInfo } from './outcome.js';
+import { violationWhy, type RunInfo } from './outcome.js';
 
 /** Escapes a workflow command's message. */
 export function escapeData(s: string): string {
@@ -34,7 +34,8 @@ export function githubAnnotations<S>(model: Model<S>, result: CheckResult<S>, in
     if (p.status === 'violated') {
       const n = p.trace?.actions.length;
       const length = n === undefined ? '' : `; counterexample of ${n} ${n === 1 ? 'step' : 'steps'}`;
-      out.push(workflowCommand('error', `kubecheck ${scenario}: ${p.id} violated: ${p.description}${length}`, { title: p.id }));
+      const why = violationWhy(model, p);
+      out.push(workflowCommand('error', `kubecheck ${scenario}: ${p.id} violated: ${p.description}${why === undefined ? '' : ` (${why})`}${length}`, { title: p.id }));
     } else if (p.status === 'unwitnessed') {
       out.push(workflowCommand('error', `kubecheck ${scenario}: ${p.id}: goal never reached on the whole state space (${p.description}); the scenario may be vacuous`, { title: p.id }));
     }

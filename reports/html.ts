@@ -11,7 +11,7 @@ import type { ActionLabel, CheckResult, JsonValue, Model, PropertyOutcome } from
 import { faultTest } from '../checker/index.js';
 import { formatChange, jsonOf } from './diff.js';
 import { formatDuration, formatTime } from './duration.js';
-import { formatStats, runVerdict, type RunInfo } from './outcome.js';
+import { formatStats, runVerdict, violationWhy, type RunInfo } from './outcome.js';
 import { foldQuiet, lineTime, loopMark, presented, stateParts, timelineSteps, traceDuration, unfolded, type TimelineLine, type TimelineStep } from './timeline.js';
 import { sequenceParticipants } from './mermaid.js';
 
@@ -123,7 +123,7 @@ const STYLE = `
 body{font:14px/1.4 system-ui,sans-serif;margin:0 auto;max-width:1400px;padding:16px;color:#222}
 h1{font-size:20px}h2{font-size:17px;margin-top:32px;border-top:1px solid #ccc;padding-top:12px}
 table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:3px 8px;text-align:left}
-.violated,.unwitnessed{color:#b00}.holds,.witnessed{color:#070}.unknown{color:#a60}
+.violated,.unwitnessed{color:#b00}.why{font-size:15px;margin:4px 0 8px}.holds,.witnessed{color:#070}.unknown{color:#a60}
 .stepper{display:grid;grid-template-columns:minmax(300px,2fr) 3fr;gap:12px;align-items:start}
 .steps{max-height:560px;overflow:auto;border:1px solid #ddd;margin:0;padding:0;list-style:none;font:12px ui-monospace,monospace}
 .steps li{padding:2px 6px;cursor:pointer;white-space:nowrap}.steps li.fault{color:#b00}
@@ -193,6 +193,8 @@ export function htmlReport<S>(model: Model<S>, result: CheckResult<S>, info: Run
     const steps = timelineSteps(model, p.trace!);
     out.push(`<section class="counterexample" id="cx-${c}" data-property="${escapeHtml(p.id)}">`);
     out.push(`<h2>${loopOf(p.id) === undefined ? 'Counterexample' : 'Liveness counterexample (lasso)'} to <code>${escapeHtml(p.id)}</code></h2>`);
+    const why = violationWhy(model, p);
+    if (why !== undefined) out.push(`<p class="why"><b>Why:</b> ${escapeHtml(why)}</p>`);
     out.push(`<p>${escapeHtml(p.description)}. Violated after ${steps.length} steps and ${formatDuration(traceDuration(steps))} of model time; ${d.steps.filter((s) => s.fault).length} of them faults or operator actions (red).</p>`);
     out.push(`<div class="controls"><button class="prev" type="button">◀ previous</button><button class="next" type="button">next ▶</button><input type="range" min="0" max="${d.steps.length}" value="${d.steps.length}" aria-label="step"> <span class="where"></span></div>`);
     const loop = loopOf(p.id);

@@ -5,14 +5,17 @@
  *
  * ```
  * { schema: 1, verdict, exitCode, command, scenario, model, config,
- *   properties: [{ id, kind, description, source, status, steps? }],
+ *   properties: [{ id, kind, description, source, status, steps?, why? }],
  *   stats: { distinctStates, generatedStates, depth, seconds, statesPerSecond, peakMemoryMB, ... },
  *   stoppedBy: { bound, limit } | null,
  *   simulation?: { seed, runs, steps, replay, replayCommand, distinct, exhaustive? },
  *   liveness?: [{ id, description, status, lasso?: { loop, actions, length } }],
- *   counterexamples: [{ property, description, steps, seconds, faultSteps, timeline: [...], final, itf }],
+ *   counterexamples: [{ property, description, why?, steps, seconds, faultSteps, timeline: [...], final, itf }],
  *   counterexample: the first of them, or null }
  * ```
+ *
+ * `why` (a violated property whose `explain` hook says something) is the one line saying why the
+ * counterexample's last state violates it, in the model's terms (`db-0 runs on node-1 and on node-3`).
  *
  * A timeline step's `changes` are structured: `{ path, keys, op, before, after, from, to }` with
  * `keys` the path as a list and `from`/`to` the values as JSON.
@@ -23,7 +26,7 @@ export const JSON_SCHEMA_VERSION = 1;
 import { faultTest, type CheckResult, type JsonValue, type Model, type PropertyOutcome } from '../checker/index.js';
 import { jsonOf, type Change } from './diff.js';
 import { toItf, type ItfTrace } from './itf.js';
-import { runVerdict, type RunInfo } from './outcome.js';
+import { runVerdict, violationWhy, type RunInfo } from './outcome.js';
 import { presented, timelineSteps, traceDuration } from './timeline.js';
 
 export interface TimelineJson {
@@ -44,6 +47,8 @@ export interface TimelineJson {
 export interface CounterexampleJson {
   readonly property: string;
   readonly description: string;
+  /** Why the last state violates the property, in one line, from the property's `explain` hook (absent without one). */
+  readonly why?: string;
   readonly steps: number;
   readonly seconds: number;
   /** Steps that are faults or operator actions. */
@@ -74,10 +79,12 @@ export function counterexampleJson<S>(model: Model<S>, outcome: PropertyOutcome<
   const isFault = faultTest(model);
   const faults = steps.map((s) => isFault?.(trace.states[s.index - 1], s.action, trace.states[s.index]) === true);
   const last = trace.states[trace.states.length - 1];
+  const why = violationWhy(model, outcome);
   return {
     ...(info.allowUnsafeConfig ? { allowUnsafeConfig: true } : {}),
     property: outcome.id,
     description: outcome.description,
+    ...(why === undefined ? {} : { why }),
     steps: steps.length,
     seconds: traceDuration(steps),
     faultSteps: faults.filter(Boolean).length,
@@ -101,6 +108,7 @@ export function counterexampleJson<S>(model: Model<S>, outcome: PropertyOutcome<
 export function outcomeJson<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, files: readonly string[] = []): Record<string, unknown> {
   const violated = result.properties.filter((p) => p.status === 'violated' && p.trace);
   const counterexamples = violated.map((p) => counterexampleJson(model, p, info));
+  const whyOf = new Map(counterexamples.flatMap((c) => (c.why === undefined ? [] : [[c.property, c.why] as const])));
   const { verdict, exitCode } = runVerdict(result, info);
   return {
     schema: JSON_SCHEMA_VERSION,
@@ -117,6 +125,7 @@ export function outcomeJson<S>(model: Model<S>, result: CheckResult<S>, info: Ru
       source: p.source ?? null,
       status: p.status,
       ...(p.trace ? { steps: p.trace.actions.length } : {}),
+      ...(whyOf.has(p.id) ? { why: whyOf.get(p.id) } : {}),
     })),
     stats: result.stats,
     stoppedBy: result.stoppedBy ?? null,

@@ -4,8 +4,9 @@
  *
  * One `<testsuite>` for the run (named after the scenario) inside `<testsuites>`, one
  * `<testcase>` per checked property (`classname` its kind, `name` its id):
- * - a violated property has a `<failure>` whose body is its counterexample as the text timeline
- *   (the one `check` prints); an unreached goal a `<failure>` saying so; a liveness violation its
+ * - a violated property has a `<failure>` whose message is its description and, when the property
+ *   explains its violations, the why-line (`...: db-0 runs on node-1 and on node-3`), and whose
+ *   body is its counterexample as the text timeline (the one `check` prints); an unreached goal a `<failure>` saying so; a liveness violation its
  *   lasso;
  * - a property the search left undecided (a bound stopped it) is `<skipped>` with the reason, and
  *   so is each property the default selection left out (with its "not checked" reason);
@@ -17,7 +18,7 @@
 import type { CheckResult, LivenessOutcome, Model, PropertyOutcome } from '../checker/index.js';
 import { plain } from './colors.js';
 import { formatDuration } from './duration.js';
-import { formatStats, formatStop, formatVerdict, runVerdict, type RunInfo } from './outcome.js';
+import { formatStats, formatStop, formatVerdict, runVerdict, violationWhy, type RunInfo } from './outcome.js';
 import { formatTimeline, timelineSteps, traceDuration } from './timeline.js';
 
 export interface JunitOptions<S> {
@@ -60,11 +61,12 @@ function caseOf<S>(model: Model<S>, p: PropertyOutcome<S>, undecided: string): C
   if (p.status === 'violated') {
     if (p.trace === undefined) return { ...base, failure: { message: `${p.description}: violated`, type: 'violated', body: '' } };
     const steps = timelineSteps(model, p.trace);
-    const head = `${p.id}: ${p.description}\ncounterexample: ${p.trace.actions.length} steps, ${formatDuration(traceDuration(steps))} of model time`;
+    const why = violationWhy(model, p);
+    const head = `${p.id}: ${p.description}\n${why === undefined ? '' : `why: ${why}\n`}counterexample: ${p.trace.actions.length} steps, ${formatDuration(traceDuration(steps))} of model time`;
     return {
       ...base,
       failure: {
-        message: `${p.description} (counterexample: ${p.trace.actions.length} steps)`,
+        message: `${p.description}${why === undefined ? '' : `: ${why}`} (counterexample: ${p.trace.actions.length} steps)`,
         type: 'violated',
         body: `${head}\n${formatTimeline(model, p.trace, { colors: plain })}`,
       },

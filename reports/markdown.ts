@@ -7,7 +7,7 @@ import { stringify } from 'yaml';
 import type { CheckResult, Model } from '../checker/index.js';
 import { formatDuration } from './duration.js';
 import { mermaidSequence, type MermaidOptions } from './mermaid.js';
-import { formatStats, formatStop, runVerdict, type RunInfo } from './outcome.js';
+import { formatStats, formatStop, runVerdict, violationWhy, type RunInfo } from './outcome.js';
 import { foldQuiet, formatTimeline, timelineSteps, traceDuration } from './timeline.js';
 
 export interface MarkdownOptions {
@@ -30,6 +30,11 @@ const STATUS = { holds: '✅ holds', witnessed: '✅ witnessed', violated: '❌ 
 /** Escapes a table cell. */
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+/** Escapes text for a Markdown paragraph: characters that would start markup are backslashed. */
+function markdownText(text: string): string {
+  return text.replace(/[\\`*_[\]<>|#]/g, (c) => `\\${c}`);
 }
 
 /** The report as Markdown. */
@@ -58,6 +63,8 @@ export function markdownReport<S>(model: Model<S>, result: CheckResult<S>, info:
     const trace = p.trace!;
     const steps = timelineSteps(model, trace);
     out.push('', `### Counterexample to \`${p.id}\``, '');
+    const why = violationWhy(model, p);
+    if (why !== undefined) out.push(`**Why:** ${markdownText(why)}`, '');
     out.push(`${p.description}${p.source ? ` (${p.source})` : ''}. Violated after ${trace.actions.length} steps and ${formatDuration(traceDuration(steps))} of model time.`, '');
     const fold = options.fold !== false;
     out.push('```mermaid', mermaidSequence(model, trace, { order: options.participants ?? [], conclusion: `✗ ${p.id} violated`, fold }), '```', '');

@@ -4,7 +4,7 @@
  * verdict with its exit code. The JSON and Markdown forms (json.ts, markdown.ts) read the same
  * {@link RunInfo}.
  */
-import type { ActionLabel, CheckResult, JsonValue, Model, PropertyOutcome, PropertyStatus, Verdict } from '../checker/index.js';
+import { explainViolation, type ActionLabel, type CheckResult, type JsonValue, type Model, type PropertyOutcome, type PropertyStatus, type Verdict } from '../checker/index.js';
 import { plain, type Palette } from './colors.js';
 import { formatDuration } from './duration.js';
 import { formatTimeline, timelineSteps, traceDuration } from './timeline.js';
@@ -62,6 +62,17 @@ export function exitCodeOf(verdict: Verdict): 0 | 1 | 3 {
 export function runVerdict<S>(result: Pick<CheckResult<S>, 'verdict'>, info: Pick<RunInfo, 'liveness'>): { readonly verdict: Verdict; readonly exitCode: 0 | 1 | 3 } {
   const verdict: Verdict = info.liveness?.some((l) => l.status === 'violated') ? 'violation' : result.verdict;
   return { verdict, exitCode: exitCodeOf(verdict) };
+}
+
+/**
+ * Why a counterexample's last state violates its property, in one line, from the property's own
+ * `explain` hook (the model's property of that id); undefined for a property without one, and for
+ * an outcome that is not a violation with a trace. Every report opens a counterexample with it.
+ */
+export function violationWhy<S>(model: Pick<Model<S>, 'properties'>, outcome: PropertyOutcome<S>): string | undefined {
+  if (outcome.status !== 'violated' || outcome.trace === undefined) return undefined;
+  const property = model.properties.find((p) => p.id === outcome.id);
+  return property === undefined ? undefined : explainViolation(property, outcome.trace);
 }
 
 const MARK: Record<PropertyStatus, string> = { holds: '✓', witnessed: '✓', violated: '✗', unwitnessed: '✗', unknown: '?' };
@@ -141,6 +152,8 @@ export function formatOutcome<S>(model: Model<S>, result: CheckResult<S>, info: 
     const steps = timelineSteps(model, trace);
     out.push('');
     out.push(c.red(`✗ ${p.id}: ${p.description}`));
+    const why = violationWhy(model, p);
+    if (why !== undefined) out.push(`  why: ${why}`);
     out.push(c.dim(`  counterexample: ${trace.actions.length} steps, ${formatDuration(traceDuration(steps))} of model time`));
     out.push(formatTimeline(model, trace, { colors: c, fold: options.fold !== false }));
   }

@@ -4,7 +4,8 @@
  *
  * One run. `tool.driver` is kubecheck with one rule per checked property (id, its description,
  * its source; a URL in the source becomes `helpUri`). One result per failed property (violated,
- * a goal never reached, a liveness lasso), level `error`, its message the property's description
+ * a goal never reached, a liveness lasso), level `error`, its message the property's description,
+ * the why-line of a property that explains its violations (`db-0 runs on node-1 and on node-3`)
  * and the length of its counterexample; located at the config files given with `--config` (none
  * without). A counterexample is a code flow with one thread flow whose locations are the steps
  * of its timeline, each with its time, actor and summary as message; a quiet stretch (time
@@ -20,7 +21,7 @@ import { isAbsolute, sep } from 'node:path';
 import type { CheckResult, LivenessOutcome, Model, Trace } from '../checker/index.js';
 import { formatTime } from './duration.js';
 import { kindOf } from './junit.js';
-import { formatStop, runVerdict, type RunInfo } from './outcome.js';
+import { formatStop, runVerdict, violationWhy, type RunInfo } from './outcome.js';
 import { foldQuiet, timelineSteps } from './timeline.js';
 
 /** The `$schema` written: the OASIS standard's schema of SARIF 2.1.0 (errata 01). */
@@ -138,9 +139,10 @@ export function sarifReport<S>(model: Model<S>, result: CheckResult<S>, info: Ru
     const base = { ruleId: p.id, ruleIndex: index.get(p.id)!, kind: 'fail' as const, level: 'error' as const, ...located };
     if (p.status === 'violated' && p.trace) {
       const n = p.trace.actions.length;
+      const why = violationWhy(model, p);
       results.push({
         ...base,
-        message: { text: `${p.description}: violated; counterexample of ${n} ${n === 1 ? 'step' : 'steps'}` },
+        message: { text: `${p.description}: violated${why === undefined ? '' : ` (${why})`}; counterexample of ${n} ${n === 1 ? 'step' : 'steps'}` },
         codeFlows: [{ message: { text: `counterexample to ${p.id}, ${n} steps` }, threadFlows: [{ locations: threadFlow(model, p.trace) }] }],
         properties: { steps: n },
       });
