@@ -128,7 +128,13 @@ describe('explain of the timing properties', () => {
     const before = node(initial, 1, { sinceHeartbeat: 11 });
     const renew = before.nodes[1].liveFor - 1; // liveFor saturates one quantum past the renew interval
     expect(why(property('healthy-node-not-unknown'), step(before, apiNode(before, 1, { ready: 'Unknown' }), { name: 'node-monitor' }))).toBe(
-      `node-2 is marked Ready=Unknown 11s after its last heartbeat while it is up, its kubelet runs and nothing cuts it off (it renews every ${renew}s; grace ${grace}s)`,
+      `node-2 is marked Ready=Unknown 11s after its last heartbeat though it is up, its kubelet runs and nothing cuts it off (the renew interval is ${renew}s, the grace period ${grace}s)`,
+    );
+    const all = node(node(node(initial, 0, { sinceHeartbeat: 11 }), 1, { sinceHeartbeat: 11 }), 2, { sinceHeartbeat: 12 });
+    const marked = [0, 1, 2].reduce((s, i) => apiNode(s, i, { ready: 'Unknown' }), all);
+    expect(why(property('healthy-node-not-unknown'), step(all, marked, { name: 'node-monitor' }))).toBe(
+      'node-1 and node-2 are marked Ready=Unknown 11s after their last heartbeat though they are up, their kubelets run and nothing cuts them off; ' +
+        `node-3 is marked Ready=Unknown 12s after its last heartbeat though it is up, its kubelet runs and nothing cuts it off (the renew interval is ${renew}s, the grace period ${grace}s)`,
     );
   });
 

@@ -274,9 +274,16 @@ export function healthyNodeNotUnknown(config: ClusterConfig): Property<ClusterSt
     'no node is marked Ready=Unknown while it is up, its kubelet runs and nothing cuts it off (no false NotReady, no flapping)',
     (before, _a, after) => falselyUnknown(before, after, renew).length === 0,
     {
-      explain: (before, _a, after) =>
-        oneLine(falselyUnknown(before, after, renew).map((n) =>
-          `${nodeName(n)} is marked Ready=Unknown ${before.nodes[n].sinceHeartbeat}s after its last heartbeat while it is up, its kubelet runs and nothing cuts it off (it renews every ${renew}s; grace ${config.kubeControllerManager.nodeMonitorGracePeriod}s)`)),
+      explain: (before, _a, after) => {
+        // Nodes marked at the same time since their last heartbeat are said together.
+        const bySince = new Map<number, string[]>();
+        for (const n of falselyUnknown(before, after, renew)) bySince.set(before.nodes[n].sinceHeartbeat, [...(bySince.get(before.nodes[n].sinceHeartbeat) ?? []), nodeName(n)]);
+        const parts = [...bySince].map(([since, nodes]) =>
+          nodes.length === 1
+            ? `${nodes[0]} is marked Ready=Unknown ${since}s after its last heartbeat though it is up, its kubelet runs and nothing cuts it off`
+            : `${listOf(nodes)} are marked Ready=Unknown ${since}s after their last heartbeat though they are up, their kubelets run and nothing cuts them off`);
+        return parts.length === 0 ? undefined : `${parts.join('; ')} (the renew interval is ${renew}s, the grace period ${config.kubeControllerManager.nodeMonitorGracePeriod}s)`;
+      },
       source:
         'kubernetes/kubernetes:pkg/controller/nodelifecycle/node_lifecycle_controller.go (tryUpdateNodeHealth: a renewed Lease resets probeTimestamp); kube-controller-manager --node-monitor-grace-period ("must be N times more than kubelet\'s nodeStatusUpdateFrequency"); kubernetes/kubernetes#121793',
     },
