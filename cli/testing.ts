@@ -18,7 +18,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  check, faultTest, simulate, type CheckOptions, type CheckResult, type JsonValue, type Model, type SimulateOptions,
+  check, explainViolation, faultTest, simulate, type CheckOptions, type CheckResult, type JsonValue, type Model, type SimulateOptions,
   type SimulationResult, type Trace,
 } from '../checker/index.js';
 import { formatDuration, formatTime } from '../reports/duration.js';
@@ -87,7 +87,8 @@ const slug = (s: string): string => s.replace(/[^a-z0-9-]+/gi, '-').toLowerCase(
 const WHOLE_TRACE_STEPS = 8;
 
 /**
- * The lines of a failure message that matter for one counterexample: its length, the faults and
+ * The lines of a failure message that matter for one counterexample: its length, why its last
+ * state violates the property (the property's `explain` hook, when it has one), the faults and
  * operator actions that set it up, the violating step and the state it ends in. A short trace is
  * shown whole; the rest of a long one (routine heartbeats, ticks) is in the full report.
  */
@@ -96,6 +97,9 @@ export function counterexampleBrief<S>(model: Model<S>, id: string, description:
   const isFault = faultTest(model);
   const at = (s: TimelineStep): string => `${formatTime(s.seconds)}  ${s.actor}  ${s.summary}`;
   const out = [`✗ ${id} violated (${steps.length} steps, ${formatDuration(traceDuration(steps))} of model time): ${description}`];
+  const property = model.properties.find((p) => p.id === id);
+  const why = property === undefined ? undefined : explainViolation(property, trace);
+  if (why !== undefined) out.push(`    why: ${why}`);
   const last = steps[steps.length - 1];
   if (steps.length <= WHOLE_TRACE_STEPS) {
     for (const s of steps) out.push(`    ${s === last ? '→ ' : ''}${at(s)}`);

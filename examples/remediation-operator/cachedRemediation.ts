@@ -17,7 +17,7 @@
  */
 import { alwaysStep, type ActionLabel, type Property, type StepDescription } from '../../checker/index.js';
 import { action } from '../../checker/index.js';
-import { canWrite, deletePod, nodeName, viewOf, type ClusterExtension, type ClusterState } from '../../model/index.js';
+import { canWrite, deletePod, nodeName, viewOf, type ClusterExtension, type ClusterState, type PodObject } from '../../model/index.js';
 
 export interface CachedRemediationOptions {
   /** How it deletes: by name (the bug) or with the uid it saw as a precondition (the fix). */
@@ -99,17 +99,26 @@ export function cachedRemediationOperator(options: CachedRemediationOptions): Cl
 export const remediationSparesHealthyPods: Property<ClusterState> = alwaysStep<ClusterState>(
   'remediation-spares-healthy-pods',
   'the remediation operator never deletes a pod running on a Ready node',
-  (before, a, after) => {
-    if (a.name !== DELETE) return true;
-    for (const p of before.api.pods) {
-      if (after.api.pods.some((q) => q.name === p.name && (q.uid ?? 0) === (p.uid ?? 0))) continue;
-      const node = p.nodeName >= 0 ? before.api.nodes[p.nodeName] : null;
-      if (node !== null && node.ready === 'True' && before.nodes[p.nodeName].running.includes(p.name)) return false;
-    }
-    return true;
+  (before, a, after) => healthyDeleted(before, a, after).length === 0,
+  {
+    source: 'https://github.com/sieve-project/sieve (time-travel bugs); https://github.com/kubernetes/kubernetes/issues/59848',
+    // What reports open the counterexample with: `why: it deletes db-0 (uid 1), running on node-1, which is Ready`.
+    explain: (before, a, after) => {
+      const hit = healthyDeleted(before, a, after);
+      return hit.length === 0 ? undefined : hit.map((p) => `it deletes ${p.name} (uid ${p.uid ?? 0}), running on ${nodeName(p.nodeName)}, which is Ready`).join('; ');
+    },
   },
-  { source: 'https://github.com/sieve-project/sieve (time-travel bugs); https://github.com/kubernetes/kubernetes/issues/59848' },
 );
+
+/** The pods a step of the operator deletes while they run on a Ready node. */
+function healthyDeleted(before: ClusterState, a: ActionLabel, after: ClusterState): PodObject[] {
+  if (a.name !== DELETE) return [];
+  return before.api.pods.filter((p) => {
+    if (after.api.pods.some((q) => q.name === p.name && (q.uid ?? 0) === (p.uid ?? 0))) return false;
+    const node = p.nodeName >= 0 ? before.api.nodes[p.nodeName] : null;
+    return node !== null && node.ready === 'True' && before.nodes[p.nodeName].running.includes(p.name);
+  });
+}
 
 /**
  * `kubecheck check --extension examples/remediation-operator/cachedRemediation.ts` loads the

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fromItfValue, type ItfValue } from '../../reports/itf.js';
 import { kubecheckAsync } from './run.js';
 
 const CONFIG = ['--scenario', 'node-failure', '--config', 'test/cli/fixtures/stale-remediation.yaml', '--set', 'faults.extensionRestart=0'];
@@ -19,11 +20,21 @@ describe('check --extension with the extension\'s own properties', () => {
       kubecheckAsync(['check', ...CONFIG, '--extension', 'examples/remediation-operator/cachedRemediationFixed.ts', '--json']),
     ]);
     expect(bug.code, bug.stderr).toBe(1);
-    const b = JSON.parse(bug.stdout) as { properties: { id: string; status: string }[]; counterexamples: { property: string; timeline: { action: { name: string } }[] }[] };
+    const b = JSON.parse(bug.stdout) as {
+      properties: { id: string; status: string; why?: string }[];
+      counterexamples: { property: string; why?: string; timeline: { action: { name: string; param?: string } }[]; itf: { states: ItfValue[] } }[];
+    };
     expect(b.properties.find((x) => x.id === 'remediation-spares-healthy-pods')?.status).toBe('violated');
     // Its own cache lags: it deletes db-0, and deletes the recreated db-0 by name again.
     const trace = b.counterexamples.find((c) => c.property === 'remediation-spares-healthy-pods')!;
-    expect(trace.timeline.filter((t) => t.action.name === 'cached-remediation-force-delete')).toHaveLength(2);
+    const deletes = trace.timeline.filter((t) => t.action.name === 'cached-remediation-force-delete');
+    expect(deletes).toHaveLength(2);
+    // The property's own explain hook says which pod it wrongly deleted, read here off the state before that delete.
+    const pod = deletes[1].action.param!;
+    const before = fromItfValue(trace.itf.states[trace.itf.states.length - 2]) as { api: { pods: { name: string; uid?: number; nodeName: number }[] } };
+    const victim = before.api.pods.find((p) => p.name === pod)!;
+    expect(trace.why).toBe(`it deletes ${pod} (uid ${victim.uid ?? 0}), running on node-${victim.nodeName + 1}, which is Ready`);
+    expect(b.properties.find((x) => x.id === 'remediation-spares-healthy-pods')?.why).toBe(trace.why);
     // Checked by default with the fix: listed among the properties without being asked for.
     const f = JSON.parse(fix.stdout) as { properties: { id: string; status: string }[] };
     expect(f.properties.find((x) => x.id === 'remediation-spares-healthy-pods')?.status).toBe('holds');

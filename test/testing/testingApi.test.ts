@@ -2,7 +2,9 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectHolds, expectNoRandomViolation, expectViolation, kubernetesScenario, seedFromEnvironment } from '../../cli/testing.js';
+import { check } from '../../checker/index.js';
+import { counterexampleBrief, expectHolds, expectNoRandomViolation, expectViolation, kubernetesScenario, seedFromEnvironment } from '../../cli/testing.js';
+import { nodeName, type ClusterState } from '../../model/index.js';
 import { remediationOperator } from '../../examples/remediation-operator/remediationOperator.js';
 import { twoPhasePlain } from '../../examples/two-phase-commit/index.js';
 
@@ -27,6 +29,19 @@ describe('the testing API', () => {
     const written = readdirSync(dir);
     expect(written).toHaveLength(1);
     expect(readdirSync(join(dir, written[0]))).toContain('consistent.itf.json');
+  });
+
+  it('should say in a failure message why the last state violates a property that explains itself', async () => {
+    const { model } = await kubernetesScenario<ClusterState>('node-partition', { set: { 'operator.forceDeletePod': '1', 'cluster.terminationGracePeriodSeconds': '1' } });
+    const outcome = check(model, { properties: ['statefulset-at-most-one'] }).properties[0];
+    const last = outcome.trace!.states.at(-1)!;
+    const nodes = last.nodes.flatMap((n, i) => (n.up && n.running.includes('db-0') ? [nodeName(i)] : []));
+    const brief = counterexampleBrief(model, outcome.id, outcome.description, outcome.trace!);
+    expect(brief[0]).toMatch(/^✗ statefulset-at-most-one violated \(6 steps/);
+    expect(brief[1]).toBe(`    why: db-0 runs on ${nodes[0]} and on ${nodes[1]}`);
+    // The two-phase commit's property has no explain hook: no line for it.
+    const plain = check(buggy()).properties[0];
+    expect(counterexampleBrief(buggy(), plain.id, plain.description, plain.trace!)[1]).toMatch(/^ {4}T\+0s/);
   });
 
   it('should return the shortest counterexample of an expected violation', async () => {
