@@ -5,7 +5,7 @@
  * ITF, was made for another scenario or config than the one given, or no longer replays (the first
  * step that fails is named).
  */
-import { formatAction } from '../../checker/index.js';
+import { explainViolation, formatAction } from '../../checker/index.js';
 import { formatTime } from '../../reports/duration.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import { parseItf } from '../../reports/itf.js';
@@ -63,6 +63,9 @@ export async function runReplay(file: string, opts: ReplayOptions): Promise<numb
   const at = report.at ?? steps;
   const time = timelineSteps(rebuilt.model, report.trace).slice(0, at).reduce((t, s) => t + s.elapsed, 0);
   const code = report.outcome === 'violated' ? 1 : 0;
+  // Why the state the violation is reproduced at violates the property (its explain hook), as check says it.
+  const property = report.outcome === 'violated' ? rebuilt.model.properties.find((p) => p.id === report.property) : undefined;
+  const why = property === undefined ? undefined : explainViolation(property, { states: report.trace.states.slice(0, at + 1), actions: report.trace.actions.slice(0, at) });
   if (opts.json) {
     process.stdout.write(`${JSON.stringify({
       outcome: report.outcome,
@@ -71,6 +74,7 @@ export async function runReplay(file: string, opts: ReplayOptions): Promise<numb
       property: report.property ?? null,
       steps,
       at: report.at ?? null,
+      ...(why === undefined ? {} : { why }),
       time,
       lastAction: steps > 0 ? report.trace.actions[steps - 1] : null,
     }, null, 2)}\n`);
@@ -80,8 +84,10 @@ export async function runReplay(file: string, opts: ReplayOptions): Promise<numb
   const out: string[] = [];
   if (!opts.quiet) out.push(formatTimeline(rebuilt.model, report.trace, { colors: c, fold: opts.unfold !== true, ...(itf.loop === undefined ? {} : { loop: itf.loop }) }), '');
   out.push(`replayed ${steps} steps of ${file} on scenario ${scenario}: every step is enabled and reaches the saved state`);
-  if (report.outcome === 'violated') out.push(c.red(`✗ ${report.property} violated at step ${at} (${formatTime(time)}${at > 0 ? `, after ${formatAction(report.trace.actions[at - 1])}` : ''}): violation reproduced (exit 1)`));
-  else if (report.outcome === 'witnessed') out.push(c.green(`✓ ${report.property} reached at step ${at} (${formatTime(time)}): witness reproduced (exit 0)`));
+  if (report.outcome === 'violated') {
+    out.push(c.red(`✗ ${report.property} violated at step ${at} (${formatTime(time)}${at > 0 ? `, after ${formatAction(report.trace.actions[at - 1])}` : ''}): violation reproduced (exit 1)`));
+    if (why !== undefined) out.push(`  why: ${why}`);
+  } else if (report.outcome === 'witnessed') out.push(c.green(`✓ ${report.property} reached at step ${at} (${formatTime(time)}): witness reproduced (exit 0)`));
   else out.push(c.green('✓ the trace replays (exit 0)'));
   process.stdout.write(`${out.join('\n')}\n`);
   return code;
