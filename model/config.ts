@@ -4,7 +4,7 @@
  * users write them as strings (`"50s"`). `parameters.ts` lists every key with its default.
  */
 import { failingNodes, possibleEvents } from './possible.js';
-import type { Tolerations } from './state.js';
+import { NO_TOLERATION, type Tolerations } from './state.js';
 
 /** client-go leader election timing (kubernetes/client-go:tools/leaderelection/leaderelection.go). */
 export interface LeaderElectionConfig {
@@ -320,7 +320,7 @@ export function leaseRenewInterval(config: ClusterConfig): number {
  * The unreachable and not-ready NoExecute tolerationSeconds the pods of a workload (by name)
  * carry after admission: the workload's setting, else the kube-apiserver's default
  * (DefaultTolerationSeconds adds a toleration only where the pod has none for that taint).
- * null means tolerated forever (always for a DaemonSet).
+ * null means tolerated forever (always for a DaemonSet), NO_TOLERATION none at all.
  */
 export function tolerationOf(config: ClusterConfig, workload: string): Tolerations {
   const w = config.cluster.workloads.find((x) => x.name === workload);
@@ -331,7 +331,7 @@ export function tolerationOf(config: ClusterConfig, workload: string): Toleratio
   const effective = (v: TolerationSetting, fallback: number): number | null => {
     if (v === null) return fallback;
     if (v === 'forever') return null;
-    if (v === 'none') return 0;
+    if (v === 'none') return NO_TOLERATION;
     return v;
   };
   return {

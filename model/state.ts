@@ -68,10 +68,18 @@ export interface PodObject {
  * tolerationSeconds (tolerated forever, as DaemonSet pods are). A pod without a matching
  * toleration is evicted at once, as with 0 (taint_eviction.go `minTolerationTime`).
  */
+/**
+ * A pod's NoExecute tolerationSeconds for the two condition taints: seconds; null tolerated
+ * forever; {@link NO_TOLERATION} (negative) no toleration at all, so the taint is not tolerated
+ * and the pod is deleted at once (DefaultTolerationSeconds disabled, `tolerations: none`).
+ */
 export interface Tolerations {
   readonly unreachable: number | null;
   readonly notReady: number | null;
 }
+
+/** The `Tolerations` value of a taint the pod has no toleration for. */
+export const NO_TOLERATION = -1;
 
 /** A leader-election record (coordination.k8s.io Lease `kube-system/<component>`). */
 export interface LeaseRecord {

@@ -1,7 +1,8 @@
 /**
  * Taint eviction controller (kubernetes/kubernetes:pkg/controller/tainteviction/taint_eviction.go),
  * in the kube-controller-manager that believes it leads. For a pod on a node with NoExecute
- * taints: an untolerated taint (here `out-of-service`) deletes it now; otherwise deletion is
+ * taints: an untolerated taint (`out-of-service`, or a condition taint the pod has no toleration
+ * for, also right after a swap from the other one) deletes it now; otherwise deletion is
  * scheduled at *its own observation time* + the pod's tolerationSeconds for the condition taint
  * (unreachable or not-ready; the taint's TimeAdded is not used); a toleration without seconds
  * never evicts, and removing the taints cancels a scheduled deletion; deleting the Node object does
@@ -54,6 +55,9 @@ export function taintEvictionWork(s: ClusterState, c: number): TecWork | undefin
     }
     const tol = conditionToleration(p, node);
     if (hasTaint(node, 'out-of-service:NoExecute')) evict.push(p.name);
+    // No toleration for the condition taint: not all taints tolerated, so processPodOnNode cancels
+    // any scheduled deletion and deletes the pod right away (a taint swap included).
+    else if (tol !== undefined && tol !== null && tol < 0) evict.push(p.name);
     else if (tol === undefined || tol === null) {
       // No condition taint, or tolerated forever: "cancelling any scheduled deletion".
       if (when !== undefined) cancel.push(p.name);

@@ -185,7 +185,7 @@ function createPods(s: ClusterState, pods: readonly PodObject[]): { state: Clust
 const byName = (a: PodObject, b: PodObject): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 export function workloadActions(ctx: Ctx): ClusterAction[] {
-  const seconds = (x: number | null): string => (x === null ? 'forever' : `${x}s`);
+  const seconds = (x: number | null): string => (x === null ? 'forever' : x < 0 ? 'none' : `${x}s`);
   const kinds = new Set(ctx.workloads.map((w) => w.kind));
   return [
     clusterAction<string>({

@@ -135,7 +135,7 @@ export function earliestReplacement(config: ClusterConfig, workload?: string): n
   const name = first(config, workload);
   if (name === undefined) return undefined;
   const tol = tolerationOf(config, name).unreachable;
-  return tol === null ? undefined : k.nodeMonitorGracePeriod + k.nodeMonitorPeriod + tol;
+  return tol === null ? undefined : k.nodeMonitorGracePeriod + k.nodeMonitorPeriod + Math.max(0, tol);
 }
 
 /**
@@ -162,5 +162,5 @@ export function notReadyReplacementBound(config: ClusterConfig, workload?: strin
   const tol = tolerationOf(config, name).notReady;
   // The kubelet knows the runtime is down at most maxWaitForContainerRuntime after the failure,
   // posts Ready=False at its next status update, and a monitor pass queues the taint.
-  return tol === null ? undefined : MAX_WAIT_FOR_CONTAINER_RUNTIME + leaseRenewInterval(config) + config.kubeControllerManager.nodeMonitorPeriod + queueWait(config) + tol + cacheDelay(config);
+  return tol === null ? undefined : MAX_WAIT_FOR_CONTAINER_RUNTIME + leaseRenewInterval(config) + config.kubeControllerManager.nodeMonitorPeriod + queueWait(config) + Math.max(0, tol) + cacheDelay(config);
 }
