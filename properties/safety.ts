@@ -261,7 +261,8 @@ export function explainExcess(config: ClusterConfig, s: ClusterState): string | 
  * `no-phantom-pods`: every container a kubelet runs has a pod object bound to its node, whenever
  * that kubelet is in touch with the API and has nothing left to do. Kubernetes deletes a pod
  * object only after its kubelet stopped the containers (or by a force delete, which the kubelet
- * acts on at its next sync), so a container without an object is one nobody manages: no
+ * acts on at its next sync by SIGTERM and a grace period, during which the container is no
+ * phantom), so a container without an object is one nobody manages: no
  * controller counts it, nothing stops it. An etcd restore from an older snapshot while kubelets
  * run leaves the containers of pods created since running (their watch waits for a revision
  * etcd is now behind of), kubernetes/kubernetes#131115; a kubelet restart relists and stops them.
@@ -289,6 +290,7 @@ function phantoms(s: ClusterState, first: boolean): readonly Container[] {
     if (node.podWatchStuck !== true && syncWork(s, n) !== undefined) continue; // it acts on what it sees at once
     for (const name of node.running) {
       if (s.api.pods.some((p) => p.name === name && p.nodeName === n)) continue;
+      if (isTerminating(node, name)) continue; // SIGTERM sent: in its grace period, the kubelet stops it
       (out ??= []).push({ node: n, pod: name });
       if (first) return out;
     }

@@ -27,16 +27,20 @@ describe('--json schema 1', () => {
   });
 
   it('should describe a Kubernetes counterexample with names, faults and what they affect', async () => {
-    const r = await kubecheckAsync(['check', '--scenario', 'node-partition', '--set', 'operator.forceDeletePod=1', '--property', 'statefulset-at-most-one', '--json']);
+    // A partition, then the node lifecycle controller marks the cut-off node Unknown.
+    const r = await kubecheckAsync(['check', '--scenario', 'node-partition', '--property', 'no-node-unknown', '--json']);
     expect(r.stderr).toBe("");
     const json = JSON.parse(r.stdout) as { schema: number; counterexamples: { property: string; faultSteps: number; timeline: { fault: boolean; affects?: string[]; changes: { path: string; to?: unknown }[] }[]; final: { state: { nodes: { name: string }[] } } }[] };
     expect(json.schema).toBe(1);
-    expect(json.counterexamples.map((c) => c.property)).toEqual(['statefulset-at-most-one']);
+    expect(json.counterexamples.map((c) => c.property)).toEqual(['no-node-unknown']);
     const cx = json.counterexamples[0];
     expect(cx.faultSteps).toBe(cx.timeline.filter((s) => s.fault).length);
-    expect(cx.timeline[0]).toMatchObject({ fault: true, affects: ['kubelet/node-3'] });
-    const bind = cx.timeline.flatMap((s) => s.changes).find((c) => c.path === 'api.pods[db-0].nodeName');
-    expect(bind?.to).toBe('node-1');
+    const fault = cx.timeline.find((s) => s.fault)!;
+    const node = /^kubelet\/(node-\d)$/.exec(fault.affects?.[0] ?? '')?.[1];
+    expect(node).toBeDefined();
+    expect(fault.changes).toContainEqual(expect.objectContaining({ path: `nodes[${node}].partitioned`, to: true }));
+    const marked = cx.timeline.flatMap((s) => s.changes).find((c) => c.path === `api.nodes[${node}].ready`);
+    expect(marked?.to).toBe('Unknown');
     expect(cx.final.state.nodes.map((n) => n.name)).toEqual(['node-1', 'node-2', 'node-3']);
   });
 

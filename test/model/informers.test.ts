@@ -9,7 +9,8 @@ import { kubernetesModel, replacementBound } from '../../properties/index.js';
 import { replacementWithin } from '../../properties/observers.js';
 import { checkWith, run, SMALL_TIMERS, steps } from './helpers.js';
 
-const SMALL = SMALL_TIMERS;
+/** Short timers, and a 1 s termination grace: the caches and restores are the subject, not how long containers take to stop. */
+const SMALL = { ...SMALL_TIMERS, 'cluster.terminationGracePeriodSeconds': '1' };
 /** Two nodes, one ReplicaSet pod evicted at once (toleration 0) when its node crashes. */
 const ONE_POD = { ...SMALL, 'cluster.nodes': '2', 'cluster.replicaSetReplicas': '1', 'cluster.statefulSetReplicas': '0', 'cluster.replicaSetTolerationSeconds': '0' };
 
