@@ -32,13 +32,16 @@ describe('informer caches', () => {
 
   it('should hold the ReplicaSet at its replicas while watch events come within ExpectationsTimeout', () => {
     // Expired means older than the timeout ("Since > timeout"), seen at the tick after it; a
-    // stream at the lag bound delivers first. So a lag up to the timeout plus one tick is safe.
-    const r = run('node-failure', { ...ONE_POD, 'informers.watchLag': '3s', 'kubeControllerManager.expectationsTimeout': '2s' }, ['replicaset-at-most-replicas', 'replacement-running']);
+    // stream at the lag bound delivers first. So a lag up to the timeout plus one tick is safe
+    // (checked at a 1 s timeout: at 2 s and a 3 s lag the same boundary is 200,578 states).
+    const r = run('node-failure', { ...ONE_POD, 'informers.watchLag': '2s', 'kubeControllerManager.expectationsTimeout': '1s' }, ['replicaset-at-most-replicas', 'replacement-running']);
     expect(r.status).toEqual({ 'replicaset-at-most-replicas': 'holds', 'replacement-running': 'witnessed' });
   });
 
   it('should over-create once a watch lags past ExpectationsTimeout, then scale down', () => {
     const set = { ...ONE_POD, 'informers.watchLag': '4s', 'kubeControllerManager.expectationsTimeout': '2s' };
+    // ...and already at one tick past the safe lag, at the 1 s timeout of the test above.
+    expect(run('node-failure', { ...ONE_POD, 'informers.watchLag': '3s', 'kubeControllerManager.expectationsTimeout': '1s' }, ['replicaset-at-most-replicas']).status['replicaset-at-most-replicas']).toBe('violated');
     const r = run('node-failure', set, ['replicaset-at-most-replicas']);
     expect(r.status['replicaset-at-most-replicas']).toBe('violated');
     const path = steps(r, 'replicaset-at-most-replicas');

@@ -14,6 +14,9 @@ import { checkWith, run as runScenario, SMALL_TIMERS, steps } from './helpers.js
  * a 1 s termination grace period keeps the spaces of the variants with a heal as small as they
  * were (termination itself is tested in termination.test.ts).
  */
+/** For the StatefulSet's checks: short timers and no ReplicaSet (its pods' evictions only multiply the space). */
+const SS_ONLY = { ...SMALL_TIMERS, 'cluster.replicaSetReplicas': '0' };
+
 const run = (scenario: string, set: Record<string, string> = {}, properties?: readonly string[]) =>
   runScenario(scenario, { 'cluster.terminationGracePeriodSeconds': '1', ...set }, properties);
 
@@ -50,7 +53,7 @@ describe('node-partition', () => {
   });
 
   it('should violate statefulset-at-most-one when the out-of-service taint is put on the partitioned node that still runs', () => {
-    const r = run('node-partition', { ...SMALL_TIMERS, 'operator.outOfServiceTaint': '1' }, ['statefulset-at-most-one']);
+    const r = run('node-partition', { ...SS_ONLY, 'operator.outOfServiceTaint': '1' }, ['statefulset-at-most-one']);
     expect(r.status['statefulset-at-most-one']).toBe('violated');
     const trace = steps(r, 'statefulset-at-most-one');
     // Pod GC force-deletes the Terminating db-0 only once its node is NotReady and only on a GC
@@ -65,7 +68,7 @@ describe('node-partition', () => {
   it('should hold statefulset-at-most-one when the out-of-service taint is put on a crashed node', () => {
     const r = run(
       'node-partition',
-      { ...SMALL_TIMERS, 'faults.nodePartition': '0', 'faults.nodePartitionHeal': '0', 'faults.nodeCrash': '1', 'operator.outOfServiceTaint': '1' },
+      { ...SS_ONLY, 'faults.nodePartition': '0', 'faults.nodePartitionHeal': '0', 'faults.nodeCrash': '1', 'operator.outOfServiceTaint': '1' },
       ['statefulset-at-most-one', 'statefulset-recreated'],
     );
     expect(r.result.verdict).toBe('ok');
@@ -73,7 +76,7 @@ describe('node-partition', () => {
   });
 
   it('should run a copy on the cut-off node beside its replacement when its Node object is deleted', () => {
-    const r = checkWith('node-partition', { ...SMALL_TIMERS, 'cluster.terminationGracePeriodSeconds': '1', 'operator.deleteNode': '1' }, [noCutOffCopy]);
+    const r = checkWith('node-partition', { ...SS_ONLY, 'cluster.terminationGracePeriodSeconds': '1', 'operator.deleteNode': '1' }, [noCutOffCopy]);
     expect(r.status['no-cut-off-copy']).toBe('violated');
     const trace = steps(r, 'no-cut-off-copy');
     // Pod GC force-deletes pods of a missing Node object only after its 40 s quarantine, on a
@@ -83,7 +86,7 @@ describe('node-partition', () => {
   });
 
   it('should violate statefulset-at-most-one when the Node object of a live node is deleted: pod GC force-deletes, the kubelet still gives the grace period', () => {
-    const r = run('node-partition', { ...SMALL_TIMERS, 'operator.deleteNode': '1' }, ['statefulset-at-most-one']);
+    const r = run('node-partition', { ...SS_ONLY, 'operator.deleteNode': '1' }, ['statefulset-at-most-one']);
     expect(r.status['statefulset-at-most-one']).toBe('violated');
     const trace = steps(r, 'statefulset-at-most-one');
     // No partition is needed: the kubelet of a live node still sees the deletion and sends
@@ -101,7 +104,7 @@ describe('node-partition', () => {
     );
     const r = checkWith(
       'node-partition',
-      { 'cluster.terminationGracePeriodSeconds': '1', 'cluster.replicaSetReplicas': '0', 'faults.nodePartition': '0', 'faults.nodePartitionHeal': '0', 'faults.nodeCrash': '1', 'operator.deleteNode': '1' },
+      { ...SS_ONLY, 'cluster.terminationGracePeriodSeconds': '1', 'faults.nodePartition': '0', 'faults.nodePartitionHeal': '0', 'faults.nodeCrash': '1', 'operator.deleteNode': '1' },
       [outsideGrace, 'statefulset-recreated'],
     );
     expect(r.result.verdict).toBe('ok');
