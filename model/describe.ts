@@ -17,23 +17,3 @@ export function describeState(s: ClusterState): string {
   return [...nodes, `pods: ${pods.join(' ') || 'none'}`, ...leaders, etcd].join(' | ');
 }
 
-/**
- * What each routine step of the cluster is, by its action, as a folded stretch of a timeline
- * names it (`4m50s pass, heartbeats and node-monitor passes as usual`). Which steps are routine
- * each component says in its own description (`routine`: a renewal of a node already Ready, a
- * pass that wrote nothing); this only names them.
- */
-const ROUTINE_KINDS: Readonly<Record<string, string>> = {
-  'kubelet-heartbeat': 'heartbeats',
-  'node-monitor': 'node-monitor passes',
-  'pod-gc': 'pod-GC passes',
-  'leader-renew': 'leader-election rounds',
-  'leader-try-acquire': 'leader-election rounds',
-  'leader-observe': 'Lease reads',
-  schedule: 'scheduler picks',
-};
-
-/** The phrase for a routine step of action `action`, if the cluster model names one. */
-export function routineKind(action: string): string | undefined {
-  return ROUTINE_KINDS[action];
-}

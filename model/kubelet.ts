@@ -38,7 +38,7 @@
 import { produce } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { MAX_WAIT_FOR_CONTAINER_RUNTIME, RUNTIME_UP_PERIOD, terminationGraceOf } from './config.js';
-import { kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeName, removeItem, addSorted, isTerminating, terminatingOf, KCM, type ClusterState, type PodObject, type Terminating } from './state.js';
+import { kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeIndex, nodeName, removeItem, addSorted, isTerminating, terminatingOf, KCM, type ClusterState, type PodObject, type Terminating } from './state.js';
 
 /** Nodes whose kubelet is due to renew its Lease. */
 export function heartbeatsDue(s: ClusterState): number[] {
@@ -60,7 +60,6 @@ export function postedReady(s: ClusterState, n: number): 'True' | 'False' | unde
   return node.runtimeUp || node.runtimeErrors !== true ? 'True' : 'False';
 }
 
-
 /** Whether node n's kubelet does not yet report its failed runtime, `runtimeDownFor` in [from, to). */
 function runtimeUnnoticed(s: ClusterState, n: number, from: number, to: number): boolean {
   const node = s.nodes[n];
@@ -81,15 +80,15 @@ export function runtimeCheckActions(): { readonly background: ClusterAction; rea
       urgent,
       params: (s: ClusterState) => s.nodes.flatMap((_, n) => (runtimeUnnoticed(s, n, from, to) ? [nodeName(n)] : [])),
       enabled: (s, p) => {
-        const n = Number(p.slice('node-'.length)) - 1;
+        const n = nodeIndex(p);
         return n >= 0 && n < s.nodes.length && runtimeUnnoticed(s, n, from, to);
       },
       apply: (s, p) =>
         produce(s, (d) => {
-          d.nodes[Number(p.slice('node-'.length)) - 1].runtimeErrors = true;
+          d.nodes[nodeIndex(p)].runtimeErrors = true;
         }),
       describe: (b, p) => {
-        const n = Number(p.slice('node-'.length)) - 1;
+        const n = nodeIndex(p);
         return {
           actor: `kubelet/${p}`,
           summary: `finds the container runtime of ${p} down (its last good check ${MAX_WAIT_FOR_CONTAINER_RUNTIME}s old, ${b.nodes[n].runtimeDownFor}s after the failure): Ready=False on its next status update`,
@@ -243,7 +242,7 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
         if (jitter) for (const [i, n] of due.entries()) if (lateOf(lateMask, i) > 0) parts.push(`${nodeName(n)} renews next in ${ctx.renewInterval + lateOf(lateMask, i) * ctx.tick}s (jitter)`);
         // Renewals of nodes already Ready are routine; a failure or a node coming back is not.
         const routine = failed.length === 0 && ok.every((n) => b.api.nodes[n] === null || postedReady(b, n) === undefined || b.api.nodes[n]!.ready === postedReady(b, n));
-        return { actor: `kubelet/${due.map(nodeName).join(',')}`, summary: parts.join('; '), to: ok.length ? [...API] : [], routine };
+        return { actor: `kubelet/${due.map(nodeName).join(',')}`, summary: parts.join('; '), to: ok.length ? [...API] : [], routine, routineKind: 'heartbeats' };
       },
     }),
     clusterAction({

@@ -34,6 +34,7 @@
  * Not modelled: ReleaseOnCancel (a release happens only on a clean shutdown, which no fault here
  * performs), the 5 s HTTP timeout, the health check.
  */
+import type { StepDescription } from '../checker/model.js';
 import { produce, type Draft } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { apiReachable, candidateName, canWrite, ELECTION_NAMES, KCM, quorum, running, type Candidate, type ClusterState, type ControllerManagerLocal } from './state.js';
@@ -159,7 +160,7 @@ function tryApply(ctx: Ctx, s: ClusterState, ref: CandidateRef): ClusterState {
 }
 
 /** A person's description of a try of candidate `name` from state `b`. */
-function describeTry(ctx: Ctx, b: ClusterState, name: string): { actor: string; summary: string; to: string[]; routine: boolean } {
+function describeTry(ctx: Ctx, b: ClusterState, name: string): StepDescription {
   const ref = parseCandidate(name);
   const o = tryOutcome(ctx, b, ref);
   const holder = b.api.leases[ref.e].holder;
@@ -170,7 +171,7 @@ function describeTry(ctx: Ctx, b: ClusterState, name: string): { actor: string; 
     conflict: `fails to renew: the Lease is held by ${holder >= 0 ? candidateName(ref.e, holder) : 'nobody'}`,
     unreachable: 'cannot reach the API; try fails',
   };
-  return { actor: `${name}/leader-election`, summary: `${name} ${text[o]}`, to: o === 'unreachable' ? [] : [...API], routine: o === 'renewed' || o === 'held-by-other' };
+  return { actor: `${name}/leader-election`, summary: `${name} ${text[o]}`, to: o === 'unreachable' ? [] : [...API], routine: o === 'renewed' || o === 'held-by-other', routineKind: 'leader-election rounds' };
 }
 
 export function leaderElectionActions(ctx: Ctx): ClusterAction[] {
@@ -237,7 +238,7 @@ export function leaderElectionActions(ctx: Ctx): ClusterAction[] {
       describe: (b, p) => {
         const { e } = parseCandidate(p);
         const holder = b.api.leases[e].holder;
-        return { actor: `${p}/leader-election`, summary: `${p} reads the Lease: held by ${holder >= 0 ? candidateName(e, holder) : 'nobody'}`, to: ['kube-apiserver'], routine: true };
+        return { actor: `${p}/leader-election`, summary: `${p} reads the Lease: held by ${holder >= 0 ? candidateName(e, holder) : 'nobody'}`, to: ['kube-apiserver'], routine: true, routineKind: 'Lease reads' };
       },
     }),
   ];

@@ -203,7 +203,7 @@ export function nodeLifecycleActions(ctx: Ctx): ClusterAction[] {
         if (modeA && !modeB) parts.push('enters master disruption mode (every zone FullDisruption)');
         if (modeB && !modeA) parts.push('leaves master disruption mode');
         const writes = parts.length > 0;
-        return { actor: 'kube-controller-manager/node-lifecycle', summary: parts.length ? parts.join('; ') : 'node health pass: no change', to: writes ? [...API] : ['kube-apiserver'], routine: !writes };
+        return { actor: 'kube-controller-manager/node-lifecycle', summary: parts.length ? parts.join('; ') : 'node health pass: no change', to: writes ? [...API] : ['kube-apiserver'], routine: !writes, routineKind: 'node-monitor passes' };
       },
     }),
     clusterAction<string>({

@@ -60,6 +60,7 @@ export function podGcActions(ctx: Ctx): ClusterAction[] {
           summary: victims.length ? `force-deletes ${victims.join(', ')}` : 'GC pass: nothing to delete',
           to: victims.length ? [...API] : ['kube-apiserver'],
           routine: victims.length === 0,
+          routineKind: 'pod-GC passes',
         };
       },
     }),

@@ -9,14 +9,12 @@
  * - `abstract`: per node its API condition, taints and what is real (down, cut off), per
  *   workload its running copies: the boxes of a projected state graph;
  * - `describeStep` with `affects`: the node, etcd or process a fault or operator changes, so a
- *   sequence diagram has a participant for it; and with `routineKind` on routine steps (see
- *   `routineKind` in describe.ts), which folded stretches of a timeline name.
+ *   sequence diagram has a participant for it.
  *
  * Nothing here changes what is checked: the actions, fingerprints and properties are the model's.
  */
 import type { ActionLabel, Model, StepDescription } from '../checker/index.js';
 import { isFaultActor } from '../checker/index.js';
-import { routineKind } from './describe.js';
 import { candidateName, ELECTION_NAMES, nodeName, type ClusterState } from './state.js';
 
 const named = <T extends object>(name: string, value: T): T & { readonly name: string } => ({ name, ...value });
@@ -115,9 +113,7 @@ export function withPresentation(model: Model<ClusterState>): Model<ClusterState
     ...(describeStep
       ? {
           describeStep(before: ClusterState, action: ActionLabel, after: ClusterState): StepDescription {
-            const described = describeStep.call(model, before, action, after);
-            const kind = described.routine === true && described.routineKind === undefined ? routineKind(action.name) : undefined;
-            const d = kind === undefined ? described : { ...described, routineKind: kind };
+            const d = describeStep.call(model, before, action, after);
             if (d.affects !== undefined || !isFaultActor(d.actor)) return d;
             const affects = affectedBy(before, after);
             return affects.length > 0 ? { ...d, affects } : d;

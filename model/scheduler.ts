@@ -102,7 +102,7 @@ export function schedulerActions(ctx: Ctx): ClusterAction[] {
       },
       describe: (b, p) => {
         const alone = actingSchedulers(b).length === 1;
-        return { actor: alone ? 'kube-scheduler' : p.scheduler, summary: `picks ${p.node} for ${nextPending(ctx, schedulerView(b, schedIdx(p.scheduler)))?.name ?? '?'} (assumed in its cache)`, to: [], routine: alone };
+        return { actor: alone ? 'kube-scheduler' : p.scheduler, summary: `picks ${p.node} for ${nextPending(ctx, schedulerView(b, schedIdx(p.scheduler)))?.name ?? '?'} (assumed in its cache)`, to: [], routine: alone, routineKind: 'scheduler picks' };
       },
     }),
     clusterAction<string>({
