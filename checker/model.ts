@@ -101,6 +101,13 @@ export interface Model<S> {
    */
   view?(state: S): unknown;
   /**
+   * `view(canonicalize(state))` in one pass, for a model that can compute its canonical key
+   * without building the canonical state (faster: nothing is allocated for the orbit's
+   * representative). Used for fingerprints under symmetry in place of the two steps; it must
+   * equal them on every state.
+   */
+  canonicalView?(state: S): unknown;
+  /**
    * Model time that passes on a step, in seconds (e.g. the tick quantum on `tick`, else 0).
    * Reports rebuild absolute time (`T+50s`) along a trace from it; states need not store it.
    */

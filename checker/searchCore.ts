@@ -27,8 +27,12 @@ export interface Discovery {
   readonly ordinal: number;
 }
 
-/** The function from a state to what is fingerprinted: view ∘ canonicalize, each when present. */
+/**
+ * The function from a state to what is fingerprinted: view ∘ canonicalize, each when present
+ * (the model's `canonicalView` when it gives one, under symmetry).
+ */
 export function keyFunction<S>(model: Model<S>, symmetry: boolean): (state: S) => unknown {
+  if (symmetry && model.canonicalize && model.canonicalView) return (s) => (model.canonicalView as (s: S) => unknown)(s);
   const canonicalize = symmetry && model.canonicalize ? (s: S): S => (model.canonicalize as (s: S) => S)(s) : undefined;
   const view = model.view ? (s: S): unknown => (model.view as (s: S) => unknown)(s) : undefined;
   if (canonicalize && view) return (s) => view(canonicalize(s));

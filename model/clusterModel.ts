@@ -28,7 +28,7 @@ import { nodeLifecycleActions } from './nodeLifecycle.js';
 import { podGcActions } from './podGC.js';
 import { schedulerActions } from './scheduler.js';
 import type { ClusterState } from './state.js';
-import { canonicalize } from './symmetry.js';
+import { canonicalize, canonicalKey } from './symmetry.js';
 import { withPresentation } from './presentation.js';
 import { stateKey } from './key.js';
 import { taintEvictionActions } from './taintEviction.js';
@@ -247,8 +247,10 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
   interface Due {
     readonly index: number;
     readonly params: readonly (JsonValue | undefined)[];
+    /** Which of `params` are enabled (each guard is evaluated once per state). */
+    readonly on: readonly boolean[];
   }
-  const QUIESCENT: Due = { index: -1, params: [] };
+  const QUIESCENT: Due = { index: -1, params: [], on: [] };
   const dueCache = new WeakMap<ClusterState, Due>();
   const dueOf = (s: ClusterState): Due => {
     const hit = dueCache.get(s);
@@ -257,15 +259,25 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
     for (let i = 0; i < urgent.length && found === QUIESCENT; i++) {
       const a = urgent[i];
       const ps = paramsOf(a, s);
-      for (const p of ps) {
-        if (a.enabled(s, p)) {
-          found = { index: i, params: ps };
+      for (let k = 0; k < ps.length; k++) {
+        if (a.enabled(s, ps[k])) {
+          const on = new Array<boolean>(ps.length).fill(false);
+          on[k] = true;
+          for (let j = k + 1; j < ps.length; j++) on[j] = a.enabled(s, ps[j]);
+          found = { index: i, params: ps, on };
           break;
         }
       }
     }
     dueCache.set(s, found);
     return found;
+  };
+  /** Whether urgent action i is enabled with p: read from `dueOf` when p is one of its listed parameters. */
+  const urgentEnabled = (a: ClusterAction, i: number, s: ClusterState, p: JsonValue | undefined): boolean => {
+    const d = dueOf(s);
+    if (d.index !== i) return false;
+    const k = d.params.indexOf(p);
+    return k >= 0 ? d.on[k] : a.enabled(s, p);
   };
   /** Index in `urgent` of the first action with a due parameter, or -1 (quiescent). */
   const firstDue = (s: ClusterState): number => dueOf(s).index;
@@ -279,7 +291,7 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
       // Only the first due action has candidates: the others' parameters are not even listed (its
       // own were, while finding it). Ordinals count listed candidates, so this changes no order.
       ...(a.params === undefined ? {} : { params: (s: ClusterState) => { const d = dueOf(s); return d.index === i ? (d.params as readonly JsonValue[]) : NONE; } }),
-      enabled: (s, p) => firstDue(s) === i && a.enabled(s, p),
+      enabled: (s, p) => urgentEnabled(a, i, s, p),
       apply: (s, p) => settle(a.apply(s, p)),
       // Periodic and reactive work of live components happens. Strong fairness: more urgent work
       // can disable it for a moment (only the first due urgent action is enabled).
@@ -319,7 +331,7 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
     initialStates: () => initialStates(ctx).map((s) => settle(withExtensions(extensions, s))),
     actions,
     properties: [],
-    ...(symmetry ? { canonicalize: (s: ClusterState) => canonicalize(ctx, s) } : {}),
+    ...(symmetry ? { canonicalize: (s: ClusterState) => canonicalize(ctx, s), canonicalView: (s: ClusterState) => canonicalKey(ctx, s) } : {}),
     view: stateKey,
     elapsed: (_b: ClusterState, a: ActionLabel) => (a.name === 'tick' ? ctx.tick : 0),
     describeStep: (b: ClusterState, a: ActionLabel, after: ClusterState): StepDescription => {

@@ -63,9 +63,37 @@ export function ctrlKey(c: ControllerManagerLocal | null): string {
   return out;
 }
 
+/**
+ * `ctrlKey` of the memory with its nodes permuted (`perm[new] = old`) and its pods renamed by
+ * `rn` (evictions sorted by the new names), as symmetry's canonical form has it.
+ */
+export function ctrlKeyUnder(c: ControllerManagerLocal, perm: readonly number[], rn: (pod: string) => string): string {
+  let out = `${c.monitorIn},${c.gcIn},${c.disruptionMode ? 1 : 0}|`;
+  for (const old of perm) {
+    const h = c.nodes[old];
+    out += `${h.sinceProbe}${h.unseen ? '*' : ''}${h.observed[0]},`;
+  }
+  out += '|';
+  for (const z of c.zones) out += `${z.state[0]}${z.tokenIn},`;
+  out += '|';
+  if (c.evictions.length > 0) {
+    const evictions = c.evictions.map((x) => ({ pod: rn(x.pod), in: x.in }));
+    if (evictions.length > 1) evictions.sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
+    for (const x of evictions) out += `${x.pod}:${x.in},`;
+  }
+  out += '|';
+  for (let i = 0; i < perm.length; i++) out += (i > 0 ? ',' : '') + c.gcMissing[perm[i]];
+  return out;
+}
+
+/** A candidate's fields before `observedHolder` in its key. */
+export function candidateHead(k: Candidate): string {
+  return `${k.up ? 1 : 0}${k.leader ? 1 : 0}${k.partitioned ? 1 : 0}${k.unseen ? 1 : 0}${k.afterPause[0]},${k.paused},${k.rate},${k.retryIn},${k.renewAge},${k.observedAge}`;
+}
+
 export function candidateKey(k: Candidate): string {
   const assumed = k.assumed === null ? '' : `${k.assumed.pod}>${k.assumed.node}`;
-  return `${k.up ? 1 : 0}${k.leader ? 1 : 0}${k.partitioned ? 1 : 0}${k.unseen ? 1 : 0}${k.afterPause[0]},${k.paused},${k.rate},${k.retryIn},${k.renewAge},${k.observedAge},${k.observedHolder},${k.observedDuration},${assumed},${ctrlKey(k.ctrl)}`;
+  return `${candidateHead(k)},${k.observedHolder},${k.observedDuration},${assumed},${ctrlKey(k.ctrl)}`;
 }
 
 export function stateKey(s: ClusterState): string {
@@ -84,9 +112,25 @@ export function stateKey(s: ClusterState): string {
     for (const k of list) out += `${candidateKey(k)};`;
     out += '/';
   }
-  out += '#';
-  for (const k of Object.keys(s.budget).sort()) out += `${s.budget[k]},`;
-  out += `#${s.kubeletApiOutage},${s.sequenceDone},${s.sequenceIn}`;
+  return out + stateKeyTail(s);
+}
+
+const budgetKeys = new WeakMap<object, string>();
+
+/** The fault budgets' part of the key, memoised by identity (budgets change only on faults). */
+function budgetKey(budget: ClusterState['budget']): string {
+  let out = budgetKeys.get(budget);
+  if (out === undefined) {
+    out = '';
+    for (const k of Object.keys(budget).sort()) out += `${budget[k]},`;
+    budgetKeys.set(budget, out);
+  }
+  return out;
+}
+
+/** What follows the candidates in the key: budgets, outage and sequence timers, extensions, caches. */
+export function stateKeyTail(s: ClusterState): string {
+  let out = `#${budgetKey(s.budget)}#${s.kubeletApiOutage},${s.sequenceDone},${s.sequenceIn}`;
   if (s.extensions !== undefined) out += `#${encode(s.extensions)}`;
   if (s.informers !== undefined) out += informersKey(s, podKey, nodeObjectKey);
   return out;

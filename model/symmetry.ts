@@ -13,64 +13,85 @@
  */
 import { daemonPodName } from './config.js';
 import type { Ctx } from './context.js';
-import { candidateKey, nodeObjectKey, nodeRealKey, podAttrKey } from './key.js';
+import { candidateHead, candidateKey, ctrlKey, ctrlKeyUnder, nodeObjectKey, nodeRealKey, podAttrKey, podKey, stateKey, stateKeyTail } from './key.js';
 import type { Candidate, ClusterState, ControllerManagerLocal, PodObject } from './state.js';
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-export function canonicalize(ctx: Ctx, s: ClusterState): ClusterState {
-  // Names that are no identity: a ReplicaSet pod's slot, a DaemonSet pod's node (told by its node).
-  const anonymous = (name: string): string | undefined => {
-    const w = ctx.workloadOfPod(name);
-    return w === undefined || w.kind === 'StatefulSet' ? undefined : `*${w.name}`;
-  };
-  const label = (name: string): string => anonymous(name) ?? name;
+
+/** How a state maps onto its orbit's representative: nodes (`perm[new] = old`) and ReplicaSet pods. */
+interface OrbitPlan {
+  readonly perm: readonly number[];
+  readonly inv: readonly number[];
+  readonly rename: ReadonlyMap<string, string>;
+  readonly nodesMoved: boolean;
+  readonly renamed: boolean;
+}
+
+/**
+ * Steps 1 and 2 of the canonical form: the node permutation within each zone and the renaming of
+ * ReplicaSet pods, from signatures of everything attached to a node and to a pod.
+ */
+function orbitPlan(ctx: Ctx, s: ClusterState): OrbitPlan {
   const N = s.nodes.length;
   const pods = s.api.pods;
-  const podByName = new Map<string, PodObject>();
-  for (const p of pods) podByName.set(p.name, p);
   const kcm = s.candidates[0];
-  const evictionOf = (pod: string): string => {
-    let out = '';
+  // Per pod, once: its label (a ReplicaSet pod's slot and a DaemonSet pod's node are no identity) and attributes.
+  const label = new Map<string, string>();
+  const labelOf = (name: string): string => {
+    let l = label.get(name);
+    if (l === undefined) {
+      const w = ctx.workloadOfPod(name);
+      l = w === undefined || w.kind === 'StatefulSet' ? name : `*${w.name}`;
+      label.set(name, l);
+    }
+    return l;
+  };
+  const attrs = new Array<string>(pods.length);
+  const podIndex = new Map<string, number>();
+  for (let i = 0; i < pods.length; i++) {
+    const p = pods[i];
+    podIndex.set(p.name, i);
+    let ev = '';
     for (const k of kcm) {
       if (k.ctrl === null) continue;
-      const x = k.ctrl.evictions.find((e) => e.pod === pod);
-      out += x === undefined ? '.' : x.in;
+      const x = k.ctrl.evictions.find((e) => e.pod === p.name);
+      ev += x === undefined ? '.' : x.in;
     }
-    return out;
-  };
-  const podAttrs = (p: PodObject): string => `${podAttrKey(p)}${anonymous(p.name) === undefined ? p.name : ''}~${evictionOf(p.name)}`;
+    attrs[i] = `${podAttrKey(p)}${labelOf(p.name) === p.name ? p.name : ''}~${ev}`;
+  }
 
   // 1. Nodes, within each zone.
   const sigs: string[] = new Array<string>(N);
   for (let n = 0; n < N; n++) {
     const real = s.nodes[n];
     const bound: string[] = [];
-    for (const p of pods) if (p.nodeName === n) bound.push(podAttrs(p) + (real.running.includes(p.name) ? '+' : '-'));
+    for (let i = 0; i < pods.length; i++) if (pods[i].nodeName === n) bound.push(attrs[i] + (real.running.includes(pods[i].name) ? '+' : '-'));
     bound.sort();
-    const run = real.running
-      .map((name) => {
-        const p = podByName.get(name);
-        return `${label(name)}${p === undefined ? 'g' : p.nodeName === n ? 'h' : 'e'}`;
-      })
-      .sort();
+    const run: string[] = [];
+    for (const name of real.running) {
+      const i = podIndex.get(name);
+      run.push(`${labelOf(name)}${i === undefined ? 'g' : pods[i].nodeName === n ? 'h' : 'e'}`);
+    }
+    run.sort();
     let mem = '';
     for (const k of kcm) if (k.ctrl !== null) mem += `${k.ctrl.nodes[n].sinceProbe}${k.ctrl.nodes[n].unseen ? '*' : ''}${k.ctrl.nodes[n].observed[0]}${k.ctrl.gcMissing[n]},`;
-    for (const k of s.candidates[1]) if (k.assumed !== null && k.assumed.node === n) mem += `a${label(k.assumed.pod)}`;
-    const ending = real.terminating === undefined ? '' : real.terminating.map((t) => `${label(t.pod)}:${t.killIn}`).sort().join(';');
+    for (const k of s.candidates[1]) if (k.assumed !== null && k.assumed.node === n) mem += `a${labelOf(k.assumed.pod)}`;
+    const ending = real.terminating === undefined ? '' : real.terminating.map((t) => `${labelOf(t.pod)}:${t.killIn}`).sort().join(';');
     sigs[n] = `${nodeObjectKey(s.api.nodes[n])}/${nodeRealKey(real.terminating === undefined ? real : { ...real, terminating: undefined })}/${bound.join(';')}/${run.join(';')}/${mem}/${ending}`;
   }
   const perm = new Array<number>(N); // perm[new] = old
+  for (let n = 0; n < N; n++) perm[n] = n;
   let nodesMoved = false;
   for (const group of ctx.symmetricNodeGroups) {
+    if (group.length < 2) continue;
     const sorted = [...group].sort((a, b) => cmp(sigs[a], sigs[b]) || a - b);
-    group.forEach((slot, i) => {
-      perm[slot] = sorted[i];
-      if (sorted[i] !== slot) nodesMoved = true;
-    });
+    for (let i = 0; i < group.length; i++) {
+      perm[group[i]] = sorted[i];
+      if (sorted[i] !== group[i]) nodesMoved = true;
+    }
   }
   const inv = new Array<number>(N);
-  perm.forEach((old, nu) => (inv[old] = nu));
-  const mapNode = (n: number): number => (n < 0 ? n : inv[n]);
+  for (let n = 0; n < N; n++) inv[perm[n]] = n;
 
   // 2. ReplicaSet pods, per workload: rename by (attributes, canonical node, canonical nodes running it).
   const rename = new Map<string, string>();
@@ -80,39 +101,62 @@ export function canonicalize(ctx: Ctx, s: ClusterState): ClusterState {
     const names: string[] = [];
     for (const p of pods) if (p.workload === w.name) names.push(p.name);
     for (const n of s.nodes) for (const r of n.running) if (ctx.workloadOfPod(r) === w && !names.includes(r)) names.push(r);
-    const sigOf = (name: string): string => {
-      const p = podByName.get(name);
+    if (names.length === 0) continue;
+    const order = names.map((name) => {
       const on: string[] = [];
-      s.nodes.forEach((n, i) => {
-        if (!n.running.includes(name)) return;
-        const t = n.terminating?.find((x) => x.pod === name);
-        on.push(t === undefined ? String(inv[i]) : `${inv[i]}!${t.killIn}`);
-      });
+      for (let n = 0; n < N; n++) {
+        const node = s.nodes[n];
+        if (!node.running.includes(name)) continue;
+        const t = node.terminating?.find((x) => x.pod === name);
+        on.push(t === undefined ? String(inv[n]) : `${inv[n]}!${t.killIn}`);
+      }
       on.sort();
-      return p === undefined ? `~/${on.join(',')}` : `${podAttrs(p)}@${mapNode(p.nodeName)}/${on.join(',')}`;
-    };
-    const order = names.map((name) => ({ name, sig: sigOf(name) })).sort((a, b) => cmp(a.sig, b.sig) || cmp(a.name, b.name));
-    order.forEach((x, i) => {
-      const nu = `${w.name}-${i}`;
-      rename.set(x.name, nu);
-      if (nu !== x.name) renamed = true;
+      const i = podIndex.get(name);
+      const sig = i === undefined ? `~/${on.join(',')}` : `${attrs[i]}@${pods[i].nodeName < 0 ? pods[i].nodeName : inv[pods[i].nodeName]}/${on.join(',')}`;
+      return { name, sig };
     });
+    order.sort((a, b) => cmp(a.sig, b.sig) || cmp(a.name, b.name));
+    for (let i = 0; i < order.length; i++) {
+      const nu = `${w.name}-${i}`;
+      rename.set(order[i].name, nu);
+      if (nu !== order[i].name) renamed = true;
+    }
   }
+  return { perm, inv, rename, nodesMoved, renamed };
+}
 
-  const state = nodesMoved || renamed ? permuteNodesAndPods(s, perm, rename, nodesMoved ? daemonSetNames(ctx) : []) : s;
+/** The names a plan gives pods: ReplicaSet pods renamed, DaemonSet pods moved with their node. */
+function podNames(ctx: Ctx, plan: OrbitPlan): ReadonlyMap<string, string> {
+  if (!plan.nodesMoved) return plan.rename;
+  const daemonSets = daemonSetNames(ctx);
+  if (daemonSets.length === 0) return plan.rename;
+  const names = new Map(plan.rename);
+  for (const d of daemonSets) for (let n = 0; n < plan.perm.length; n++) if (plan.inv[n] !== n) names.set(daemonPodName(d, n), daemonPodName(d, plan.inv[n]));
+  return names;
+}
+
+/** Step 3: the order of the candidates of election `e` (`order[new] = old`), or undefined when it stays. */
+function candidateOrder(ctx: Ctx, holder: number, list: readonly Candidate[], e: number, keyOf: (k: Candidate, i: number) => string): number[] | undefined {
+  if (list.length < 2) return undefined;
+  // Candidates with other leader-election settings than the first are not interchangeable with it.
+  const fixedFirst = !ctx.electionSymmetric[e];
+  const ref = (h: number, self: number): string => (h < 0 ? String(h) : h === self ? 's' : 'o');
+  const sig = list.map((k, i) => `${ref(holder, i)}${ref(k.observedHolder, i)}${keyOf(k, i)}`);
+  const order = list.map((_, i) => i).sort((a, b) => (fixedFirst ? Number(a !== 0) - Number(b !== 0) : 0) || cmp(sig[a], sig[b]) || a - b);
+  return order.every((old, nu) => old === nu) ? undefined : order;
+}
+
+export function canonicalize(ctx: Ctx, s: ClusterState): ClusterState {
+  const plan = orbitPlan(ctx, s);
+  const state = plan.nodesMoved || plan.renamed ? permuteNodesAndPods(s, plan.perm, plan.rename, plan.nodesMoved ? daemonSetNames(ctx) : []) : s;
 
   // 3. Candidates of each election.
   let candidatesMoved = false;
   const leases = [...state.api.leases] as [ClusterState['api']['leases'][0], ClusterState['api']['leases'][1]];
   const candidates = state.candidates.map((list, e) => {
-    if (list.length < 2) return list;
-    // Candidates with other leader-election settings than the first are not interchangeable with it.
-    const fixedFirst = !ctx.electionSymmetric[e];
     const holder = state.api.leases[e].holder;
-    const ref = (h: number, self: number): string => (h < 0 ? String(h) : h === self ? 's' : 'o');
-    const sig = list.map((k, i) => `${ref(holder, i)}${ref(k.observedHolder, i)}${candidateKey({ ...k, observedHolder: 0 })}`);
-    const order = list.map((_, i) => i).sort((a, b) => (fixedFirst ? Number(a !== 0) - Number(b !== 0) : 0) || cmp(sig[a], sig[b]) || a - b);
-    if (order.every((old, nu) => old === nu)) return list;
+    const order = candidateOrder(ctx, holder, list, e, (k) => candidateKey({ ...k, observedHolder: 0 }));
+    if (order === undefined) return list;
     candidatesMoved = true;
     const cinv = new Array<number>(order.length);
     order.forEach((old, nu) => (cinv[old] = nu));
@@ -122,6 +166,82 @@ export function canonicalize(ctx: Ctx, s: ClusterState): ClusterState {
   });
   if (!candidatesMoved) return state;
   return { ...state, api: { ...state.api, leases }, candidates: candidates as unknown as ClusterState['candidates'] };
+}
+
+/**
+ * `stateKey(canonicalize(ctx, s))`, computed without building the canonical state: the checker's
+ * fingerprint of a state under symmetry. The tests hold it equal to the two-step form on
+ * reachable states of every stock scenario.
+ */
+export function canonicalKey(ctx: Ctx, s: ClusterState): string {
+  if (s.informers !== undefined) return stateKey(canonicalize(ctx, s));
+  const plan = orbitPlan(ctx, s);
+  const moved = plan.nodesMoved || plan.renamed;
+  const names = moved ? podNames(ctx, plan) : plan.rename;
+  const rn = (name: string): string => names.get(name) ?? name;
+  const { perm, inv } = plan;
+  const mapNode = (n: number): number => (n < 0 ? n : inv[n]);
+  const N = s.nodes.length;
+
+  // Candidates: their key in two halves around observedHolder, under the plan.
+  const heads: string[][] = [];
+  const tails: string[][] = [];
+  for (const list of s.candidates) {
+    const h: string[] = [];
+    const t: string[] = [];
+    for (const k of list) {
+      h.push(candidateHead(k));
+      let assumed = '';
+      if (k.assumed !== null) assumed = moved ? `${rn(k.assumed.pod)}>${mapNode(k.assumed.node)}` : `${k.assumed.pod}>${k.assumed.node}`;
+      t.push(`${k.observedDuration},${assumed},${moved && k.ctrl !== null ? ctrlKeyUnder(k.ctrl, perm, rn) : ctrlKey(k.ctrl)}`);
+    }
+    heads.push(h);
+    tails.push(t);
+  }
+  const orders = s.candidates.map((list, e) => candidateOrder(ctx, s.api.leases[e].holder, list, e, (_, i) => `${heads[e][i]},0,${tails[e][i]}`));
+  if (!moved && orders[0] === undefined && orders[1] === undefined) return stateKey(s);
+
+  let out = '';
+  for (let n = 0; n < N; n++) {
+    const old = perm[n];
+    const node = s.nodes[old];
+    const running = moved ? node.running.map(rn).sort() : node.running;
+    const terminating = node.terminating === undefined || !moved ? node.terminating : node.terminating.map((t) => ({ pod: rn(t.pod), killIn: t.killIn })).sort((a, b) => cmp(a.pod, b.pod));
+    out += `${nodeObjectKey(s.api.nodes[old])}/${nodeRealKey(terminating === node.terminating ? node : { ...node, terminating })}/${running.join(',')};`;
+  }
+  out += '#';
+  if (moved) {
+    const pods = s.api.pods.map((p) => ({ name: rn(p.name), p }));
+    pods.sort((a, b) => cmp(a.name, b.name));
+    for (const { name, p } of pods) out += `${name}${p.uid ? `^${p.uid}` : ''}@${mapNode(p.nodeName)}${podAttrKey(p)};`;
+  } else for (const p of s.api.pods) out += `${podKey(p)};`;
+  out += '#';
+  const cinvs = orders.map((order) => {
+    if (order === undefined) return undefined;
+    const cinv = new Array<number>(order.length);
+    order.forEach((old, nu) => (cinv[old] = nu));
+    return cinv;
+  });
+  const remap = (e: number, h: number): number => (h < 0 || cinvs[e] === undefined ? h : cinvs[e]![h]);
+  for (let e = 0; e < s.api.leases.length; e++) {
+    const l = s.api.leases[e];
+    out += `${remap(e, l.holder)},${l.durationSeconds},${l.transitioned ? 1 : 0};`;
+  }
+  out += '#';
+  for (const m of s.etcd) out += m ? 1 : 0;
+  out += '/';
+  for (const a of s.apiservers) out += a ? 1 : 0;
+  out += '#';
+  for (let e = 0; e < s.candidates.length; e++) {
+    const list = s.candidates[e];
+    const order = orders[e];
+    for (let nu = 0; nu < list.length; nu++) {
+      const old = order === undefined ? nu : order[nu];
+      out += `${heads[e][old]},${remap(e, list[old].observedHolder)},${tails[e][old]};`;
+    }
+    out += '/';
+  }
+  return out + stateKeyTail(s);
 }
 
 const daemonSetNamesCache = new WeakMap<Ctx, readonly string[]>();
