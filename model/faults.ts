@@ -10,14 +10,14 @@ import { initialStates } from './initial.js';
 import type { JsonValue } from '../checker/model.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { candidateRefs, freshFollower, parseCandidate } from './leaderElection.js';
-import { addSorted, candidateName, canWrite, nodeIndex, nodeName, running, type Candidate, type ClusterState } from './state.js';
+import { byShape, addSorted, candidateName, canWrite, nodeIndex, nodeName, running, type Candidate, type ClusterState } from './state.js';
 
 type Budget = keyof Ctx['config']['faults'] | keyof Ctx['config']['operator'];
 
 interface Def<P extends JsonValue> {
   name: string;
   budget: Budget;
-  params: (s: ClusterState) => P[];
+  params: (s: ClusterState) => readonly P[];
   enabled: (s: ClusterState, p: P) => boolean;
   recipe: (d: Draft<ClusterState>, p: P, s: ClusterState) => void;
   actor: 'fault' | 'operator';
@@ -40,8 +40,8 @@ function budgeted<P extends JsonValue>(def: Def<P>): ClusterAction {
   });
 }
 
-const nodes = (s: ClusterState): string[] => s.nodes.map((_, n) => nodeName(n));
-const cands = (s: ClusterState): string[] => candidateRefs(s).map(({ e, c }) => candidateName(e, c));
+const nodes = byShape((s: ClusterState): string[] => s.nodes.map((_, n) => nodeName(n)));
+const cands = byShape((s: ClusterState): string[] => candidateRefs(s).map(({ e, c }) => candidateName(e, c)));
 const cand = (s: ClusterState, p: string): Candidate => {
   const { e, c } = parseCandidate(p);
   return s.candidates[e][c];

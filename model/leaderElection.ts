@@ -37,7 +37,7 @@
 import type { StepDescription } from '../checker/model.js';
 import { produce, type Draft } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { apiReachable, candidateName, canWrite, ELECTION_NAMES, KCM, quorum, running, type Candidate, type ClusterState, type ControllerManagerLocal } from './state.js';
+import { byShape, apiReachable, candidateName, canWrite, ELECTION_NAMES, KCM, quorum, running, type Candidate, type ClusterState, type ControllerManagerLocal } from './state.js';
 
 export interface CandidateRef {
   readonly e: number;
@@ -175,12 +175,12 @@ function describeTry(ctx: Ctx, b: ClusterState, name: string): StepDescription {
 }
 
 export function leaderElectionActions(ctx: Ctx): ClusterAction[] {
-  const refs = (s: ClusterState): string[] => candidateRefs(s).map(({ e, c }) => candidateName(e, c));
+  const refs = byShape((s: ClusterState): string[] => candidateRefs(s).map(({ e, c }) => candidateName(e, c)));
   return [
     clusterAction<{ candidate: string; first: 'renew-loop' | 'controllers' }>({
       name: 'resume-after-pause',
       urgent: true,
-      params: (s) => refs(s).flatMap((candidate) => [{ candidate, first: 'renew-loop' as const }, { candidate, first: 'controllers' as const }]),
+      params: byShape((s) => refs(s).flatMap((candidate) => [{ candidate, first: 'renew-loop' as const }, { candidate, first: 'controllers' as const }])),
       enabled: (s, p) => {
         const { e, c } = parseCandidate(p.candidate);
         return s.candidates[e][c].afterPause === 'race' && running(s.candidates[e][c]);
@@ -249,7 +249,7 @@ export function leaderElectionActions(ctx: Ctx): ClusterAction[] {
  * urgent: the jitter of `wait.JitterUntil`, see the header).
  */
 export function acquireActions(ctx: Ctx): ClusterAction[] {
-  const refs = (s: ClusterState): string[] => candidateRefs(s).map(({ e, c }) => candidateName(e, c));
+  const refs = byShape((s: ClusterState): string[] => candidateRefs(s).map(({ e, c }) => candidateName(e, c)));
   return [
     clusterAction<string>({
       name: 'leader-try-acquire',

@@ -32,7 +32,7 @@
  */
 import { produce } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { acting, addSorted, candidateName, canWrite, KCM, nodeName, removeItem, type ClusterState, type NodeObject, type Taint, type ZoneState } from './state.js';
+import { byShape, acting, addSorted, candidateName, canWrite, KCM, nodeName, removeItem, type ClusterState, type NodeObject, type Taint, type ZoneState } from './state.js';
 
 /** ComputeZoneState: (ready, notReady) of a zone's nodes → its state. */
 export function zoneState(ctx: Ctx, ready: number, notReady: number): ZoneState {
@@ -177,7 +177,7 @@ function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
   });
 }
 
-const kcmRefs = (s: ClusterState): string[] => s.candidates[KCM].map((_, c) => candidateName(KCM, c));
+const kcmRefs = byShape((s: ClusterState): string[] => s.candidates[KCM].map((_, c) => candidateName(KCM, c)));
 const idx = (p: string): number => Number(p.slice('kube-controller-manager-'.length)) - 1;
 
 export function nodeLifecycleActions(ctx: Ctx): ClusterAction[] {
@@ -238,7 +238,7 @@ export function nodeLifecycleActions(ctx: Ctx): ClusterAction[] {
     clusterAction<{ manager: string; node: string }>({
       name: 'node-noexecute-taint',
       urgent: true,
-      params: (s) => s.candidates[KCM].flatMap((_, c) => s.api.nodes.map((__, n) => ({ manager: candidateName(KCM, c), node: nodeName(n) }))),
+      params: byShape((s) => s.candidates[KCM].flatMap((_, c) => s.api.nodes.map((__, n) => ({ manager: candidateName(KCM, c), node: nodeName(n) })))),
       enabled: (s, p) => noExecuteCandidates(ctx, s, idx(p.manager)).includes(Number(p.node.slice(5)) - 1),
       apply: (s, p) => {
         const c = idx(p.manager);

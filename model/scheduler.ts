@@ -20,7 +20,7 @@
 import { produce } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { schedulerAwait, schedulerView, schedulerWaiting } from './informers.js';
-import { acting, candidateName, canWrite, nodeIndex, nodeName, SCHED, type ClusterState, type NodeObject, type PodObject, type Taint } from './state.js';
+import { byShape, acting, candidateName, canWrite, nodeIndex, nodeName, SCHED, type ClusterState, type NodeObject, type PodObject, type Taint } from './state.js';
 
 const TOLERATED: readonly Taint[] = ['unreachable:NoExecute', 'not-ready:NoExecute'];
 
@@ -85,7 +85,7 @@ export function schedulerActions(ctx: Ctx): ClusterAction[] {
     clusterAction<{ scheduler: string; node: string }>({
       name: 'schedule',
       urgent: true,
-      params: (s) => s.candidates[SCHED].flatMap((_, c) => s.api.nodes.map((__, n) => ({ scheduler: candidateName(SCHED, c), node: nodeName(n) }))),
+      params: byShape((s) => s.candidates[SCHED].flatMap((_, c) => s.api.nodes.map((__, n) => ({ scheduler: candidateName(SCHED, c), node: nodeName(n) })))),
       enabled: (s, p) => {
         const c = schedIdx(p.scheduler);
         const k = s.candidates[SCHED][c];
@@ -108,7 +108,7 @@ export function schedulerActions(ctx: Ctx): ClusterAction[] {
     clusterAction<string>({
       name: 'bind',
       urgent: true,
-      params: (s) => s.candidates[SCHED].map((_, c) => candidateName(SCHED, c)),
+      params: byShape((s) => s.candidates[SCHED].map((_, c) => candidateName(SCHED, c))),
       enabled: (s, p) => s.candidates[SCHED][schedIdx(p)].assumed !== null && acting(s.candidates[SCHED][schedIdx(p)]),
       apply: (s, p) => {
         const c = schedIdx(p);

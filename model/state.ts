@@ -292,6 +292,24 @@ export const KCM = 0;
 export const SCHED = 1;
 export const ELECTION_NAMES = ['kube-controller-manager', 'kube-scheduler'] as const;
 
+/**
+ * A parameter list that depends only on the shape of the cluster (how many nodes, how many
+ * candidates in each election), built once per shape and shared: guards list their candidates on
+ * every state, and most lists never change within a run. Callers only read the list.
+ */
+export function byShape<T>(build: (s: ClusterState) => readonly T[]): (s: ClusterState) => readonly T[] {
+  const cache = new Map<number, readonly T[]>();
+  return (s) => {
+    const shape = (s.nodes.length * 256 + s.candidates[0].length) * 256 + s.candidates[1].length;
+    let list = cache.get(shape);
+    if (list === undefined) {
+      list = Object.freeze(build(s));
+      cache.set(shape, list);
+    }
+    return list;
+  };
+}
+
 export const nodeName = (n: number): string => `node-${n + 1}`;
 export const nodeIndex = (name: string): number => Number(name.slice(5)) - 1;
 export const candidateName = (e: number, c: number): string => `${ELECTION_NAMES[e]}-${c + 1}`;

@@ -12,7 +12,7 @@
  */
 import { produce } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { acting, canWrite, hasTaint, KCM, type ClusterState, type NodeObject, type PodObject } from './state.js';
+import { byShape, acting, canWrite, hasTaint, KCM, type ClusterState, type NodeObject, type PodObject } from './state.js';
 
 /**
  * The pod's tolerationSeconds for the condition NoExecute taint its node carries (the two are
@@ -73,7 +73,7 @@ export function taintEvictionWork(s: ClusterState, c: number): TecWork | undefin
   return { schedule, cancel, evict };
 }
 
-const refs = (s: ClusterState): string[] => s.candidates[KCM].map((_, c) => `kube-controller-manager-${c + 1}`);
+const refs = byShape((s: ClusterState): string[] => s.candidates[KCM].map((_, c) => `kube-controller-manager-${c + 1}`));
 const idx = (p: string): number => Number(p.slice('kube-controller-manager-'.length)) - 1;
 
 export function taintEvictionActions(_ctx: Ctx): ClusterAction[] {

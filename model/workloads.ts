@@ -49,9 +49,9 @@ import { produce } from 'immer';
 import { daemonPodName } from './config.js';
 import { API, clusterAction, type ClusterAction, type Ctx, type WorkloadCtx } from './context.js';
 import { expect, expectationsSatisfied, freshUid, kcmAwait, kcmView, kcmWaiting } from './informers.js';
-import { acting, canWrite, isTerminating, KCM, nodeName, podIndex, type ClusterState, type PodObject, type Taint } from './state.js';
+import { byShape, acting, canWrite, isTerminating, KCM, nodeName, podIndex, type ClusterState, type PodObject, type Taint } from './state.js';
 
-const refs = (s: ClusterState): string[] => s.candidates[KCM].map((_, c) => `kube-controller-manager-${c + 1}`);
+const refs = byShape((s: ClusterState): string[] => s.candidates[KCM].map((_, c) => `kube-controller-manager-${c + 1}`));
 const idx = (p: string): number => Number(p.slice('kube-controller-manager-'.length)) - 1;
 
 function kcmCanWrite(s: ClusterState, c: number): boolean {
