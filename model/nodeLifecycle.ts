@@ -32,7 +32,7 @@
  */
 import { produce } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { byShape, acting, addSorted, candidateName, canWrite, KCM, nodeName, removeItem, type ClusterState, type NodeObject, type Taint, type ZoneState } from './state.js';
+import { byShape, acting, addSorted, candidateName, canWrite, KCM, nodeName, removeItem, type ClusterState, type ControllerManagerLocal, type NodeObject, type Taint, type ZoneState } from './state.js';
 
 /** ComputeZoneState: (ready, notReady) of a zone's nodes → its state. */
 export function zoneState(ctx: Ctx, ready: number, notReady: number): ZoneState {
@@ -113,68 +113,85 @@ function computeNoExecuteCandidates(ctx: Ctx, s: ClusterState, c: number): numbe
   return out;
 }
 
+/**
+ * One node-monitor pass of manager c (monitorNodeHealth, node_lifecycle_controller.go). Written
+ * without immer, like the tick: it runs on a quarter of all states, and a draft would wrap every
+ * node it reads. Unchanged parts are shared.
+ */
 function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
   const k = s.candidates[KCM][c];
+  const before = k.ctrl;
+  if (before === null) return s;
   const writable = canWrite(s, k.partitioned);
-  return produce(s, (d) => {
-    const ctrl = d.candidates[KCM][c].ctrl;
-    if (ctrl === null) return;
-    ctrl.monitorIn = ctx.monitorPeriod;
-    for (let n = 0; n < d.api.nodes.length; n++) {
-      const node = d.api.nodes[n];
-      const h = ctrl.nodes[n];
-      if (h.unseen) {
-        h.sinceProbe = 0;
-        h.unseen = false;
-      }
-      if (node === null) continue;
-      if (h.observed !== node.ready) h.observed = node.ready;
+  const N = s.api.nodes.length;
+  const apiNodes = s.api.nodes.slice();
+  let apiChanged = false;
+  let health = before.nodes.slice();
+  for (let n = 0; n < N; n++) {
+    const h = before.nodes[n];
+    let sinceProbe = h.sinceProbe;
+    let observed = h.observed;
+    if (h.unseen) sinceProbe = 0;
+    const node = apiNodes[n];
+    if (node !== null) {
+      observed = node.ready;
       // now > probeTimestamp + grace holds on the pass at probe + grace (see the header).
-      if (node.ready !== 'Unknown' && h.sinceProbe >= ctx.grace && writable) node.ready = 'Unknown';
-    }
-    // Zone states and limiters.
-    const states = ctx.nodesOfZone.map((nodes) => {
-      let ready = 0;
-      let notReady = 0;
-      for (const n of nodes) {
-        const node = d.api.nodes[n];
-        if (node === null) continue;
-        if (node.ready === 'True') ready++;
-        else notReady++;
+      if (node.ready !== 'Unknown' && sinceProbe >= ctx.grace && writable) {
+        apiNodes[n] = { ...node, ready: 'Unknown' };
+        apiChanged = true;
       }
-      return zoneState(ctx, ready, notReady);
-    });
-    const allFull = states.every((z) => z === 'FullDisruption');
-    const wasAllFull = ctrl.disruptionMode;
-    states.forEach((st, z) => {
-      const zone = ctrl.zones[z];
-      if (zone.state === st && allFull === wasAllFull) return;
-      // setLimiterInZone → SwapLimiter (scheduler/rate_limited_queue.go): nothing changes when the
-      // rate is the same; a new bucket starts drained when the old one had no token left.
-      const size = ctx.nodesOfZone[z].length;
-      const before = tokenInterval(ctx, zone.state, size, wasAllFull);
-      const after = tokenInterval(ctx, st, size, allFull);
-      zone.state = st;
-      if (before === after) return;
-      zone.tokenIn = after === Infinity ? 0 : before === Infinity || zone.tokenIn > 0 ? after : 0;
-    });
-    if (allFull && !ctrl.disruptionMode) ctrl.disruptionMode = true;
-    else if (!allFull && ctrl.disruptionMode) {
-      ctrl.disruptionMode = false;
-      // Every probeTimestamp is reset.
-      for (const h of ctrl.nodes) h.sinceProbe = 0;
     }
-    if (!writable) return;
-    for (let n = 0; n < d.api.nodes.length; n++) {
-      const node = d.api.nodes[n];
+    if (h.unseen || observed !== h.observed) health[n] = { sinceProbe, unseen: false, observed };
+  }
+  // Zone states and limiters.
+  const states = ctx.nodesOfZone.map((nodes) => {
+    let ready = 0;
+    let notReady = 0;
+    for (const n of nodes) {
+      const node = apiNodes[n];
+      if (node === null) continue;
+      if (node.ready === 'True') ready++;
+      else notReady++;
+    }
+    return zoneState(ctx, ready, notReady);
+  });
+  const allFull = states.every((z) => z === 'FullDisruption');
+  const wasAllFull = before.disruptionMode;
+  let zones: ControllerManagerLocal['zones'][number][] | undefined;
+  states.forEach((st, z) => {
+    const zone = before.zones[z];
+    if (zone.state === st && allFull === wasAllFull) return;
+    // setLimiterInZone → SwapLimiter (scheduler/rate_limited_queue.go): nothing changes when the
+    // rate is the same; a new bucket starts drained when the old one had no token left.
+    const size = ctx.nodesOfZone[z].length;
+    const was = tokenInterval(ctx, zone.state, size, wasAllFull);
+    const after = tokenInterval(ctx, st, size, allFull);
+    zones ??= before.zones.slice();
+    zones[z] = was === after ? { ...zone, state: st } : { state: st, tokenIn: after === Infinity ? 0 : was === Infinity || zone.tokenIn > 0 ? after : 0 };
+  });
+  let disruptionMode = before.disruptionMode;
+  if (allFull && !disruptionMode) disruptionMode = true;
+  else if (!allFull && disruptionMode) {
+    disruptionMode = false;
+    // Every probeTimestamp is reset.
+    health = health.map((h) => (h.sinceProbe === 0 ? h : { ...h, sinceProbe: 0 }));
+  }
+  if (writable) {
+    for (let n = 0; n < N; n++) {
+      const node = apiNodes[n];
       if (node === null) continue;
       // markNodeAsReachable keys on the condition observed when the pass began.
-      if (s.api.nodes[n]?.ready === 'True' || ctrl.disruptionMode) {
-        removeItem(node.taints, 'unreachable:NoExecute');
-        removeItem(node.taints, 'not-ready:NoExecute');
+      if ((s.api.nodes[n]?.ready === 'True' || disruptionMode) && (node.taints.includes('unreachable:NoExecute') || node.taints.includes('not-ready:NoExecute'))) {
+        apiNodes[n] = { ...node, taints: node.taints.filter((t) => t !== 'unreachable:NoExecute' && t !== 'not-ready:NoExecute') };
+        apiChanged = true;
       }
     }
-  });
+  }
+  const ctrl: ControllerManagerLocal = { ...before, monitorIn: ctx.monitorPeriod, nodes: health, zones: zones ?? before.zones, disruptionMode };
+  const managers = s.candidates[KCM].slice();
+  managers[c] = { ...k, ctrl };
+  const candidates = [managers, s.candidates[1]] as unknown as ClusterState['candidates'];
+  return { ...s, api: apiChanged ? { ...s.api, nodes: apiNodes } : s.api, candidates };
 }
 
 const kcmRefs = byShape((s: ClusterState): string[] => s.candidates[KCM].map((_, c) => candidateName(KCM, c)));
