@@ -61,11 +61,19 @@ export function wantedNoSchedule(node: NodeObject): Taint[] {
 
 const NO_SCHEDULE: readonly Taint[] = ['unreachable:NoSchedule', 'not-ready:NoSchedule', 'unschedulable:NoSchedule'];
 
+const mismatchOf = new WeakMap<NodeObject, boolean>();
+
+/** Whether a Node object's NoSchedule taints differ from its condition's (memoised per object: Node objects are shared across states). */
 function noScheduleMismatch(node: NodeObject | null): boolean {
   if (node === null) return false;
-  const want = wantedNoSchedule(node);
-  const have = node.taints.filter((t) => NO_SCHEDULE.includes(t));
-  return want.length !== have.length || want.some((t) => !have.includes(t));
+  let hit = mismatchOf.get(node);
+  if (hit === undefined) {
+    const want = wantedNoSchedule(node);
+    const have = node.taints.filter((t) => NO_SCHEDULE.includes(t));
+    hit = want.length !== have.length || want.some((t) => !have.includes(t));
+    mismatchOf.set(node, hit);
+  }
+  return hit;
 }
 
 /** The NoExecute taint a not-Ready node should carry. */

@@ -12,7 +12,7 @@
  */
 import { produce } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { byShape, acting, canWrite, hasTaint, KCM, type ClusterState, type NodeObject, type PodObject } from './state.js';
+import { byShape, acting, canWrite, hasTaint, KCM, type ClusterState, type ControllerManagerLocal, type NodeObject, type PodObject } from './state.js';
 
 /**
  * The pod's tolerationSeconds for the condition NoExecute taint its node carries (the two are
@@ -30,14 +30,32 @@ interface TecWork {
   readonly evict: string[];
 }
 
-/** What the taint eviction controller of candidate c has to do now. */
+/** Per API state, per scheduled-deletions list: the work they give (null: none). */
+const workOf = new WeakMap<ClusterState['api'], WeakMap<readonly unknown[], TecWork | null>>();
+
+/**
+ * What the taint eviction controller of candidate c has to do now. It reads only the API and
+ * the controller's scheduled deletions, so it is memoised by their identity (both are shared by
+ * the states a tick or another component's step leads to).
+ */
 export function taintEvictionWork(s: ClusterState, c: number): TecWork | undefined {
   const k = s.candidates[KCM][c];
   if (!acting(k) || k.ctrl === null) return undefined;
+  let byEvictions = workOf.get(s.api);
+  if (byEvictions === undefined) workOf.set(s.api, (byEvictions = new WeakMap()));
+  let work = byEvictions.get(k.ctrl.evictions);
+  if (work === undefined) {
+    work = computeTaintEvictionWork(s, k.ctrl.evictions) ?? null;
+    byEvictions.set(k.ctrl.evictions, work);
+  }
+  return work ?? undefined;
+}
+
+function computeTaintEvictionWork(s: ClusterState, evictions: ControllerManagerLocal['evictions']): TecWork | undefined {
   const schedule: { pod: string; in: number }[] = [];
   const cancel: string[] = [];
   const evict: string[] = [];
-  const scheduled = new Map(k.ctrl.evictions.map((x) => [x.pod, x.in]));
+  const scheduled = new Map(evictions.map((x) => [x.pod, x.in]));
   for (const p of s.api.pods) {
     const node = p.nodeName >= 0 ? s.api.nodes[p.nodeName] : null;
     const when = scheduled.get(p.name);
