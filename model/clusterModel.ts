@@ -251,10 +251,16 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
     readonly on: readonly boolean[];
   }
   const QUIESCENT: Due = { index: -1, params: [], on: [] };
-  const dueCache = new WeakMap<ClusterState, Due>();
+  // The search asks about one state many times in a row (every candidate's guard), then moves
+  // on: two entries of memory are enough, and cost the collector nothing (a WeakMap entry per
+  // state did).
+  let lastState: ClusterState | undefined;
+  let lastDue: Due = QUIESCENT;
+  let priorState: ClusterState | undefined;
+  let priorDue: Due = QUIESCENT;
   const dueOf = (s: ClusterState): Due => {
-    const hit = dueCache.get(s);
-    if (hit !== undefined) return hit;
+    if (s === lastState) return lastDue;
+    if (s === priorState) return priorDue;
     let found = QUIESCENT;
     for (let i = 0; i < urgent.length && found === QUIESCENT; i++) {
       const a = urgent[i];
@@ -269,7 +275,10 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
         }
       }
     }
-    dueCache.set(s, found);
+    priorState = lastState;
+    priorDue = lastDue;
+    lastState = s;
+    lastDue = found;
     return found;
   };
   /** Whether urgent action i is enabled with p: read from `dueOf` when p is one of its listed parameters. */

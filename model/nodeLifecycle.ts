@@ -83,16 +83,14 @@ function wantedNoExecute(node: NodeObject): Taint | undefined {
   return undefined;
 }
 
-/** Per model (its Ctx), per state: the NoExecute candidates of each manager. */
-const candidatesCache = new WeakMap<Ctx, WeakMap<ClusterState, number[][]>>();
+/** The last state asked about, per model (its Ctx), and the NoExecute candidates of each manager there. */
+const candidatesCache = new WeakMap<Ctx, { state: ClusterState; perManager: number[][] }>();
 
 /** Nodes the NoExecute pass of candidate c may taint now (a token is free in their zone); computed once per state. */
 export function noExecuteCandidates(ctx: Ctx, s: ClusterState, c: number): number[] {
-  let byState = candidatesCache.get(ctx);
-  if (byState === undefined) candidatesCache.set(ctx, (byState = new WeakMap()));
-  let perManager = byState.get(s);
-  if (perManager === undefined) byState.set(s, (perManager = []));
-  return (perManager[c] ??= computeNoExecuteCandidates(ctx, s, c));
+  let hit = candidatesCache.get(ctx);
+  if (hit === undefined || hit.state !== s) candidatesCache.set(ctx, (hit = { state: s, perManager: [] }));
+  return (hit.perManager[c] ??= computeNoExecuteCandidates(ctx, s, c));
 }
 
 function computeNoExecuteCandidates(ctx: Ctx, s: ClusterState, c: number): number[] {

@@ -47,18 +47,16 @@ export function actingScheduler(s: ClusterState): number {
   return actingSchedulers(s)[0] ?? -1;
 }
 
-/** Per model (its Ctx), per state: the next Pending pod (null: none). */
-const pendingCache = new WeakMap<Ctx, WeakMap<ClusterState, PodObject | null>>();
+/** The last state asked about, per model (its Ctx), and its next Pending pod. */
+const pendingCache = new WeakMap<Ctx, { state: ClusterState; pod: PodObject | undefined }>();
 
 /** The pod the scheduler takes next: the first Pending pod that fits somewhere (computed once per state). */
 export function nextPending(ctx: Ctx, s: ClusterState): PodObject | undefined {
-  let byState = pendingCache.get(ctx);
-  if (byState === undefined) pendingCache.set(ctx, (byState = new WeakMap()));
-  const hit = byState.get(s);
-  if (hit !== undefined) return hit ?? undefined;
-  const found = firstPending(ctx, s);
-  byState.set(s, found ?? null);
-  return found;
+  const hit = pendingCache.get(ctx);
+  if (hit !== undefined && hit.state === s) return hit.pod;
+  const pod = firstPending(ctx, s);
+  pendingCache.set(ctx, { state: s, pod });
+  return pod;
 }
 
 function firstPending(ctx: Ctx, s: ClusterState): PodObject | undefined {
