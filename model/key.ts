@@ -17,11 +17,21 @@ const TAINT_BIT: Record<Taint, number> = {
   'unschedulable:NoSchedule': 32,
 };
 
+// Node and pod objects are shared by the many states a tick or another component's step leads
+// to: their keys are memoised by identity.
+const nodeObjectKeys = new WeakMap<NodeObject, string>();
+const podAttrKeys = new WeakMap<PodObject, string>();
+
 export function nodeObjectKey(o: NodeObject | null): string {
   if (o === null) return 'x';
-  let bits = 0;
-  for (const t of o.taints) bits |= TAINT_BIT[t];
-  return `${o.ready[0]}${o.unschedulable ? 1 : 0}${bits.toString(36)}`;
+  let key = nodeObjectKeys.get(o);
+  if (key === undefined) {
+    let bits = 0;
+    for (const t of o.taints) bits |= TAINT_BIT[t];
+    key = `${o.ready[0]}${o.unschedulable ? 1 : 0}${bits.toString(36)}`;
+    nodeObjectKeys.set(o, key);
+  }
+  return key;
 }
 
 /** The node's own fields, running containers excluded. */
@@ -41,8 +51,13 @@ const DEL: Record<string, string> = { 'taint-eviction': 'e', replicaset: 'r', op
 
 /** A pod's attributes other than its name and node. */
 export function podAttrKey(p: PodObject): string {
-  const t = p.tolerations;
-  return `${p.workload}=${p.deletion === null ? '-' : DEL[p.deletion]}${t.unreachable ?? 'f'}:${t.notReady ?? 'f'}${p.replacement ? 'R' : ''}`;
+  let key = podAttrKeys.get(p);
+  if (key === undefined) {
+    const t = p.tolerations;
+    key = `${p.workload}=${p.deletion === null ? '-' : DEL[p.deletion]}${t.unreachable ?? 'f'}:${t.notReady ?? 'f'}${p.replacement ? 'R' : ''}`;
+    podAttrKeys.set(p, key);
+  }
+  return key;
 }
 
 /** A pod object whole: name, uid (when not 0), node and attributes. */
