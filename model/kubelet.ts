@@ -38,7 +38,7 @@
 import { produce } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { MAX_WAIT_FOR_CONTAINER_RUNTIME, RUNTIME_UP_PERIOD, terminationGraceOf } from './config.js';
-import { kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeIndex, nodeName, removeItem, addSorted, isTerminating, terminatingOf, KCM, type ClusterState, type PodObject, type Terminating } from './state.js';
+import { kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeIndex, nodeName, removeItem, addSorted, isTerminating, terminatingOf, KCM, type Candidate, type ClusterState, type NodeObject, type PodObject, type Terminating } from './state.js';
 
 /** Nodes whose kubelet is due to renew its Lease. */
 export function heartbeatsDue(s: ClusterState): number[] {
@@ -216,18 +216,42 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
       // With jitter, which of the due kubelets wait one quantum longer before the next renewal (a bit each).
       ...(jitter ? { params: (s: ClusterState) => Array.from({ length: choices ** heartbeatsDue(s).length }, (_, i) => i) } : {}),
       enabled: (s) => heartbeatsDue(s).length > 0,
-      apply: (s, lateMask) =>
-        produce(s, (d) => {
-          heartbeatsDue(s).forEach((n, i) => {
-            d.nodes[n].heartbeatIn = ctx.renewInterval + (jitter ? lateOf(lateMask, i) * ctx.tick : 0);
-            if (!kubeletCanWrite(s, n)) return;
-            d.nodes[n].sinceHeartbeat = 0;
-            for (const c of d.candidates[KCM]) if (c.ctrl !== null) c.ctrl.nodes[n].unseen = true;
-            const obj = d.api.nodes[n];
-            const ready = postedReady(s, n);
-            if (obj !== null && ready !== undefined && obj.ready !== ready) obj.ready = ready;
-          });
-        }),
+      // Written without immer (a renewal is one step in thirteen): unchanged parts are shared.
+      apply: (s, lateMask) => {
+        const nodes = s.nodes.slice();
+        let apiNodes: (NodeObject | null)[] | undefined;
+        let managers: Candidate[] | undefined;
+        heartbeatsDue(s).forEach((n, i) => {
+          const heartbeatIn = ctx.renewInterval + (jitter ? lateOf(lateMask, i) * ctx.tick : 0);
+          if (!kubeletCanWrite(s, n)) {
+            nodes[n] = { ...nodes[n], heartbeatIn };
+            return;
+          }
+          nodes[n] = { ...nodes[n], heartbeatIn, sinceHeartbeat: 0 };
+          // Each controller manager's node health: the Lease was renewed since it last looked.
+          const list = managers ?? s.candidates[KCM];
+          for (let c = 0; c < list.length; c++) {
+            const ctrl = list[c].ctrl;
+            if (ctrl === null || ctrl.nodes[n].unseen) continue;
+            const health = ctrl.nodes.slice();
+            health[n] = { ...health[n], unseen: true };
+            managers ??= s.candidates[KCM].slice();
+            managers[c] = { ...list[c], ctrl: { ...ctrl, nodes: health } };
+          }
+          const obj = s.api.nodes[n];
+          const ready = postedReady(s, n);
+          if (obj !== null && ready !== undefined && obj.ready !== ready) {
+            apiNodes ??= s.api.nodes.slice();
+            apiNodes[n] = { ...obj, ready };
+          }
+        });
+        return {
+          ...s,
+          nodes,
+          ...(apiNodes === undefined ? {} : { api: { ...s.api, nodes: apiNodes } }),
+          ...(managers === undefined ? {} : { candidates: [managers, s.candidates[1]] as unknown as ClusterState['candidates'] }),
+        };
+      },
       describe: (b, lateMask) => {
         const due = heartbeatsDue(b);
         const ok = due.filter((n) => kubeletCanWrite(b, n));
