@@ -25,6 +25,33 @@ interface OrbitPlan {
   readonly rename: ReadonlyMap<string, string>;
   readonly nodesMoved: boolean;
   readonly renamed: boolean;
+  /** Per node (old index): `nodeRealKey` of it without its terminating containers. */
+  readonly realKeys: readonly string[];
+}
+
+const labelCaches = new WeakMap<Ctx, (name: string) => string>();
+
+/**
+ * A pod's label in signatures, per config: a ReplicaSet pod's slot and a DaemonSet pod's node are
+ * no identity (`*<workload>`); a StatefulSet pod's name is. Pod names come from a small set, so
+ * the labels are kept for the run.
+ */
+function podLabels(ctx: Ctx): (name: string) => string {
+  let labelOf = labelCaches.get(ctx);
+  if (labelOf === undefined) {
+    const label = new Map<string, string>();
+    labelOf = (name: string): string => {
+      let l = label.get(name);
+      if (l === undefined) {
+        const w = ctx.workloadOfPod(name);
+        l = w === undefined || w.kind === 'StatefulSet' ? name : `*${w.name}`;
+        if (label.size < 100_000) label.set(name, l);
+      }
+      return l;
+    };
+    labelCaches.set(ctx, labelOf);
+  }
+  return labelOf;
 }
 
 /**
@@ -35,17 +62,7 @@ function orbitPlan(ctx: Ctx, s: ClusterState): OrbitPlan {
   const N = s.nodes.length;
   const pods = s.api.pods;
   const kcm = s.candidates[0];
-  // Per pod, once: its label (a ReplicaSet pod's slot and a DaemonSet pod's node are no identity) and attributes.
-  const label = new Map<string, string>();
-  const labelOf = (name: string): string => {
-    let l = label.get(name);
-    if (l === undefined) {
-      const w = ctx.workloadOfPod(name);
-      l = w === undefined || w.kind === 'StatefulSet' ? name : `*${w.name}`;
-      label.set(name, l);
-    }
-    return l;
-  };
+  const labelOf = podLabels(ctx);
   const attrs = new Array<string>(pods.length);
   const podIndex = new Map<string, number>();
   for (let i = 0; i < pods.length; i++) {
@@ -62,6 +79,7 @@ function orbitPlan(ctx: Ctx, s: ClusterState): OrbitPlan {
 
   // 1. Nodes, within each zone.
   const sigs: string[] = new Array<string>(N);
+  const realKeys: string[] = new Array<string>(N);
   for (let n = 0; n < N; n++) {
     const real = s.nodes[n];
     const bound: string[] = [];
@@ -77,7 +95,8 @@ function orbitPlan(ctx: Ctx, s: ClusterState): OrbitPlan {
     for (const k of kcm) if (k.ctrl !== null) mem += `${k.ctrl.nodes[n].sinceProbe}${k.ctrl.nodes[n].unseen ? '*' : ''}${k.ctrl.nodes[n].observed[0]}${k.ctrl.gcMissing[n]},`;
     for (const k of s.candidates[1]) if (k.assumed !== null && k.assumed.node === n) mem += `a${labelOf(k.assumed.pod)}`;
     const ending = real.terminating === undefined ? '' : real.terminating.map((t) => `${labelOf(t.pod)}:${t.killIn}`).sort().join(';');
-    sigs[n] = `${nodeObjectKey(s.api.nodes[n])}/${nodeRealKey(real.terminating === undefined ? real : { ...real, terminating: undefined })}/${bound.join(';')}/${run.join(';')}/${mem}/${ending}`;
+    realKeys[n] = nodeRealKey(real.terminating === undefined ? real : { ...real, terminating: undefined });
+    sigs[n] = `${nodeObjectKey(s.api.nodes[n])}/${realKeys[n]}/${bound.join(';')}/${run.join(';')}/${mem}/${ending}`;
   }
   const perm = new Array<number>(N); // perm[new] = old
   for (let n = 0; n < N; n++) perm[n] = n;
@@ -122,7 +141,7 @@ function orbitPlan(ctx: Ctx, s: ClusterState): OrbitPlan {
       if (nu !== order[i].name) renamed = true;
     }
   }
-  return { perm, inv, rename, nodesMoved, renamed };
+  return { perm, inv, rename, nodesMoved, renamed, realKeys };
 }
 
 /** The names a plan gives pods: ReplicaSet pods renamed, DaemonSet pods moved with their node. */
@@ -207,7 +226,8 @@ export function canonicalKey(ctx: Ctx, s: ClusterState): string {
     const node = s.nodes[old];
     const running = moved ? node.running.map(rn).sort() : node.running;
     const terminating = node.terminating === undefined || !moved ? node.terminating : node.terminating.map((t) => ({ pod: rn(t.pod), killIn: t.killIn })).sort((a, b) => cmp(a.pod, b.pod));
-    out += `${nodeObjectKey(s.api.nodes[old])}/${nodeRealKey(terminating === node.terminating ? node : { ...node, terminating })}/${running.join(',')};`;
+    const real = terminating === undefined || terminating.length === 0 ? plan.realKeys[old] : nodeRealKey(terminating === node.terminating ? node : { ...node, terminating });
+    out += `${nodeObjectKey(s.api.nodes[old])}/${real}/${running.join(',')};`;
   }
   out += '#';
   if (moved) {
