@@ -42,6 +42,9 @@ export function refuseOversizedCluster(subject: string, scenario: string, input:
       if (n !== undefined && Number.isSafeInteger(n) && n > max) tooLarge(key, raw, max); // not a count at all: its own rule speaks
     }
   }
+  // A list of workloads too long is refused before each entry is read (reading them is quadratic).
+  const given = at(input.file, 'cluster.workloads');
+  if (Array.isArray(given) && given.length > MAX_COUNT) tooLarge('cluster.workloads (their number)', given.length, MAX_COUNT);
   const resolved = resolveConfig(scenario, input);
   // The model's version-dependent defaults are those of Kubernetes 1.x; "9.99" is no release of it.
   const version = /^v?(\d+)\.(\d+)/.exec(resolved.kubernetesVersion);

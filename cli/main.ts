@@ -251,11 +251,18 @@ function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
 /**
  * A check never ends 0 without having finished: a `process.exit(0)` by an extension's code (in an
  * action, a timer) ends the process before the command returns, so its exit is made 2, with a line.
+ * After the command has returned, the code it earned stands: an extension's timer that calls
+ * `process.exit(0)` later cannot turn a violation or an error into a success.
  */
 let finished = false;
+let earned: number | undefined;
 function guardExit(): void {
   process.on('exit', (code) => {
-    if (finished || code !== 0) return;
+    if (finished) {
+      if (earned !== undefined && code !== earned) process.exitCode = earned;
+      return;
+    }
+    if (code !== 0) return;
     process.stderr.write(`kubecheck: ${ToolErrorCode.extensionFailed}: the process was ended (process.exit) before the command finished, by an extension's code; nothing was checked to the end\n`);
     process.exitCode = 2;
   });
@@ -266,7 +273,8 @@ if (isEntry || (globalThis as { __kubecheckBin?: boolean }).__kubecheckBin) {
   quietOnClosedPipe(process.stdout);
   quietOnClosedPipe(process.stderr);
   guardExit();
-  process.exitCode = await main(process.argv);
+  earned = await main(process.argv);
+  process.exitCode = earned;
   finished = true;
   // What an extension left running (a timer, a module still loading) must not keep the process.
   setTimeout(() => process.exit(), 2000).unref();

@@ -74,6 +74,8 @@ function flatten(value: unknown, prefix: string, out: Map<string, unknown>): voi
 
 /** A user's value for a message: JSON, cut short when long. */
 function quoted(raw: unknown): string {
+  // JSON would print these as null: a number beyond a double's range (1e999) reads as Infinity.
+  if (typeof raw === 'number' && !Number.isFinite(raw)) return Number.isNaN(raw) ? 'NaN' : `${raw} (a number beyond what a double holds, such as 1e999)`;
   let text: string;
   try {
     text = JSON.stringify(raw) ?? String(raw);

@@ -6,7 +6,7 @@
  * ```
  * { schema: 1, verdict, exitCode, command, scenario, model, config,
  *   properties: [{ id, kind, description, source, status, steps?, why? }],
- *   stats: { distinctStates, generatedStates, depth, seconds, statesPerSecond, peakMemoryMB, ... },
+ *   stats: { distinctStates, generatedStates, depth, seconds, statesPerSecond, peakMemoryMB (MiB, named so for compatibility), ... },
  *   stoppedBy: { bound, limit } | null,
  *   simulation?: { seed, runs, steps, replay, replayCommand, distinct, exhaustive? },
  *   liveness?: [{ id, description, status, lasso?: { loop, actions, length } }],

@@ -92,11 +92,11 @@ export function formatProperties<S>(properties: readonly PropertyOutcome<S>[], c
     .join('\n');
 }
 
-/** `1,234 distinct states, 5,678 generated, depth 12, 0.4s (3,085 states/s), 95 MB`. */
+/** `1,234 distinct states, 5,678 generated, depth 12, 0.4s (3,085 states/s), 95 MiB` (peak resident memory, binary units as --max-memory reports them). */
 export function formatStats<S>(result: CheckResult<S>): string {
   const s = result.stats;
   const n = (x: number): string => x.toLocaleString('en-US');
-  return `${n(s.distinctStates)} distinct states, ${n(s.generatedStates)} generated, depth ${s.depth}, ${s.seconds.toFixed(2)}s (${n(Math.round(s.statesPerSecond))} states/s), ${Math.round(s.peakMemoryMB)} MB`;
+  return `${n(s.distinctStates)} distinct states, ${n(s.generatedStates)} generated, depth ${s.depth}, ${s.seconds.toFixed(2)}s (${n(Math.round(s.statesPerSecond))} states/s), ${Math.round(s.peakMemoryMB)} MiB`;
 }
 
 /** Why a search is incomplete, in words. */

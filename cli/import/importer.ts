@@ -64,6 +64,8 @@ function bad(file: string, field: string, why: string): never {
 }
 
 const show = (v: unknown): string => {
+  // JSON would print these as null: a number beyond a double's range (1e999) reads as Infinity.
+  if (typeof v === 'number' && !Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : `${v} (a number beyond what a double holds, such as 1e999)`;
   const t = JSON.stringify(v) ?? String(v);
   return t.length > 40 ? `${t.slice(0, 37)}...` : t;
 };
@@ -98,7 +100,9 @@ class Collector {
   }
 
   skip(what: string): void {
-    if (!this.notModelled.includes(what)) this.notModelled.push(what);
+    // A name from the user's file, shown in a list: a megabyte-long key is cut, not echoed whole.
+    const shown = what.length > 200 ? `${what.slice(0, 120)}... (${what.length.toLocaleString('en-US')} characters)` : what;
+    if (this.notModelled.length < 1000 && !this.notModelled.includes(shown)) this.notModelled.push(shown);
   }
 }
 

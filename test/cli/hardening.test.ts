@@ -368,6 +368,18 @@ describe('an extension cannot hang, end or crash the check (KC215)', () => {
     expect(runs[7].stderr).toMatch(/threw Symbol\(s\)/);
     expect(runs[13].stderr).toMatch(/TypeError: boom/);
   }, 90_000);
+
+  it('should keep the exit code the check earned when an extension calls process.exit(0) from a timer after the command returned', async () => {
+    // The check violates healthy-node-not-unknown (a 4 s grace period); the extension's timer fires while the process winds down.
+    const later = ext('exit-later.mjs', 'setTimeout(() => process.exit(0), 10);\nexport default { name: "later", initial: () => 0, actions: [], symmetric: true };\n');
+    const [violation, refused] = await Promise.all([
+      kubecheckAsync(['check', '--extension', later, '--set', 'kubeControllerManager.nodeMonitorGracePeriod=4s', '--property', 'healthy-node-not-unknown', '-q']),
+      kubecheckAsync(['check', '--extension', later, '--property', 'no-such-property']),
+    ]);
+    expect(violation.code, violation.stderr).toBe(1);
+    expect(violation.stdout).toMatch(/violation/);
+    expect(refused.code, refused.stderr).toBe(2);
+  }, 60_000);
 });
 
 describe('accepted silently before, now refused with a code', () => {
@@ -397,9 +409,33 @@ describe('accepted silently before, now refused with a code', () => {
     expect(JSON.parse(runs[8].stdout).config.cluster.nodes).toBe(2);
   }, 120_000);
 
-  it('should say MiB for a --max-memory bound given in MB (the limit is reported in binary units)', async () => {
+  it('should say MiB for a --max-memory bound given in MB (the limit and the peak memory are reported in binary units)', async () => {
     const r = await kubecheckAsync(['check', '--scenario', 'two-phase-commit', '--set', 'rms=6', '--max-memory', '50MB']);
     expect(r.code, r.stderr).toBe(3);
     expect(r.stdout).toMatch(/the search stopped at memory limit 47\.68 MiB/);
+    expect(r.stdout).toMatch(/states\/s\), \d+ MiB$/m);
+    expect(r.stdout).not.toMatch(/\d MB\b/);
+  }, 60_000);
+
+  it('should name a number beyond a double (JSON 1e999) as such, not as null', async () => {
+    const runs = await Promise.all([
+      kubecheckAsync(['check', '--config', file('huge-number.json', '{"kubeControllerManager":{"nodeEvictionRate":1e999}}')]),
+      kubecheckAsync(['check', '--config', file('huge-count.json', '{"cluster":{"nodes":1e999}}')]),
+      kubecheckAsync(['check', '--config', file('kubelet-huge.json', JSON.stringify({ apiVersion: 'kubelet.config.k8s.io/v1beta1', kind: 'KubeletConfiguration' }).replace('}', ',"nodeLeaseDurationSeconds":1e999}'))]),
+    ]);
+    for (const r of runs) {
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/got Infinity \(a number beyond what a double holds/);
+      expect(r.stderr).not.toMatch(/got null/);
+    }
+  }, 60_000);
+
+  it('should refuse a list of workloads longer than the limit before reading each entry (KC213)', async () => {
+    const lines = ['cluster:', '  workloads:'];
+    for (let i = 0; i < 9000; i++) lines.push(`    - {kind: ReplicaSet, name: w${i}, replicas: 1}`);
+    const started = Date.now();
+    const r = await kubecheckAsync(['check', '--config', file('many-workloads.yaml', `${lines.join('\n')}\n`)]);
+    expectOneLine(r, 'KC213', /cluster\.workloads \(their number\) \(9000\) is above the limit of 64/);
+    expect(Date.now() - started).toBeLessThan(20_000);
   }, 60_000);
 });
