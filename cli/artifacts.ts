@@ -306,8 +306,12 @@ export function removeStrays(target: string): void {
   }
   try {
     for (const n of readdirSync(target)) {
-      const m = /^\.kubecheck-(?:(\d+)-new-)?[A-Za-z0-9]{6}$/.exec(n);
-      if (m !== null && (m[1] === undefined || !alive(Number(m[1])))) rmSync(join(target, n), { recursive: true, force: true });
+      const m = /^\.kubecheck-(?:(\d+)-(new|old)-)?[A-Za-z0-9]{6}$/.exec(n);
+      if (m === null || (m[1] !== undefined && alive(Number(m[1])))) continue;
+      const path = join(target, n);
+      // The earlier report's files, set aside by a run killed while it replaced them in place: back.
+      if (m[2] === 'old') for (const name of readdirSync(path)) renameSync(join(path, name), join(target, name));
+      rmSync(path, { recursive: true, force: true });
     }
   } catch {
     // no folder yet
@@ -492,26 +496,46 @@ function isWithin(path: string, folder: string): boolean {
 
 /**
  * The report folder holds folders of the user's, or is the working folder: it cannot be moved as
- * a whole, so the new files are renamed into it one by one (each file whole) and the earlier
- * run's files it does not write again are removed.
+ * a whole. The earlier run's files are moved aside into a folder inside it
+ * (`.kubecheck-PID-old-XXXXXX`), then the new files are renamed in one by one; if one rename
+ * fails, the new files go out again and the earlier ones back, so the folder holds one report or
+ * the other, never a mix. A run killed halfway leaves the folder aside, which the next run puts
+ * back before anything else ({@link removeStrays}).
  */
 function replaceInPlace(plan: OutPlan, files: readonly Artifact[], tmp: string, target: string, paths: string[]): string[] {
-  let moved = 0;
+  const aside = mkdtempSync(join(target, `.kubecheck-${process.pid}-old-`));
+  const setAside: string[] = [];
+  const movedIn: string[] = [];
   try {
+    for (const name of plan.earlier) {
+      if (!lstatOrUndefined(join(target, name))?.isFile()) continue;
+      renameSync(join(target, name), join(aside, name));
+      setAside.push(name);
+    }
     for (const f of files) {
       renameSync(join(tmp, f.name), join(target, f.name));
-      moved++;
+      movedIn.push(f.name);
     }
   } catch (e) {
-    return fail(ToolErrorCode.cannotWrite, `cannot write the report to ${plan.dir}: ${ioReason(e)}; ${moved === 0 ? 'nothing was written' : `only ${moved} of ${files.length} files were replaced`}`);
+    const undone = undo(() => {
+      for (const name of movedIn.reverse()) renameSync(join(target, name), join(tmp, name));
+      for (const name of setAside) renameSync(join(aside, name), join(target, name));
+    });
+    if (undone) rmSync(aside, { recursive: true, force: true });
+    return fail(ToolErrorCode.cannotWrite, `cannot write the report to ${plan.dir}: ${ioReason(e)}; ${undone ? 'nothing was written, the earlier report is as it was' : `the earlier report's files are in ${aside}`}`);
   }
-  const written = new Set(files.map((f) => f.name));
-  for (const name of plan.earlier) {
-    if (written.has(name)) continue;
-    const p = join(target, name);
-    if (statOrUndefined(p)?.isFile()) rmSync(p, { force: true });
-  }
+  rmSync(aside, { recursive: true, force: true });
   return paths;
+}
+
+/** Runs the steps that undo a half-done replacement; whether all of them succeeded. */
+function undo(steps: () => void): boolean {
+  try {
+    steps();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

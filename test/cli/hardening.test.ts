@@ -292,6 +292,39 @@ describe('--out DIR --force replaces the report folder as a whole', () => {
     expect(readdirSync(dir).filter((f) => f.includes('kubecheck-'))).toEqual([]);
   }, 60_000);
 
+  // Renaming an immutable file fails (EPERM): a way to make a replacement fail halfway. Needs root and chattr.
+  const canPin = spawnSync('sh', ['-c', `f=${dir}/pin-probe; touch $f && chattr +i $f && chattr -i $f`]).status === 0;
+  it.skipIf(!canPin)('should leave the earlier report whole when replacing it file by file fails halfway (a folder of the user\'s inside), and put back what a killed run set aside', async () => {
+    const out = join(dir, 'in-place');
+    expect((await kubecheckAsync(['check', ...BUGGY, '--out', out])).code).toBe(1);
+    // A folder of the user's: the report folder cannot be moved as a whole, so files are replaced one by one.
+    mkdirSync(join(out, 'mine'));
+    writeFileSync(join(out, 'mine', 'notes.md'), 'mine');
+    const before = snapshot(out);
+    const pinned = join(out, readdirSync(out).filter((f) => f !== 'mine' && f !== 'result.json').sort()[0]);
+    spawnSync('chattr', ['+i', pinned]);
+    let r: Run;
+    try {
+      r = await kubecheckAsync(['check', '--scenario', 'two-phase-commit', '--set', 'rms=2', '--out', out, '--force']);
+    } finally {
+      spawnSync('chattr', ['-i', pinned]);
+    }
+    expectOneLine(r, 'KC214', /nothing was written, the earlier report is as it was/);
+    expect(snapshot(out)).toEqual(before);
+    // A run killed after setting the earlier files aside: the next run puts them back first (then replaces them, with --force).
+    const aside = join(out, `.kubecheck-${deadPid()}-old-Ab12Cd`);
+    mkdirSync(aside);
+    renameSync(join(out, 'result.json'), join(aside, 'result.json'));
+    const refused = await kubecheckAsync(['check', '--scenario', 'two-phase-commit', '--set', 'rms=2', '--out', out]);
+    expect(refused.code).toBe(2);
+    expect(snapshot(out)).toEqual(before);
+    const ok = await kubecheckAsync(['check', '--scenario', 'two-phase-commit', '--set', 'rms=2', '--out', out, '--force']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(readFileSync(join(out, 'result.json'), 'utf8')).toMatch(/"verdict": ?"ok"/);
+    expect(readFileSync(join(out, 'mine', 'notes.md'), 'utf8')).toBe('mine');
+    expect(readdirSync(out).filter((f) => f.includes('kubecheck-'))).toEqual([]);
+  }, 90_000);
+
   it('should put back an earlier report that a killed run had moved aside, and then refuse to overwrite it without --force', async () => {
     const out = join(dir, 'restored');
     expect((await kubecheckAsync(['check', ...BUGGY, '--out', out])).code).toBe(1);
