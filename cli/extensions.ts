@@ -3,11 +3,12 @@
  * tsx, as kubecheck itself does). A module gives its extensions as its default export or as named
  * exports: a `ClusterExtension` or a list of them.
  */
-import { isAbsolute, resolve } from 'node:path';
+import { readFileSync, statSync, type Stats } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ClusterExtension } from '../model/index.js';
 import { fail, KubecheckError, ToolErrorCode } from '../reports/errors.js';
-import { checkRegularFile } from './input.js';
+import { checkRegularFile, kindOf } from './input.js';
 
 /** An extension is a module of source code; a file larger than this is not one. */
 export const MAX_EXTENSION_BYTES = 16 * 1024 * 1024;
@@ -83,6 +84,50 @@ function describeCode(code: unknown): string {
   return code === undefined ? '' : typeof code === 'number' || typeof code === 'string' ? String(code).slice(0, 20) : typeof code;
 }
 
+/** Static `import ... from './x'`, `import './x'`, `export ... from './x'`, `import('./x')` and `require('./x')` with a relative path. */
+const LOCAL_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(['"])(\.{1,2}\/[^'"\n]*)\1/g;
+/** The files one extension may pull in by relative paths before loading is refused as too large a graph to check. */
+const MAX_LOCAL_IMPORTS = 500;
+
+/**
+ * Checks every file an extension imports by a relative path, transitively, the way the
+ * extension itself is checked (a regular file of bounded size), before anything is imported.
+ * TypeScript's `./x.js` for `./x.ts` and extensionless paths are tried as tsx resolves them; a
+ * path that resolves to nothing is left to the loader's own error.
+ */
+function checkLocalImports(entry: string, shown: string): void {
+  const seen = new Set<string>([entry]);
+  const queue = [entry];
+  while (queue.length > 0 && seen.size <= MAX_LOCAL_IMPORTS) {
+    const file = queue.shift() as string;
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue; // the loader says why
+    }
+    for (const m of text.matchAll(LOCAL_IMPORT)) {
+      const base = resolve(dirname(file), m[2]);
+      const candidates = [base, base.replace(/\.([cm]?)js$/, '.$1ts'), `${base}.ts`, `${base}.js`, `${base}.mjs`, join(base, 'index.ts'), join(base, 'index.js')];
+      let st: Stats | undefined;
+      const target = candidates.find((c) => {
+        try {
+          st = statSync(c);
+          return !st.isDirectory();
+        } catch {
+          return false;
+        }
+      });
+      if (target === undefined || st === undefined || seen.has(target)) continue;
+      seen.add(target);
+      const where = `${m[2]}, imported by ${file === entry ? `extension ${shown}` : relative(dirname(entry), file)}`;
+      if (!st.isFile()) fail(ToolErrorCode.unreadableFile, `cannot load ${where}: not a regular file but ${kindOf(st)}; an extension imports files`);
+      if (st.size > MAX_EXTENSION_BYTES) fail(ToolErrorCode.unreadableFile, `cannot load ${where}: it is ${(st.size / 1048576).toFixed(1)} MiB, more than the ${MAX_EXTENSION_BYTES / 1048576} MiB a module of an extension can be`);
+      if (/\.[cm]?[jt]sx?$/.test(target)) queue.push(target);
+    }
+  }
+}
+
 /** Whether a value has the shape of a {@link ClusterExtension}. */
 export function isClusterExtension(v: unknown): v is ClusterExtension {
   if (v === null || typeof v !== 'object') return false;
@@ -110,8 +155,11 @@ export async function loadExtensions(paths: readonly string[]): Promise<ClusterE
   const all: ClusterExtension[] = [];
   for (const p of paths) {
     const abs = isAbsolute(p) ? p : resolve(process.cwd(), p);
-    // A FIFO would block the loader's open forever, /dev/zero would never end: refuse them first.
+    // A FIFO would block the loader's open forever, /dev/zero would never end: refuse them first,
+    // the extension and the files it imports by a relative path (a blocked open holds the process
+    // even after the load timeout: its thread cannot be stopped).
     checkRegularFile(p, 'extension', MAX_EXTENSION_BYTES, 'load');
+    checkLocalImports(abs, p);
     // The user's module is imported as it always was (TypeScript through tsx), bounded and guarded.
     const module = await importBounded(p, pathToFileURL(abs).href);
     let found: ClusterExtension[];

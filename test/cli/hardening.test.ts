@@ -109,6 +109,23 @@ describe('prototype keys in user data (KC109)', () => {
 describe('special files are refused before they are opened (KC201)', () => {
   const hasMkfifo = spawnSync('mkfifo', ['--version']).status === 0;
 
+  it.skipIf(!hasMkfifo)('should refuse an extension that imports a FIFO by a relative path, directly or through another module, before loading it', async () => {
+    const ext = join(dir, 'ext-imports-fifo');
+    mkdirSync(join(ext, 'lib'), { recursive: true });
+    expect(spawnSync('mkfifo', [join(ext, 'lib', 'data.mjs')]).status).toBe(0);
+    writeFileSync(join(ext, 'direct.mjs'), "import './lib/data.mjs';\nexport default { name: 'x', initial: () => 0, actions: [] };\n");
+    writeFileSync(join(ext, 'lib', 'helper.ts'), "export { value } from './data.mjs';\n");
+    writeFileSync(join(ext, 'through.ts'), "import { value } from './lib/helper.js';\nexport default { name: 'x', initial: () => value, actions: [] };\n");
+    const started = Date.now();
+    const [direct, through] = await Promise.all([
+      kubecheckAsync(['check', '--extension', join(ext, 'direct.mjs')], { timeoutMs: 30_000 }),
+      kubecheckAsync(['check', '--extension', join(ext, 'through.ts')], { timeoutMs: 30_000 }),
+    ]);
+    expect(Date.now() - started).toBeLessThan(25_000);
+    expectOneLine(direct, 'KC201', /cannot load \.\/lib\/data\.mjs, imported by extension .*direct\.mjs: not a regular file but a named pipe \(FIFO\)/);
+    expectOneLine(through, 'KC201', /cannot load \.\/data\.mjs, imported by lib\/helper\.ts: not a regular file but a named pipe \(FIFO\)/);
+  }, 60_000);
+
   it.skipIf(!hasMkfifo)('should refuse a FIFO as --config, trace, --extension or import file, without hanging', async () => {
     const fifo = join(dir, 'pipe');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
