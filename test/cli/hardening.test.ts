@@ -419,6 +419,16 @@ describe('an extension cannot hang, end or crash the check (KC215)', () => {
     expect(runs[13].stderr).toMatch(/TypeError: boom/);
   }, 90_000);
 
+  it('should say why a .ts extension with a top-level await fails outside a "type": "module" package, and load it as .mts', async () => {
+    const text = 'await Promise.resolve(1);\nexport default { name: "tla", initial: () => 0, actions: [], symmetric: true };\n';
+    const [asTs, asMts] = await Promise.all([
+      kubecheckAsync(['check', '--extension', ext('tla-cjs.ts', text), '--max-states', '5']),
+      kubecheckAsync(['check', '--extension', ext('tla-esm.mts', text), '--max-states', '5']),
+    ]);
+    expectOneLine(asTs, 'KC215', /uses top-level await, which a \.ts file outside a "type": "module" package cannot .*name it \.mts/);
+    expect(asMts.code, asMts.stderr).toBe(3);
+  }, 60_000);
+
   it('should keep the exit code the check earned when an extension calls process.exit(0) from a timer after the command returned', async () => {
     // The check violates healthy-node-not-unknown (a 4 s grace period); the extension's timer fires while the process winds down.
     const later = ext('exit-later.mjs', 'setTimeout(() => process.exit(0), 10);\nexport default { name: "later", initial: () => 0, actions: [], symmetric: true };\n');
