@@ -6,6 +6,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Sta
 import { isAlias, isMap, isScalar, LineCounter, parseDocument, visit } from 'yaml';
 import { ModelErrorCode, modelError } from '../model/errors.js';
 import { fail, KubecheckError, ToolErrorCode } from '../reports/errors.js';
+import { durationSeconds } from '../model/duration.js';
 
 /** Config files are a few dozen parameters; anything much larger is not one (and would be slow to parse). */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -355,26 +356,20 @@ export function nonNegativeInt(name: string): (value: string) => number {
   return (value: string) => parseCount(name, value, 0);
 }
 
-const UNITS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600 };
 /** The longest bound accepted: a year of wall-clock time is more than any search is given. */
 const MAX_BOUND_SECONDS = 365 * 24 * 3600;
 
-/** Parses a duration with units, Go style (`90s`, `5m`, `1h30m`), to seconds; refuses a bare number, a negative one, more than a year. */
-export function parseDuration(name: string, text: string): number {
+/**
+ * Parses a wall-clock bound of the command line (`--time-limit 90s`, `5m`, `1h30m`) to seconds,
+ * with the parameters' duration syntax; refuses a bare number, a negative one, zero, more than a year.
+ */
+export function parseTimeLimit(name: string, text: string): number {
   const t = text.trim();
   const shown = t.length > 24 ? `${t.slice(0, 20)}...` : text;
   if (t.startsWith('-')) fail(ToolErrorCode.badOption, `${name} must not be negative, got "${shown}"`);
   if (/^\d+(\.\d+)?$/.test(t)) fail(ToolErrorCode.badOption, `${name} needs a unit (e.g. ${shown}s or ${shown}m), got "${shown}"`);
-  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/y;
-  let total = 0;
-  let pos = 0;
-  while (pos < t.length) {
-    re.lastIndex = pos;
-    const m = re.exec(t);
-    if (!m) fail(ToolErrorCode.badOption, `${name} must be a duration such as 30s, 5m or 1h30m, got "${shown}"`);
-    total += Number(m[1]) * UNITS[m[2]];
-    pos = re.lastIndex;
-  }
+  const total = durationSeconds(t);
+  if (total === undefined) fail(ToolErrorCode.badOption, `${name} must be a duration such as 30s, 5m or 1h30m, got "${shown}"`);
   if (t.length === 0 || total <= 0) fail(ToolErrorCode.badOption, `${name} must be a positive duration such as 30s or 5m, got "${shown}"`);
   if (!(total <= MAX_BOUND_SECONDS)) fail(ToolErrorCode.badOption, `${name} must be at most a year (8760h), got "${shown}"`);
   return total;

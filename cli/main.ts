@@ -16,7 +16,7 @@ import { runReplay } from './commands/replay.js';
 import { runSearch } from './commands/run.js';
 import { runTiming } from './commands/timing.js';
 import { parseSize, parseWorkers } from './limits.js';
-import { collectList, collectPath, collectSet, nonNegativeInt, parseDuration, positiveInt } from './input.js';
+import { collectList, collectPath, collectSet, nonNegativeInt, parseTimeLimit, positiveInt } from './input.js';
 import { KUBECHECK_VERSION } from './version.js';
 
 function configOptions(cmd: Command): Command {
@@ -77,7 +77,7 @@ export function program(exit: (code: number) => void): Command {
   const checkCmd = searchOptions(outputOptions(configOptions(p.command('check').description('check every reachable state of a scenario; exit 0 holds, 1 violation, 2 bad input, 3 incomplete, 130 interrupted (Ctrl-C)'))))
     .option('--max-depth <n>', 'stop after this many BFS levels (exit 3 if nothing was violated)', positiveInt('--max-depth'))
     .option('--max-states <n>', 'stop after this many distinct states', positiveInt('--max-states'))
-    .option('--time-limit <duration>', 'stop after this wall-clock time, e.g. 30s, 5m', (v) => parseDuration('--time-limit', v))
+    .option('--time-limit <duration>', 'stop after this wall-clock time, e.g. 30s, 5m', (v) => parseTimeLimit('--time-limit', v))
     .option('--symmetry', 'merge interchangeable nodes and pods (default when the scenario has a symmetry)')
     .option('--no-symmetry', 'explore every state, without symmetry reduction')
     .option('--dfs', 'depth-first search (less memory; counterexamples not the shortest)')
@@ -99,7 +99,7 @@ export function program(exit: (code: number) => void): Command {
     .option('--seed <n>', 'seed, printed on every run so a failure replays', nonNegativeInt('--seed'))
     .option('--replay-path <path>', 'with --seed, replay the failing run fast-check reported')
     .option('--coverage', 'also count the whole state space (breadth-first, within --time-limit) to report the share covered')
-    .option('--time-limit <duration>', 'start no run after this wall-clock time and cut the one under way, e.g. 30s (exit 3)', (v) => parseDuration('--time-limit', v));
+    .option('--time-limit <duration>', 'start no run after this wall-clock time and cut the one under way, e.g. 30s (exit 3)', (v) => parseTimeLimit('--time-limit', v));
   simCmd.action(function (this: Command) {
     return run(() => runSearch('simulate', this.opts()))();
   });
@@ -132,7 +132,7 @@ export function program(exit: (code: number) => void): Command {
     .option('--changes', 'show the state changes under each step')
     .option('--all-steps', 'show every tick instead of folding them')
     .option('--max-states <n>', 'bound of the search', positiveInt('--max-states'))
-    .option('--time-limit <duration>', 'bound of the search, e.g. 30s', (v) => parseDuration('--time-limit', v))
+    .option('--time-limit <duration>', 'bound of the search, e.g. 30s', (v) => parseTimeLimit('--time-limit', v))
     .action(function (this: Command, scenario: string | undefined) {
       return run(() => runExplain(scenario, this.opts()))();
     });
@@ -141,7 +141,7 @@ export function program(exit: (code: number) => void): Command {
     .description('when, after a node fails, it is marked Unknown, tainted, its pods evicted, replaced and running again: earliest and latest over every path, in seconds after its last heartbeat')))
     .option('--markdown', 'print a Markdown table (for a job summary)')
     .option('--max-states <n>', 'stop after this many distinct states (exit 3)', positiveInt('--max-states'))
-    .option('--time-limit <duration>', 'stop after this wall-clock time, e.g. 30s (exit 3)', (v) => parseDuration('--time-limit', v))
+    .option('--time-limit <duration>', 'stop after this wall-clock time, e.g. 30s (exit 3)', (v) => parseTimeLimit('--time-limit', v))
     .option('--no-symmetry', 'explore every state, without symmetry reduction')
     .action(function (this: Command) {
       return run(() => runTiming(this.opts()))();
@@ -159,7 +159,7 @@ export function program(exit: (code: number) => void): Command {
     .option('--allow-unsafe-config', 'accept configs Kubernetes would refuse')
     .option('-p, --property <id>', 'check these properties on both sides (repeatable; default: each side\'s own)', collectList)
     .option('--max-states <n>', 'bound of each search (exit 3 when it stops one)', positiveInt('--max-states'))
-    .option('--time-limit <duration>', 'bound of each search, e.g. 60s', (v) => parseDuration('--time-limit', v))
+    .option('--time-limit <duration>', 'bound of each search, e.g. 60s', (v) => parseTimeLimit('--time-limit', v))
     .option('--markdown', 'print Markdown for a job summary')
     .option('--json', 'print JSON')
     .action(function (this: Command) {
