@@ -11,7 +11,7 @@ import type { ActionLabel, CheckResult, JsonValue, Model, PropertyOutcome } from
 import { faultTest } from '../checker/index.js';
 import { formatChange, jsonOf } from './diff.js';
 import { formatDuration, formatTime } from './duration.js';
-import { formatStats, runVerdict, violationWhy, type RunInfo } from './outcome.js';
+import { formatStats, runNotes, runVerdict, violationWhy, type RunInfo } from './outcome.js';
 import { foldQuiet, lineTime, loopMark, presented, stateParts, timelineSteps, traceDuration, unfolded, type TimelineLine, type TimelineStep } from './timeline.js';
 import { sequenceParticipants } from './mermaid.js';
 
@@ -123,7 +123,7 @@ const STYLE = `
 body{font:14px/1.4 system-ui,sans-serif;margin:0 auto;max-width:1400px;padding:16px;color:#222}
 h1{font-size:20px}h2{font-size:17px;margin-top:32px;border-top:1px solid #ccc;padding-top:12px}
 table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:3px 8px;text-align:left}
-.violated,.unwitnessed{color:#b00}.why{font-size:15px;margin:4px 0 8px}.holds,.witnessed{color:#070}.unknown{color:#a60}
+.violated,.unwitnessed{color:#b00}.why{font-size:15px;margin:4px 0 8px}.holds,.witnessed{color:#070}.unknown{color:#a60}.warning{color:#a60}
 .stepper{display:grid;grid-template-columns:minmax(300px,2fr) 3fr;gap:12px;align-items:start}
 .steps{max-height:560px;overflow:auto;border:1px solid #ddd;margin:0;padding:0;list-style:none;font:12px ui-monospace,monospace}
 .steps li{padding:2px 6px;cursor:pointer;white-space:nowrap}.steps li.fault{color:#b00}
@@ -188,6 +188,13 @@ export function htmlReport<S>(model: Model<S>, result: CheckResult<S>, info: Run
   out.push('<table><tr><th>property</th><th>kind</th><th>status</th><th>what must hold</th></tr>');
   for (const p of result.properties) out.push(`<tr><td><code>${escapeHtml(p.id)}</code></td><td>${p.kind}</td><td class="${p.status}">${p.status}</td><td>${escapeHtml(p.description)}</td></tr>`);
   out.push('</table>');
+  const notes = runNotes(info);
+  for (const w of notes.warnings) out.push(`<p class="warning"><b>Config warning:</b> ${escapeHtml(w)}</p>`);
+  const list = (title: string, items: readonly string[]): void => {
+    if (items.length > 0) out.push(`<p class="notes"><b>${title}</b></p><ul class="notes">${items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul>`);
+  };
+  list('Not checked (left out of the default selection):', notes.leftOut);
+  list("Read from the cluster's files but not modelled (ignored):", notes.notModelled);
   violated.forEach((p, c) => {
     const d = data[c];
     const steps = timelineSteps(model, p.trace!);

@@ -132,6 +132,7 @@ export function outcomeJson<S>(model: Model<S>, result: CheckResult<S>, info: Ru
     ...(info.simulation ? { simulation: info.simulation } : {}),
     ...(info.leftOut ? { leftOut: info.leftOut } : {}),
     ...(info.warnings ? { warnings: info.warnings } : {}),
+    ...(info.notModelled ? { notModelled: info.notModelled } : {}),
     ...(info.liveness ? { liveness: info.liveness } : {}),
     counterexamples,
     counterexample: counterexamples[0] ?? null,

@@ -7,7 +7,7 @@ import { stringify } from 'yaml';
 import type { CheckResult, Model } from '../checker/index.js';
 import { formatDuration } from './duration.js';
 import { mermaidSequence, type MermaidOptions } from './mermaid.js';
-import { formatStats, formatStop, runVerdict, violationWhy, type RunInfo } from './outcome.js';
+import { formatStats, formatStop, runNotes, runVerdict, violationWhy, type RunInfo } from './outcome.js';
 import { foldQuiet, formatTimeline, timelineSteps, traceDuration } from './timeline.js';
 
 export interface MarkdownOptions {
@@ -55,6 +55,10 @@ export function markdownReport<S>(model: Model<S>, result: CheckResult<S>, info:
     : `${formatStats(result)}.`);
   const stop = formatStop(result);
   if (stop) out.push('', `⚠️ Incomplete: ${stop}.`);
+  const notes = runNotes(info);
+  for (const w of notes.warnings) out.push('', `> ⚠️ **Config warning:** ${markdownText(w)}`);
+  if (notes.leftOut.length > 0) out.push('', '**Not checked** (left out of the default selection):', '', ...notes.leftOut.map((l) => `- ${markdownText(l)}`));
+  if (notes.notModelled.length > 0) out.push('', "**Read from the cluster's files but not modelled** (ignored):", '', ...notes.notModelled.map((l) => `- ${markdownText(l)}`));
   if (info.simulation) {
     const sim = info.simulation;
     out.push('', `Random exploration: seed \`${sim.seed}\`, ${sim.runs} runs, ${sim.steps} steps${sim.replay ? `; replay path \`${sim.replay}\`` : ''}.`);

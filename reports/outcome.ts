@@ -30,6 +30,8 @@ export interface RunInfo {
   readonly leftOut?: readonly { readonly id: string; readonly reason: string }[];
   /** Config warnings (what Kubernetes accepts but documents as unsafe). */
   readonly warnings?: readonly string[];
+  /** What the cluster's own files hold that the model does not read (each ignored). */
+  readonly notModelled?: readonly string[];
   /** Random exploration's seed, runs, steps and fast-check replay path. */
   readonly simulation?: {
     readonly seed: number;
@@ -48,6 +50,19 @@ export interface RunInfo {
   };
   /** The liveness properties checked on the whole graph (`check --liveness`). */
   readonly liveness?: readonly LivenessSummary[];
+}
+
+/**
+ * What a reader of any report must see beside the verdict, one line each: the config warnings,
+ * the properties the default selection left out (with why), and what of the cluster's files the
+ * model does not read. Markdown, HTML and the terminal print them; JSON carries them as fields.
+ */
+export function runNotes(info: RunInfo): { readonly warnings: readonly string[]; readonly leftOut: readonly string[]; readonly notModelled: readonly string[] } {
+  return {
+    warnings: info.warnings ?? [],
+    leftOut: (info.leftOut ?? []).map((l) => `${l.id}: ${l.reason}`),
+    notModelled: info.notModelled ?? [],
+  };
 }
 
 /** Exit codes: 0 every checked property holds on the whole space, 1 a violation, 3 incomplete (2 is bad input). */

@@ -126,6 +126,7 @@ function text(base: Side, head: Side): string {
     `diff ${head.resolved.scenario}`,
     `  base: ${base.label}`,
     `  head: ${head.label}`,
+    ...sideWarnings(base, head).map((w) => `  warning (${w.side}): ${w.text}`),
     '',
     line('property', 'base', 'head'),
     ...props.map((r) => line(r.id, marked(r.base), marked(r.head))),
@@ -141,6 +142,14 @@ function text(base: Side, head: Side): string {
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|');
 
+/** The config warnings of both sides, each named by its side. */
+function sideWarnings(base: Side, head: Side): { side: 'base' | 'head'; text: string }[] {
+  return [
+    ...(base.resolved.warnings ?? []).map((text) => ({ side: 'base' as const, text })),
+    ...(head.resolved.warnings ?? []).map((text) => ({ side: 'head' as const, text })),
+  ];
+}
+
 function markdown(base: Side, head: Side): string {
   const diff = changes(base, head);
   return [
@@ -150,6 +159,7 @@ function markdown(base: Side, head: Side): string {
     '',
     diff.length === 0 ? 'No change in verdicts or timing.' : diff.map((d) => `- ${cell(d)}`).join('\n'),
     '',
+    ...sideWarnings(base, head).map((w) => `> ⚠️ **Config warning (${w.side}):** ${cell(w.text)}\n`),
     '| property | base | head |',
     '| --- | --- | --- |',
     ...propertyRows(base, head).map((r) => `| \`${r.id}\` | ${marked(r.base)} | ${r.base === r.head ? marked(r.head) : `**${marked(r.head)}**`} |`),
@@ -175,6 +185,7 @@ export async function runDiff(opts: DiffOptions): Promise<number> {
       timing: s.timing.rows,
       timingComplete: s.timing.complete,
       ...(s.resolved.notModelled.length > 0 ? { notModelled: s.resolved.notModelled } : {}),
+      ...(s.resolved.warnings && s.resolved.warnings.length > 0 ? { warnings: s.resolved.warnings } : {}),
     });
     process.stdout.write(`${JSON.stringify({ scenario: head.resolved.scenario, base: json(base), head: json(head), changes: changes(base, head), exitCode: code }, null, 2)}\n`);
   } else process.stdout.write(`${opts.markdown ? markdown(base, head) : text(base, head)}\n`);

@@ -135,6 +135,7 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
     ...(opts.allowUnsafeConfig ? { allowUnsafeConfig: true } : {}),
     ...(r.warnings && r.warnings.length > 0 ? { warnings: r.warnings } : {}),
     ...(properties === r.defaultProperties && r.leftOut && r.leftOut.length > 0 ? { leftOut: r.leftOut } : {}),
+    ...(r.notModelled.length > 0 ? { notModelled: r.notModelled } : {}),
   };
   if (!opts.json) for (const w of r.warnings ?? []) process.stderr.write(`kubecheck: warning: ${w}\n`);
   if (command === 'check') {
@@ -215,10 +216,7 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
     process.stdout.write(document);
     if (written.length > 0) process.stderr.write(`kubecheck: wrote ${written.length} files to ${opts.out}: ${written.map((w) => w.slice(opts.out!.length).replace(/^[\\/]/, '')).join(', ')}\n`);
   } else if (opts.json) {
-    const imported = {
-      ...(r.notModelled.length > 0 ? { notModelled: r.notModelled } : {}),
-      ...(r.extensions.length > 0 ? { extensions: r.extensions } : {}),
-    };
+    const imported = r.extensions.length > 0 ? { extensions: r.extensions } : {};
     process.stdout.write(`${JSON.stringify({ ...outcomeJson(r.model, result, info, written), ...imported }, null, 2)}\n`);
   } else {
     const c = stdoutPalette(opts.color === false);

@@ -71,13 +71,18 @@ export async function runTiming(opts: TimingOptions): Promise<number> {
       rows: t.rows.map((x) => ({ workload: x.workload, kind: x.kind, event: x.event, description: x.description, earliest: x.earliest, latest: x.latest, latestAtLeast: x.latestAtLeast })),
       stats: { distinctStates: t.distinctStates, transitions: t.transitions, seconds: t.seconds },
       ...(r.notModelled.length > 0 ? { notModelled: [...r.notModelled] } : {}),
+      ...(r.warnings && r.warnings.length > 0 ? { warnings: [...r.warnings] } : {}),
       exitCode: code,
     };
     process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
     return code;
   }
   const head = `timing ${r.scenario}  (${r.model.name}): seconds after the failed node's last heartbeat, earliest–latest over every path`;
-  if (opts.markdown) process.stdout.write(`### ${head}\n\n${formatTimingTable(t, true)}\n\n${summary(t)}\n`);
-  else process.stdout.write(`${head}\n${formatTimingTable(t, false)}\n\n${summary(t)}\n`);
+  const warnings = r.warnings ?? [];
+  if (opts.markdown) process.stdout.write(`### ${head}\n\n${warnings.map((w) => `> ⚠️ **Config warning:** ${w}\n\n`).join('')}${formatTimingTable(t, true)}\n\n${summary(t)}\n`);
+  else {
+    for (const w of warnings) process.stderr.write(`kubecheck: warning: ${w}\n`);
+    process.stdout.write(`${head}\n${formatTimingTable(t, false)}\n\n${summary(t)}\n`);
+  }
   return code;
 }
