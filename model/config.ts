@@ -201,6 +201,13 @@ export interface ClusterConfig {
     readonly deleteNode: number;
     readonly outOfServiceTaint: number;
     readonly cordon: number;
+    /**
+     * Clean shutdowns of a control-plane component (SIGTERM, as in a rolling upgrade): a leading
+     * kube-scheduler releases its Lease on the way out (client-go's ReleaseOnCancel, which
+     * kube-scheduler sets and kube-controller-manager does not), so a standby takes over within
+     * one retry instead of after the lease duration.
+     */
+    readonly componentStop: number;
     /** Restores of etcd from the backup taken at the start (the control plane restarted, kubelets not). */
     readonly etcdRestore: number;
   };

@@ -10,7 +10,7 @@ import { initialStates } from './initial.js';
 import type { JsonValue } from '../checker/model.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { candidateRefs, freshFollower, parseCandidate } from './leaderElection.js';
-import { byShape, addSorted, candidateName, canWrite, nodeIndex, nodeName, running, type Candidate, type ClusterState } from './state.js';
+import { byShape, addSorted, candidateName, canWrite, nodeIndex, nodeName, running, SCHED, type Candidate, type ClusterState } from './state.js';
 
 type Budget = keyof Ctx['config']['faults'] | keyof Ctx['config']['operator'];
 
@@ -322,6 +322,32 @@ function backupOf(ctx: Ctx): ClusterState['api'] {
 function operatorDefs(ctx: Ctx): Def<JsonValue>[] {
   const objNodes = (s: ClusterState): string[] => s.api.nodes.flatMap((o, n) => (o !== null ? [nodeName(n)] : []));
   return [
+    def<string>({
+      // SIGTERM to a control-plane component (a rolling upgrade, a drain of its node): its
+      // context is cancelled and it exits. A leading kube-scheduler first releases its Lease:
+      // client-go's release() (leaderelection.go, ReleaseOnCancel, set in kube-scheduler's
+      // options.go, not in kube-controller-manager) writes an empty holderIdentity with
+      // leaseDurationSeconds 1, if it can write and the record is still its own; a follower
+      // then acquires on its next try. A process paused by a stop-the-world pause handles the
+      // signal when it resumes, so it cannot be stopped cleanly while paused.
+      name: 'component-stop', budget: 'componentStop', actor: 'operator', params: cands,
+      enabled: (s, p) => cand(s, p).up && cand(s, p).paused === 0,
+      recipe: (d, p, s) => {
+        const { e, c } = parseCandidate(p);
+        const old = s.candidates[e][c];
+        if (e === SCHED && old.leader && s.api.leases[e].holder === c && canWrite(s, old.partitioned)) {
+          d.api.leases[e].holder = -1;
+          d.api.leases[e].durationSeconds = 1;
+          d.candidates[e].forEach((other, i) => {
+            if (i === c) return;
+            other.unseen = true;
+            other.observedAge = 0;
+          });
+        }
+        d.candidates[e][c] = { ...freshFollower(old.rate), up: false, partitioned: old.partitioned } as Draft<Candidate>;
+      },
+      summary: (p) => (parseCandidate(p).e === SCHED ? `stops ${p} cleanly (SIGTERM): a leader releases its Lease on the way out (ReleaseOnCancel)` : `stops ${p} cleanly (SIGTERM): it exits without releasing its Lease (no ReleaseOnCancel)`),
+    }),
     def<null>({
       // https://kubernetes.io/docs/tasks/administer-cluster/configure-upgrade-etcd/#restoring-an-etcd-cluster:
       // stop every kube-apiserver, restore etcd, start them, and restart the control-plane components.

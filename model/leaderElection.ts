@@ -31,8 +31,10 @@
  * leaseDuration / (renewDeadline + retryPeriod) is never missed; a counterexample within one tick
  * of that boundary may be slightly early. With rate 1 everything falls on the grid and is exact.
  *
- * Not modelled: ReleaseOnCancel (a release happens only on a clean shutdown, which no fault here
- * performs), the 5 s HTTP timeout, the health check.
+ * ReleaseOnCancel: a clean shutdown (`component-stop`, faults.ts) of a leading kube-scheduler
+ * releases its Lease, as kube-scheduler sets it; kube-controller-manager does not. A leader that
+ * steps down after failed renewals releases nothing here: either it cannot write (a release is an
+ * Update like the renewals that failed) or the record is no longer its own (release() checks). Not modelled: the 5 s HTTP timeout, the health check.
  */
 import type { StepDescription } from '../checker/model.js';
 import { produce, type Draft } from 'immer';

@@ -123,6 +123,7 @@ const SPECS: readonly ParameterSpec[] = [
       ['deleteNode', 'deletions of a Node object'],
       ['outOfServiceTaint', 'node.kubernetes.io/out-of-service:NoExecute taints put on a node'],
       ['cordon', 'cordons (spec.unschedulable)'],
+      ['componentStop', 'clean shutdowns of a control-plane component (SIGTERM, e.g. a rolling upgrade): a leading kube-scheduler releases its Lease (ReleaseOnCancel), a kube-controller-manager does not'],
       ['etcdRestore', 'restores of etcd from the backup taken at the start, the control plane restarted as the documented procedure says, the kubelets left running'],
     ] as const
   ).map(([k, d]): ParameterSpec => ({ key: `operator.${k}`, kubernetesName: '', component: 'operator', defaultValue: '0', type: 'integer', max: MAX_COUNT, description: `budget: ${d}` })),

@@ -15,7 +15,7 @@ export const EVENT_KINDS = [
   'node-crash', 'node-restart', 'kubelet-crash', 'kubelet-restart', 'container-runtime-failure', 'container-runtime-recovery', 'node-status-update-failure',
   'node-partition', 'node-partition-heal', 'component-crash', 'component-restart', 'control-plane-partition', 'control-plane-partition-heal',
   'etcd-member-loss', 'apiserver-loss', 'etcd-member-restore', 'apiserver-restore', 'apiserver-etcd-outage', 'process-pause', 'clock-drift',
-  'force-delete-pod', 'delete-node', 'out-of-service-taint', 'cordon', 'etcd-restore',
+  'force-delete-pod', 'delete-node', 'out-of-service-taint', 'cordon', 'etcd-restore', 'component-stop',
 ] as const;
 
 export type EventKind = (typeof EVENT_KINDS)[number];
@@ -50,6 +50,7 @@ export const BUDGET_OF: Readonly<Record<EventKind, { readonly section: 'faults';
   'out-of-service-taint': { section: 'operator', key: 'outOfServiceTaint' },
   cordon: { section: 'operator', key: 'cordon' },
   'etcd-restore': { section: 'operator', key: 'etcdRestore' },
+  'component-stop': { section: 'operator', key: 'componentStop' },
 };
 
 /** How a kind is allowed: by its budget, by a step of the sequence (with a delay or without), by an extension. */
@@ -107,7 +108,7 @@ export function timesAtMost(p: PossibleEvents, ...kinds: readonly EventKind[]): 
 export const NODE_FAILURES: readonly EventKind[] = ['node-crash', 'node-partition', 'kubelet-crash', 'container-runtime-failure'];
 
 /** Faults that can make a leader stop renewing (or a follower take over early) with the API reachable. */
-export const LEADER_FAULTS: readonly EventKind[] = ['component-crash', 'control-plane-partition', 'process-pause', 'clock-drift'];
+export const LEADER_FAULTS: readonly EventKind[] = ['component-crash', 'component-stop', 'control-plane-partition', 'process-pause', 'clock-drift'];
 
 /** How many nodes can fail on one path. */
 export function failingNodes(config: ClusterConfig, p: PossibleEvents): number {
