@@ -6,7 +6,9 @@
  * - exit 2 prints exactly one line on stderr, `kubecheck: KCxxx: ...`;
  * - no file changes unless asked: only under an --out/--output named on the command line, files
  *   already there only with --force, nothing at all on exit 2, no temporary file left behind;
- * - the run ends within a time bound.
+ * - the run ends within a time bound;
+ * - writers of one --out folder side by side, signalled (SIGINT, SIGTERM, SIGKILL) at any moment
+ *   of their search or writing, leave one run's report whole (or set aside for the next run).
  * The seed is fixed and the count small, so the suite stays fast and a failure replays.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -274,7 +276,77 @@ async function runHostile(h: Hostile): Promise<void> {
   rmSync(work, { recursive: true, force: true });
 }
 
+// ---------- signals during writes, concurrent writers ----------
+
+/** One writer of a report: its model size (so reports of different writers differ) and the signal it gets, if any, after a delay. */
+interface Writer {
+  readonly rms: 2 | 3 | 4;
+  readonly signal: 'none' | 'SIGINT' | 'SIGTERM' | 'SIGKILL';
+  readonly afterMs: number;
+}
+const writer: fc.Arbitrary<Writer> = fc.record({
+  rms: fc.constantFrom<2 | 3 | 4>(2, 3, 4),
+  signal: fc.constantFrom<Writer['signal']>('none', 'SIGINT', 'SIGTERM', 'SIGKILL'),
+  afterMs: fc.integer({ min: 0, max: 900 }),
+});
+
+/** A report folder holds one run's report, whole: its result.json and report.md tell of the same search, every file it names is there. */
+function expectWhole(out: string, what: string): void {
+  const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { stats: { distinctStates: number }; files?: string[] };
+  const md = readFileSync(join(out, 'report.md'), 'utf8');
+  expect(md, `${what}: report.md and result.json of different runs`).toContain(`${result.stats.distinctStates.toLocaleString('en-US')} distinct states`);
+  for (const f of result.files ?? []) expect(existsSync(f) || existsSync(join(out, f.split(/[\\/]/).pop() ?? f)), `${what}: ${f} missing`).toBe(true);
+}
+
+let writes = 0;
+
+/** Writers side by side into one --out folder, some signalled while they search or write; the folder is never a mix. */
+async function runWriters(ws: readonly Writer[]): Promise<void> {
+  const work = join(root, `writers-${writes++}`);
+  mkdirSync(work);
+  const out = join(work, 'report');
+  const runs = ws.map(
+    (w) =>
+      new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; w: Writer }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, 'check', '--scenario', 'two-phase-commit', '--set', `rms=${w.rms}`, '--set', 'bug=commit-on-any-prepared', '--out', out, '--force'], { cwd: work, env: { ...process.env, NO_COLOR: '1' } });
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+        const timer = w.signal === 'none' ? undefined : setTimeout(() => child.kill(w.signal as NodeJS.Signals), w.afterMs);
+        child.on('close', (code, signal) => {
+          clearTimeout(timer);
+          resolve({ code, signal, stderr, w });
+        });
+      }),
+  );
+  const done = await Promise.all(runs);
+  const what = JSON.stringify(ws);
+  for (const r of done) {
+    // A signal before the handlers are installed (while modules load) ends the process by the signal itself.
+    const ok = r.code === 1 || r.code === 130 || (r.code === null && r.signal !== null && ['SIGINT', 'SIGTERM', 'SIGKILL'].includes(r.signal));
+    expect(ok, `${what}: exit ${r.code} (${r.signal}): ${r.stderr.slice(0, 400)}`).toBe(true);
+    expect(r.stderr, what).not.toMatch(/^\s+at |unexpected error/m);
+  }
+  // Right after: the folder is one run's report, whole, or (a run killed between its two renames) set aside for the next run to put back.
+  if (existsSync(out)) expectWhole(out, what);
+  else if (!done.some((r) => r.signal === 'SIGKILL' || r.signal === 'SIGTERM')) expect.fail(`${what}: the folder is gone though no run was killed`);
+  // The next run puts back what a killed run left and replaces it, whole, leaving nothing beside.
+  const next = kubecheck(['check', '--scenario', 'two-phase-commit', '--set', 'rms=2', '--set', 'bug=commit-on-any-prepared', '--out', out, '--force'], { cwd: work });
+  expect(next.code, next.stderr).toBe(1);
+  expectWhole(out, `${what}, then one more run`);
+  expect(readdirSync(work).filter((f) => f.includes('kubecheck-')), what).toEqual([]);
+  expect(readdirSync(out).filter((f) => f.includes('kubecheck-')), what).toEqual([]);
+}
+
 describe('fuzzing the command line', () => {
+  it('should never leave a report folder mixed or lost, whatever writers run side by side and whatever signal reaches them', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(writer, { minLength: 2, maxLength: 3 }), async (ws) => {
+        await runWriters(ws);
+      }),
+      { seed: SEED, numRuns: 6, endOnFailure: true },
+    );
+  }, 300_000);
+
   it.skipIf(spawnSync('mkfifo', ['--version']).status !== 0)('should refuse each class of hostile input (prototype keys, huge keys, oversized counts, special files) with its code, at once', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(hostile, { minLength: CASES_PER_RUN, maxLength: CASES_PER_RUN }), async (cases) => {
