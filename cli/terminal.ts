@@ -104,22 +104,29 @@ export const INTERRUPTED_EXIT_CODE = 130;
 
 /**
  * While a step that can wait for the event loop runs (building and writing reports), Ctrl-C
- * prints `kubecheck: ...what` on stderr and exits 130 at once, so nothing partial is written (a
+ * (or SIGTERM) prints `kubecheck: ...what` on stderr and exits 130 (143) at once, so nothing
+ * partial is written (a
  * temporary folder is removed by its own exit listener). Synchronous steps between awaits of
  * {@link signalsDelivered} take the signal at the next one.
  * A synchronous search cannot be interrupted this way: there Ctrl-C ends the process directly
  * (exit 130), with nothing written. Returns the function that removes the handler.
  */
 export function onInterrupt(what: () => string): () => void {
-  const handler = (): void => {
+  const handler = (signal: NodeJS.Signals): void => {
     process.stderr.write(`kubecheck: ${what()}\n`);
-    process.exit(INTERRUPTED_EXIT_CODE);
+    process.exit(signal === 'SIGTERM' ? TERMINATED_EXIT_CODE : INTERRUPTED_EXIT_CODE);
   };
+  // SIGTERM is what a CI runner or an orchestrator sends to cancel a job: the same care as Ctrl-C.
   process.once('SIGINT', handler);
+  process.once('SIGTERM', handler);
   return () => {
     process.removeListener('SIGINT', handler);
+    process.removeListener('SIGTERM', handler);
   };
 }
+
+/** Exit code after SIGTERM (128 + 15) while reports are written, as shells report it. */
+export const TERMINATED_EXIT_CODE = 143;
 
 /**
  * Resolves after the event loop has taken in what arrived meanwhile: a signal received during

@@ -322,7 +322,7 @@ async function runWriters(ws: readonly Writer[]): Promise<void> {
   const what = JSON.stringify(ws);
   for (const r of done) {
     // A signal before the handlers are installed (while modules load) ends the process by the signal itself.
-    const ok = r.code === 1 || r.code === 130 || (r.code === null && r.signal !== null && ['SIGINT', 'SIGTERM', 'SIGKILL'].includes(r.signal));
+    const ok = r.code === 1 || r.code === 130 || r.code === 143 || (r.code === null && r.signal !== null && ['SIGINT', 'SIGTERM', 'SIGKILL'].includes(r.signal));
     expect(ok, `${what}: exit ${r.code} (${r.signal}): ${r.stderr.slice(0, 400)}`).toBe(true);
     expect(r.stderr, what).not.toMatch(/^\s+at |unexpected error/m);
   }
