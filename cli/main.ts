@@ -182,6 +182,7 @@ export function program(exit: (code: number) => void): Command {
     .description('scenarios, properties (id, one line, source) and parameters with defaults and Kubernetes names')
     .option('--json', 'print JSON')
     .option('--no-color', 'no colours')
+    .option('--extension <module>', 'also list the properties of your own controllers or operators (repeatable)', collectPath)
     .action(function (this: Command, what: string | undefined) {
       return run(async () => {
         if (what !== undefined && !['scenarios', 'properties', 'parameters'].includes(what)) {

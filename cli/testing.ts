@@ -18,7 +18,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  check, explainViolation, faultTest, simulate, type CheckOptions, type CheckResult, type JsonValue, type Model, type SimulateOptions,
+  check, checkLiveness, explainViolation, type Lasso, type LivenessProperty, faultTest, simulate, type CheckOptions, type CheckResult, type JsonValue, type Model, type SimulateOptions,
   type SimulationResult, type Trace,
 } from '../checker/index.js';
 import { formatDuration, formatTime } from '../reports/duration.js';
@@ -46,6 +46,8 @@ export interface ResolvedScenario<S> {
   readonly config: JsonValue;
   /** The property ids `kubecheck check` checks for this scenario by default. */
   readonly properties: readonly string[];
+  /** The liveness properties `kubecheck check --liveness` checks (the extensions' included). */
+  readonly liveness: readonly LivenessProperty<S>[];
 }
 
 /**
@@ -70,6 +72,7 @@ export async function kubernetesScenario<S = unknown>(
     scenario,
     config: resolved.config,
     properties: resolved.defaultProperties,
+    liveness: (resolved.liveness ?? []) as readonly LivenessProperty<S>[],
   };
 }
 
@@ -169,6 +172,55 @@ export async function expectViolation<S>(model: Model<S>, property: string, opti
     throw new Error(`expected ${property} to be violated in ${options.scenario ?? model.name}, but it ${outcome?.status === 'holds' ? 'holds on the whole space' : `is ${outcome?.status ?? 'unknown'}`} (verdict ${result.verdict}, ${result.stats.distinctStates} states)`);
   }
   return outcome.trace;
+}
+
+/** Liveness is checked on the whole graph without symmetry; the liveness checker keeps it whole up to this many states. */
+export interface LivenessAssertOptions extends ReportOptions {
+  readonly maxStates?: number;
+}
+
+/** A lasso as the lines of a failure message: the steps up to the cycle, then the cycle, marked. */
+export function lassoBrief<S>(model: Model<S>, id: string, description: string, lasso: Lasso<S>): string[] {
+  const steps = timelineSteps(model, { states: lasso.states, actions: lasso.actions, path: { initial: 0, steps: [] } });
+  const cycle = lasso.actions.length - lasso.loop;
+  const out = [`✗ ${id} violated: ${description}`, `    a behaviour that never gets there: ${lasso.loop} steps, then a cycle of ${cycle === 0 ? 'stuttering (nothing fair is left to do)' : `${cycle} steps`} forever`];
+  const show = (s: TimelineStep): string => `${formatTime(s.seconds)}  ${s.actor}  ${s.summary}`;
+  const shown = steps.length <= 2 * WHOLE_TRACE_STEPS ? steps : [...steps.slice(0, WHOLE_TRACE_STEPS), ...steps.slice(-WHOLE_TRACE_STEPS)];
+  for (const s of shown) {
+    if (s.index - 1 === lasso.loop) out.push('    ── loop starts here ──');
+    if (shown.length < steps.length && s === steps[steps.length - WHOLE_TRACE_STEPS]) out.push(`    …  ${steps.length - shown.length} steps`);
+    out.push(`    ${show(s)}`);
+  }
+  if (cycle === 0) out.push('    ── and it stays in this state ──');
+  const end = lasso.states[lasso.states.length - 1];
+  if (model.describeState && end !== undefined) {
+    out.push('    state on the cycle:');
+    for (const p of stateParts(model.describeState(end))) out.push(`      ${p}`);
+  }
+  return out;
+}
+
+/**
+ * Asserts that every liveness property holds under the model's fairness (as `check --liveness`
+ * checks it); a failure's message shows each violating lasso, where its cycle starts and the
+ * state it loops in.
+ */
+export async function expectEventually<S>(model: Model<S>, properties: readonly LivenessProperty<S>[], options: LivenessAssertOptions = {}): Promise<void> {
+  const outcomes = checkLiveness(model, properties, options.maxStates === undefined ? {} : { maxStates: options.maxStates });
+  const failed = outcomes.filter((o) => o.status === 'violated' && o.lasso !== undefined);
+  if (failed.length === 0) return;
+  const lines = [`expected every liveness property of ${options.scenario ?? model.name} to hold under fairness, but ${failed.map((o) => o.id).join(', ')} ${failed.length === 1 ? 'is' : 'are'} violated`];
+  for (const o of failed) lines.push('', ...lassoBrief(model, o.id, o.description, o.lasso!));
+  throw new Error(lines.join('\n'));
+}
+
+/** Asserts that liveness property `id` (one of `properties`) is violated, and returns its lasso. */
+export async function expectLivenessViolation<S>(model: Model<S>, properties: readonly LivenessProperty<S>[], id: string, options: LivenessAssertOptions = {}): Promise<Lasso<S>> {
+  const property = properties.find((p) => p.id === id);
+  if (property === undefined) fail(ToolErrorCode.badOption, `no liveness property ${id} (there are: ${properties.map((p) => p.id).join(', ') || 'none'})`);
+  const [outcome] = checkLiveness(model, [property], options.maxStates === undefined ? {} : { maxStates: options.maxStates });
+  if (outcome.status !== 'violated' || outcome.lasso === undefined) throw new Error(`expected ${id} to be violated in ${options.scenario ?? model.name}, but it holds under fairness on the whole graph`);
+  return outcome.lasso;
 }
 
 /** The seed of random runs: `$KUBECHECK_SEED` when set, else a fresh one (always reported). */

@@ -68,6 +68,11 @@ export interface ClusterModelOptions {
  */
 export interface ClusterExtension extends ExtensionCauses {
   readonly name: string;
+  /**
+   * Once, before any memory: what it adds to the cluster's initial states (an operator's
+   * objects in `state.custom`, its watch streams).
+   */
+  prepare?(state: ClusterState): ClusterState;
   /** Its memory in the initial states. */
   initial(state: ClusterState): JsonValue;
   /** Its memory after `seconds` pass, in the state reached by the tick. */
@@ -144,6 +149,7 @@ function guardedExtension(e: ClusterExtension): ClusterExtension {
     ...e,
     initial: guarded(e.name, 'initial', e.initial),
     ...(e.onTick === undefined ? {} : { onTick: guarded(e.name, 'onTick', e.onTick) }),
+    ...(e.prepare === undefined ? {} : { prepare: guarded(e.name, 'its initial objects', e.prepare) }),
     ...(e.describeStep === undefined ? {} : { describeStep: guarded(e.name, 'describeStep', e.describeStep) }),
     actions: e.actions.map(wrapAction),
   };
@@ -152,9 +158,11 @@ function guardedExtension(e: ClusterExtension): ClusterExtension {
 /** Gives every extension its memory in `state`. */
 function withExtensions(extensions: readonly ClusterExtension[], state: ClusterState): ClusterState {
   if (extensions.length === 0) return state;
+  let prepared = state;
+  for (const e of extensions) if (e.prepare) prepared = e.prepare(prepared);
   const memory: Record<string, JsonValue> = {};
-  for (const e of extensions) memory[e.name] = e.initial(state);
-  return { ...state, extensions: memory };
+  for (const e of extensions) memory[e.name] = e.initial(prepared);
+  return { ...prepared, extensions: memory };
 }
 
 /** Moves the extensions' timers after a tick of `seconds`. */
@@ -237,7 +245,8 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
     ...backgroundActions(ctx),
     ...(cached.length > 0 && config.faults.extensionRestart > 0 ? [extensionRestart(cached)] : []),
     ...(options.extraActions ?? []),
-    ...extensions.flatMap((e) => e.actions),
+    // Operators share one garbage collector.
+    ...extensions.flatMap((e) => e.actions).filter((a, i, all) => a.name !== 'garbage-collector' || all.findIndex((b) => b.name === a.name) === i),
   ];
   const informerClients = cached.map((e) => e.name);
   const watchCaches = cached.length > 0 && config.faults.extensionRestart > 0;

@@ -26,3 +26,4 @@ export { viewOf, deletePod, relistSources, apiserverCacheName } from './informer
 export type { DeleteOptions, DeleteOutcome } from './informers.js';
 export type { Informer, Expectation } from './state.js';
 export type { EventKind, ExtensionCauses } from './possible.js';
+export * from './operator/index.js';

@@ -4,6 +4,7 @@
  * the fresh objects symmetry produces. Every field of the state appears; separators keep the
  * encoding injective.
  */
+import { opaqueView } from './operator/api.js';
 import { encode } from '../checker/fingerprint.js';
 import { informersKey } from './informers.js';
 import type { Candidate, ClusterState, ControllerManagerLocal, NodeObject, NodeReal, PodObject, Taint } from './state.js';
@@ -146,7 +147,8 @@ function budgetKey(budget: ClusterState['budget']): string {
 /** What follows the candidates in the key: budgets, outage and sequence timers, extensions, caches. */
 export function stateKeyTail(s: ClusterState): string {
   let out = `#${budgetKey(s.budget)}#${s.kubeletApiOutage},${s.sequenceDone},${s.sequenceIn}`;
-  if (s.extensions !== undefined) out += `#${encode(s.extensions)}`;
+  if (s.custom !== undefined) out += `#${encode(opaqueView(s.custom, s.extensions))}`;
+  else if (s.extensions !== undefined) out += `#${encode(s.extensions)}`;
   if (s.informers !== undefined) out += informersKey(s, podKey, nodeObjectKey);
   return out;
 }

@@ -3,6 +3,7 @@
  * containers, processes and what each process believes). All fields are immutable values; time
  * lives only in relative, saturating timers (DESIGN.md §3).
  */
+import type { CustomStore } from './operator/api.js';
 import type { JsonValue } from '../checker/model.js';
 import type { ClusterConfig } from './config.js';
 
@@ -285,6 +286,12 @@ export interface ClusterState {
    * `informers.watchLag` > 0. See `informers.ts`.
    */
   readonly informers?: Readonly<Record<string, Informer>>;
+  /**
+   * Objects of the kinds users' operators declare (custom resources and the like), the calls
+   * made outside the cluster, and the operators' watch streams; absent without operators. See
+   * `operator/api.ts`.
+   */
+  readonly custom?: CustomStore;
 }
 
 /** Election indices. */

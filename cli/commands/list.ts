@@ -2,12 +2,17 @@
  * `kubecheck list`: scenarios, properties (id, kind, one line, source; the liveness ones with the
  * fairness `check --liveness` assumes) and parameters with defaults and Kubernetes names.
  */
+import { extensionProperties } from '../../model/index.js';
+import { loadExtensions } from '../extensions.js';
 import { allSubjects } from '../subjects.js';
+import type { Subject } from '../subject.js';
 import { stdoutPalette } from '../terminal.js';
 
 export interface ListOptions {
   readonly json?: boolean;
   readonly color?: boolean;
+  /** Modules of your own controllers: their properties are listed with the Kubernetes model's. */
+  readonly extension?: readonly string[];
 }
 
 function table(rows: readonly (readonly string[])[]): string[] {
@@ -16,8 +21,19 @@ function table(rows: readonly (readonly string[])[]): string[] {
   return rows.map((r) => `  ${r.map((x, i) => (i === r.length - 1 ? x : x.padEnd(widths[i]))).join('  ')}`.trimEnd());
 }
 
+/** The Kubernetes subject with the extensions' own properties beside its own (KC107 on a clash, as check says). */
+async function withExtensions(subjects: readonly Subject[], paths: readonly string[]): Promise<readonly Subject[]> {
+  if (paths.length === 0) return subjects;
+  const extensions = await loadExtensions(paths);
+  const k8s = subjects.find((s) => s.name === 'kubernetes')!;
+  extensionProperties(extensions, [...k8s.properties.map((p) => p.id), ...(k8s.liveness ?? []).map((p) => p.id)]);
+  const safety = extensions.flatMap((e) => (e.properties ?? []).map((p) => ({ id: p.id, kind: p.kind as string, description: `${p.description} (${e.name})`, ...(p.source === undefined ? {} : { source: p.source }) })));
+  const liveness = extensions.flatMap((e) => (e.liveness ?? []).map((p) => ({ id: p.id, kind: p.kind as string, description: `${p.description} (${e.name})`, fairness: k8s.liveness?.[0]?.fairness ?? '' })));
+  return subjects.map((s) => (s !== k8s ? s : { ...s, properties: [...s.properties, ...safety], liveness: [...(s.liveness ?? []), ...liveness] }));
+}
+
 export async function runList(what: string | undefined, opts: ListOptions): Promise<number> {
-  const subjects = await allSubjects();
+  const subjects = await withExtensions(await allSubjects(), opts.extension ?? []);
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(subjects.map((s) => ({ subject: s.name, scenarios: s.scenarios, properties: s.properties, liveness: s.liveness ?? [], parameters: s.parameters() })), null, 2)}\n`);
     return 0;

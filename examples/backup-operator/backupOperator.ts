@@ -1,0 +1,52 @@
+/**
+ * A backup operator: for each `Backup` it takes one backup of the database (a call outside the
+ * cluster that is not idempotent: every call is a new backup, billed and kept) and marks the
+ * Backup `Done`.
+ *
+ * The bug (`claim: false`), as in many real operators: it decides from its informer cache, which
+ * may not yet show its own last status write. Any other event of the Backup (here a user's
+ * `kubectl label`) queues it again; the reconcile then reads the stale copy without `Done` and
+ * takes the backup a second time.
+ *
+ * The fix (`claim: true`): claim the Backup first with an update of its status carrying the
+ * resourceVersion it read (optimistic concurrency), and call out only once the claim succeeded.
+ * A reconcile on a stale copy gets 409 Conflict and is queued again; by then the cache shows the
+ * claim. The price: a restart between the claim and the call leaves the Backup `Running` for
+ * good (`check --liveness --set faults.extensionRestart=1` shows it).
+ */
+import { eventually } from 'kubecheck';
+import { objectsOf, operator, type ClusterExtension, type ReconcileResult } from 'kubecheck/model';
+
+type Phase = 'Running' | 'Done' | undefined;
+
+export function backupOperator(options: { readonly claim: boolean }): ClusterExtension {
+  return operator({
+    name: 'backup-operator',
+    for: 'Backup',
+    objects: [{ kind: 'Backup', metadata: { name: 'nightly' }, spec: { database: 'orders' } }],
+    reconcile(request, view): ReconcileResult {
+      const backup = view.get('Backup', request);
+      if (backup === undefined || backup.metadata.deletionTimestamp !== undefined) return {};
+      const phase = (backup.status as { phase?: Phase } | undefined)?.phase;
+      if (phase === 'Done' || (options.claim && phase === 'Running')) return {};
+      const take = { op: 'external', call: `take-backup ${request}` } as const;
+      const done = { op: 'patchStatus', kind: 'Backup', name: request, status: { phase: 'Done' } } as const;
+      if (!options.claim) return { writes: [take, done] };
+      return { writes: [{ op: 'updateStatus', object: { ...backup, status: { phase: 'Running' } } }, take, done] };
+    },
+    clients: [
+      {
+        name: 'label',
+        description: 'kubectl label backup nightly team=db',
+        writes: () => [{ op: 'patch', kind: 'Backup', name: 'nightly', patch: { labels: { team: 'db' } } }],
+      },
+    ],
+    nonIdempotent: (call) => call.startsWith('take-backup '),
+    liveness: [
+      eventually('backup-done', 'every Backup is eventually Done', (s) =>
+        objectsOf(s, 'Backup').every((b) => (b.status as { phase?: Phase } | undefined)?.phase === 'Done')),
+    ],
+  });
+}
+
+export default backupOperator({ claim: false });

@@ -1,0 +1,322 @@
+/**
+ * API objects of kinds the cluster's users declare (custom resources, ConfigMaps, Jobs...), kept
+ * as the kube-apiserver keeps them, with the rules it enforces on writes:
+ * - `metadata.uid` is new for every object created, never reused within a run; a create of a
+ *   name that exists (even one being deleted) fails with AlreadyExists;
+ * - every change gets a new `metadata.resourceVersion`; an update (and a patch or delete given a
+ *   resourceVersion or uid precondition) whose precondition no longer matches fails with 409
+ *   Conflict; an update of a custom resource must carry one;
+ * - `metadata.generation` counts changes of `spec` (not of `status`, which is its own
+ *   subresource: `update`/`patch` leave it, `updateStatus`/`patchStatus` change only it);
+ * - a delete of an object with finalizers sets `metadata.deletionTimestamp` and keeps the object
+ *   until the last finalizer is removed; no finalizer can be added once it is set;
+ * - objects whose owner (by `ownerReferences[].uid`) is gone are deleted by the garbage collector
+ *   (background propagation, the default for custom resources), see `garbageCollectable`.
+ *
+ * Sources: k8s.io/apiserver/pkg/registry/generic/registry/store.go (Create, Update, Delete,
+ * finalizers and deletionTimestamp), k8s.io/apiextensions-apiserver/pkg/registry/customresource
+ * (strategy: generation on spec change, status subresource), pkg/controller/garbagecollector.
+ *
+ * Every change is also a watch event for each watcher of the kind, in order. uids and
+ * resourceVersions are opaque strings (`uid-N`, `rv-N`): compare them for equality only. The
+ * fingerprint renames them by rank (see `opaqueView`), so two states that differ only in which
+ * numbers were drawn are one state; that is exact because nothing in the model reads them
+ * otherwise and a new one is always greater than every one present.
+ */
+import type { JsonValue } from '../../checker/index.js';
+import type { ClusterState } from '../state.js';
+
+/** An owner of an object: the garbage collector deletes the object once no object of `kind` has `uid`. */
+export interface OwnerReference {
+  readonly kind: string;
+  readonly name: string;
+  readonly uid: string;
+  /** The managing controller: its events map to this owner's reconcile request. */
+  readonly controller?: boolean;
+}
+
+/** `metadata` as the API keeps it. */
+export interface ObjectMeta {
+  readonly name: string;
+  readonly uid: string;
+  readonly resourceVersion: string;
+  readonly generation: number;
+  readonly labels?: Readonly<Record<string, string>>;
+  readonly finalizers?: readonly string[];
+  readonly ownerReferences?: readonly OwnerReference[];
+  /** Set (to `"set"`: the model keeps no wall clock) once the object is being deleted. */
+  readonly deletionTimestamp?: string;
+}
+
+/** An object of a declared kind. `spec` and `status` are yours (JSON). */
+export interface ApiObject {
+  readonly kind: string;
+  readonly metadata: ObjectMeta;
+  readonly spec?: JsonValue;
+  readonly status?: JsonValue;
+}
+
+/** What a create (or a manifest) gives: a name and what you choose; the API fills in the rest. */
+export interface ObjectInit {
+  readonly kind: string;
+  readonly metadata: { readonly name: string; readonly labels?: Readonly<Record<string, string>>; readonly finalizers?: readonly string[]; readonly ownerReferences?: readonly OwnerReference[] };
+  readonly spec?: JsonValue;
+  readonly status?: JsonValue;
+}
+
+/** A watch event as a client's informer receives it. */
+export interface WatchEvent {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  readonly object: ApiObject;
+}
+
+/** The store of declared kinds, with the external world's record and the watch streams. */
+export interface CustomStore {
+  /** Objects by kind, each list sorted by name. */
+  readonly objects: Readonly<Record<string, readonly ApiObject[]>>;
+  readonly nextUid: number;
+  readonly nextResourceVersion: number;
+  /** Calls to systems outside the cluster (a backup, a cloud API), by call: how many times, saturating at 2. */
+  readonly calls: Readonly<Record<string, number>>;
+  /** Events not yet delivered, per watcher and kind; a watcher watches the kinds listed here. */
+  readonly watches: Readonly<Record<string, Readonly<Record<string, readonly WatchEvent[]>>>>;
+  /** Uses left of users' actions (kubectl), by `<operator>/<client>`. */
+  readonly clients: Readonly<Record<string, number>>;
+}
+
+/** A write to the API, or a call outside the cluster, as a controller or a user issues it. */
+export type Write =
+  | { readonly op: 'create'; readonly object: ObjectInit }
+  /** Replaces metadata (labels, finalizers, ownerReferences) and spec; carries the resourceVersion it read. */
+  | { readonly op: 'update'; readonly object: ApiObject }
+  /** Replaces status only; carries the resourceVersion it read. */
+  | { readonly op: 'updateStatus'; readonly object: ApiObject }
+  /** A merge patch of metadata and spec; unconditional unless it names a resourceVersion. */
+  | { readonly op: 'patch'; readonly kind: string; readonly name: string; readonly patch: { readonly labels?: Readonly<Record<string, string>>; readonly finalizers?: readonly string[]; readonly spec?: JsonValue }; readonly resourceVersion?: string }
+  /** A merge patch of status; unconditional unless it names a resourceVersion. */
+  | { readonly op: 'patchStatus'; readonly kind: string; readonly name: string; readonly status: JsonValue; readonly resourceVersion?: string }
+  | { readonly op: 'delete'; readonly kind: string; readonly name: string; readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string } }
+  /** A call outside the cluster, recorded in `calls`. */
+  | { readonly op: 'external'; readonly call: string };
+
+/** How a write ended, with the API's reason when it failed. */
+export type WriteOutcome = 'ok' | 'AlreadyExists' | 'Conflict' | 'NotFound' | 'Invalid';
+
+export const EMPTY_STORE: CustomStore = { objects: {}, nextUid: 1, nextResourceVersion: 1, calls: {}, watches: {}, clients: {} };
+
+/** The objects of `kind` in the API (etcd), sorted by name. */
+export function objectsOf(s: ClusterState, kind: string): readonly ApiObject[] {
+  return s.custom?.objects[kind] ?? [];
+}
+
+/** One object by kind and name, or undefined. */
+export function objectOf(s: ClusterState, kind: string, name: string): ApiObject | undefined {
+  return objectsOf(s, kind).find((o) => o.metadata.name === name);
+}
+
+/** How many times `call` was made outside the cluster (0, 1, or 2 for twice or more). */
+export function callCount(s: ClusterState, call: string): number {
+  return s.custom?.calls[call] ?? 0;
+}
+
+/** The calls made outside the cluster so far, by call (counts saturate at 2). */
+export function callsOf(s: ClusterState): Readonly<Record<string, number>> {
+  return s.custom?.calls ?? {};
+}
+
+/** `kind/name`, as traces and messages name an object. */
+export const objectName = (kind: string, name: string): string => `${kind}/${name}`;
+
+const equal = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** Writes one object's new value and appends the event for every watcher of its kind. */
+function put(store: CustomStore, kind: string, name: string, next: ApiObject, type: WatchEvent['type']): CustomStore {
+  const list = store.objects[kind] ?? [];
+  const objects = [...list.filter((o) => o.metadata.name !== name), next].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+  const event: WatchEvent = { type, object: next };
+  let watches = store.watches;
+  for (const [watcher, kinds] of Object.entries(store.watches)) {
+    const pending = kinds[kind];
+    if (pending === undefined) continue;
+    watches = { ...watches, [watcher]: { ...watches[watcher], [kind]: [...pending, event] } };
+  }
+  return { ...store, objects: { ...store.objects, [kind]: objects }, watches };
+}
+
+/** A new resourceVersion for `o`, and the counter moved on. */
+function bump(store: CustomStore, o: Omit<ApiObject, 'metadata'> & { metadata: ObjectMeta }): [CustomStore, ApiObject] {
+  const rv = `rv-${store.nextResourceVersion}`;
+  return [{ ...store, nextResourceVersion: store.nextResourceVersion + 1 }, { ...o, metadata: { ...o.metadata, resourceVersion: rv } }];
+}
+
+const finalizersOf = (o: ApiObject): readonly string[] => o.metadata.finalizers ?? [];
+
+/** Writes `o` back after a change of its metadata or spec: removed when deleting with no finalizer left. */
+function settleChange(store: CustomStore, before: ApiObject, changed: ApiObject): [CustomStore, WriteOutcome] {
+  const deleting = before.metadata.deletionTimestamp !== undefined;
+  const added = finalizersOf(changed).some((f) => !finalizersOf(before).includes(f));
+  if (deleting && added) return [store, 'Invalid']; // Forbidden: no new finalizers can be added if the object is being deleted
+  const meta = { ...changed.metadata, uid: before.metadata.uid, ...(deleting ? { deletionTimestamp: before.metadata.deletionTimestamp } : {}) };
+  if (meta.finalizers !== undefined && meta.finalizers.length === 0) delete (meta as { finalizers?: readonly string[] }).finalizers;
+  if (deleting && finalizersOf(changed).length === 0) {
+    const [s1, last] = bump(store, { ...changed, metadata: meta });
+    return [removeWithEvent(s1, last), 'ok'];
+  }
+  const generation = equal(before.spec, changed.spec) ? before.metadata.generation : before.metadata.generation + 1;
+  const [s1, next] = bump(store, { ...changed, metadata: { ...meta, generation } });
+  return [put(s1, before.kind, before.metadata.name, next, 'MODIFIED'), 'ok'];
+}
+
+/** Removes an object; its DELETED event carries its last state. */
+function removeWithEvent(store: CustomStore, last: ApiObject): CustomStore {
+  const kind = last.kind;
+  const list = store.objects[kind] ?? [];
+  const objects = list.filter((o) => o.metadata.name !== last.metadata.name);
+  const event: WatchEvent = { type: 'DELETED', object: last };
+  let watches = store.watches;
+  for (const [watcher, kinds] of Object.entries(store.watches)) {
+    const pending = kinds[kind];
+    if (pending !== undefined) watches = { ...watches, [watcher]: { ...watches[watcher], [kind]: [...pending, event] } };
+  }
+  return { ...store, objects: { ...store.objects, [kind]: objects }, watches };
+}
+
+/**
+ * One write against the store, as the kube-apiserver answers it. Pure: the store after the write
+ * (unchanged when it fails) and its outcome.
+ */
+export function applyWrite(store: CustomStore, w: Write): [CustomStore, WriteOutcome] {
+  switch (w.op) {
+    case 'external': {
+      const n = store.calls[w.call] ?? 0;
+      return [{ ...store, calls: { ...store.calls, [w.call]: Math.min(n + 1, 2) } }, 'ok'];
+    }
+    case 'create': {
+      const { kind, metadata } = w.object;
+      if ((store.objects[kind] ?? []).some((o) => o.metadata.name === metadata.name)) return [store, 'AlreadyExists'];
+      const uid = `uid-${store.nextUid}`;
+      const meta: ObjectMeta = { ...metadata, uid, resourceVersion: '', generation: 1 };
+      if (meta.finalizers !== undefined && meta.finalizers.length === 0) delete (meta as { finalizers?: readonly string[] }).finalizers;
+      const [s1, created] = bump({ ...store, nextUid: store.nextUid + 1 }, { ...w.object, metadata: meta });
+      return [put(s1, kind, metadata.name, created, 'ADDED'), 'ok'];
+    }
+    case 'update':
+    case 'updateStatus': {
+      const { kind, metadata } = w.object;
+      const cur = (store.objects[kind] ?? []).find((o) => o.metadata.name === metadata.name);
+      if (cur === undefined) return [store, 'NotFound'];
+      if (!metadata.resourceVersion) return [store, 'Invalid']; // metadata.resourceVersion: must be specified for an update
+      if (metadata.resourceVersion !== cur.metadata.resourceVersion || (metadata.uid && metadata.uid !== cur.metadata.uid)) return [store, 'Conflict'];
+      if (w.op === 'updateStatus') {
+        if (equal(cur.status, w.object.status)) return [store, 'ok'];
+        const [s1, next] = bump(store, { ...cur, ...(w.object.status === undefined ? {} : { status: w.object.status }) });
+        return [put(s1, kind, metadata.name, next, 'MODIFIED'), 'ok'];
+      }
+      const changed: ApiObject = { ...cur, metadata: { ...cur.metadata, labels: metadata.labels, finalizers: metadata.finalizers, ownerReferences: metadata.ownerReferences }, ...(w.object.spec === undefined ? {} : { spec: w.object.spec }) };
+      return noOp(cur, changed) ? [store, 'ok'] : settleChange(store, cur, clean(changed));
+    }
+    case 'patch':
+    case 'patchStatus': {
+      const cur = (store.objects[w.kind] ?? []).find((o) => o.metadata.name === w.name);
+      if (cur === undefined) return [store, 'NotFound'];
+      if (w.resourceVersion !== undefined && w.resourceVersion !== cur.metadata.resourceVersion) return [store, 'Conflict'];
+      if (w.op === 'patchStatus') {
+        const status = mergePatch(cur.status, w.status);
+        if (equal(cur.status, status)) return [store, 'ok'];
+        const [s1, next] = bump(store, { ...cur, status });
+        return [put(s1, w.kind, w.name, next, 'MODIFIED'), 'ok'];
+      }
+      const p = w.patch;
+      const changed: ApiObject = {
+        ...cur,
+        metadata: { ...cur.metadata, ...(p.labels === undefined ? {} : { labels: { ...cur.metadata.labels, ...p.labels } }), ...(p.finalizers === undefined ? {} : { finalizers: p.finalizers }) },
+        ...(p.spec === undefined ? {} : { spec: mergePatch(cur.spec, p.spec) }),
+      };
+      return noOp(cur, changed) ? [store, 'ok'] : settleChange(store, cur, clean(changed));
+    }
+    case 'delete': {
+      const cur = (store.objects[w.kind] ?? []).find((o) => o.metadata.name === w.name);
+      if (cur === undefined) return [store, 'NotFound'];
+      const pre = w.preconditions;
+      if ((pre?.uid !== undefined && pre.uid !== cur.metadata.uid) || (pre?.resourceVersion !== undefined && pre.resourceVersion !== cur.metadata.resourceVersion)) return [store, 'Conflict'];
+      if (finalizersOf(cur).length > 0) {
+        if (cur.metadata.deletionTimestamp !== undefined) return [store, 'ok'];
+        const [s1, next] = bump(store, { ...cur, metadata: { ...cur.metadata, deletionTimestamp: 'set' } });
+        return [put(s1, w.kind, w.name, next, 'MODIFIED'), 'ok'];
+      }
+      const [s1, last] = bump(store, cur);
+      return [removeWithEvent(s1, last), 'ok'];
+    }
+  }
+}
+
+/** Drops metadata fields left undefined, so an object has one encoding. */
+function clean(o: ApiObject): ApiObject {
+  const meta: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o.metadata)) if (v !== undefined && !(Array.isArray(v) && v.length === 0 && k !== 'name')) meta[k] = v;
+  return { ...o, metadata: meta as unknown as ObjectMeta };
+}
+
+const noOp = (a: ApiObject, b: ApiObject): boolean => equal(a.spec, b.spec) && equal(a.metadata.labels, b.metadata.labels) && equal(finalizersOf(a), finalizersOf(b)) && equal(a.metadata.ownerReferences ?? [], b.metadata.ownerReferences ?? []);
+
+/** JSON merge patch (RFC 7386): objects merge key by key, `null` removes, anything else replaces. */
+export function mergePatch(target: JsonValue | undefined, patch: JsonValue): JsonValue {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
+  const base: Record<string, JsonValue> = target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, JsonValue>) } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete base[k];
+    else base[k] = mergePatch(base[k], v);
+  }
+  return base;
+}
+
+/**
+ * Objects the garbage collector deletes next: those with an owner reference whose uid no object
+ * of that kind has (owner deleted, or a new incarnation of its name). Background propagation.
+ */
+export function garbageCollectable(store: CustomStore): readonly { readonly kind: string; readonly name: string; readonly uid: string }[] {
+  const uids = new Set<string>();
+  for (const list of Object.values(store.objects)) for (const o of list) uids.add(`${o.kind}/${o.metadata.uid}`);
+  const out: { kind: string; name: string; uid: string }[] = [];
+  for (const list of Object.values(store.objects))
+    for (const o of list) {
+      if (o.metadata.deletionTimestamp !== undefined) continue;
+      if ((o.metadata.ownerReferences ?? []).some((r) => !uids.has(`${r.kind}/${r.uid}`))) out.push({ kind: o.kind, name: o.metadata.name, uid: o.metadata.uid });
+    }
+  return out;
+}
+
+const OPAQUE = /^(uid|rv)-(\d+)$/;
+
+/**
+ * The store and the controllers' memories with uids and resourceVersions renamed by rank (the
+ * smallest present becomes `uid-1`), and the counters left out: what the fingerprint sees.
+ */
+export function opaqueView(store: CustomStore, memories: JsonValue | undefined): JsonValue {
+  const seen = { uid: new Set<number>(), rv: new Set<number>() };
+  const collect = (v: unknown): void => {
+    if (typeof v === 'string') {
+      const m = OPAQUE.exec(v);
+      if (m) seen[m[1] as 'uid' | 'rv'].add(Number(m[2]));
+    } else if (Array.isArray(v)) for (const x of v) collect(x);
+    else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) collect(x);
+  };
+  const body = { objects: store.objects, calls: store.calls, watches: store.watches, clients: store.clients, memories: memories ?? null } as unknown as JsonValue;
+  collect(body);
+  const rank = (set: Set<number>): Map<number, number> => new Map([...set].sort((a, b) => a - b).map((n, i) => [n, i + 1]));
+  const ranks = { uid: rank(seen.uid), rv: rank(seen.rv) };
+  const rename = (v: JsonValue): JsonValue => {
+    if (typeof v === 'string') {
+      const m = OPAQUE.exec(v);
+      return m ? `${m[1]}-${ranks[m[1] as 'uid' | 'rv'].get(Number(m[2]))}` : v;
+    }
+    if (Array.isArray(v)) return v.map(rename);
+    if (v !== null && typeof v === 'object') {
+      const out: Record<string, JsonValue> = {};
+      for (const [k, x] of Object.entries(v)) out[k] = rename(x);
+      return out;
+    }
+    return v;
+  };
+  return rename(body);
+}
