@@ -72,7 +72,12 @@ export interface ClusterExtension extends ExtensionCauses {
    * Once, before any memory: what it adds to the cluster's initial states (an operator's
    * objects in `state.custom`, its watch streams).
    */
-  prepare?(state: ClusterState): ClusterState;
+  prepare?(state: ClusterState, config: ClusterConfig): ClusterState;
+  /**
+   * Work that is due at an instant and happens before time passes (a leader-election client's
+   * renewal at its retry period), like the built-in components' periodic work.
+   */
+  readonly urgentActions?: readonly ClusterAction[];
   /** Its memory in the initial states. */
   initial(state: ClusterState): JsonValue;
   /** Its memory after `seconds` pass, in the state reached by the tick. */
@@ -152,14 +157,17 @@ function guardedExtension(e: ClusterExtension): ClusterExtension {
     ...(e.prepare === undefined ? {} : { prepare: guarded(e.name, 'its initial objects', e.prepare) }),
     ...(e.describeStep === undefined ? {} : { describeStep: guarded(e.name, 'describeStep', e.describeStep) }),
     actions: e.actions.map(wrapAction),
+    ...(e.urgentActions === undefined
+      ? {}
+      : { urgentActions: e.urgentActions.map((a) => ({ ...a, enabled: guarded(e.name, `the guard of ${a.name}`, a.enabled), apply: guarded(e.name, `the step ${a.name}`, a.apply), describe: guarded(e.name, `the description of ${a.name}`, a.describe), ...(typeof a.params === 'function' ? { params: guarded(e.name, `the parameters of ${a.name}`, a.params) } : {}) })) }),
   };
 }
 
 /** Gives every extension its memory in `state`. */
-function withExtensions(extensions: readonly ClusterExtension[], state: ClusterState): ClusterState {
+function withExtensions(extensions: readonly ClusterExtension[], state: ClusterState, config: ClusterConfig): ClusterState {
   if (extensions.length === 0) return state;
   let prepared = state;
-  for (const e of extensions) if (e.prepare) prepared = e.prepare(prepared);
+  for (const e of extensions) if (e.prepare) prepared = e.prepare(prepared, config);
   const memory: Record<string, JsonValue> = {};
   for (const e of extensions) memory[e.name] = e.initial(prepared);
   return { ...prepared, extensions: memory };
@@ -238,8 +246,8 @@ function isClusterAction(a: ClusterAction | AnyActionDef<ClusterState>): a is Cl
 export function clusterModel(config: ClusterConfig, options: ClusterModelOptions = {}): Model<ClusterState> {
   // What the extensions say they cause (`causes`) counts for every "cannot happen" shortcut.
   const ctx = makeCtx(config, options.extensions ?? []);
-  const urgent = [...urgentActions(ctx), ...(options.urgentActions ?? [])];
   const extensions = (options.extensions ?? []).map(guardedExtension);
+  const urgent = [...urgentActions(ctx), ...(options.urgentActions ?? []), ...extensions.flatMap((e) => e.urgentActions ?? [])];
   const cached = informersOn(ctx) ? extensions.filter((e) => e.informer === true) : [];
   const background: (ClusterAction | AnyActionDef<ClusterState>)[] = [
     ...backgroundActions(ctx),
@@ -346,7 +354,7 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
   for (const e of extensions) for (const a of e.actions) extensionOf.set(a.name, e);
   return withPresentation({
     name: `kubernetes(${config.scenario})`,
-    initialStates: () => initialStates(ctx).map((s) => settle(withExtensions(extensions, s))),
+    initialStates: () => initialStates(ctx).map((s) => settle(withExtensions(extensions, s, config))),
     actions,
     properties: [],
     ...(symmetry ? { canonicalize: (s: ClusterState) => canonicalize(ctx, s), canonicalView: (s: ClusterState) => canonicalKey(ctx, s) } : {}),

@@ -189,6 +189,8 @@ export interface ClusterConfig {
     readonly apiserverEtcdOutageDuration: number;
     /** Restarts of a user's controller that has an informer (`ClusterExtension.informer`): it relists. */
     readonly extensionRestart: number;
+    /** Stop-the-world pauses of an operator's replica (`operator({ replicas })`), each `processPauseDuration` long. */
+    readonly operatorPause: number;
     /**
      * Faults that happen in this order, each at any instant after the previous one, besides the
      * budgets: "3 of 4 nodes become NotReady one after another".

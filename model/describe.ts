@@ -14,6 +14,25 @@ export function describeState(s: ClusterState): string {
     return `${ELECTION_NAMES[e]} leader: ${acting.length ? acting.join('+') : 'none'}`;
   });
   const etcd = `etcd ${s.etcd.filter(Boolean).length}/${s.etcd.length}${quorum(s) ? '' : ' (no quorum)'}`;
-  return [...nodes, `pods: ${pods.join(' ') || 'none'}`, ...leaders, etcd].join(' | ');
+  return [...nodes, `pods: ${pods.join(' ') || 'none'}`, ...leaders, etcd, ...customObjects(s)].join(' | ');
 }
 
+
+/** Operators' objects and calls out, one part each: `Backup/nightly rv-3 {"phase":"Done"}`, `calls: take-backup nightly ×2`. */
+function customObjects(s: ClusterState): string[] {
+  if (s.custom === undefined) return [];
+  const out: string[] = [];
+  for (const list of Object.values(s.custom.objects)) {
+    for (const o of list) {
+      if (o.kind === 'Lease') {
+        out.push(`Lease/${o.metadata.name} held by ${(o.spec as { holder?: string }).holder || 'none'}`);
+        continue;
+      }
+      const deleting = o.metadata.deletionTimestamp === undefined ? '' : ' (being deleted)';
+      out.push(`${o.kind}/${o.metadata.name} ${o.metadata.uid} ${o.metadata.resourceVersion}${deleting}${o.status === undefined ? '' : ` status ${JSON.stringify(o.status)}`}`);
+    }
+  }
+  const calls = Object.entries(s.custom.calls);
+  if (calls.length > 0) out.push(`calls: ${calls.map(([c, n]) => `${c}${n > 1 ? ' ×2 or more' : ''}`).join(', ')}`);
+  return out;
+}

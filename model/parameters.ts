@@ -111,6 +111,7 @@ const SPECS: readonly ParameterSpec[] = [
       ['nodeStatusUpdateFailure', 'kubelets whose node status updates fail while their Lease renewals succeed'],
       ['apiserverEtcdOutage', 'outages between the kube-apiserver the kubelets reach and etcd (kubernetes#121793)'],
       ['extensionRestart', 'restarts of a user\'s controller (an operator, or an extension with an informer): it loses its memory and queue and relists (an extension with an informer with resourceVersion="0", from any kube-apiserver\'s watch cache)'],
+      ['operatorPause', 'stop-the-world pauses of a replica of a user\'s operator (kubecheck/operator with replicas), each faults.processPauseDuration long'],
     ] as const
   ).map(([k, d]): ParameterSpec => ({ key: `faults.${k}`, kubernetesName: '', component: 'faults', defaultValue: '0', type: 'integer', max: MAX_COUNT, description: `budget: ${d}` })),
   { key: 'faults.processPauseDuration', kubernetesName: '', component: 'faults', defaultValue: '20s', type: 'duration', description: 'length of a process pause' },

@@ -8,6 +8,7 @@ import { check, exactEncoding } from 'kubecheck';
 import { expectEventually, expectHolds, expectLivenessViolation, expectViolation, kubernetesScenario } from 'kubecheck/testing';
 import { timelineSteps } from '../../reports/timeline.js';
 import { backupOperator } from './backupOperator.js';
+import { timings } from './twoReplicas.js';
 
 /** The default cluster, no node fault: the operator's own interleavings are the space. */
 const cluster = (claim: boolean, restarts = 0) =>
@@ -57,5 +58,40 @@ describe('backup operator', () => {
       expect(reduced.properties.map((p) => [p.id, p.status, p.trace?.actions.length])).toEqual(unreduced.properties.map((p) => [p.id, p.status, p.trace?.actions.length]));
       expect(reduced.stats.distinctStates).toBeLessThanOrEqual(unreduced.stats.distinctStates);
     }
+  });
+
+  describe('as two replicas with leader election', () => {
+    /** One node, one process per control-plane component, a 4 s pause: the operator's replicas are the space. */
+    const replicas = (claim: boolean) =>
+      kubernetesScenario('node-failure', {
+        set: { 'faults.nodeCrash': '0', 'faults.operatorPause': '1', 'faults.processPauseDuration': '4s', 'cluster.nodes': '1', 'cluster.controllerManagerCandidates': '1', 'cluster.schedulerCandidates': '1' },
+        extensions: [backupOperator({ claim, replicas: 2, label: false, leaderElection: timings })],
+      });
+
+    it('lets a leader paused past its Lease run beside the new one, and both take the backup', async () => {
+      const { model, properties } = await replicas(false);
+      expect(properties).toEqual(expect.arrayContaining(['backup-operator-single-leader', 'backup-operator-external-call-once']));
+      const both = await expectViolation(model, 'backup-operator-single-leader', { stopAtFirstViolation: true });
+      const names = both.actions.map((a) => a.name);
+      expect(names).toContain('backup-operator-pause');
+      const twice = await expectViolation(model, 'backup-operator-external-call-once', { stopAtFirstViolation: true });
+      const steps = timelineSteps(model, twice);
+      // Shortest: the leader calls out and is paused before it writes Done; the Lease expires for the
+      // other replica, which takes it, reconciles from its cache (no Done) and calls out again.
+      const calls = steps.filter((s) => s.summary === 'call take-backup nightly: ok');
+      expect(calls).toHaveLength(2);
+      expect(calls[0].actor).not.toBe(calls[1].actor);
+      expect(steps.some((s) => s.actor === 'fault' && s.summary === `${calls[0].actor} is paused (stop-the-world) for 4s`)).toBe(true);
+      expect(steps.some((s) => s.actor === calls[1].actor && s.summary === `takes backup-operator-leader from ${calls[0].actor} (unchanged for 3s) and starts its controller`)).toBe(true);
+    });
+
+    it('with the claim, the woken leader gets 409 Conflict instead of calling, though both still act as leader', async () => {
+      const { model } = await replicas(true);
+      // Leader election is not fencing: two replicas still run their controllers at once.
+      await expectViolation(model, 'backup-operator-single-leader', { stopAtFirstViolation: true });
+      // The whole space is over a million states here: this checks the first 150,000 (about 40 s).
+      const bounded = check(model, { properties: ['backup-operator-external-call-once'], maxStates: 150_000 });
+      expect(bounded.properties[0].status).not.toBe('violated');
+    });
   });
 });

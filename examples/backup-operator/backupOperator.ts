@@ -15,13 +15,27 @@
  * good (`check --liveness --set faults.extensionRestart=1` shows it).
  */
 import { eventually } from 'kubecheck';
-import { objectsOf, operator, type ClusterExtension, type ReconcileResult } from 'kubecheck/model';
+import { objectsOf, operator, type ReconcileResult } from 'kubecheck/operator';
+import type { ClusterExtension } from 'kubecheck/model';
 
 type Phase = 'Running' | 'Done' | undefined;
 
-export function backupOperator(options: { readonly claim: boolean }): ClusterExtension {
+export interface BackupOperatorOptions {
+  /** Claim the Backup with a resourceVersion-conditioned status update before calling out. */
+  readonly claim: boolean;
+  /** Replicas of its Deployment (default 1); with 2, the manager's leader election decides who runs. */
+  readonly replicas?: number;
+  /** Whether a user may label the Backup once (default true). */
+  readonly label?: boolean;
+  /** The manager's leader-election timings (seconds). */
+  readonly leaderElection?: { readonly leaseDurationSeconds: number; readonly renewDeadlineSeconds: number; readonly retryPeriodSeconds: number };
+}
+
+export function backupOperator(options: BackupOperatorOptions): ClusterExtension {
   return operator({
     name: 'backup-operator',
+    ...(options.replicas === undefined ? {} : { replicas: options.replicas }),
+    ...(options.leaderElection === undefined ? {} : { leaderElection: options.leaderElection }),
     for: 'Backup',
     objects: [{ kind: 'Backup', metadata: { name: 'nightly' }, spec: { database: 'orders' } }],
     reconcile(request, view): ReconcileResult {
@@ -34,7 +48,7 @@ export function backupOperator(options: { readonly claim: boolean }): ClusterExt
       if (!options.claim) return { writes: [take, done] };
       return { writes: [{ op: 'updateStatus', object: { ...backup, status: { phase: 'Running' } } }, take, done] };
     },
-    clients: [
+    clients: options.label === false ? [] : [
       {
         name: 'label',
         description: 'kubectl label backup nightly team=db',

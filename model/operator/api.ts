@@ -7,7 +7,9 @@
  *   resourceVersion or uid precondition) whose precondition no longer matches fails with 409
  *   Conflict; an update of a custom resource must carry one;
  * - `metadata.generation` counts changes of `spec` (not of `status`, which is its own
- *   subresource: `update`/`patch` leave it, `updateStatus`/`patchStatus` change only it);
+ *   subresource: `update`/`patch` leave it, `updateStatus`/`patchStatus` change only it); it is
+ *   a real count, so an operator that changes a spec forever has an infinite space (a Lease keeps
+ *   generation 1, as its strategy does not count);
  * - a delete of an object with finalizers sets `metadata.deletionTimestamp` and keeps the object
  *   until the last finalizer is removed; no finalizer can be added once it is set;
  * - objects whose owner (by `ownerReferences[].uid`) is gone are deleted by the garbage collector
@@ -82,6 +84,10 @@ export interface CustomStore {
   readonly watches: Readonly<Record<string, Readonly<Record<string, readonly WatchEvent[]>>>>;
   /** Uses left of users' actions (kubectl), by `<operator>/<client>`. */
   readonly clients: Readonly<Record<string, number>>;
+  /** The length of a process pause (`faults.processPauseDuration`), for operators' replicas. */
+  readonly pauseSeconds?: number;
+  /** The leader-election identity of each operator replica's current process (a fresh `uid-N` at every start). */
+  readonly identities?: Readonly<Record<string, string>>;
 }
 
 /** A write to the API, or a call outside the cluster, as a controller or a user issues it. */
@@ -162,7 +168,8 @@ function settleChange(store: CustomStore, before: ApiObject, changed: ApiObject)
     const [s1, last] = bump(store, { ...changed, metadata: meta });
     return [removeWithEvent(s1, last), 'ok'];
   }
-  const generation = equal(before.spec, changed.spec) ? before.metadata.generation : before.metadata.generation + 1;
+  // A Lease's strategy keeps no generation (coordination.k8s.io/Lease: every renewal changes spec).
+  const generation = equal(before.spec, changed.spec) || before.kind === 'Lease' ? before.metadata.generation : before.metadata.generation + 1;
   const [s1, next] = bump(store, { ...changed, metadata: { ...meta, generation } });
   return [put(s1, before.kind, before.metadata.name, next, 'MODIFIED'), 'ok'];
 }
@@ -301,7 +308,7 @@ export function opaqueView(store: CustomStore, memories: JsonValue | undefined):
     } else if (Array.isArray(v)) for (const x of v) collect(x);
     else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) collect(x);
   };
-  const body = { objects: store.objects, calls: store.calls, watches: store.watches, clients: store.clients, memories: memories ?? null } as unknown as JsonValue;
+  const body = { objects: store.objects, calls: store.calls, watches: store.watches, clients: store.clients, identities: store.identities ?? null, pauseSeconds: store.pauseSeconds ?? null, memories: memories ?? null } as unknown as JsonValue;
   collect(body);
   const rank = (set: Set<number>): Map<number, number> => new Map([...set].sort((a, b) => a - b).map((n, i) => [n, i + 1]));
   const ranks = { uid: rank(seen.uid), rv: rank(seen.rv) };

@@ -30,7 +30,9 @@
 import { action, type AnyActionDef, type JsonValue, type LivenessProperty, type Property, type StepDescription } from '../../checker/index.js';
 import { always } from '../../checker/properties.js';
 import type { ClusterExtension } from '../clusterModel.js';
+import { clusterAction, type ClusterAction } from '../context.js';
 import type { ClusterState } from '../state.js';
+import { modelError, ModelErrorCode } from '../errors.js';
 import { applyWrite, EMPTY_STORE, garbageCollectable, objectName, type ApiObject, type CustomStore, type ObjectInit, type WatchEvent, type Write, type WriteOutcome } from './api.js';
 
 /** What a reconcile reads. */
@@ -96,10 +98,30 @@ export interface OperatorDefinition<M extends JsonValue = JsonValue> {
   nonIdempotent?(call: string): boolean;
   readonly properties?: readonly Property<ClusterState>[];
   readonly liveness?: readonly LivenessProperty<ClusterState>[];
+  /**
+   * Replicas of the operator's Deployment (default 1). With more than one, the manager's leader
+   * election runs (controller-runtime's `LeaderElection: true`): only the leader's controllers run.
+   */
+  readonly replicas?: number;
+  /** The manager's leader-election timings in seconds (controller-runtime's defaults: 15, 10, 2). */
+  readonly leaderElection?: { readonly leaseDurationSeconds?: number; readonly renewDeadlineSeconds?: number; readonly retryPeriodSeconds?: number };
+  /** Whether its memory is unchanged by renaming nodes (default true: a reconcile reads only its view). */
+  readonly symmetric?: boolean;
 }
 
-/** The operator's process state in `state.extensions[name]`. */
+/** One replica's process state; `state.extensions[name]` lists them. */
 export interface OperatorMemory {
+  /** `single` without leader election; else whether it believes it leads. */
+  readonly role: 'single' | 'leader' | 'follower';
+  /** Seconds until its next leader-election try (acquire or renew). */
+  readonly retryIn: number;
+  /** Leader: seconds since its last successful renewal (saturates at the renew deadline). */
+  readonly sinceRenew: number;
+  /** The Lease's resourceVersion when it last saw the record change, and seconds since (saturating at the lease duration). */
+  readonly observed: string;
+  readonly observedAge: number;
+  /** Seconds left of a stop-the-world pause. */
+  readonly paused: number;
   readonly cache: Readonly<Record<string, readonly ApiObject[]>>;
   readonly queue: readonly string[];
   readonly later: readonly { readonly request: string; readonly in: number }[];
@@ -159,17 +181,65 @@ export function describeGarbageCollection(key: string): StepDescription {
   return { actor: 'kube-controller-manager/garbage-collector', summary: `deletes ${key}: its owner is gone (background propagation)`, to: ['kube-apiserver'] };
 }
 
+/** A definition that cannot run is refused when it is built, in one coded line (KC1xx, exit 2 on the command line). */
+function validate(def: OperatorDefinition): void {
+  const bad = (why: string): never => modelError(ModelErrorCode.invalidShape, `operator ${typeof def?.name === 'string' ? def.name : '(no name)'}: ${why}`);
+  if (typeof def !== 'object' || def === null) bad('the definition is not an object');
+  if (typeof def.name !== 'string' || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(def.name)) bad('name must be a DNS label (lower-case letters, digits and -)');
+  if (typeof def.for !== 'string' || def.for === '') bad('for must name the primary kind');
+  if (typeof def.reconcile !== 'function') bad('reconcile must be a function');
+  if (def.replicas !== undefined && (!Number.isInteger(def.replicas) || def.replicas < 1 || def.replicas > 3)) bad(`replicas must be 1, 2 or 3 (got ${String(def.replicas)})`);
+  const le = { leaseDurationSeconds: 15, renewDeadlineSeconds: 10, retryPeriodSeconds: 2, ...def.leaderElection };
+  for (const [k, v] of Object.entries(le)) if (!Number.isInteger(v) || v < 1) bad(`leaderElection.${k} must be a whole number of seconds, at least 1 (got ${String(v)})`);
+  // client-go's NewLeaderElector refuses these.
+  if (le.leaseDurationSeconds <= le.renewDeadlineSeconds) bad('leaderElection.leaseDurationSeconds must be greater than renewDeadlineSeconds');
+  if (le.renewDeadlineSeconds <= le.retryPeriodSeconds * 1.2) bad('leaderElection.renewDeadlineSeconds must be greater than 1.2 × retryPeriodSeconds');
+  const names = new Set<string>();
+  for (const o of def.objects ?? []) {
+    if (typeof o?.kind !== 'string' || typeof o.metadata?.name !== 'string' || o.metadata.name === '') bad('every object needs a kind and metadata.name');
+    const key = objectName(o.kind, o.metadata.name);
+    if (names.has(key)) bad(`${key} is given twice in objects`);
+    names.add(key);
+  }
+}
+
 /**
  * Builds the operator as an extension of the cluster model: `kubecheck check --extension` takes
  * the module that exports it, and its properties are checked by default.
+ *
+ * With `replicas` > 1 the replicas elect a leader through a Lease (`<name>-leader`) as client-go's
+ * leaderelection does: every `retryPeriodSeconds` (urgent: at that instant, unless paused) a
+ * follower reads the Lease and takes it with a resourceVersion-conditioned update when it is empty
+ * or has not changed for `leaseDurationSeconds` by its own observation; the leader renews it. A
+ * leader that has not renewed for `renewDeadlineSeconds` stops leading and its process exits
+ * (controller-runtime's default), at any instant after: until then its controllers still run,
+ * so a reconcile it had begun may still write. Each replica keeps its own informer cache; only the
+ * leader's controller queues and reconciles (from its cache, with every object queued when it
+ * starts leading). `<name>-pause` (budget `faults.operatorPause`, length
+ * `faults.processPauseDuration`) stops a replica's world while time passes.
+ * Source: k8s.io/client-go/tools/leaderelection/leaderelection.go (tryAcquireOrRenew, renew),
+ * sigs.k8s.io/controller-runtime/pkg/manager (defaults 15 s / 10 s / 2 s, OnStoppedLeading exits).
  */
 export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinition<M>): ClusterExtension {
+  validate(def as unknown as OperatorDefinition);
   const name = def.name;
+  const replicas = Math.max(1, Math.floor(def.replicas ?? 1));
+  const elected = replicas > 1;
+  const le = { leaseDurationSeconds: 15, renewDeadlineSeconds: 10, retryPeriodSeconds: 2, ...def.leaderElection };
+  const lease = `${name}-leader`;
+  const replicaNames = Array.from({ length: replicas }, (_, i) => (elected ? `${name}-${i + 1}` : name));
+  const indices = replicaNames.map((_, i) => i);
   const kinds = [...new Set([def.for, ...(def.owns ?? []), ...(def.watches ?? []).map((w) => w.kind)])];
   const fresh = (def.memory ?? null) as JsonValue;
-  const mem = (s: ClusterState): OperatorMemory => s.extensions![name] as unknown as OperatorMemory;
+  const all = (s: ClusterState): readonly OperatorMemory[] => s.extensions![name] as unknown as readonly OperatorMemory[];
+  const mem = (s: ClusterState, i: number): OperatorMemory => all(s)[i];
   const store = (s: ClusterState): CustomStore => s.custom ?? EMPTY_STORE;
-  const withMem = (s: ClusterState, m: OperatorMemory, custom: CustomStore = store(s)): ClusterState => ({ ...s, custom, extensions: { ...s.extensions, [name]: m as unknown as JsonValue } });
+  const withMem = (s: ClusterState, i: number, m: OperatorMemory, custom: CustomStore = store(s)): ClusterState => {
+    const list = [...all(s)];
+    list[i] = m;
+    return { ...s, custom, extensions: { ...s.extensions, [name]: list as unknown as JsonValue } };
+  };
+  const acting = (m: OperatorMemory): boolean => m.paused === 0 && m.role !== 'follower';
 
   /** The requests one object's event queues. */
   const requestsOf = (o: ApiObject): readonly string[] => {
@@ -184,15 +254,17 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     for (const r of requests) if (!q.includes(r)) q = [...q, r];
     return q;
   };
-  /** A fresh process: lists every watched kind, queues every object it maps to. */
+  /** Every request the cached objects map to: what a controller queues when it starts. */
+  const everything = (cache: Readonly<Record<string, readonly ApiObject[]>>): readonly string[] => {
+    let queue: readonly string[] = [];
+    for (const k of kinds) for (const o of cache[k] ?? []) queue = enqueue(queue, requestsOf(o));
+    return queue;
+  };
+  /** A fresh process: lists every watched kind; without leader election its controller starts at once. */
   const started = (s: ClusterState): OperatorMemory => {
     const cache: Record<string, readonly ApiObject[]> = {};
-    let queue: readonly string[] = [];
-    for (const k of kinds) {
-      cache[k] = store(s).objects[k] ?? [];
-      for (const o of cache[k]) queue = enqueue(queue, requestsOf(o));
-    }
-    return { cache, queue, later: [], inflight: null, memory: fresh };
+    for (const k of kinds) cache[k] = store(s).objects[k] ?? [];
+    return { role: elected ? 'follower' : 'single', retryIn: 0, sinceRenew: 0, observed: '', observedAge: 0, paused: 0, cache, queue: elected ? [] : everything(cache), later: [], inflight: null, memory: fresh };
   };
   const watching = (): Record<string, readonly WatchEvent[]> => Object.fromEntries(kinds.map((k) => [k, []]));
 
@@ -208,72 +280,98 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     if (after > 0 && !m.later.some((l) => l.request === request)) return { ...m, inflight: null, later: [...m.later, { request, in: after }] };
     return { ...m, inflight: null };
   };
+  /** A replica's process starts over (a restart, or the exit after losing leadership). */
+  const restarted = (s: ClusterState, i: number): ClusterState => {
+    const st = store(s);
+    const identities = elected ? { ...st.identities, [replicaNames[i]]: `uid-${st.nextUid}` } : st.identities;
+    const s1: ClusterState = { ...s, custom: { ...st, nextUid: elected ? st.nextUid + 1 : st.nextUid, ...(identities === undefined ? {} : { identities }), watches: { ...st.watches, [replicaNames[i]]: watching() } } };
+    return withMem(s1, i, started(s1), s1.custom);
+  };
 
   const actions: AnyActionDef<ClusterState>[] = [
-    action<ClusterState, string>({
+    action<ClusterState, [number, string]>({
       name: `${name}-watch`,
-      params: kinds,
-      enabled: (s, kind) => (store(s).watches[name]?.[kind]?.length ?? 0) > 0,
-      apply: (s, kind) => {
+      params: indices.flatMap((i) => kinds.map((k) => [i, k] as [number, string])),
+      enabled: (s, [i, kind]) => mem(s, i).paused === 0 && (store(s).watches[replicaNames[i]]?.[kind]?.length ?? 0) > 0,
+      apply: (s, [i, kind]) => {
         const st = store(s);
-        const [event, ...rest] = st.watches[name][kind];
-        const m = mem(s);
+        const w = replicaNames[i];
+        const [event, ...rest] = st.watches[w][kind];
+        const m = mem(s, i);
         const others = (m.cache[kind] ?? []).filter((o) => o.metadata.name !== event.object.metadata.name);
         const list = event.type === 'DELETED' ? others : [...others, event.object].sort(byName);
-        const next: OperatorMemory = { ...m, cache: { ...m.cache, [kind]: list }, queue: enqueue(m.queue, requestsOf(event.object)) };
-        return withMem(s, next, { ...st, watches: { ...st.watches, [name]: { ...st.watches[name], [kind]: rest } } });
+        // A follower's informer keeps its cache; only a running controller queues requests.
+        const next: OperatorMemory = { ...m, cache: { ...m.cache, [kind]: list }, queue: m.role === 'follower' ? m.queue : enqueue(m.queue, requestsOf(event.object)) };
+        return withMem(s, i, next, { ...st, watches: { ...st.watches, [w]: { ...st.watches[w], [kind]: rest } } });
       },
       fair: 'strong',
     }),
-    action<ClusterState>({
+    action<ClusterState, number>({
       name: `${name}-reconcile`,
-      enabled: (s) => mem(s).inflight === null && mem(s).queue.length > 0,
-      apply: (s) => {
-        const m = mem(s);
+      params: indices,
+      enabled: (s, i) => acting(mem(s, i)) && mem(s, i).inflight === null && mem(s, i).queue.length > 0,
+      apply: (s, i) => {
+        const m = mem(s, i);
         const [request, ...queue] = m.queue;
         const r = def.reconcile(request, view(s, m));
         const memory = r.memory === undefined ? m.memory : (r.memory as JsonValue);
         const taken: OperatorMemory = { ...m, queue, memory };
         const writes = r.writes ?? [];
-        if (writes.length === 0) return withMem(s, finish(taken, request, r.requeue === true, r.requeueAfter ?? 0));
-        return withMem(s, { ...taken, inflight: { request, writes, next: 0, ignore: r.ignore ?? [], requeue: r.requeue === true, after: r.requeueAfter ?? 0 } });
+        if (writes.length === 0) return withMem(s, i, finish(taken, request, r.requeue === true, r.requeueAfter ?? 0));
+        return withMem(s, i, { ...taken, inflight: { request, writes, next: 0, ignore: r.ignore ?? [], requeue: r.requeue === true, after: r.requeueAfter ?? 0 } });
       },
       fair: 'strong',
     }),
-    action<ClusterState>({
+    action<ClusterState, number>({
       name: `${name}-write`,
-      enabled: (s) => mem(s).inflight !== null,
-      apply: (s) => {
-        const m = mem(s);
+      params: indices,
+      enabled: (s, i) => acting(mem(s, i)) && mem(s, i).inflight !== null,
+      apply: (s, i) => {
+        const m = mem(s, i);
         const f = m.inflight!;
         const [custom, outcome] = applyWrite(store(s), f.writes[f.next]);
         const failed = outcome !== 'ok' && !f.ignore.includes(outcome);
         const done = failed || f.next + 1 === f.writes.length;
         const next = done ? finish(m, f.request, failed || f.requeue, failed ? 0 : f.after) : { ...m, inflight: { ...f, next: f.next + 1 } };
-        return withMem(s, next, custom);
+        return withMem(s, i, next, custom);
       },
       fair: 'strong',
     }),
-    action<ClusterState>({
+    action<ClusterState, number>({
       name: `${name}-requeue`,
-      enabled: (s) => mem(s).later.some((l) => l.in === 0),
-      apply: (s) => {
-        const m = mem(s);
+      params: indices,
+      enabled: (s, i) => acting(mem(s, i)) && mem(s, i).later.some((l) => l.in === 0),
+      apply: (s, i) => {
+        const m = mem(s, i);
         const due = m.later.find((l) => l.in === 0)!;
-        return withMem(s, { ...m, later: m.later.filter((l) => l !== due), queue: enqueue(m.queue, [due.request]) });
+        return withMem(s, i, { ...m, later: m.later.filter((l) => l !== due), queue: enqueue(m.queue, [due.request]) });
       },
       fair: 'strong',
     }),
-    action<ClusterState>({
+    action<ClusterState, number>({
       name: `${name}-restart`,
+      params: indices,
       enabled: (s) => (s.budget.extensionRestart ?? 0) > 0,
-      apply: (s) => {
-        const st = store(s);
-        const s1: ClusterState = { ...s, budget: { ...s.budget, extensionRestart: s.budget.extensionRestart - 1 }, custom: { ...st, watches: { ...st.watches, [name]: watching() } } };
-        return withMem(s1, started(s1), s1.custom);
-      },
+      apply: (s, i) => restarted({ ...s, budget: { ...s.budget, extensionRestart: s.budget.extensionRestart - 1 } }, i),
     }),
   ];
+  if (elected) {
+    actions.push(
+      action<ClusterState, number>({
+        name: `${name}-stop-leading`,
+        params: indices,
+        enabled: (s, i) => mem(s, i).role === 'leader' && mem(s, i).paused === 0 && mem(s, i).sinceRenew >= le.renewDeadlineSeconds,
+        apply: (s, i) => restarted(s, i),
+        fair: 'strong',
+      }),
+      action<ClusterState, number>({
+        name: `${name}-pause`,
+        params: indices,
+        enabled: (s, i) => (s.budget.operatorPause ?? 0) > 0 && mem(s, i).paused === 0,
+        apply: (s, i) => withMem({ ...s, budget: { ...s.budget, operatorPause: s.budget.operatorPause - 1 } }, i, { ...mem(s, i), paused: store(s).pauseSeconds ?? 20 }),
+      }),
+    );
+  }
   if ((def.clients ?? []).length > 0) {
     const clients = new Map((def.clients ?? []).map((c) => [c.name, c]));
     actions.push(
@@ -292,7 +390,64 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
   }
   actions.push(garbageCollector);
 
+  /** The Lease as the API holds it. */
+  const leaseOf = (s: ClusterState): ApiObject => (store(s).objects.Lease ?? []).find((o) => o.metadata.name === lease)!;
+  const holderOf = (o: ApiObject): string => (o.spec as { holderIdentity: string }).holderIdentity;
+  /** The holder as people read it: the replica, and which process of it when it restarted since. */
+  const holderName = (o: ApiObject): string => (o.spec as { holder: string }).holder || 'none';
+  /** A process's leader-election identity (controller-runtime: hostname and a fresh uuid): new at every start. */
+  const identityOf = (s: ClusterState, i: number): string => store(s).identities?.[replicaNames[i]] ?? '';
+  /** One try of client-go's tryAcquireOrRenew: read the Lease, then take or renew it when allowed. */
+  const tryAcquireOrRenew = (s: ClusterState, i: number): { state: ClusterState; outcome: string } => {
+    const m = mem(s, i);
+    const l = leaseOf(s);
+    const me = identityOf(s, i);
+    const changed = l.metadata.resourceVersion !== m.observed;
+    const observed = { observed: l.metadata.resourceVersion, observedAge: changed ? 0 : m.observedAge };
+    const holder = holderOf(l);
+    const expired = holder === '' || (!changed && m.observedAge >= le.leaseDurationSeconds);
+    if (holder !== me && !expired) return { state: withMem(s, i, { ...m, ...observed, retryIn: le.retryPeriodSeconds }), outcome: `sees ${holderName(l)} holding ${lease}${changed ? '' : ` (unchanged for ${m.observedAge}s)`}` };
+    const spec = l.spec as { holderIdentity: string; renewTime: number; leaseTransitions: number };
+    const taking = holder !== me;
+    const [custom] = applyWrite(store(s), { op: 'update', object: { ...l, spec: { ...spec, holderIdentity: me, holder: replicaNames[i], renewTime: 1 - spec.renewTime, leaseTransitions: taking ? Math.min(spec.leaseTransitions + 1, 2) : spec.leaseTransitions } } });
+    const rv = custom.objects.Lease.find((o) => o.metadata.name === lease)!.metadata.resourceVersion;
+    const becomes = m.role !== 'leader';
+    const next: OperatorMemory = { ...m, observed: rv, observedAge: 0, retryIn: le.retryPeriodSeconds, sinceRenew: 0, role: 'leader', queue: becomes ? everything(m.cache) : m.queue };
+    return { state: withMem(s, i, next, custom), outcome: taking ? `takes ${lease}${holder === '' ? '' : ` from ${holderName(l)} (unchanged for ${m.observedAge}s)`} and starts its controller` : becomes ? `holds ${lease} again and starts its controller` : `renews ${lease}` };
+  };
+  const urgentActions: ClusterAction[] = elected
+    ? [
+        clusterAction<number>({
+          name: `${name}-leader-election`,
+          urgent: true,
+          params: indices,
+          enabled: (s, i) => {
+            const m = mem(s, i);
+            return m.paused === 0 && m.retryIn === 0 && !(m.role === 'leader' && m.sinceRenew >= le.renewDeadlineSeconds);
+          },
+          apply: (s, i) => tryAcquireOrRenew(s, i).state,
+          describe: (b, i) => ({ actor: replicaNames[i], summary: tryAcquireOrRenew(b, i).outcome, to: ['kube-apiserver'], routine: mem(b, i).role === 'leader' && holderOf(leaseOf(b)) === replicaNames[i], routineKind: 'lease renewals' }),
+        }),
+      ]
+    : [];
+
   const properties: Property<ClusterState>[] = [...(def.properties ?? [])];
+  if (elected) {
+    properties.unshift(
+      always<ClusterState>(
+        `${name}-single-leader`,
+        `at most one replica of ${name} acts as leader (runs its controllers) at any instant`,
+        (s) => all(s).filter((m) => m.role === 'leader' && m.paused === 0).length <= 1,
+        {
+          source: 'kubernetes/client-go:tools/leaderelection/leaderelection.go (package doc: "does not guarantee that only one client is acting as a leader (a.k.a. fencing)")',
+          explain: (s) => {
+            const leaders = replicaNames.filter((_, i) => mem(s, i).role === 'leader' && mem(s, i).paused === 0);
+            return leaders.length < 2 ? undefined : `${leaders.join(' and ')} both run their controllers (the Lease names ${holderName(leaseOf(s))})`;
+          },
+        },
+      ),
+    );
+  }
   if (def.nonIdempotent !== undefined) {
     const once = def.nonIdempotent;
     properties.unshift(
@@ -312,59 +467,84 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
   }
 
   const describeStep = (before: ClusterState, a: { readonly name: string; readonly param?: JsonValue }, after: ClusterState): StepDescription => {
-    const m = mem(before);
+    const i = Array.isArray(a.param) ? (a.param[0] as number) : typeof a.param === 'number' ? a.param : 0;
+    const actor = replicaNames[i];
+    const m = mem(before, i);
     if (a.name === `${name}-watch`) {
-      const event = store(before).watches[name][a.param as string][0];
-      const queued = requestsOf(event.object).filter((r) => !m.queue.includes(r));
-      return { actor: name, summary: `its informer hears ${event.type} ${objectName(event.object.kind, event.object.metadata.name)} (${event.object.metadata.resourceVersion})${queued.length > 0 ? `, queues ${queued.join(', ')}` : ''}`, routine: false };
+      const kind = (a.param as [number, string])[1];
+      const event = store(before).watches[actor][kind][0];
+      const queued = m.role === 'follower' ? [] : requestsOf(event.object).filter((r) => !m.queue.includes(r));
+      return { actor, summary: `its informer hears ${event.type} ${objectName(event.object.kind, event.object.metadata.name)} (${event.object.metadata.resourceVersion})${queued.length > 0 ? `, queues ${queued.join(', ')}` : ''}` };
     }
     if (a.name === `${name}-reconcile`) {
       const request = m.queue[0];
-      const f = mem(after).inflight;
+      const f = mem(after, i).inflight;
       const cached = m.cache[def.for]?.find((o) => o.metadata.name === request);
       const read = cached === undefined ? `its cache has no ${def.for} ${request}` : `its cache has ${def.for} ${request} at ${cached.metadata.resourceVersion}${cached.metadata.deletionTimestamp === undefined ? '' : ', being deleted'}`;
       const plan = f === null ? 'nothing to write' : `plans ${f.writes.map(describeWrite).join('; ')}`;
-      return { actor: name, summary: `reconciles ${request} (${read}): ${plan}` };
+      return { actor, summary: `reconciles ${request} (${read}): ${plan}` };
     }
     if (a.name === `${name}-write`) {
       const f = m.inflight!;
       const outcome = applyWrite(store(before), f.writes[f.next])[1];
       const failed = outcome !== 'ok' && !f.ignore.includes(outcome);
       const w = f.writes[f.next];
-      return { actor: name, summary: `${describeWrite(w)}: ${OUTCOME[outcome]}${failed ? `, so the reconcile of ${f.request} fails and ${f.request} is queued again` : ''}`, to: [w.op === 'external' ? 'outside the cluster' : 'kube-apiserver'] };
+      const stale = m.role === 'leader' && m.sinceRenew >= le.renewDeadlineSeconds ? ` (it has not renewed ${lease} for ${m.sinceRenew}s: it no longer leads, but has not noticed)` : '';
+      return { actor, summary: `${describeWrite(w)}: ${OUTCOME[outcome]}${failed ? `, so the reconcile of ${f.request} fails and ${f.request} is queued again` : ''}${stale}`, to: [w.op === 'external' ? 'outside the cluster' : 'kube-apiserver'] };
     }
-    if (a.name === `${name}-requeue`) return { actor: name, summary: `queues ${m.later.find((l) => l.in === 0)?.request} again (requeueAfter)` };
-    if (a.name === `${name}-restart`) return { actor: 'fault', summary: `${name} restarts: its memory, cache and queue are lost, and it lists ${kinds.join(', ')} again`, affects: [name] };
+    if (a.name === `${name}-requeue`) return { actor, summary: `queues ${m.later.find((l) => l.in === 0)?.request} again (requeueAfter)` };
+    if (a.name === `${name}-restart`) return { actor: 'fault', summary: `${actor} restarts: its memory, cache and queue are lost, and it lists ${kinds.join(', ')} again`, affects: [actor] };
+    if (a.name === `${name}-stop-leading`) return { actor, summary: `stops leading (no renewal of ${lease} for ${le.renewDeadlineSeconds}s) and exits; it restarts as a follower`, affects: [actor] };
+    if (a.name === `${name}-pause`) return { actor: 'fault', summary: `${actor} is paused (stop-the-world) for ${store(before).pauseSeconds ?? 20}s`, affects: [actor] };
     if (a.name === `${name}-client`) {
       const c = def.clients?.find((x) => x.name === a.param);
       return { actor: 'user', summary: c?.description ?? `${c?.name}: ${(c?.writes(before) ?? []).map(describeWrite).join('; ')}`, to: ['kube-apiserver'] };
     }
     if (a.name === 'garbage-collector') return describeGarbageCollection(a.param as string);
-    return { actor: name, summary: a.name };
+    return { actor, summary: a.name };
   };
 
   return {
     name,
-    prepare: (s: ClusterState): ClusterState => {
-      let st = store(s);
-      for (const o of def.objects ?? []) {
+    prepare: (s: ClusterState, config): ClusterState => {
+      let st: CustomStore = { ...store(s), pauseSeconds: config.faults.processPauseDuration };
+      const objects = [...(def.objects ?? []), ...(elected ? [{ kind: 'Lease', metadata: { name: lease }, spec: { holderIdentity: '', holder: '', leaseDurationSeconds: le.leaseDurationSeconds, renewTime: 0, leaseTransitions: 0 } }] : [])];
+      for (const o of objects) {
         const [next, outcome] = applyWrite(st, { op: 'create', object: o });
         if (outcome !== 'ok') throw new Error(`initial object ${objectName(o.kind, o.metadata.name)}: ${OUTCOME[outcome]}`);
         st = next;
       }
       const clients = { ...st.clients };
       for (const c of def.clients ?? []) clients[`${name}/${c.name}`] = c.times ?? 1;
-      return { ...s, custom: { ...st, clients, watches: { ...st.watches, [name]: watching() } } };
+      const watches = { ...st.watches };
+      for (const w of replicaNames) watches[w] = watching();
+      const identities: Record<string, string> = { ...st.identities };
+      if (elected) {
+        for (const w of replicaNames) {
+          identities[w] = `uid-${st.nextUid}`;
+          st = { ...st, nextUid: st.nextUid + 1 };
+        }
+      }
+      return { ...s, custom: { ...st, clients, watches, ...(elected ? { identities } : {}) } };
     },
-    initial: (s) => started(s) as unknown as JsonValue,
+    initial: (s) => indices.map(() => started(s)) as unknown as JsonValue,
     onTick: (memory, _s, seconds) => {
-      const m = memory as unknown as OperatorMemory;
-      return m.later.length === 0 ? memory : ({ ...m, later: m.later.map((l) => ({ request: l.request, in: Math.max(0, l.in - seconds) })) } as unknown as JsonValue);
+      const list = memory as unknown as readonly OperatorMemory[];
+      return list.map((m) => ({
+        ...m,
+        // Exact: a leader past its renew deadline tries no more, and a leader never reads its own observation's age.
+        retryIn: m.role === 'leader' && m.sinceRenew + seconds >= le.renewDeadlineSeconds ? 0 : Math.max(0, m.retryIn - seconds),
+        sinceRenew: m.role === 'leader' ? Math.min(le.renewDeadlineSeconds, m.sinceRenew + seconds) : 0,
+        observedAge: elected && m.role === 'follower' ? Math.min(le.leaseDurationSeconds, m.observedAge + seconds) : 0,
+        paused: Math.max(0, m.paused - seconds),
+        later: m.later.map((l) => ({ request: l.request, in: Math.max(0, l.in - seconds) })),
+      })) as unknown as JsonValue;
     },
     actions,
+    urgentActions,
     describeStep,
     properties,
     ...(def.liveness === undefined ? {} : { liveness: def.liveness }),
-    symmetric: true,
+    symmetric: def.symmetric ?? true,
   };
 }

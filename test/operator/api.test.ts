@@ -86,3 +86,26 @@ describe('the API rules for declared kinds', () => {
     expect(JSON.stringify(opaqueView(late, { m: ['uid-1'] }))).not.toBe(JSON.stringify(opaqueView(early, { m: ['uid-1'] })));
   });
 });
+
+describe('an operator definition that cannot run', () => {
+  it('is refused in one coded line naming the field', async () => {
+    const { operator } = await import('../../model/operator/operator.js');
+    const base = { name: 'op', for: 'Thing', reconcile: () => ({}) };
+    const refused = (d: object): string => {
+      try {
+        operator(d as never);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(refused(base)).toBe('accepted');
+    expect(refused({ ...base, name: 'My_Op' })).toMatch(/^KC\d+: operator My_Op: name must be a DNS label/);
+    expect(refused({ ...base, for: '' })).toMatch(/for must name the primary kind/);
+    expect(refused({ ...base, reconcile: 1 })).toMatch(/reconcile must be a function/);
+    expect(refused({ ...base, replicas: 0 })).toMatch(/replicas must be 1, 2 or 3/);
+    expect(refused({ ...base, replicas: 2, leaderElection: { leaseDurationSeconds: 10, renewDeadlineSeconds: 10 } })).toMatch(/greater than renewDeadlineSeconds/);
+    expect(refused({ ...base, replicas: 2, leaderElection: { retryPeriodSeconds: 9 } })).toMatch(/1.2 × retryPeriodSeconds/);
+    expect(refused({ ...base, objects: [{ kind: 'Thing', metadata: { name: 'a' } }, { kind: 'Thing', metadata: { name: 'a' } }] })).toMatch(/Thing\/a is given twice/);
+  });
+});
