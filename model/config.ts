@@ -191,6 +191,9 @@ export interface ClusterConfig {
     readonly extensionRestart: number;
     /** Stop-the-world pauses of an operator's replica (`operator({ replicas })`), each `processPauseDuration` long. */
     readonly operatorPause: number;
+    /** Partitions of an operator's replica from the kube-apiserver, and heals of them. */
+    readonly operatorPartition: number;
+    readonly operatorPartitionHeal: number;
     /**
      * Faults that happen in this order, each at any instant after the previous one, besides the
      * budgets: "3 of 4 nodes become NotReady one after another".

@@ -112,6 +112,8 @@ const SPECS: readonly ParameterSpec[] = [
       ['apiserverEtcdOutage', 'outages between the kube-apiserver the kubelets reach and etcd (kubernetes#121793)'],
       ['extensionRestart', 'restarts of a user\'s controller (an operator, or an extension with an informer): it loses its memory and queue and relists (an extension with an informer with resourceVersion="0", from any kube-apiserver\'s watch cache)'],
       ['operatorPause', 'stop-the-world pauses of a replica of a user\'s operator (kubecheck/operator with replicas), each faults.processPauseDuration long'],
+      ['operatorPartition', 'partitions of a replica of a user\'s operator from the kube-apiserver (its watches stall, its writes and Lease renewals fail; calls outside the cluster still go through)'],
+      ['operatorPartitionHeal', 'heals of an operator replica\'s partition'],
     ] as const
   ).map(([k, d]): ParameterSpec => ({ key: `faults.${k}`, kubernetesName: '', component: 'faults', defaultValue: '0', type: 'integer', max: MAX_COUNT, description: `budget: ${d}` })),
   { key: 'faults.processPauseDuration', kubernetesName: '', component: 'faults', defaultValue: '20s', type: 'duration', description: 'length of a process pause' },

@@ -60,6 +60,17 @@ describe('backup operator', () => {
     }
   });
 
+  it('calls out again when its status write finds it cut off from the kube-apiserver and it retries; the claim stops that', async () => {
+    const cut = (claim: boolean) => kubernetesScenario('node-failure', { set: { 'faults.nodeCrash': '0', 'faults.operatorPartition': '1' }, extensions: [backupOperator({ claim, label: false })] });
+    const buggy = await cut(false);
+    const trace = await expectViolation(buggy.model, 'backup-operator-external-call-once');
+    const summaries = timelineSteps(buggy.model, trace).map((s) => s.summary);
+    expect(summaries).toContain('backup-operator is cut off from the kube-apiserver (keeps running)');
+    expect(summaries.some((s) => /^patchStatus Backup\/nightly: no answer \(cut off from the kube-apiserver\), so the reconcile of nightly fails and nightly is queued again$/.test(s))).toBe(true);
+    const fixed = await cut(true);
+    await expectHolds(fixed.model, { properties: fixed.properties });
+  });
+
   describe('as two replicas with leader election', () => {
     /** One node, one process per control-plane component, a 4 s pause: the operator's replicas are the space. */
     const replicas = (claim: boolean) =>

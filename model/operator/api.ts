@@ -88,6 +88,8 @@ export interface CustomStore {
   readonly pauseSeconds?: number;
   /** The leader-election identity of each operator replica's current process (a fresh `uid-N` at every start). */
   readonly identities?: Readonly<Record<string, string>>;
+  /** Operator replicas cut off from the kube-apiserver (their pod's network), by name. */
+  readonly partitioned?: readonly string[];
 }
 
 /** A write to the API, or a call outside the cluster, as a controller or a user issues it. */
@@ -106,7 +108,8 @@ export type Write =
   | { readonly op: 'external'; readonly call: string };
 
 /** How a write ended, with the API's reason when it failed. */
-export type WriteOutcome = 'ok' | 'AlreadyExists' | 'Conflict' | 'NotFound' | 'Invalid';
+/** `Unavailable`: the request never reached the kube-apiserver (the writer is cut off from it). */
+export type WriteOutcome = 'ok' | 'AlreadyExists' | 'Conflict' | 'NotFound' | 'Invalid' | 'Unavailable';
 
 export const EMPTY_STORE: CustomStore = { objects: {}, nextUid: 1, nextResourceVersion: 1, calls: {}, watches: {}, clients: {} };
 
@@ -308,7 +311,7 @@ export function opaqueView(store: CustomStore, memories: JsonValue | undefined):
     } else if (Array.isArray(v)) for (const x of v) collect(x);
     else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) collect(x);
   };
-  const body = { objects: store.objects, calls: store.calls, watches: store.watches, clients: store.clients, identities: store.identities ?? null, pauseSeconds: store.pauseSeconds ?? null, memories: memories ?? null } as unknown as JsonValue;
+  const body = { objects: store.objects, calls: store.calls, watches: store.watches, clients: store.clients, identities: store.identities ?? null, partitioned: store.partitioned ?? null, pauseSeconds: store.pauseSeconds ?? null, memories: memories ?? null } as unknown as JsonValue;
   collect(body);
   const rank = (set: Set<number>): Map<number, number> => new Map([...set].sort((a, b) => a - b).map((n, i) => [n, i + 1]));
   const ranks = { uid: rank(seen.uid), rv: rank(seen.rv) };

@@ -148,7 +148,7 @@ const describeWrite = (w: Write): string => {
     }
   }
 };
-const OUTCOME: Record<WriteOutcome, string> = { ok: 'ok', AlreadyExists: '409 AlreadyExists', Conflict: '409 Conflict', NotFound: '404 NotFound', Invalid: '422 Invalid' };
+const OUTCOME: Record<WriteOutcome, string> = { ok: 'ok', AlreadyExists: '409 AlreadyExists', Conflict: '409 Conflict', NotFound: '404 NotFound', Invalid: '422 Invalid', Unavailable: 'no answer (cut off from the kube-apiserver)' };
 
 /** Applies writes in order with no stop on failure (a user's commands). */
 function applyAll(store: CustomStore, writes: readonly Write[]): CustomStore {
@@ -216,7 +216,10 @@ function validate(def: OperatorDefinition): void {
  * so a reconcile it had begun may still write. Each replica keeps its own informer cache; only the
  * leader's controller queues and reconciles (from its cache, with every object queued when it
  * starts leading). `<name>-pause` (budget `faults.operatorPause`, length
- * `faults.processPauseDuration`) stops a replica's world while time passes.
+ * `faults.processPauseDuration`) stops a replica's world while time passes; `<name>-partition`
+ * and `<name>-heal` (budgets `faults.operatorPartition`, `faults.operatorPartitionHeal`) cut a
+ * replica off from the kube-apiserver: its watches stall, its writes and Lease tries fail (no
+ * answer, nothing written), while it keeps running and its calls outside the cluster still go.
  * Source: k8s.io/client-go/tools/leaderelection/leaderelection.go (tryAcquireOrRenew, renew),
  * sigs.k8s.io/controller-runtime/pkg/manager (defaults 15 s / 10 s / 2 s, OnStoppedLeading exits).
  */
@@ -240,6 +243,9 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     return { ...s, custom, extensions: { ...s.extensions, [name]: list as unknown as JsonValue } };
   };
   const acting = (m: OperatorMemory): boolean => m.paused === 0 && m.role !== 'follower';
+  const cutOff = (s: ClusterState, i: number): boolean => store(s).partitioned?.includes(replicaNames[i]) === true;
+  /** One write as the replica sees it: `Unavailable` without effect while it is cut off (calls outside the cluster still go). */
+  const send = (s: ClusterState, i: number, w: Write): [CustomStore, WriteOutcome] => (w.op !== 'external' && cutOff(s, i) ? [store(s), 'Unavailable'] : applyWrite(store(s), w));
 
   /** The requests one object's event queues. */
   const requestsOf = (o: ApiObject): readonly string[] => {
@@ -292,7 +298,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     action<ClusterState, [number, string]>({
       name: `${name}-watch`,
       params: indices.flatMap((i) => kinds.map((k) => [i, k] as [number, string])),
-      enabled: (s, [i, kind]) => mem(s, i).paused === 0 && (store(s).watches[replicaNames[i]]?.[kind]?.length ?? 0) > 0,
+      enabled: (s, [i, kind]) => mem(s, i).paused === 0 && !cutOff(s, i) && (store(s).watches[replicaNames[i]]?.[kind]?.length ?? 0) > 0,
       apply: (s, [i, kind]) => {
         const st = store(s);
         const w = replicaNames[i];
@@ -329,7 +335,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       apply: (s, i) => {
         const m = mem(s, i);
         const f = m.inflight!;
-        const [custom, outcome] = applyWrite(store(s), f.writes[f.next]);
+        const [custom, outcome] = send(s, i, f.writes[f.next]);
         const failed = outcome !== 'ok' && !f.ignore.includes(outcome);
         const done = failed || f.next + 1 === f.writes.length;
         const next = done ? finish(m, f.request, failed || f.requeue, failed ? 0 : f.after) : { ...m, inflight: { ...f, next: f.next + 1 } };
@@ -372,6 +378,21 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       }),
     );
   }
+  const partitioned = (s: ClusterState): readonly string[] => store(s).partitioned ?? [];
+  actions.push(
+    action<ClusterState, number>({
+      name: `${name}-partition`,
+      params: indices,
+      enabled: (s, i) => (s.budget.operatorPartition ?? 0) > 0 && !cutOff(s, i),
+      apply: (s, i) => ({ ...s, budget: { ...s.budget, operatorPartition: s.budget.operatorPartition - 1 }, custom: { ...store(s), partitioned: [...partitioned(s), replicaNames[i]].sort() } }),
+    }),
+    action<ClusterState, number>({
+      name: `${name}-heal`,
+      params: indices,
+      enabled: (s, i) => (s.budget.operatorPartitionHeal ?? 0) > 0 && cutOff(s, i),
+      apply: (s, i) => ({ ...s, budget: { ...s.budget, operatorPartitionHeal: s.budget.operatorPartitionHeal - 1 }, custom: { ...store(s), partitioned: partitioned(s).filter((r) => r !== replicaNames[i]) } }),
+    }),
+  );
   if ((def.clients ?? []).length > 0) {
     const clients = new Map((def.clients ?? []).map((c) => [c.name, c]));
     actions.push(
@@ -400,6 +421,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
   /** One try of client-go's tryAcquireOrRenew: read the Lease, then take or renew it when allowed. */
   const tryAcquireOrRenew = (s: ClusterState, i: number): { state: ClusterState; outcome: string } => {
     const m = mem(s, i);
+    if (cutOff(s, i)) return { state: withMem(s, i, { ...m, retryIn: le.retryPeriodSeconds }), outcome: `cannot reach the kube-apiserver to ${m.role === 'leader' ? 'renew' : 'read'} ${lease}` };
     const l = leaseOf(s);
     const me = identityOf(s, i);
     const changed = l.metadata.resourceVersion !== m.observed;
@@ -486,7 +508,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     }
     if (a.name === `${name}-write`) {
       const f = m.inflight!;
-      const outcome = applyWrite(store(before), f.writes[f.next])[1];
+      const outcome = send(before, i, f.writes[f.next])[1];
       const failed = outcome !== 'ok' && !f.ignore.includes(outcome);
       const w = f.writes[f.next];
       const stale = m.role === 'leader' && m.sinceRenew >= le.renewDeadlineSeconds ? ` (it has not renewed ${lease} for ${m.sinceRenew}s: it no longer leads, but has not noticed)` : '';
@@ -495,6 +517,8 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     if (a.name === `${name}-requeue`) return { actor, summary: `queues ${m.later.find((l) => l.in === 0)?.request} again (requeueAfter)` };
     if (a.name === `${name}-restart`) return { actor: 'fault', summary: `${actor} restarts: its memory, cache and queue are lost, and it lists ${kinds.join(', ')} again`, affects: [actor] };
     if (a.name === `${name}-stop-leading`) return { actor, summary: `stops leading (no renewal of ${lease} for ${le.renewDeadlineSeconds}s) and exits; it restarts as a follower`, affects: [actor] };
+    if (a.name === `${name}-partition`) return { actor: 'fault', summary: `${actor} is cut off from the kube-apiserver (keeps running)`, affects: [actor] };
+    if (a.name === `${name}-heal`) return { actor: 'fault', summary: `${actor} reaches the kube-apiserver again`, affects: [actor] };
     if (a.name === `${name}-pause`) return { actor: 'fault', summary: `${actor} is paused (stop-the-world) for ${store(before).pauseSeconds ?? 20}s`, affects: [actor] };
     if (a.name === `${name}-client`) {
       const c = def.clients?.find((x) => x.name === a.param);
