@@ -8,7 +8,7 @@ import { importSources, type Imported } from './import/importer.js';
 import { readSources } from './import/read.js';
 import { kubernetesSubject } from './kubernetesSubject.js';
 import { refuseOversizedCluster } from './limits.js';
-import type { ConfigInput, Resolved, Subject } from './subject.js';
+import type { ConfigInput, PropertyInfo, Resolved, Subject } from './subject.js';
 import { twoPhaseSubject } from './twoPhaseSubject.js';
 
 /** Every subject: Kubernetes first (its first scenario is the default), then the examples. */
@@ -115,10 +115,8 @@ export async function resolveFromOptions(opts: ConfigOptions): Promise<ResolvedF
   const defaulted = Object.entries(imported?.defaulted ?? {}).filter(([key]) => opts.set?.[key] === undefined);
   if (!opts.json) for (const note of new Set(defaulted.map(([, n]) => n))) process.stderr.write(`kubecheck: ${note}\n`);
   // The extensions' own properties join the catalogue: --property, list and reports know them by id.
-  const own = extensions.flatMap((e) => [
-    ...(e.properties ?? []).map((p) => ({ id: p.id, kind: p.kind as string, description: p.description, ...(p.source === undefined ? {} : { source: p.source }) })),
-    ...(e.liveness ?? []).map((p) => ({ id: p.id, kind: p.kind as string, description: p.description })),
-  ]);
+  const catalogue = extensionCatalogue(extensions);
+  const own = [...catalogue.properties, ...catalogue.liveness];
   const withOwn: Subject = own.length === 0 ? subject : { ...subject, properties: [...subject.properties, ...own] };
   return { ...resolved, subject: withOwn, notModelled, ...(imported === undefined ? {} : { imported }), extensions: extensions.map((e) => e.name) };
 }
@@ -136,4 +134,13 @@ export function checkPropertyIds(subject: Subject, ids: readonly string[] | unde
       fail(ToolErrorCode.unknownProperty, `unknown property "${id}"; known: ${subject.properties.map((p) => p.id).join(', ')}`);
     }
   }
+}
+
+/** The extensions' own properties as catalogue entries (safety and reachability; liveness), optionally naming the extension. */
+export function extensionCatalogue(extensions: readonly ClusterExtension[], named = false): { readonly properties: PropertyInfo[]; readonly liveness: PropertyInfo[] } {
+  const of = (e: ClusterExtension, description: string): string => (named ? `${description} (${e.name})` : description);
+  return {
+    properties: extensions.flatMap((e) => (e.properties ?? []).map((p) => ({ id: p.id, kind: p.kind as string, description: of(e, p.description), ...(p.source === undefined ? {} : { source: p.source }) }))),
+    liveness: extensions.flatMap((e) => (e.liveness ?? []).map((p) => ({ id: p.id, kind: p.kind as string, description: of(e, p.description) }))),
+  };
 }

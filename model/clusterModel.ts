@@ -31,6 +31,7 @@ import type { ClusterState } from './state.js';
 import { canonicalize, canonicalKey } from './symmetry.js';
 import { withPresentation } from './presentation.js';
 import { stateKey } from './key.js';
+import { garbageCollector } from './operator/garbageCollector.js';
 import { taintEvictionActions } from './taintEviction.js';
 import { syncHistory, tickAction } from './time.js';
 import { workloadActions } from './workloads.js';
@@ -253,8 +254,9 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
     ...backgroundActions(ctx),
     ...(cached.length > 0 && config.faults.extensionRestart > 0 ? [extensionRestart(cached)] : []),
     ...(options.extraActions ?? []),
-    // Operators share one garbage collector.
-    ...extensions.flatMap((e) => e.actions).filter((a, i, all) => a.name !== 'garbage-collector' || all.findIndex((b) => b.name === a.name) === i),
+    ...extensions.flatMap((e) => e.actions),
+    // Objects of users' kinds (an extension's `prepare` adds them) have owners to collect.
+    ...(extensions.some((e) => e.prepare !== undefined) ? [garbageCollector] : []),
   ];
   const informerClients = cached.map((e) => e.name);
   const watchCaches = cached.length > 0 && config.faults.extensionRestart > 0;

@@ -4,7 +4,7 @@
  */
 import { extensionProperties } from '../../model/index.js';
 import { loadExtensions } from '../extensions.js';
-import { allSubjects } from '../subjects.js';
+import { allSubjects, extensionCatalogue } from '../subjects.js';
 import type { Subject } from '../subject.js';
 import { stdoutPalette } from '../terminal.js';
 
@@ -27,9 +27,9 @@ async function withExtensions(subjects: readonly Subject[], paths: readonly stri
   const extensions = await loadExtensions(paths);
   const k8s = subjects.find((s) => s.name === 'kubernetes')!;
   extensionProperties(extensions, [...k8s.properties.map((p) => p.id), ...(k8s.liveness ?? []).map((p) => p.id)]);
-  const safety = extensions.flatMap((e) => (e.properties ?? []).map((p) => ({ id: p.id, kind: p.kind as string, description: `${p.description} (${e.name})`, ...(p.source === undefined ? {} : { source: p.source }) })));
-  const liveness = extensions.flatMap((e) => (e.liveness ?? []).map((p) => ({ id: p.id, kind: p.kind as string, description: `${p.description} (${e.name})`, fairness: k8s.liveness?.[0]?.fairness ?? '' })));
-  return subjects.map((s) => (s !== k8s ? s : { ...s, properties: [...s.properties, ...safety], liveness: [...(s.liveness ?? []), ...liveness] }));
+  const own = extensionCatalogue(extensions, true);
+  const liveness = own.liveness.map((p) => ({ ...p, fairness: k8s.liveness?.[0]?.fairness ?? '' }));
+  return subjects.map((s) => (s !== k8s ? s : { ...s, properties: [...s.properties, ...own.properties], liveness: [...(s.liveness ?? []), ...liveness] }));
 }
 
 export async function runList(what: string | undefined, opts: ListOptions): Promise<number> {

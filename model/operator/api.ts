@@ -13,7 +13,7 @@
  * - a delete of an object with finalizers sets `metadata.deletionTimestamp` and keeps the object
  *   until the last finalizer is removed; no finalizer can be added once it is set;
  * - objects whose owner (by `ownerReferences[].uid`) is gone are deleted by the garbage collector
- *   (background propagation, the default for custom resources), see `garbageCollectable`.
+ *   (background propagation, the default for custom resources), see `garbageCollector.ts`.
  *
  * Sources: k8s.io/apiserver/pkg/registry/generic/registry/store.go (Create, Update, Delete,
  * finalizers and deletionTimestamp), k8s.io/apiextensions-apiserver/pkg/registry/customresource
@@ -138,18 +138,21 @@ export const objectName = (kind: string, name: string): string => `${kind}/${nam
 
 const equal = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
-/** Writes one object's new value and appends the event for every watcher of its kind. */
-function put(store: CustomStore, kind: string, name: string, next: ApiObject, type: WatchEvent['type']): CustomStore {
-  const list = store.objects[kind] ?? [];
-  const objects = [...list.filter((o) => o.metadata.name !== name), next].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
-  const event: WatchEvent = { type, object: next };
+/** The store with `objects` as the list of `kind` and `event` appended for every watcher of the kind. */
+function withEvent(store: CustomStore, kind: string, objects: readonly ApiObject[], event: WatchEvent): CustomStore {
   let watches = store.watches;
   for (const [watcher, kinds] of Object.entries(store.watches)) {
     const pending = kinds[kind];
-    if (pending === undefined) continue;
-    watches = { ...watches, [watcher]: { ...watches[watcher], [kind]: [...pending, event] } };
+    if (pending !== undefined) watches = { ...watches, [watcher]: { ...watches[watcher], [kind]: [...pending, event] } };
   }
   return { ...store, objects: { ...store.objects, [kind]: objects }, watches };
+}
+
+/** Writes one object's new value (ADDED or MODIFIED). */
+function put(store: CustomStore, kind: string, name: string, next: ApiObject, type: WatchEvent['type']): CustomStore {
+  const list = store.objects[kind] ?? [];
+  const objects = [...list.filter((o) => o.metadata.name !== name), next].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+  return withEvent(store, kind, objects, { type, object: next });
 }
 
 /** A new resourceVersion for `o`, and the counter moved on. */
@@ -179,16 +182,8 @@ function settleChange(store: CustomStore, before: ApiObject, changed: ApiObject)
 
 /** Removes an object; its DELETED event carries its last state. */
 function removeWithEvent(store: CustomStore, last: ApiObject): CustomStore {
-  const kind = last.kind;
-  const list = store.objects[kind] ?? [];
-  const objects = list.filter((o) => o.metadata.name !== last.metadata.name);
-  const event: WatchEvent = { type: 'DELETED', object: last };
-  let watches = store.watches;
-  for (const [watcher, kinds] of Object.entries(store.watches)) {
-    const pending = kinds[kind];
-    if (pending !== undefined) watches = { ...watches, [watcher]: { ...watches[watcher], [kind]: [...pending, event] } };
-  }
-  return { ...store, objects: { ...store.objects, [kind]: objects }, watches };
+  const objects = (store.objects[last.kind] ?? []).filter((o) => o.metadata.name !== last.metadata.name);
+  return withEvent(store, last.kind, objects, { type: 'DELETED', object: last });
 }
 
 /**
@@ -263,7 +258,7 @@ export function applyWrite(store: CustomStore, w: Write): [CustomStore, WriteOut
 /** Drops metadata fields left undefined, so an object has one encoding. */
 function clean(o: ApiObject): ApiObject {
   const meta: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o.metadata)) if (v !== undefined && !(Array.isArray(v) && v.length === 0 && k !== 'name')) meta[k] = v;
+  for (const [k, v] of Object.entries(o.metadata)) if (v !== undefined && !(Array.isArray(v) && v.length === 0)) meta[k] = v;
   return { ...o, metadata: meta as unknown as ObjectMeta };
 }
 

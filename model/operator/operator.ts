@@ -33,7 +33,7 @@ import type { ClusterExtension } from '../clusterModel.js';
 import { clusterAction, type ClusterAction } from '../context.js';
 import type { ClusterState } from '../state.js';
 import { modelError, ModelErrorCode } from '../errors.js';
-import { applyWrite, EMPTY_STORE, garbageCollectable, objectName, type ApiObject, type CustomStore, type ObjectInit, type WatchEvent, type Write, type WriteOutcome } from './api.js';
+import { applyWrite, EMPTY_STORE, objectName, type ApiObject, type CustomStore, type ObjectInit, type WatchEvent, type Write, type WriteOutcome } from './api.js';
 
 /** What a reconcile reads. */
 export interface ReconcileView<M extends JsonValue = JsonValue> {
@@ -155,30 +155,6 @@ function applyAll(store: CustomStore, writes: readonly Write[]): CustomStore {
   let s = store;
   for (const w of writes) s = applyWrite(s, w)[0];
   return s;
-}
-
-/** The garbage collector, shared by every operator (one action, whoever declares it first). */
-export const garbageCollector: AnyActionDef<ClusterState> = action<ClusterState, string>({
-  name: 'garbage-collector',
-  params: (s) => (s.custom === undefined ? [] : garbageCollectable(s.custom).map((o) => `${o.kind}/${o.name}`)),
-  apply: (s, key) => {
-    if (s.custom === undefined) return undefined;
-    const [kind, name] = splitKey(key);
-    const o = garbageCollectable(s.custom).find((x) => x.kind === kind && x.name === name);
-    if (o === undefined) return undefined;
-    return { ...s, custom: applyWrite(s.custom, { op: 'delete', kind, name, preconditions: { uid: o.uid } })[0] };
-  },
-  fair: 'strong',
-});
-
-const splitKey = (key: string): [string, string] => {
-  const i = key.indexOf('/');
-  return [key.slice(0, i), key.slice(i + 1)];
-};
-
-/** `kubectl describe`-style line for a garbage-collector step. */
-export function describeGarbageCollection(key: string): StepDescription {
-  return { actor: 'kube-controller-manager/garbage-collector', summary: `deletes ${key}: its owner is gone (background propagation)`, to: ['kube-apiserver'] };
 }
 
 /** A definition that cannot run is refused when it is built, in one coded line (KC1xx, exit 2 on the command line). */
@@ -409,7 +385,6 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       }),
     );
   }
-  actions.push(garbageCollector);
 
   /** The Lease as the API holds it. */
   const leaseOf = (s: ClusterState): ApiObject => (store(s).objects.Lease ?? []).find((o) => o.metadata.name === lease)!;
@@ -524,7 +499,6 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       const c = def.clients?.find((x) => x.name === a.param);
       return { actor: 'user', summary: c?.description ?? `${c?.name}: ${(c?.writes(before) ?? []).map(describeWrite).join('; ')}`, to: ['kube-apiserver'] };
     }
-    if (a.name === 'garbage-collector') return describeGarbageCollection(a.param as string);
     return { actor, summary: a.name };
   };
 
