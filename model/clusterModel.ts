@@ -22,7 +22,7 @@ import { clusterAction, makeCtx, type ClusterAction, type Ctx } from './context.
 import { describeState } from './describe.js';
 import { faultActions, operatorActions, sequenceActions } from './faults.js';
 import { initialStates } from './initial.js';
-import { containerExitAction, kubeletActions, runtimeCheckActions } from './kubelet.js';
+import { containerExitAction, kubeletActions, kubeletStartAction, runtimeCheckActions } from './kubelet.js';
 import { acquireActions, leaderElectionActions } from './leaderElection.js';
 import { nodeLifecycleActions } from './nodeLifecycle.js';
 import { podGcActions } from './podGC.js';
@@ -233,7 +233,7 @@ const runtimeMayFail = (ctx: Ctx): boolean => ctx.possible.count['container-runt
 
 /** The built-in non-urgent actions: tick, faults, operator actions. */
 export function backgroundActions(ctx: Ctx): ClusterAction[] {
-  return [tickAction(ctx), ...acquireActions(ctx), containerExitAction(), ...(runtimeMayFail(ctx) ? [runtimeCheckActions().background] : []), ...(informersOn(ctx) ? watchEventActions(ctx) : []), ...(ctx.config.faults.sequence.length > 0 ? [sequenceActions(ctx).free] : []), ...faultActions(ctx), ...operatorActions(ctx)];
+  return [tickAction(ctx), ...acquireActions(ctx), containerExitAction(), ...(ctx.config.cluster.newNodes > 0 ? [kubeletStartAction()] : []), ...(runtimeMayFail(ctx) ? [runtimeCheckActions().background] : []), ...(informersOn(ctx) ? watchEventActions(ctx) : []), ...(ctx.config.faults.sequence.length > 0 ? [sequenceActions(ctx).free] : []), ...faultActions(ctx), ...operatorActions(ctx)];
 }
 
 const paramsOf = (a: ClusterAction, s: ClusterState): readonly (JsonValue | undefined)[] =>

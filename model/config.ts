@@ -69,6 +69,8 @@ export interface ClusterConfig {
   readonly kubeControllerManager: {
     readonly nodeMonitorPeriod: number;
     readonly nodeMonitorGracePeriod: number;
+    /** `--node-startup-grace-period` (60 s): the grace period of a Node object without a Ready condition. */
+    readonly nodeStartupGracePeriod: number;
     readonly nodeEvictionRate: number;
     readonly secondaryNodeEvictionRate: number;
     readonly largeClusterSizeThreshold: number;
@@ -103,6 +105,11 @@ export interface ClusterConfig {
     readonly zones: number;
     /** Pods a node accepts (kubelet `maxPods`, default 110): the scheduler's capacity filter. */
     readonly maxPods: number;
+    /**
+     * The last `newNodes` nodes are new: their Node objects exist without status (a provisioner made
+     * them, or their kubelets run with `--register-node=false`) and their kubelets have not started.
+     */
+    readonly newNodes: number;
     readonly etcdMembers: number;
     /** etcd members already down in the initial state. */
     readonly etcdMembersDownAtStart: number;

@@ -25,6 +25,10 @@ export interface Ctx {
   readonly tick: number;
   readonly renewInterval: number;
   readonly grace: number;
+  /** `--node-startup-grace-period`: the grace of a Node object without a Ready condition. */
+  readonly startupGrace: number;
+  /** Where the node lifecycle controller's time since a probe saturates: one quantum past the longest grace it compares. */
+  readonly probeCap: number;
   readonly monitorPeriod: number;
   /** Leader-election settings per election and candidate (the first candidate's, then the challengers'). */
   readonly candidateElection: readonly [readonly LeaderElectionConfig[], readonly LeaderElectionConfig[]];
@@ -77,6 +81,8 @@ export function makeCtx(config: ClusterConfig, extensions: readonly ExtensionCau
   const maxTol = Math.max(0, ...finite);
   const kcm = config.kubeControllerManager;
   const grace = kcm.nodeMonitorGracePeriod;
+  // New nodes are marked Unknown after the startup grace period; elsewhere it is never compared.
+  const longestGrace = config.cluster.newNodes > 0 ? Math.max(grace, kcm.nodeStartupGracePeriod) : grace;
   const zoneOfNode = Array.from({ length: config.cluster.nodes }, (_, n) => n % config.cluster.zones);
   const failing = failingNodes(config, possible);
   // The zone rate limiter's wait for the other failing nodes (the recovery bounds read sinceHeartbeat that far).
@@ -98,6 +104,8 @@ export function makeCtx(config: ClusterConfig, extensions: readonly ExtensionCau
     tick: config.model.tick,
     renewInterval,
     grace,
+    startupGrace: kcm.nodeStartupGracePeriod,
+    probeCap: longestGrace + config.model.tick,
     monitorPeriod: kcm.nodeMonitorPeriod,
     candidateElection: [
       perCandidate(kcm.leaderElection, kcm.challengerLeaderElection, config.cluster.controllerManagerCandidates),
@@ -106,7 +114,7 @@ export function makeCtx(config: ClusterConfig, extensions: readonly ExtensionCau
     leaderElection: [kcm.leaderElection, config.kubeScheduler.leaderElection],
     workloads,
     workloadOfPod: podClassifier(workloads),
-    heartbeatCap: grace + maxTol + kcm.nodeMonitorPeriod * 2 + queueWait + cacheDelay + config.model.tick,
+    heartbeatCap: longestGrace + maxTol + kcm.nodeMonitorPeriod * 2 + queueWait + cacheDelay + config.model.tick,
     noExecuteCap: maxTol + config.model.tick,
     liveCap: renewInterval + config.model.tick,
     runtimeDownCap: MAX_WAIT_FOR_CONTAINER_RUNTIME + renewInterval + kcm.nodeMonitorPeriod * 2 + maxTol + queueWait + cacheDelay + config.model.tick,

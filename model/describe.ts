@@ -4,8 +4,8 @@ import { candidateName, ELECTION_NAMES, nodeName, quorum, type ClusterState } fr
 export function describeState(s: ClusterState): string {
   const nodes = s.nodes.map((n, i) => {
     const obj = s.api.nodes[i];
-    const api = obj === null ? 'deleted' : `Ready=${obj.ready}${obj.taints.length ? ` [${obj.taints.join(' ')}]` : ''}`;
-    const real = !n.up ? 'down' : `${n.kubeletUp ? '' : 'kubelet-down '}${n.partitioned ? 'partitioned ' : ''}running{${n.running.map((x) => { const t = n.terminating?.find((y) => y.pod === x); return t === undefined ? x : `${x} (SIGTERM, SIGKILL in ${t.killIn}s)`; }).join(',')}}`;
+    const api = obj === null ? 'deleted' : `${obj.ready === 'None' ? 'no status yet' : `Ready=${obj.ready}`}${obj.taints.length ? ` [${obj.taints.join(' ')}]` : ''}`;
+    const real = !n.up ? 'down' : `${n.kubeletUp ? '' : n.booting === true ? 'kubelet-not-started ' : 'kubelet-down '}${n.partitioned ? 'partitioned ' : ''}running{${n.running.map((x) => { const t = n.terminating?.find((y) => y.pod === x); return t === undefined ? x : `${x} (SIGTERM, SIGKILL in ${t.killIn}s)`; }).join(',')}}`;
     return `${nodeName(i)} ${api} ${real.trim()}`;
   });
   const pods = s.api.pods.map((p) => `${p.name}@${p.nodeName >= 0 ? nodeName(p.nodeName) : 'Pending'}${p.deletion ? '(Terminating)' : ''}`);

@@ -130,6 +130,7 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
         const n = d.nodes[nodeIndex(p)];
         n.up = true;
         n.kubeletUp = true;
+        delete n.booting;
         n.podWatchStuck = undefined;
         n.heartbeatIn = 0;
         n.runtimeUp = true;
@@ -151,7 +152,8 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
     }),
     def<string>({
       name: 'kubelet-restart', budget: 'kubeletRestart', actor: 'fault', params: nodes,
-      enabled: (s, p) => s.nodes[nodeIndex(p)].up && !s.nodes[nodeIndex(p)].kubeletUp,
+      // A new node's kubelet that has not started yet is not down: it starts by itself (kubelet-start).
+      enabled: (s, p) => s.nodes[nodeIndex(p)].up && !s.nodes[nodeIndex(p)].kubeletUp && s.nodes[nodeIndex(p)].booting !== true,
       recipe: (d, p) => {
         d.nodes[nodeIndex(p)].kubeletUp = true;
         d.nodes[nodeIndex(p)].podWatchStuck = undefined; // it relists

@@ -7,6 +7,10 @@
  * phase of the node lifecycle controller's monitor pass against the kubelets' renewals (next pass
  * in tick .. nodeMonitorPeriod; the last pass probed then and has not seen the T+0 renewal yet),
  * so detection latencies cover their whole range.
+ *
+ * The last `cluster.newNodes` nodes are new: their Node objects were made at T+0 without status
+ * and carry the not-ready:NoSchedule taint the TaintNodesByCondition admission adds at creation;
+ * their kubelets have not started, so only DaemonSet pods are bound to them (not yet running).
  */
 import { daemonPodName } from './config.js';
 import type { Ctx } from './context.js';
@@ -20,8 +24,10 @@ export function initialStates(ctx: Ctx): ClusterState[] {
   const cl = c.cluster;
   // ReplicaSet and StatefulSet pods in list order, spread round-robin; a DaemonSet's on every node.
   const replicated = ctx.workloads.filter((w) => w.kind !== 'DaemonSet').flatMap((w) => Array.from({ length: w.replicas }, (_, i) => ({ name: `${w.name}-${i}`, w })));
+  const started = cl.nodes - cl.newNodes;
+  const isNew = (n: number): boolean => n >= started;
   const pods: PodObject[] = [
-    ...replicated.map(({ name, w }, i) => ({ name, workload: w.name, nodeName: w.pinnedNode >= 0 ? w.pinnedNode : i % cl.nodes, deletion: null, tolerations: w.toleration, replacement: false })),
+    ...replicated.map(({ name, w }, i) => ({ name, workload: w.name, nodeName: w.pinnedNode >= 0 ? w.pinnedNode : i % started, deletion: null, tolerations: w.toleration, replacement: false })),
     ...ctx.workloads
       .filter((w) => w.kind === 'DaemonSet')
       .flatMap((w) => Array.from({ length: cl.nodes }, (_, n) => ({ name: daemonPodName(w.name, n), workload: w.name, nodeName: n, deletion: null, tolerations: w.toleration, replacement: false }))),
@@ -54,7 +60,7 @@ export function initialStates(ctx: Ctx): ClusterState[] {
   }
   return (kcmDown ? [ctx.monitorPeriod] : phases).map((monitorIn) => ({
     api: {
-      nodes: Array.from({ length: cl.nodes }, () => ({ ready: 'True' as const, unschedulable: false, taints: [] })),
+      nodes: Array.from({ length: cl.nodes }, (_, n) => (isNew(n) ? { ready: 'None' as const, unschedulable: false, taints: ['not-ready:NoSchedule' as const] } : { ready: 'True' as const, unschedulable: false, taints: [] })),
       pods,
       leases: [
         { holder: kcmDown ? -1 : 0, durationSeconds: ctx.leaderElection[0].leaseDuration, transitioned: false },
@@ -63,16 +69,17 @@ export function initialStates(ctx: Ctx): ClusterState[] {
     },
     nodes: Array.from({ length: cl.nodes }, (_, n) => ({
       up: true,
-      kubeletUp: true,
+      kubeletUp: !isNew(n),
       partitioned: false,
-      heartbeatIn: ctx.renewInterval,
-      running: pods.filter((p) => p.nodeName === n).map((p) => p.name),
+      heartbeatIn: isNew(n) ? 0 : ctx.renewInterval,
+      running: isNew(n) ? [] : pods.filter((p) => p.nodeName === n).map((p) => p.name),
       sinceHeartbeat: 0,
       sinceNoExecute: -1,
       runtimeUp: true,
       statusStuck: false,
-      liveFor: ctx.liveCap,
+      liveFor: isNew(n) ? 0 : ctx.liveCap,
       runtimeDownFor: -1,
+      ...(isNew(n) ? { booting: true } : {}),
     })),
     etcd: Array.from({ length: cl.etcdMembers }, (_, i) => i >= cl.etcdMembersDownAtStart),
     apiservers: Array.from({ length: cl.apiservers }, () => cl.outage !== 'kube-apiserver'),

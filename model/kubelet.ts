@@ -188,6 +188,34 @@ export function containerExitAction(): ClusterAction {
   });
 }
 
+/**
+ * `kubelet-start`: the kubelet of a new node (`cluster.newNodes`) starts, at any instant or never
+ * (how long a machine takes to boot and join is its own business). It finds its Node object and
+ * posts its status with its first Lease renewal, due at once (`registerWithAPIServer`, then
+ * `syncNodeStatus`); with its runtime down it knows so at once (no good runtime check yet).
+ */
+export function kubeletStartAction(): ClusterAction {
+  const booting = (s: ClusterState, n: number): boolean => s.nodes[n].booting === true && s.nodes[n].up && !s.nodes[n].kubeletUp;
+  return clusterAction<string>({
+    name: 'kubelet-start',
+    urgent: false,
+    params: (s) => s.nodes.flatMap((_, n) => (booting(s, n) ? [nodeName(n)] : [])),
+    enabled: (s, p) => {
+      const n = nodeIndex(p);
+      return n >= 0 && n < s.nodes.length && booting(s, n);
+    },
+    apply: (s, p) =>
+      produce(s, (d) => {
+        const node = d.nodes[nodeIndex(p)];
+        node.kubeletUp = true;
+        node.heartbeatIn = 0;
+        delete node.booting;
+        if (!node.runtimeUp) node.runtimeErrors = true;
+      }),
+    describe: (b, p) => ({ actor: `kubelet/${p}`, summary: `the kubelet of the new node ${p} starts, ${b.nodes[nodeIndex(p)].sinceHeartbeat}s after its Node object was made`, to: [] }),
+  });
+}
+
 export function kubeletActions(ctx: Ctx): ClusterAction[] {
   // client-go's lease controller renews with JitterUntil(renewInterval, 0.04, sliding): a gap of
   // up to 1.04 × renewInterval. In whole quanta: renewInterval or up to `late` quanta more (an

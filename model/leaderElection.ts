@@ -61,14 +61,20 @@ export function parseCandidate(name: string): CandidateRef {
  * A kube-controller-manager's controllers as they start on acquiring the lease: empty memory
  * ("Missing timestamp for Node. Assuming now as a timestamp"). For the initial steady state,
  * `lastPassAgo` says how long ago the last monitor pass ran: it probed then, and the renewal made
- * since is not yet seen.
+ * since is not yet seen. A Node object without a Ready condition is probed from its creation
+ * (`node.CreationTimestamp` when the map has no entry), which for a kubelet that never ran is the
+ * time since T+0 its node keeps (`sinceHeartbeat`); at T+0 it is new and not yet observed.
  */
-export function freshControllers(ctx: Ctx, monitorIn = 0, gcIn = 0, lastPassAgo = 0): ControllerManagerLocal {
+export function freshControllers(ctx: Ctx, monitorIn = 0, gcIn = 0, lastPassAgo = 0, s?: ClusterState): ControllerManagerLocal {
   const n = ctx.config.cluster.nodes;
+  const firstNew = n - ctx.config.cluster.newNodes;
   return {
     monitorIn,
     gcIn,
-    nodes: Array.from({ length: n }, () => ({ sinceProbe: lastPassAgo, unseen: lastPassAgo > 0, observed: 'True' as const })),
+    nodes: Array.from({ length: n }, (_, i) => {
+      if (s === undefined) return i < firstNew ? { sinceProbe: lastPassAgo, unseen: lastPassAgo > 0, observed: 'True' as const } : { sinceProbe: 0, unseen: false, observed: 'None' as const };
+      return s.api.nodes[i]?.ready === 'None' ? { sinceProbe: Math.min(s.nodes[i].sinceHeartbeat, ctx.probeCap), unseen: false, observed: 'True' as const } : { sinceProbe: 0, unseen: false, observed: 'True' as const };
+    }),
     zones: Array.from({ length: ctx.config.cluster.zones }, () => ({ state: 'Normal' as const, tokenIn: 0 })),
     disruptionMode: false,
     evictions: [],
@@ -150,7 +156,7 @@ function tryApply(ctx: Ctx, s: ClusterState, ref: CandidateRef): ClusterState {
     k.retryIn = le.retryPeriod; // the renew loop starts: no jitter
     if (!k.leader) {
       k.leader = true;
-      if (e === KCM) k.ctrl = freshControllers(ctx) as Draft<ControllerManagerLocal>;
+      if (e === KCM) k.ctrl = freshControllers(ctx, 0, 0, 0, s) as Draft<ControllerManagerLocal>;
     }
     d.candidates[e].forEach((other, i) => {
       if (i === c) return;

@@ -27,12 +27,20 @@
  *   `SwapLimiter` does: a bucket of the same rate is kept, a new one starts drained when the old
  *   one had no token left (the semantics notes say only "token bucket, burst 1").
  *
- * The 100 ms NoExecute loop acts within the instant. Not modelled: the startup grace period of
- * nodes that never posted Ready, MarkPodsNotReady, pressure conditions.
+ * - A Node object without a Ready condition (`cluster.newNodes`: its kubelet never posted status)
+ *   counts as not ready in its zone, calls for no NoSchedule taint (so the not-ready:NoSchedule
+ *   taint the TaintNodesByCondition admission put on it at creation goes on the first pass of
+ *   doNoScheduleTaintingPass, and the scheduler may bind pods to it), and is marked Unknown
+ *   (reason NodeStatusNeverUpdated) --node-startup-grace-period after its creation or last Lease
+ *   renewal; its observed condition is then the fake Unknown one tryUpdateNodeHealth makes, so it
+ *   is queued for the unreachable NoExecute taint on that same pass.
+ *
+ * The 100 ms NoExecute loop acts within the instant. Not modelled: MarkPodsNotReady (reflected
+ * only through the StatefulSet's readiness check), pressure conditions.
  */
 import { produce } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { byShape, acting, addSorted, candidateName, canWrite, KCM, nodeName, removeItem, type ClusterState, type ControllerManagerLocal, type NodeObject, type Taint, type ZoneState } from './state.js';
+import { byShape, acting, addSorted, candidateName, canWrite, KCM, nodeIndex, nodeName, removeItem, type ClusterState, type ControllerManagerLocal, type NodeObject, type Taint, type ZoneState } from './state.js';
 
 /** ComputeZoneState: (ready, notReady) of a zone's nodes → its state. */
 export function zoneState(ctx: Ctx, ready: number, notReady: number): ZoneState {
@@ -48,6 +56,13 @@ export function tokenInterval(ctx: Ctx, state: ZoneState, zoneSize: number, allF
   if (state === 'PartialDisruption') qps = zoneSize > k.largeClusterSizeThreshold ? k.secondaryNodeEvictionRate : 0;
   if (state === 'FullDisruption' && allFull) qps = 0;
   return qps > 0 ? 1 / qps : Infinity;
+}
+
+/** How many of these nodes have a Node object (a zone's size in handleDisruption). */
+function presentIn(nodes: readonly (NodeObject | null)[], zone: readonly number[]): number {
+  let count = 0;
+  for (const n of zone) if (nodes[n] !== null) count++;
+  return count;
 }
 
 /** The NoSchedule taints a node's conditions and spec call for. */
@@ -112,9 +127,8 @@ function computeNoExecuteCandidates(ctx: Ctx, s: ClusterState, c: number): numbe
       continue;
     }
     const zone = k.ctrl.zones[ctx.zoneOfNode[n]];
-    const size = ctx.nodesOfZone[ctx.zoneOfNode[n]].length;
-    const allFull = k.ctrl.zones.every((z) => z.state === 'FullDisruption');
-    if (zone.tokenIn <= 0 && tokenInterval(ctx, zone.state, size, allFull) !== Infinity) out.push(n);
+    const size = presentIn(s.api.nodes, ctx.nodesOfZone[ctx.zoneOfNode[n]]);
+    if (zone.tokenIn <= 0 && tokenInterval(ctx, zone.state, size, k.ctrl.disruptionMode) !== Infinity) out.push(n);
   }
   return out;
 }
@@ -141,15 +155,22 @@ function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
     const node = apiNodes[n];
     if (node !== null) {
       observed = node.ready;
-      // now > probeTimestamp + grace holds on the pass at probe + grace (see the header).
-      if (node.ready !== 'Unknown' && sinceProbe >= ctx.grace && writable) {
+      // now > probeTimestamp + grace holds on the pass at probe + grace (see the header). A Node
+      // object without a Ready condition gets the startup grace period, counted from its creation
+      // (T+0) or its last renewal, and is then marked Unknown (NodeStatusNeverUpdated); as its
+      // observed condition is the fake Unknown one, it is queued for tainting on the same pass.
+      const grace = node.ready === 'None' ? ctx.startupGrace : ctx.grace;
+      if (node.ready !== 'Unknown' && sinceProbe >= grace && writable) {
         apiNodes[n] = { ...node, ready: 'Unknown' };
         apiChanged = true;
       }
     }
     if (h.unseen || observed !== h.observed) health[n] = { sinceProbe, unseen: false, observed };
   }
-  // Zone states and limiters.
+  // Zone states and limiters (handleDisruption). A zone is the zones of the Node objects listed:
+  // one whose every Node object is deleted drops out, of the master-disruption test too, and a
+  // zone's size counts its Node objects (ComputeZoneState, setLimiterInZone).
+  const sizes = ctx.nodesOfZone.map((nodes) => presentIn(apiNodes, nodes));
   const states = ctx.nodesOfZone.map((nodes) => {
     let ready = 0;
     let notReady = 0;
@@ -161,15 +182,16 @@ function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
     }
     return zoneState(ctx, ready, notReady);
   });
-  const allFull = states.every((z) => z === 'FullDisruption');
+  // allAreFullyDisrupted ranges over the zones listed, so with none left it is (vacuously) true.
+  const allFull = states.every((z, i) => z === 'FullDisruption' || sizes[i] === 0);
   const wasAllFull = before.disruptionMode;
   let zones: ControllerManagerLocal['zones'][number][] | undefined;
   states.forEach((st, z) => {
     const zone = before.zones[z];
-    if (zone.state === st && allFull === wasAllFull) return;
+    if (sizes[z] === 0 || (zone.state === st && allFull === wasAllFull)) return;
     // setLimiterInZone → SwapLimiter (scheduler/rate_limited_queue.go): nothing changes when the
     // rate is the same; a new bucket starts drained when the old one had no token left.
-    const size = ctx.nodesOfZone[z].length;
+    const size = sizes[z];
     const was = tokenInterval(ctx, zone.state, size, wasAllFull);
     const after = tokenInterval(ctx, st, size, allFull);
     zones ??= before.zones.slice();
@@ -219,7 +241,7 @@ export function nodeLifecycleActions(ctx: Ctx): ClusterAction[] {
         const reachable = a.api.nodes.flatMap((n, i) =>
           b.api.nodes[i] !== null && n !== null && b.api.nodes[i]!.taints.some((t) => t.endsWith('NoExecute') && !n.taints.includes(t)) ? [nodeName(i)] : [],
         );
-        const parts = marked.map((n) => `marks ${n} Ready=Unknown`);
+        const parts = marked.map((n) => `marks ${n} Ready=Unknown${b.api.nodes[nodeIndex(n)]?.ready === 'None' ? ` (NodeStatusNeverUpdated: no status ${ctx.startupGrace}s after it was made)` : ''}`);
         if (reachable.length) parts.push(`removes NoExecute taints from ${reachable.join(', ')}`);
         const modeB = b.candidates[KCM][idx(p)].ctrl?.disruptionMode;
         const modeA = a.candidates[KCM][idx(p)].ctrl?.disruptionMode;
@@ -276,8 +298,7 @@ export function nodeLifecycleActions(ctx: Ctx): ClusterAction[] {
           const ctrl = d.candidates[KCM][c].ctrl!;
           if (!swap) {
             const zone = ctrl.zones[ctx.zoneOfNode[n]];
-            const allFull = ctrl.zones.every((z) => z.state === 'FullDisruption');
-            zone.tokenIn = tokenInterval(ctx, zone.state, ctx.nodesOfZone[ctx.zoneOfNode[n]].length, allFull);
+            zone.tokenIn = tokenInterval(ctx, zone.state, presentIn(s.api.nodes, ctx.nodesOfZone[ctx.zoneOfNode[n]]), ctrl.disruptionMode);
           }
         });
       },

@@ -112,7 +112,8 @@ export const LEADER_FAULTS: readonly EventKind[] = ['component-crash', 'componen
 
 /** How many nodes can fail on one path. */
 export function failingNodes(config: ClusterConfig, p: PossibleEvents): number {
-  return Math.min(config.cluster.nodes, timesAtMost(p, ...NODE_FAILURES));
+  // A new node whose kubelet never starts fails like a crashed one.
+  return Math.min(config.cluster.nodes, timesAtMost(p, ...NODE_FAILURES) + config.cluster.newNodes);
 }
 
 /** Whether etcd can be without quorum on some path (from the start or after member losses). */

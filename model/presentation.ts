@@ -57,7 +57,7 @@ function nodeView(s: ClusterState, i: number): string {
   const parts: string[] = [];
   if (obj === null) parts.push('deleted');
   else {
-    parts.push(obj.ready === 'True' ? 'Ready' : obj.ready === 'Unknown' ? 'Unknown' : 'NotReady');
+    parts.push(obj.ready === 'True' ? 'Ready' : obj.ready === 'Unknown' ? 'Unknown' : obj.ready === 'None' ? 'no status yet' : 'NotReady');
     const noExecute = obj.taints.some((t) => t.endsWith(':NoExecute'));
     const noSchedule = obj.taints.some((t) => t.endsWith(':NoSchedule'));
     if (noExecute) parts.push('tainted NoExecute');
@@ -66,7 +66,7 @@ function nodeView(s: ClusterState, i: number): string {
   if (s.api.pods.some((p) => p.nodeName === i && p.deletion === 'taint-eviction')) parts.push('evicting');
   if (!real.up) parts.push('(down)');
   else if (real.partitioned) parts.push('(cut off)');
-  else if (!real.kubeletUp) parts.push('(kubelet down)');
+  else if (!real.kubeletUp) parts.push(real.booting === true ? '(kubelet not started)' : '(kubelet down)');
   return `${nodeName(i)} ${parts.join(' ')}`;
 }
 

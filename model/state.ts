@@ -7,8 +7,11 @@ import type { CustomStore } from './operator/api.js';
 import type { JsonValue } from '../checker/model.js';
 import type { ClusterConfig } from './config.js';
 
-/** A node's Ready condition as stored in the API. */
-export type Ready = 'True' | 'False' | 'Unknown';
+/**
+ * A node's Ready condition as stored in the API. `None`: the Node object has no Ready condition
+ * yet (made without status, and its kubelet has not posted any: `cluster.newNodes`).
+ */
+export type Ready = 'True' | 'False' | 'Unknown' | 'None';
 
 /** The taints the model knows, `node.kubernetes.io/<key>:<Effect>` written `<key>:<Effect>`. */
 export type Taint =
@@ -144,6 +147,11 @@ export interface NodeReal {
    * restarts and relists (kubernetes/kubernetes#131115). Absent: false.
    */
   readonly podWatchStuck?: boolean;
+  /**
+   * A new node (`cluster.newNodes`): up, its kubelet not started yet since its Node object was
+   * made without status; `kubelet-start` starts it at any instant, or never. Absent: false.
+   */
+  readonly booting?: boolean;
 }
 
 /** A pod's containers between SIGTERM and their exit (kubelet pod_workers.go `killPod`). */

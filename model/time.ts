@@ -37,7 +37,7 @@ function tickControllers(ctx: Ctx, ctrl: ControllerManagerLocal, local: number):
   const gcIn = ctrl.gcIn > 0 && !ctx.podGcInert ? down(ctrl.gcIn, local) : ctrl.gcIn;
   let zones = ctrl.zones;
   if (zones.some((z) => z.tokenIn > 0)) zones = zones.map((z) => (z.tokenIn > 0 ? { ...z, tokenIn: down(z.tokenIn, local) } : z));
-  const probeCap = ctx.grace + ctx.tick;
+  const probeCap = ctx.probeCap;
   let nodes = ctrl.nodes;
   if (nodes.some((h) => h.sinceProbe < probeCap)) nodes = nodes.map((h) => (h.sinceProbe < probeCap ? { ...h, sinceProbe: up(h.sinceProbe, local, probeCap) } : h));
   let evictions = ctrl.evictions;

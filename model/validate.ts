@@ -89,6 +89,7 @@ export function validateConfig(c: ClusterConfig): void {
   const cl = c.cluster;
   shape(cl.nodes >= 1, `cluster.nodes (${cl.nodes}) must be at least 1`);
   shape(cl.zones >= 1 && cl.zones <= cl.nodes, `cluster.zones (${cl.zones}) must be between 1 and cluster.nodes (${cl.nodes})`);
+  shape(cl.newNodes >= 0 && cl.newNodes < cl.nodes, `cluster.newNodes (${cl.newNodes}) must be between 0 and cluster.nodes − 1 (${cl.nodes - 1}): the workloads start on the other nodes`);
   shape(cl.maxPods >= 1, `cluster.maxPods (${cl.maxPods}) must be at least 1`);
   shape(cl.etcdMembers >= 1, `cluster.etcdMembers (${cl.etcdMembers}) must be at least 1`);
   shape(cl.etcdMembersDownAtStart >= 0 && cl.etcdMembersDownAtStart <= cl.etcdMembers, `cluster.etcdMembersDownAtStart (${cl.etcdMembersDownAtStart}) must be between 0 and cluster.etcdMembers (${cl.etcdMembers})`);
@@ -152,6 +153,7 @@ export function validateConfig(c: ClusterConfig): void {
   const durations: [string, number][] = [
     ...periods,
     ['kubeControllerManager.nodeMonitorGracePeriod', kcm.nodeMonitorGracePeriod],
+    ['kubeControllerManager.nodeStartupGracePeriod', kcm.nodeStartupGracePeriod],
     ['kubeControllerManager.podGcQuarantine', kcm.podGcQuarantine],
     ['faults.processPauseDuration', c.faults.processPauseDuration],
     ['kubeApiserver.defaultNotReadyTolerationSeconds', c.kubeApiserver.defaultNotReadyTolerationSeconds],

@@ -50,24 +50,40 @@ const seconds = (t: number, cap = Infinity): string => `${t >= cap ? 'at least '
  * `unknown-after-grace`: a node is marked Ready=Unknown only when now > probeTimestamp +
  * nodeMonitorGracePeriod, and probeTimestamp is taken no earlier than the heartbeat, so never
  * earlier than grace (50 s from 1.32, 40 s before) after its last heartbeat. The model reaches
- * exactly that bound (the pass at probe + grace marks it; see `nodeLifecycle.ts`).
+ * exactly that bound (the pass at probe + grace marks it; see `nodeLifecycle.ts`). A Node object
+ * made without status (its kubelet never posted one) gets --node-startup-grace-period instead,
+ * counted from its creation (`tryUpdateNodeHealth`: "kubelet (or nodecontroller) never posted
+ * node status").
  */
 export function unknownAfterGrace(config: ClusterConfig): Property<ClusterState> {
   const grace = config.kubeControllerManager.nodeMonitorGracePeriod;
+  const startup = config.kubeControllerManager.nodeStartupGracePeriod;
   return latch(
     'unknown-after-grace',
     `no node is marked Ready=Unknown earlier than ${grace}s after its last heartbeat`,
     'kubernetes/kubernetes:pkg/controller/nodelifecycle/node_lifecycle_controller.go (tryUpdateNodeHealth)',
-    (before, _a, after) => markedEarly(before, after, grace).length > 0,
+    (before, _a, after) => markedEarly(before, after, grace, startup).length > 0,
     (before, _a, after) =>
-      oneLine(markedEarly(before, after, grace).map((i) => `${nodeName(i)} is marked Ready=Unknown ${seconds(before.nodes[i].sinceHeartbeat)} after its last heartbeat, before the ${grace}s grace period`)),
+      oneLine(
+        markedEarly(before, after, grace, startup).map((i) =>
+          before.api.nodes[i]?.ready === 'None'
+            ? `${nodeName(i)} is marked Ready=Unknown ${seconds(before.nodes[i].sinceHeartbeat)} after it was made without status, before the ${startup}s startup grace period`
+            : `${nodeName(i)} is marked Ready=Unknown ${seconds(before.nodes[i].sinceHeartbeat)} after its last heartbeat, before the ${grace}s grace period`,
+        ),
+      ),
   );
 }
 
-/** The nodes a step marks Ready=Unknown less than `grace` seconds after their last heartbeat. */
-function markedEarly(before: ClusterState, after: ClusterState, grace: number): number[] {
+/**
+ * The nodes a step marks Ready=Unknown less than `grace` seconds after their last heartbeat, or a
+ * Node object without status less than `startup` seconds after it was made.
+ */
+function markedEarly(before: ClusterState, after: ClusterState, grace: number, startup: number): number[] {
   if (before.api.nodes === after.api.nodes) return [];
-  return after.api.nodes.flatMap((n, i) => (n !== null && n.ready === 'Unknown' && before.api.nodes[i]?.ready !== 'Unknown' && before.nodes[i].sinceHeartbeat < grace ? [i] : []));
+  return after.api.nodes.flatMap((n, i) => {
+    const was = before.api.nodes[i]?.ready;
+    return n !== null && n.ready === 'Unknown' && was !== 'Unknown' && before.nodes[i].sinceHeartbeat < (was === 'None' ? startup : grace) ? [i] : [];
+  });
 }
 
 /**

@@ -182,6 +182,7 @@ function schedulerConfiguration(c: Collector, file: string, o: Obj): void {
 /** NodeLifecycleController fields and the parameter each one sets. */
 const NODE_LIFECYCLE: readonly [string, string, 'duration' | 'number' | 'integer'][] = [
   ['NodeMonitorGracePeriod', 'kubeControllerManager.nodeMonitorGracePeriod', 'duration'],
+  ['NodeStartupGracePeriod', 'kubeControllerManager.nodeStartupGracePeriod', 'duration'],
   ['NodeEvictionRate', 'kubeControllerManager.nodeEvictionRate', 'number'],
   ['SecondaryNodeEvictionRate', 'kubeControllerManager.secondaryNodeEvictionRate', 'number'],
   ['LargeClusterSizeThreshold', 'kubeControllerManager.largeClusterSizeThreshold', 'integer'],
@@ -220,6 +221,7 @@ function controllerManagerConfiguration(c: Collector, file: string, o: Obj): voi
 const FLAG_PARAMETERS: Readonly<Record<Component, Readonly<Record<string, readonly [string, 'duration' | 'number' | 'integer']>>>> = {
   'kube-controller-manager': {
     'node-monitor-grace-period': ['kubeControllerManager.nodeMonitorGracePeriod', 'duration'],
+    'node-startup-grace-period': ['kubeControllerManager.nodeStartupGracePeriod', 'duration'],
     'node-monitor-period': ['kubeControllerManager.nodeMonitorPeriod', 'duration'],
     'node-eviction-rate': ['kubeControllerManager.nodeEvictionRate', 'number'],
     'secondary-node-eviction-rate': ['kubeControllerManager.secondaryNodeEvictionRate', 'number'],

@@ -69,6 +69,8 @@ describe('symmetry', () => {
     ['two zones with a partition and a cordon', 'node-partition', { ...SMALL, 'cluster.nodes': '4', 'cluster.zones': '2', 'cluster.replicaSetReplicas': '4', 'cluster.statefulSetReplicas': '0', 'cluster.controllerManagerCandidates': '1', 'cluster.schedulerCandidates': '1', 'faults.nodePartitionHeal': '0', 'operator.cordon': '1' }],
     // Pods of the healed node terminate (SIGTERM, exit or SIGKILL): their timers move with their node.
     ['a healed partition whose evicted pods terminate', 'node-partition', { ...SMALL, 'cluster.replicaSetReplicas': '2', 'cluster.statefulSetReplicas': '0', 'cluster.controllerManagerCandidates': '1', 'cluster.schedulerCandidates': '1', 'faults.nodePartitionHeal': '1', 'cluster.terminationGracePeriodSeconds': '2' }],
+    // New nodes (no status, kubelet not started) are interchangeable with each other, not with started ones.
+    ['new nodes beside a started one', 'node-failure', { ...SMALL, 'cluster.newNodes': '2', 'kubeControllerManager.nodeStartupGracePeriod': '4s', 'cluster.replicaSetReplicas': '1', 'cluster.statefulSetReplicas': '0', 'cluster.controllerManagerCandidates': '1', 'cluster.schedulerCandidates': '1' }],
   ] as const) {
     it(`should store exactly one state per reachable orbit on ${name}`, () => {
       const config = resolveConfig(scenario, { set });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { alwaysStep, check, sometimes } from '../../checker/index.js';
 import { resolveConfig, type ClusterState } from '../../model/index.js';
 import { kubernetesModel } from '../../properties/index.js';
+import { checkWith, SMALL_TIMERS } from './helpers.js';
 
 describe('zone disruption', () => {
   it('should enter master disruption mode when every node is cut off, and evict nothing while in it', () => {
@@ -38,5 +39,35 @@ describe('zone disruption', () => {
       'no-eviction-in-disruption-mode': 'holds',
       'no-taint-in-disruption-mode': 'holds',
     });
+  });
+
+  // handleDisruption ranges over the zones of the Node objects listed: a zone whose last Node
+  // object is deleted drops out, so the zones left can all be in FullDisruption.
+  const twoZones = (deleteNode: string) => {
+    const mode = (s: ClusterState): boolean => s.candidates[0].some((k) => k.ctrl?.disruptionMode === true);
+    return checkWith(
+      'node-failure',
+      { ...SMALL_TIMERS, 'cluster.nodes': '2', 'cluster.zones': '2', 'cluster.replicaSetReplicas': '1', 'cluster.statefulSetReplicas': '0', 'faults.nodeCrash': '1', 'operator.deleteNode': deleteNode },
+      [
+        sometimes<ClusterState>('disruption-mode', 'master disruption mode is entered', mode),
+        alwaysStep<ClusterState>('no-taint-in-disruption-mode', 'no NoExecute taint is added in master disruption mode', (b, a) => !(mode(b) && a.name === 'node-noexecute-taint')),
+        sometimes<ClusterState>('untainted-in-mode', 'a crashed node loses its NoExecute taint in disruption mode', (s) => mode(s) && s.nodes.some((n, i) => !n.up && s.api.nodes[i] !== null && !s.api.nodes[i]!.taints.includes('unreachable:NoExecute'))),
+      ],
+    );
+  };
+
+  it('should enter master disruption mode when the healthy zone loses its last Node object and the other zone is fully disrupted', () => {
+    const { result, status } = twoZones('1');
+    expect(status).toEqual({ 'disruption-mode': 'witnessed', 'no-taint-in-disruption-mode': 'holds', 'untainted-in-mode': 'witnessed' });
+    // The witness: node-2's Node object is deleted while node-1 is down and Unknown.
+    const trace = result.properties.find((p) => p.id === 'disruption-mode')!.trace!;
+    const names = trace.actions.map((a) => a.name);
+    expect(names).toContain('delete-node');
+    expect(names).toContain('node-crash');
+  });
+
+  it('should not enter it with one zone fully disrupted while another has a Node object', () => {
+    const { status } = twoZones('0');
+    expect(status['disruption-mode']).toBe('unwitnessed');
   });
 });
