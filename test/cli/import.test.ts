@@ -30,29 +30,29 @@ describe('importing component configurations and flags', () => {
       kubelet: { nodeLeaseDurationSeconds: 20 },
       cluster: { maxPods: 50 },
       kubeScheduler: { leaderElection: { leaseDuration: '30s', renewDeadline: '20s' } },
-      kubeControllerManager: { leaderElection: { leaseDuration: '20s' }, nodeMonitorPeriod: '2s', nodeMonitorGracePeriod: '1m', nodeEvictionRate: 0.5 },
+      kubeControllerManager: { leaderElection: { leaseDuration: '20s' }, nodeMonitorPeriod: '2s', nodeMonitorGracePeriod: '1m', nodeEvictionRate: 0.5, nodeStartupGracePeriod: '1m' },
     });
     expect(r.origins['kubeControllerManager.nodeMonitorGracePeriod']).toBe('kcm.yaml: NodeLifecycleController.NodeMonitorGracePeriod');
     expect(r.notModelled).toEqual([
       'kubelet.yaml: KubeletConfiguration.evictionHard',
       'sched.yaml: leaderElection.resourceName',
-      'kcm.yaml: KubeControllerManagerConfiguration.NodeLifecycleController.NodeStartupGracePeriod',
       'kcm.yaml: KubeControllerManagerConfiguration.HPAController',
     ]);
     const config = resolveConfig('node-failure', { file: r.config });
     expect(config.kubeControllerManager.nodeMonitorGracePeriod).toBe(60);
     expect(config.kubeScheduler.leaderElection.leaseDuration).toBe(30);
+    expect(config.kubeControllerManager.nodeStartupGracePeriod).toBe(60);
   });
 
   it('should read flags files of each component: by program, by file name, by their own flags; leader-elect flags need to know whose they are', () => {
     const r = importSources([
-      flagFile('cp/kcm-flags.txt', '--node-monitor-grace-period=20s\n--node-monitor-period 2s\n--node-eviction-rate=0.2 --secondary-node-eviction-rate=0.02\n--large-cluster-size-threshold=10\n--unhealthy-zone-threshold=0.6\n--leader-elect-renew-deadline=8s\n--profiling=false'),
+      flagFile('cp/kcm-flags.txt', '--node-monitor-grace-period=20s\n--node-startup-grace-period=90s\n--node-monitor-period 2s\n--node-eviction-rate=0.2 --secondary-node-eviction-rate=0.02\n--large-cluster-size-threshold=10\n--unhealthy-zone-threshold=0.6\n--leader-elect-renew-deadline=8s\n--profiling=false'),
       flagFile('a.flags', '/usr/local/bin/kube-apiserver \\\n  --default-unreachable-toleration-seconds=30 \\\n  --default-not-ready-toleration-seconds=40 # comment\n  --etcd-servers=https://e:2379'),
       flagFile('kube-scheduler.args', '- --leader-elect=false\n- --leader-elect-lease-duration=20s'),
       flagFile('mixed', '--node-monitor-period=3s --default-unreachable-toleration-seconds=50'),
     ]);
     expect(r.config).toEqual({
-      kubeControllerManager: { nodeMonitorGracePeriod: '20s', nodeMonitorPeriod: '3s', nodeEvictionRate: 0.2, secondaryNodeEvictionRate: 0.02, largeClusterSizeThreshold: 10, unhealthyZoneThreshold: 0.6, leaderElection: { renewDeadline: '8s' } },
+      kubeControllerManager: { nodeMonitorGracePeriod: '20s', nodeStartupGracePeriod: '1m30s', nodeMonitorPeriod: '3s', nodeEvictionRate: 0.2, secondaryNodeEvictionRate: 0.02, largeClusterSizeThreshold: 10, unhealthyZoneThreshold: 0.6, leaderElection: { renewDeadline: '8s' } },
       kubeApiserver: { defaultUnreachableTolerationSeconds: 50, defaultNotReadyTolerationSeconds: 40 },
       cluster: { schedulerCandidates: 1 },
       kubeScheduler: { leaderElection: { leaseDuration: '20s' } },
