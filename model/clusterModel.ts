@@ -22,7 +22,7 @@ import { clusterAction, makeCtx, type ClusterAction, type Ctx } from './context.
 import { describeState } from './describe.js';
 import { faultActions, operatorActions, sequenceActions } from './faults.js';
 import { initialStates } from './initial.js';
-import { containerExitAction, kubeletActions, kubeletStartAction, runtimeCheckActions } from './kubelet.js';
+import { containerExitAction, kubeletActions, kubeletStartAction, powerOffAction, runtimeCheckActions } from './kubelet.js';
 import { acquireActions, leaderElectionActions } from './leaderElection.js';
 import { nodeLifecycleActions } from './nodeLifecycle.js';
 import { podGcActions } from './podGC.js';
@@ -219,6 +219,7 @@ export function urgentActions(ctx: Ctx): ClusterAction[] {
     ...(informersOn(ctx) ? informerActions(ctx) : []),
     ...leaderElectionActions(ctx),
     ...kubeletActions(ctx),
+    ...(ctx.config.kubelet.shutdownGracePeriod > 0 && ctx.possible.count['node-shutdown'] > 0 ? [powerOffAction()] : []),
     ...(runtimeMayFail(ctx) ? [runtimeCheckActions().urgent] : []),
     ...nodeLifecycleActions(ctx),
     ...taintEvictionActions(ctx),

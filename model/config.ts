@@ -65,6 +65,10 @@ export interface ClusterConfig {
   readonly kubelet: {
     /** `nodeLeaseDurationSeconds` (40); the Lease is renewed every 0.25 × this (10 s). */
     readonly nodeLeaseDurationSeconds: number;
+    /** KubeletConfiguration `shutdownGracePeriod` (0: graceful node shutdown off). */
+    readonly shutdownGracePeriod: number;
+    /** KubeletConfiguration `shutdownGracePeriodCriticalPods` (0). */
+    readonly shutdownGracePeriodCriticalPods: number;
   };
   readonly kubeControllerManager: {
     readonly nodeMonitorPeriod: number;
@@ -161,6 +165,7 @@ export interface ClusterConfig {
   /** Fault budgets: how many of each may happen on one path. */
   readonly faults: {
     readonly nodeCrash: number;
+    readonly nodeShutdown: number;
     readonly nodeRestart: number;
     readonly kubeletCrash: number;
     readonly kubeletRestart: number;

@@ -7,6 +7,7 @@
  */
 import { castDraft, produce, type Draft } from 'immer';
 import { initialStates } from './initial.js';
+import { powerOff } from './kubelet.js';
 import type { JsonValue } from '../checker/model.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { candidateRefs, freshFollower, parseCandidate } from './leaderElection.js';
@@ -109,19 +110,26 @@ export function sequenceActions(ctx: Ctx): { readonly free: ClusterAction; reado
 
 function faultDefs(ctx: Ctx): Def<JsonValue>[] {
   const f = ctx.config.faults;
+  const shutdownGrace = ctx.config.kubelet.shutdownGracePeriod;
   return [
     def<string>({
       name: 'node-crash', budget: 'nodeCrash', actor: 'fault', params: nodes,
       enabled: (s, p) => s.nodes[nodeIndex(p)].up,
+      recipe: (d, p) => powerOff(d.nodes[nodeIndex(p)]),
+      summary: (p) => `${p} crashes: its containers and kubelet stop`,
+    }),
+    def<string>({
+      // systemd's PrepareForShutdown: with graceful node shutdown on, the kubelet's inhibitor lock
+      // delays it by shutdownGracePeriod (nodeshutdown_manager_linux.go); otherwise, or with the
+      // kubelet down, nothing holds it and the node goes down as in a crash.
+      name: 'node-shutdown', budget: 'nodeShutdown', actor: 'fault', params: nodes,
+      enabled: (s, p) => s.nodes[nodeIndex(p)].up && s.nodes[nodeIndex(p)].shutdownIn === undefined,
       recipe: (d, p) => {
         const n = d.nodes[nodeIndex(p)];
-        n.up = false;
-        n.kubeletUp = false;
-        n.running = [];
-        n.heartbeatIn = 0; // a dead kubelet keeps no timer (a restart sets it anyway)
-        delete n.runtimeErrors;
+        if (shutdownGrace > 0 && n.kubeletUp) n.shutdownIn = shutdownGrace;
+        else powerOff(n);
       },
-      summary: (p) => `${p} crashes: its containers and kubelet stop`,
+      summary: (p) => (shutdownGrace > 0 ? `${p} begins to shut down: its kubelet holds the shutdown for up to ${shutdownGrace}s (shutdownGracePeriod) to stop its pods` : `${p} shuts down: with kubelet.shutdownGracePeriod 0 nothing holds it, its containers and kubelet stop`),
     }),
     def<string>({
       name: 'node-restart', budget: 'nodeRestart', actor: 'fault', params: nodes,
@@ -131,6 +139,7 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
         n.up = true;
         n.kubeletUp = true;
         delete n.booting;
+        delete n.shutdownIn;
         n.podWatchStuck = undefined;
         n.heartbeatIn = 0;
         n.runtimeUp = true;

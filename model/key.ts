@@ -37,7 +37,7 @@ export function nodeObjectKey(o: NodeObject | null): string {
 
 /** The node's own fields, running containers excluded. */
 export function nodeRealKey(n: NodeReal): string {
-  return `${n.up ? 1 : 0}${n.kubeletUp ? 1 : 0}${n.partitioned ? 1 : 0}${n.runtimeUp ? 1 : 0}${n.statusStuck ? 1 : 0}${n.podWatchStuck === true ? 'w' : ''}${n.runtimeErrors === true ? 'e' : ''}${n.booting === true ? 'b' : ''},${n.heartbeatIn},${n.sinceHeartbeat},${n.sinceNoExecute},${n.liveFor},${n.runtimeDownFor}${terminatingKey(n, (pod) => pod)}`;
+  return `${n.up ? 1 : 0}${n.kubeletUp ? 1 : 0}${n.partitioned ? 1 : 0}${n.runtimeUp ? 1 : 0}${n.statusStuck ? 1 : 0}${n.podWatchStuck === true ? 'w' : ''}${n.runtimeErrors === true ? 'e' : ''}${n.booting === true ? 'b' : ''}${n.shutdownIn === undefined ? '' : `s${n.shutdownIn}`},${n.heartbeatIn},${n.sinceHeartbeat},${n.sinceNoExecute},${n.liveFor},${n.runtimeDownFor}${terminatingKey(n, (pod) => pod)}`;
 }
 
 /** The node's terminating containers (`!pod:killIn` each, pods named by `label`); "" when none. */

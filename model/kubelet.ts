@@ -29,16 +29,25 @@
  * runtime status check may not have completed yet"). Not modelled: a runtime that answers and
  * reports RuntimeReady=false, which the next 5 s check reports.
  *
+ * Graceful node shutdown (pkg/kubelet/nodeshutdown, `shutdownGracePeriod` > 0): on `node-shutdown`
+ * the kubelet posts Ready=False at once, admits no pod, sends SIGTERM to every container with its
+ * grace period capped at shutdownGracePeriod − shutdownGracePeriodCriticalPods, and reports each
+ * stopped pod Failed; the node powers off (`node-power-off`) when that is done or the delay ends.
+ * A Failed pod's object is dropped when it is reported: no controller or property counts a
+ * terminal pod (`IsPodActive`), the StatefulSet and DaemonSet controllers delete it at once and a
+ * ReplicaSet's lingers until pod GC's threshold. No pod is critical here (no priority classes).
+ * A new node's kubelet (`cluster.newNodes`) starts at any instant, or never (`kubelet-start`).
+ *
  * Batched: all kubelets due at one instant act in one step. Their effects touch disjoint parts of
  * the state (their own node, Lease and pods), so the end state of the instant does not depend on
  * their order; the batch keeps node symmetry exact. The renewal jitter (0.04, sliding) is
  * explored where a grace period comes near the renew interval (see `jitter` below). Not
  * modelled: the five immediate Lease retries, kubelet admission (maxPods is the scheduler's filter only), pod phases.
  */
-import { produce } from 'immer';
+import { produce, type Draft } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { MAX_WAIT_FOR_CONTAINER_RUNTIME, RUNTIME_UP_PERIOD, terminationGraceOf } from './config.js';
-import { kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeIndex, nodeName, removeItem, addSorted, isTerminating, terminatingOf, KCM, type Candidate, type ClusterState, type NodeObject, type PodObject, type Terminating } from './state.js';
+import { kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeIndex, nodeName, removeItem, addSorted, isTerminating, terminatingOf, KCM, type Candidate, type ClusterState, type NodeObject, type NodeReal, type PodObject, type Terminating } from './state.js';
 
 /** Nodes whose kubelet is due to renew its Lease. */
 export function heartbeatsDue(s: ClusterState): number[] {
@@ -57,6 +66,8 @@ export function heartbeatsOf(before: ClusterState, action: { name: string }): nu
 export function postedReady(s: ClusterState, n: number): 'True' | 'False' | undefined {
   const node = s.nodes[n];
   if (node.statusStuck) return undefined;
+  // The shutdown manager's ShutdownStatus makes the Ready condition False ("node is shutting down").
+  if (node.shutdownIn !== undefined) return 'False';
   return node.runtimeUp || node.runtimeErrors !== true ? 'True' : 'False';
 }
 
@@ -106,6 +117,8 @@ interface SyncWork {
   readonly start: string[];
   readonly stop: string[];
   readonly finish: string[];
+  /** A graceful node shutdown: the immediate status update that posts Ready=False. */
+  readonly notReady?: boolean;
 }
 
 const bound = (p: PodObject, n: number): boolean => p.nodeName === n;
@@ -113,6 +126,7 @@ const bound = (p: PodObject, n: number): boolean => p.nodeName === n;
 /** What the kubelet of node n would do now (empty when it cannot see the API). */
 export function syncWork(s: ClusterState, n: number): SyncWork | undefined {
   const node = s.nodes[n];
+  if (node.shutdownIn !== undefined) return shutdownWork(s, n);
   // A kubelet whose pod watch is stuck (after an etcd restore) sees no change, like one cut off.
   if (!kubeletAlive(s, n) || !kubeletReachesApi(s, n) || node.podWatchStuck === true) return undefined;
   const start: string[] = [];
@@ -136,6 +150,28 @@ export function syncWork(s: ClusterState, n: number): SyncWork | undefined {
   if (!kubeletCanWrite(s, n)) finish.length = 0;
   if (start.length + stop.length + finish.length === 0) return undefined;
   return { start, stop, finish };
+}
+
+/**
+ * What the kubelet of a node shutting down does (nodeshutdown_manager_linux.go
+ * `processShutdownEvent`): it posts Ready=False at once, admits no pod ("node is shutting down"),
+ * sends SIGTERM to every container (each pod's grace period capped at shutdownGracePeriod −
+ * shutdownGracePeriodCriticalPods), and reports each stopped pod Failed (reason Terminated), as
+ * it does a pod bound there it will not admit. A Failed pod counts for no controller
+ * (`IsPodActive`; the StatefulSet and DaemonSet controllers delete it, and deleting a terminal
+ * pod takes no grace period), so its object is dropped when it is reported. The stopping goes on
+ * cut off from the API; the reports wait for it.
+ */
+function shutdownWork(s: ClusterState, n: number): SyncWork | undefined {
+  if (!kubeletAlive(s, n)) return undefined;
+  const node = s.nodes[n];
+  const stop = node.running.filter((name) => !isTerminating(node, name));
+  const writable = kubeletCanWrite(s, n);
+  const finish = writable ? s.api.pods.filter((p) => p.nodeName === n && !node.running.includes(p.name)).map((p) => p.name) : [];
+  const obj = s.api.nodes[n];
+  const notReady = writable && obj !== null && postedReady(s, n) === 'False' && obj.ready !== 'False';
+  if (stop.length + finish.length === 0 && !notReady) return undefined;
+  return { start: [], stop, finish, notReady };
 }
 
 /** Nodes whose kubelet is due to SIGKILL containers whose grace period is over. */
@@ -216,6 +252,50 @@ export function kubeletStartAction(): ClusterAction {
   });
 }
 
+/** A node goes down (a crash, or the end of a shutdown): its containers and kubelet stop. */
+export function powerOff(n: Draft<NodeReal>): void {
+  n.up = false;
+  n.kubeletUp = false;
+  n.running = [];
+  delete n.terminating;
+  delete n.shutdownIn;
+  n.heartbeatIn = 0; // a dead kubelet keeps no timer (a restart sets it anyway)
+  delete n.runtimeErrors;
+}
+
+/** Nodes whose shutdown may proceed: the kubelet is done (pods stopped and reported) or the delay is over. */
+function powerOffsDue(s: ClusterState): number[] {
+  const out: number[] = [];
+  for (let n = 0; n < s.nodes.length; n++) {
+    const node = s.nodes[n];
+    if (node.shutdownIn === undefined || !node.up) continue;
+    if (node.shutdownIn <= 0 || (node.running.length === 0 && syncWork(s, n) === undefined)) out.push(n);
+  }
+  return out;
+}
+
+/**
+ * `node-power-off`: a node shutting down goes down once its kubelet has stopped its pods and
+ * reported them (it releases the inhibitor lock) or when shutdownGracePeriod ends, whatever is
+ * still running then. Urgent; listed only where a node can shut down gracefully.
+ */
+export function powerOffAction(): ClusterAction {
+  return clusterAction({
+    name: 'node-power-off',
+    urgent: true,
+    enabled: (s) => powerOffsDue(s).length > 0,
+    apply: (s) =>
+      produce(s, (d) => {
+        for (const n of powerOffsDue(s)) powerOff(d.nodes[n]);
+      }),
+    describe: (b) => {
+      const due = powerOffsDue(b);
+      const parts = due.map((n) => (b.nodes[n].shutdownIn! <= 0 ? `${nodeName(n)} powers off: the shutdown delay is over${b.nodes[n].running.length ? ` (${b.nodes[n].running.join(', ')} still running)` : ''}` : `${nodeName(n)} powers off: its kubelet has stopped its pods`));
+      return { actor: `node/${due.map(nodeName).join(',')}`, summary: parts.join('; '), to: [] };
+    },
+  });
+}
+
 export function kubeletActions(ctx: Ctx): ClusterAction[] {
   // client-go's lease controller renews with JitterUntil(renewInterval, 0.04, sliding): a gap of
   // up to 1.04 × renewInterval. In whole quanta: renewInterval or up to `late` quanta more (an
@@ -236,7 +316,10 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
   /** How many quanta late the renewal after this one is for the i-th due kubelet. */
   const lateOf = (mask: number | undefined, i: number): number => Math.floor((mask ?? 0) / choices ** i) % choices;
   const graces = new Map(ctx.config.cluster.workloads.map((w) => [w.name, terminationGraceOf(ctx.config, w)]));
-  const graceOf = (pod: string): number => graces.get(ctx.workloadOfPod(pod)?.name ?? '') ?? terminationGraceOf(ctx.config, undefined);
+  const podGrace = (pod: string): number => graces.get(ctx.workloadOfPod(pod)?.name ?? '') ?? terminationGraceOf(ctx.config, undefined);
+  // Graceful node shutdown caps every (non-critical) pod's grace period.
+  const shutdownCap = Math.max(0, ctx.config.kubelet.shutdownGracePeriod - ctx.config.kubelet.shutdownGracePeriodCriticalPods);
+  const graceOf = (pod: string, shuttingDown = false): number => (shuttingDown ? Math.min(podGrace(pod), shutdownCap) : podGrace(pod));
   return [
     clusterAction<number>({
       name: 'kubelet-heartbeat',
@@ -308,13 +391,16 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
             if (w === undefined) continue;
             const running = d.nodes[n].running as string[];
             for (const name of w.start) addSorted(running, name);
+            const down = s.nodes[n].shutdownIn !== undefined;
             if (w.stop.length) {
-              const terminating: Terminating[] = [...terminatingOf(s.nodes[n])];
-              for (const name of w.stop) terminating.push({ pod: name, killIn: graceOf(name) });
+              // A shutdown shortens a grace period already running too (the shorter one wins).
+              const terminating: Terminating[] = terminatingOf(s.nodes[n]).map((t) => (down ? { pod: t.pod, killIn: Math.min(t.killIn, shutdownCap) } : t));
+              for (const name of w.stop) terminating.push({ pod: name, killIn: graceOf(name, down) });
               terminating.sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
               d.nodes[n].terminating = terminating;
             }
             if (w.finish.length) d.api.pods = d.api.pods.filter((p) => !w.finish.includes(p.name));
+            if (w.notReady === true) d.api.nodes[n]!.ready = 'False';
           }
         }),
       describe: (b) => {
@@ -325,10 +411,15 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
           const w = syncWork(b, n);
           if (w === undefined) continue;
           actors.push(nodeName(n));
+          const down = b.nodes[n].shutdownIn !== undefined;
+          if (w.notReady === true) {
+            parts.push(`posts ${nodeName(n)} Ready=False (node is shutting down)`);
+            writes = true;
+          }
           if (w.start.length) parts.push(`starts ${w.start.join(', ')} on ${nodeName(n)}`);
-          if (w.stop.length) parts.push(`sends SIGTERM to ${w.stop.join(', ')} on ${nodeName(n)} (SIGKILL after ${w.stop.map((x) => `${graceOf(x)}s`).join(', ')})`);
+          if (w.stop.length) parts.push(`sends SIGTERM to ${w.stop.join(', ')} on ${nodeName(n)}${down ? ' for the node shutdown' : ''} (SIGKILL after ${w.stop.map((x) => `${graceOf(x, down)}s`).join(', ')})`);
           if (w.finish.length) {
-            parts.push(`finishes deleting ${w.finish.join(', ')}`);
+            parts.push(down ? `reports ${w.finish.join(', ')} Failed (node shutdown; a Failed pod counts for no controller and goes)` : `finishes deleting ${w.finish.join(', ')}`);
             writes = true;
           }
         }

@@ -53,6 +53,8 @@ const SPECS: readonly ParameterSpec[] = [
   { key: 'kubernetesVersion', kubernetesName: '', component: 'cluster', defaultValue: '1.32', type: 'string', description: 'selects version-dependent defaults (node-monitor-grace-period 40s up to 1.31, 50s from 1.32)' },
   { key: 'model.tick', kubernetesName: '', component: 'model', defaultValue: '1s', type: 'duration', description: 'time quantum of the tick action; every duration must be a multiple of it' },
   { key: 'kubelet.nodeLeaseDurationSeconds', kubernetesName: 'nodeLeaseDurationSeconds', component: 'kubelet', defaultValue: '40', type: 'integer', max: null, description: 'node Lease duration; the kubelet renews every 0.25 × this (10 s)' },
+  { key: 'kubelet.shutdownGracePeriod', kubernetesName: 'shutdownGracePeriod', component: 'kubelet', defaultValue: '0s', type: 'duration', description: 'graceful node shutdown: how long the kubelet delays a shutdown to stop the pods (0 = off: a shutdown is a crash)' },
+  { key: 'kubelet.shutdownGracePeriodCriticalPods', kubernetesName: 'shutdownGracePeriodCriticalPods', component: 'kubelet', defaultValue: '0s', type: 'duration', description: 'the part of shutdownGracePeriod kept for critical pods; the others get the rest (the model has no critical pods)' },
   { key: 'kubeControllerManager.nodeMonitorPeriod', kubernetesName: '--node-monitor-period', component: KCM, defaultValue: '5s', type: 'duration', description: 'period of the node lifecycle controller health pass' },
   { key: 'kubeControllerManager.nodeMonitorGracePeriod', kubernetesName: '--node-monitor-grace-period', component: KCM, defaultValue: '50s', type: 'duration', description: 'time without a heartbeat before a node is marked Ready=Unknown (40s up to 1.31)' },
   { key: 'kubeControllerManager.nodeStartupGracePeriod', kubernetesName: '--node-startup-grace-period', component: KCM, defaultValue: '1m', type: 'duration', description: 'time a Node object whose kubelet never posted status (see cluster.newNodes) gets before it is marked Ready=Unknown (NodeStatusNeverUpdated)' },
@@ -93,6 +95,7 @@ const SPECS: readonly ParameterSpec[] = [
   ...(
     [
       ['nodeCrash', 'node crashes (containers die, kubelet stops)'],
+      ['nodeShutdown', 'node shutdowns: with kubelet.shutdownGracePeriod > 0 the kubelet posts Ready=False, stops the pods (then Failed) and the node powers off; with 0 a shutdown is a crash'],
       ['nodeRestart', 'restarts of a crashed node'],
       ['kubeletCrash', 'kubelet crashes (containers keep running)'],
       ['kubeletRestart', 'restarts of a crashed kubelet'],

@@ -12,7 +12,7 @@ import type { ClusterConfig } from './config.js';
 
 /** Every fault and operator action a budget or the sequence may allow, named as in traces. */
 export const EVENT_KINDS = [
-  'node-crash', 'node-restart', 'kubelet-crash', 'kubelet-restart', 'container-runtime-failure', 'container-runtime-recovery', 'node-status-update-failure',
+  'node-crash', 'node-shutdown', 'node-restart', 'kubelet-crash', 'kubelet-restart', 'container-runtime-failure', 'container-runtime-recovery', 'node-status-update-failure',
   'node-partition', 'node-partition-heal', 'component-crash', 'component-restart', 'control-plane-partition', 'control-plane-partition-heal',
   'etcd-member-loss', 'apiserver-loss', 'etcd-member-restore', 'apiserver-restore', 'apiserver-etcd-outage', 'process-pause', 'clock-drift',
   'force-delete-pod', 'delete-node', 'out-of-service-taint', 'cordon', 'etcd-restore', 'component-stop',
@@ -26,6 +26,7 @@ type OperatorBudget = keyof ClusterConfig['operator'];
 /** The budget that allows each kind (`faults.<key>` or `operator.<key>`). */
 export const BUDGET_OF: Readonly<Record<EventKind, { readonly section: 'faults'; readonly key: FaultBudget } | { readonly section: 'operator'; readonly key: OperatorBudget }>> = {
   'node-crash': { section: 'faults', key: 'nodeCrash' },
+  'node-shutdown': { section: 'faults', key: 'nodeShutdown' },
   'node-restart': { section: 'faults', key: 'nodeRestart' },
   'kubelet-crash': { section: 'faults', key: 'kubeletCrash' },
   'kubelet-restart': { section: 'faults', key: 'kubeletRestart' },
@@ -105,7 +106,7 @@ export function timesAtMost(p: PossibleEvents, ...kinds: readonly EventKind[]): 
 }
 
 /** Faults that stop a node's heartbeats or its containers. */
-export const NODE_FAILURES: readonly EventKind[] = ['node-crash', 'node-partition', 'kubelet-crash', 'container-runtime-failure'];
+export const NODE_FAILURES: readonly EventKind[] = ['node-crash', 'node-shutdown', 'node-partition', 'kubelet-crash', 'container-runtime-failure'];
 
 /** Faults that can make a leader stop renewing (or a follower take over early) with the API reachable. */
 export const LEADER_FAULTS: readonly EventKind[] = ['component-crash', 'component-stop', 'control-plane-partition', 'process-pause', 'clock-drift'];

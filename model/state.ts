@@ -152,6 +152,13 @@ export interface NodeReal {
    * made without status; `kubelet-start` starts it at any instant, or never. Absent: false.
    */
   readonly booting?: boolean;
+  /**
+   * A graceful node shutdown is under way (`node-shutdown` with kubelet.shutdownGracePeriod > 0):
+   * seconds left of the delay the kubelet's inhibitor lock holds the shutdown for. The kubelet
+   * posts Ready=False, admits no pod, stops every pod and reports it Failed; the node powers off
+   * when they are done or the delay ends. Absent: no shutdown.
+   */
+  readonly shutdownIn?: number;
 }
 
 /** A pod's containers between SIGTERM and their exit (kubelet pod_workers.go `killPod`). */

@@ -25,11 +25,14 @@ function tickNode(ctx: Ctx, s: ClusterState, n: number): NodeReal {
   const runtimeDownFor = node.runtimeDownFor >= 0 && node.runtimeDownFor < ctx.runtimeDownCap ? up(node.runtimeDownFor, dt, ctx.runtimeDownCap) : node.runtimeDownFor;
   // Grace periods run while the kubelet does (it holds the timers; see syncHistory).
   const terminating = node.terminating !== undefined && kubeletAlive(s, n) ? node.terminating.map((t) => (t.killIn > 0 ? { pod: t.pod, killIn: down(t.killIn, dt) } : t)) : node.terminating;
+  // A shutdown's delay is systemd's: it runs whether the kubelet does or not.
+  const shutdownIn = node.shutdownIn !== undefined && node.shutdownIn > 0 ? down(node.shutdownIn, dt) : node.shutdownIn;
   if (
     heartbeatIn === node.heartbeatIn && sinceHeartbeat === node.sinceHeartbeat && sinceNoExecute === node.sinceNoExecute &&
-    liveFor === node.liveFor && runtimeDownFor === node.runtimeDownFor && terminating === node.terminating
+    liveFor === node.liveFor && runtimeDownFor === node.runtimeDownFor && terminating === node.terminating && shutdownIn === node.shutdownIn
   ) return node;
-  return terminating === undefined ? { ...node, heartbeatIn, sinceHeartbeat, sinceNoExecute, liveFor, runtimeDownFor } : { ...node, heartbeatIn, sinceHeartbeat, sinceNoExecute, liveFor, runtimeDownFor, terminating };
+  const next: NodeReal = terminating === undefined ? { ...node, heartbeatIn, sinceHeartbeat, sinceNoExecute, liveFor, runtimeDownFor } : { ...node, heartbeatIn, sinceHeartbeat, sinceNoExecute, liveFor, runtimeDownFor, terminating };
+  return shutdownIn === node.shutdownIn ? next : { ...next, shutdownIn };
 }
 
 function tickControllers(ctx: Ctx, ctrl: ControllerManagerLocal, local: number): ControllerManagerLocal {

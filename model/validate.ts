@@ -90,6 +90,8 @@ export function validateConfig(c: ClusterConfig): void {
   shape(cl.nodes >= 1, `cluster.nodes (${cl.nodes}) must be at least 1`);
   shape(cl.zones >= 1 && cl.zones <= cl.nodes, `cluster.zones (${cl.zones}) must be between 1 and cluster.nodes (${cl.nodes})`);
   shape(cl.newNodes >= 0 && cl.newNodes < cl.nodes, `cluster.newNodes (${cl.newNodes}) must be between 0 and cluster.nodes − 1 (${cl.nodes - 1}): the workloads start on the other nodes`);
+  // The kubelet's own validation (ValidateKubeletConfiguration).
+  shape(c.kubelet.shutdownGracePeriodCriticalPods <= c.kubelet.shutdownGracePeriod, `kubelet.shutdownGracePeriodCriticalPods (${formatDuration(c.kubelet.shutdownGracePeriodCriticalPods)}) must not exceed kubelet.shutdownGracePeriod (${formatDuration(c.kubelet.shutdownGracePeriod)}) (KubeletConfiguration validation)`);
   shape(cl.maxPods >= 1, `cluster.maxPods (${cl.maxPods}) must be at least 1`);
   shape(cl.etcdMembers >= 1, `cluster.etcdMembers (${cl.etcdMembers}) must be at least 1`);
   shape(cl.etcdMembersDownAtStart >= 0 && cl.etcdMembersDownAtStart <= cl.etcdMembers, `cluster.etcdMembersDownAtStart (${cl.etcdMembersDownAtStart}) must be between 0 and cluster.etcdMembers (${cl.etcdMembers})`);
@@ -154,6 +156,8 @@ export function validateConfig(c: ClusterConfig): void {
     ...periods,
     ['kubeControllerManager.nodeMonitorGracePeriod', kcm.nodeMonitorGracePeriod],
     ['kubeControllerManager.nodeStartupGracePeriod', kcm.nodeStartupGracePeriod],
+    ['kubelet.shutdownGracePeriod', c.kubelet.shutdownGracePeriod],
+    ['kubelet.shutdownGracePeriodCriticalPods', c.kubelet.shutdownGracePeriodCriticalPods],
     ['kubeControllerManager.podGcQuarantine', kcm.podGcQuarantine],
     ['faults.processPauseDuration', c.faults.processPauseDuration],
     ['kubeApiserver.defaultNotReadyTolerationSeconds', c.kubeApiserver.defaultNotReadyTolerationSeconds],

@@ -100,6 +100,7 @@ function recoveryExclusions(config: ClusterConfig, possible: PossibleEvents): { 
   if (sets.length === 0) both(replicaSets(config).length === 0 ? 'there is no ReplicaSet' : 'the ReplicaSet has no replicas');
   if (canHappen(possible, 'etcd-restore')) both('an etcd restore rolls the API back: replacements made since vanish and evictions start over');
   if (canHappen(possible, 'force-delete-pod', 'delete-node', 'out-of-service-taint')) both('operator actions (force delete, Node deletion, out-of-service taint) remove pods before any toleration, by design');
+  if (canHappen(possible, 'node-shutdown') && config.kubelet.shutdownGracePeriod > 0) afterToleration.push('a graceful node shutdown reports its pods Failed, and they are replaced at once, by design');
   if (canHappen(possible, 'container-runtime-failure')) afterToleration.push('its bound counts from the last heartbeat, and a node whose container runtime fails keeps renewing');
   if (cl.outage !== 'none') within.push(`the ${cl.outage} is down from the start: nothing is replaced`);
   if (quorumLossPossible(config, possible)) within.push('etcd can lose quorum: nothing is written until it returns');
@@ -134,7 +135,9 @@ function recoveryExclusions(config: ClusterConfig, possible: PossibleEvents): { 
  */
 export function defaultProperties(scenario: string, config: ClusterConfig, extensions: readonly ExtensionCauses[] = []): DefaultSelection {
   const possible = possibleEvents(config, extensions);
-  const nodeFails = canHappen(possible, 'node-crash', 'node-partition', 'kubelet-crash');
+  // With graceful node shutdown off a shutdown is a crash; with it on, pods are replaced without eviction.
+  const nodeFails = canHappen(possible, 'node-crash', 'node-partition', 'kubelet-crash') || (canHappen(possible, 'node-shutdown') && config.kubelet.shutdownGracePeriod === 0);
+  const gracefulShutdowns = canHappen(possible, 'node-shutdown') && config.kubelet.shutdownGracePeriod > 0;
   const web = replicaSets(config).some((w) => w.replicas > 0);
   const ids = [...SAFETY];
   const leftOut: LeftOut[] = [];
@@ -161,8 +164,9 @@ export function defaultProperties(scenario: string, config: ClusterConfig, exten
         ids.push('no-node-unknown', 'no-pod-evicted', 'no-replacement-created');
         break;
       }
-      if (nodeFails) ids.push('node-marked-unknown');
+      if (nodeFails || gracefulShutdowns) ids.push('node-marked-unknown');
       if (nodeFails && web) ids.push('pod-evicted', 'replacement-running');
+      else if (gracefulShutdowns && web) ids.push('replacement-running');
       if (scenario === 'node-partition' && canHappen(possible, 'node-partition') && web) ids.push('replicaset-extra-copy');
       if (scenario === 'zone-disruption') ids.push('node-marked-unknown', 'zone-partial-disruption');
       if (scenario === 'expectations-timeout') ids.push('replicaset-over-creation');

@@ -238,6 +238,8 @@ export function replacementWithin(config: ClusterConfig, bounds: { readonly unre
       (n) =>
         // Missing heartbeats (a live node renews every renew interval), the last one recent enough.
         (unreachable !== undefined && (!n.up || !n.kubeletUp || n.partitioned || n.sinceHeartbeat > renew) && n.sinceHeartbeat <= unreachable) ||
+        // A graceful shutdown under way: its kubelet is stopping the pods, replaced once reported Failed.
+        n.shutdownIn !== undefined ||
         (notReady !== undefined && n.up && n.runtimeDownFor >= 0 && n.runtimeDownFor <= notReady),
     );
   const describe = (unreachable: number | undefined, notReady: number | undefined): string => {

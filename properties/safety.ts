@@ -161,15 +161,15 @@ export function explainWriteWithoutQuorum(before: ClusterState, action: ActionLa
 
 /**
  * `running-pods-keep-running`: a container stops only when its node crashes (or its container
- * runtime fails) or after its kubelet saw the pod deleted, terminating or bound elsewhere and sent
- * SIGTERM (it exits, or is killed when the grace period ends); control-plane trouble never stops a
+ * runtime fails) or after its kubelet saw the pod deleted, terminating or bound elsewhere, or its
+ * node shutting down, and sent SIGTERM (it exits, or is killed when the grace period ends); control-plane trouble never stops a
  * running pod ("Running Pods Keep Running", control-plane component failure table).
  * In the stock model this holds by construction (the kubelet's stop rule is modelled); it guards users' own controllers
  * (extensions) and changes to the model, where it can fail.
  */
 export const runningPodsKeepRunning: Property<ClusterState> = alwaysStep<ClusterState>(
   'running-pods-keep-running',
-  'a container stops only on a node crash, a container runtime failure, or when its kubelet sees its pod deleted',
+  'a container stops only on a node crash or shutdown, a container runtime failure, or when its kubelet sees its pod deleted',
   (before, action, after) => unexplainedStops(before, action, after, true).length === 0,
   {
     source: 'https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-based-evictions (pods "may continue to run on the partitioned node"); https://kubernetes.io/docs/concepts/architecture/nodes/',

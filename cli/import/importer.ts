@@ -167,6 +167,7 @@ function kubeletConfiguration(c: Collector, file: string, o: Obj, label = 'Kubel
     if (k === 'apiVersion' || k === 'kind') continue;
     if (k === 'nodeLeaseDurationSeconds') c.set('kubelet.nodeLeaseDurationSeconds', integer(file, `${where}${k}`, v, 1), `${file}: ${label}.${k}`);
     else if (k === 'maxPods') c.set('cluster.maxPods', integer(file, `${where}${k}`, v, 1), `${file}: ${label}.${k}`);
+    else if (k === 'shutdownGracePeriod' || k === 'shutdownGracePeriodCriticalPods') c.set(`kubelet.${k}`, duration(file, `${where}${k}`, v), `${file}: ${label}.${k}`);
     else c.skip(`${file}: ${label}.${k}`);
   }
 }

@@ -53,6 +53,8 @@ const CASES: readonly Case[] = [
   { kind: 'apiserver-restore', scenario: 'leader-failover', set: { 'cluster.apiservers': '1', 'cluster.controllerManagerCandidates': '1' }, first: 'apiserver-loss:kube-apiserver-1', target: 'kube-apiserver-1', after: '20s', property: 'kcm-leads-again', verdict: 'witnessed', without: 'unwitnessed' },
   // Nodes.
   { kind: 'node-crash', scenario: 'node-failure', target: 'node-1', after: '3s', property: 'node-marked-unknown', verdict: 'witnessed', without: 'unwitnessed' },
+  // A graceful shutdown reports db-0 Failed: the StatefulSet recreates it without any eviction.
+  { kind: 'node-shutdown', scenario: 'node-failure', set: { 'kubelet.shutdownGracePeriod': '4s' }, target: 'node-3', after: '3s', property: 'statefulset-recreated', verdict: 'witnessed', without: 'unwitnessed' },
   { kind: 'node-restart', scenario: 'node-failure', first: 'node-crash:node-3', target: 'node-3', after: '10s', property: 'statefulset-recreated', verdict: 'witnessed', without: 'unwitnessed' },
   { kind: 'kubelet-crash', scenario: 'node-failure', target: 'node-1', after: '3s', property: 'node-marked-unknown', verdict: 'witnessed', without: 'unwitnessed' },
   { kind: 'kubelet-restart', scenario: 'node-failure', first: 'kubelet-crash:node-3', target: 'node-3', after: '10s', property: 'statefulset-recreated', verdict: 'witnessed', without: 'unwitnessed' },

@@ -1,0 +1,92 @@
+/**
+ * Graceful node shutdown (pkg/kubelet/nodeshutdown, KubeletConfiguration shutdownGracePeriod and
+ * shutdownGracePeriodCriticalPods): on a shutdown the kubelet posts Ready=False, stops every pod
+ * with its grace period capped at shutdownGracePeriod − shutdownGracePeriodCriticalPods, reports
+ * them Failed (so their controllers replace them at once, long before any eviction), and the node
+ * powers off when it is done or the delay ends. With shutdownGracePeriod 0 a shutdown is a crash.
+ * Small timers where the logic does not depend on the defaults.
+ */
+import { describe, expect, it } from 'vitest';
+import { always, alwaysStep, sometimes } from '../../checker/index.js';
+import { resolveConfig, type ClusterState } from '../../model/index.js';
+import { defaultProperties } from '../../properties/index.js';
+import { checkWith, run, SMALL_TIMERS } from './helpers.js';
+
+const SHUTDOWN = 6;
+const CRITICAL = 2;
+const CAP = SHUTDOWN - CRITICAL; // the grace period left to ordinary pods
+const SET = {
+  ...SMALL_TIMERS,
+  'cluster.nodes': '2',
+  'cluster.replicaSetReplicas': '1',
+  'cluster.statefulSetReplicas': '1',
+  // Longer than the cap: the shutdown cuts it short.
+  'cluster.terminationGracePeriodSeconds': '10',
+  'faults.nodeCrash': '0',
+  'faults.nodeShutdown': '1',
+  'kubelet.shutdownGracePeriod': `${SHUTDOWN}s`,
+  'kubelet.shutdownGracePeriodCriticalPods': `${CRITICAL}s`,
+};
+
+const elapsed = (n: { shutdownIn?: number }): number => SHUTDOWN - (n.shutdownIn ?? SHUTDOWN);
+const shuttingDown = (s: ClusterState): number => s.nodes.findIndex((n) => n.shutdownIn !== undefined);
+
+describe('graceful node shutdown', () => {
+  it('should post Ready=False, stop the pods within the capped grace period and replace them before the node is even Unknown', () => {
+    const r = checkWith('node-failure', SET, [
+      'statefulset-at-most-one',
+      'replicaset-at-most-replicas',
+      'running-pods-keep-running',
+      'replacement-within',
+      sometimes<ClusterState>('not-ready-while-up', 'a node shutting down is Ready=False while still up', (s) => {
+        const n = shuttingDown(s);
+        return n >= 0 && s.nodes[n].up && s.api.nodes[n]?.ready === 'False';
+      }),
+      // Replaced at once: a replacement of each workload (web-0 on node-1, db-0 on node-2) runs while no node is Unknown yet.
+      ...['web', 'db'].map((w) =>
+        sometimes<ClusterState>(`${w}-replaced-before-unknown`, `${w} runs a replacement before any node is Unknown`, (s) =>
+          s.api.nodes.every((o) => o?.ready !== 'Unknown') && s.api.pods.some((p) => p.workload === w && p.replacement && s.nodes[p.nodeName]?.running.includes(p.name)))),
+      // The two ends of the kill: SIGKILL exactly at the cap, never before it.
+      alwaysStep<ClusterState>('killed-at-cap', 'no SIGKILL exactly at the capped grace period (violated = reached)', (b, a) => !(a.name === 'kubelet-kill' && shuttingDown(b) >= 0 && elapsed(b.nodes[shuttingDown(b)]) === CAP)),
+      alwaysStep<ClusterState>('not-killed-early', 'no SIGKILL before the capped grace period', (b, a) => !(a.name === 'kubelet-kill' && shuttingDown(b) >= 0 && elapsed(b.nodes[shuttingDown(b)]) < CAP)),
+      always<ClusterState>('capped', 'no container of a node shutting down has more than the cap left', (s) => s.nodes.every((n) => n.shutdownIn === undefined || (n.terminating ?? []).every((t) => t.killIn <= CAP))),
+    ]);
+    expect(r.status).toEqual({
+      'statefulset-at-most-one': 'holds',
+      'replicaset-at-most-replicas': 'holds',
+      'running-pods-keep-running': 'holds',
+      'replacement-within': 'holds',
+      'not-ready-while-up': 'witnessed',
+      'web-replaced-before-unknown': 'witnessed',
+      'db-replaced-before-unknown': 'witnessed',
+      'killed-at-cap': 'violated',
+      'not-killed-early': 'holds',
+      capped: 'holds',
+    });
+  });
+
+  it('should report nothing from a node cut off while it shuts down: its pods wait for the eviction', () => {
+    // Three nodes: with two, the shutdown and the partition can take both and nothing is replaced.
+    const r = checkWith('node-failure', { ...SET, 'cluster.nodes': '3', 'faults.nodePartition': '1', 'cluster.statefulSetReplicas': '0' }, [
+      'replicaset-at-most-replicas',
+      'replacement-within',
+      sometimes<ClusterState>('evicted-after-shutdown', 'a pod of a node that shut down cut off is evicted by the taint eviction controller', (s) => s.api.pods.some((p) => p.deletion === 'taint-eviction')),
+    ]);
+    expect(r.status).toEqual({ 'replicaset-at-most-replicas': 'holds', 'replacement-within': 'holds', 'evicted-after-shutdown': 'witnessed' });
+  });
+
+  it('should take a shutdown for a crash when shutdownGracePeriod is 0', () => {
+    const crash = run('node-failure', { ...SMALL_TIMERS, 'faults.nodeCrash': '1' });
+    const shutdown = run('node-failure', { ...SMALL_TIMERS, 'faults.nodeCrash': '0', 'faults.nodeShutdown': '1' });
+    expect(shutdown.result.stats.distinctStates).toBe(crash.result.stats.distinctStates);
+    expect(shutdown.status).toEqual(crash.status);
+  });
+
+  it('should refuse a critical-pods share above the whole, and leave replacement-after-toleration out only when shutdowns are graceful', () => {
+    expect(() => resolveConfig('node-failure', { set: { 'kubelet.shutdownGracePeriod': '10s', 'kubelet.shutdownGracePeriodCriticalPods': '20s' } })).toThrow(/kubelet.shutdownGracePeriodCriticalPods \(20s\) must not exceed kubelet.shutdownGracePeriod \(10s\)/);
+    const graceful = defaultProperties('node-failure', resolveConfig('node-failure', { set: { 'faults.nodeShutdown': '1', 'kubelet.shutdownGracePeriod': '30s' } }));
+    expect(graceful.ids).not.toContain('replacement-after-toleration');
+    expect(graceful.ids).toContain('replacement-within');
+    expect(defaultProperties('node-failure', resolveConfig('node-failure', { set: { 'faults.nodeShutdown': '1' } })).ids).toContain('replacement-after-toleration');
+  });
+});
