@@ -11,6 +11,7 @@
  * The last `cluster.newNodes` nodes are new: their Node objects were made at T+0 without status
  * and carry the not-ready:NoSchedule taint the TaintNodesByCondition admission adds at creation;
  * their kubelets have not started, so only DaemonSet pods are bound to them (not yet running).
+ * When every node is new the other pods start Pending.
  */
 import { daemonPodName } from './config.js';
 import type { Ctx } from './context.js';
@@ -27,7 +28,7 @@ export function initialStates(ctx: Ctx): ClusterState[] {
   const started = cl.nodes - cl.newNodes;
   const isNew = (n: number): boolean => n >= started;
   const pods: PodObject[] = [
-    ...replicated.map(({ name, w }, i) => ({ name, workload: w.name, nodeName: w.pinnedNode >= 0 ? w.pinnedNode : i % started, deletion: null, tolerations: w.toleration, replacement: false })),
+    ...replicated.map(({ name, w }, i) => ({ name, workload: w.name, nodeName: w.pinnedNode >= 0 ? w.pinnedNode : started > 0 ? i % started : -1, deletion: null, tolerations: w.toleration, replacement: false })),
     ...ctx.workloads
       .filter((w) => w.kind === 'DaemonSet')
       .flatMap((w) => Array.from({ length: cl.nodes }, (_, n) => ({ name: daemonPodName(w.name, n), workload: w.name, nodeName: n, deletion: null, tolerations: w.toleration, replacement: false }))),

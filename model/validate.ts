@@ -89,7 +89,7 @@ export function validateConfig(c: ClusterConfig): void {
   const cl = c.cluster;
   shape(cl.nodes >= 1, `cluster.nodes (${cl.nodes}) must be at least 1`);
   shape(cl.zones >= 1 && cl.zones <= cl.nodes, `cluster.zones (${cl.zones}) must be between 1 and cluster.nodes (${cl.nodes})`);
-  shape(cl.newNodes >= 0 && cl.newNodes < cl.nodes, `cluster.newNodes (${cl.newNodes}) must be between 0 and cluster.nodes − 1 (${cl.nodes - 1}): the workloads start on the other nodes`);
+  shape(cl.newNodes >= 0 && cl.newNodes <= cl.nodes, `cluster.newNodes (${cl.newNodes}) must be between 0 and cluster.nodes (${cl.nodes})`);
   // The kubelet's own validation (ValidateKubeletConfiguration).
   shape(c.kubelet.shutdownGracePeriodCriticalPods <= c.kubelet.shutdownGracePeriod, `kubelet.shutdownGracePeriodCriticalPods (${formatDuration(c.kubelet.shutdownGracePeriodCriticalPods)}) must not exceed kubelet.shutdownGracePeriod (${formatDuration(c.kubelet.shutdownGracePeriod)}) (KubeletConfiguration validation)`);
   shape(cl.maxPods >= 1, `cluster.maxPods (${cl.maxPods}) must be at least 1`);

@@ -57,7 +57,7 @@ describe('kubeadm configuration files', () => {
       kubernetesVersion: 'v1.31.1',
       kubeApiserver: { defaultNotReadyTolerationSeconds: 120, defaultUnreachableTolerationSeconds: 120 },
       kubeControllerManager: { nodeMonitorGracePeriod: '30s', leaderElection: { leaseDuration: '20s', renewDeadline: '15s' } },
-      kubelet: { nodeLeaseDurationSeconds: 40 },
+      kubelet: { nodeLeaseDurationSeconds: 40, shutdownGracePeriod: '30s' },
     });
     const file = fixture('kubeadm-v1beta4.yaml');
     expect(r.notModelled).toEqual(expect.arrayContaining([
@@ -200,11 +200,11 @@ describe('EKS nodeadm NodeConfig', () => {
   it('should read spec.kubelet.config as KubeletConfiguration fields and spec.kubelet.flags as kubelet flags', () => {
     const r = read('nodeadm-nodeconfig.yaml');
     const file = fixture('nodeadm-nodeconfig.yaml');
-    expect(r.config).toEqual({ cluster: { maxPods: 58 }, kubelet: { nodeLeaseDurationSeconds: 20 } });
+    expect(r.config).toEqual({ cluster: { maxPods: 58 }, kubelet: { nodeLeaseDurationSeconds: 20, shutdownGracePeriod: '30s' } });
+    expect(r.origins['kubelet.shutdownGracePeriod']).toBe(`${file}: NodeConfig.spec.kubelet.config.shutdownGracePeriod`);
     expect(r.origins['cluster.maxPods']).toBe(`${file}: NodeConfig.spec.kubelet.config.maxPods`);
     expect(r.notModelled).toEqual([
       `${file}: NodeConfig.spec.cluster`,
-      `${file}: NodeConfig.spec.kubelet.config.shutdownGracePeriod`,
       `${file}: NodeConfig.spec.kubelet.config.featureGates`,
       `${file} (NodeConfig.spec.kubelet.flags): --node-labels (kubelet)`,
       `${file} (NodeConfig.spec.kubelet.flags): --register-with-taints (kubelet)`,

@@ -61,9 +61,15 @@ describe('new nodes and the startup grace period', () => {
     expect(r.status).toEqual({ 'bound-to-new-node': 'witnessed', 'untainted-without-status': 'holds' });
   });
 
-  it('should read the flag, refuse a cluster of new nodes only, and keep the stock start unchanged', () => {
+  it('should read the flag, refuse more new nodes than nodes, and start the pods Pending when every node is new', () => {
     expect(resolveConfig('node-failure').kubeControllerManager.nodeStartupGracePeriod).toBe(60);
-    expect(() => resolveConfig('node-failure', { set: { 'cluster.newNodes': '3' } })).toThrow(/cluster.newNodes \(3\) must be between 0 and cluster.nodes − 1 \(2\)/);
+    expect(() => resolveConfig('node-failure', { set: { 'cluster.newNodes': '4' } })).toThrow(/cluster.newNodes \(4\) must be between 0 and cluster.nodes \(3\)/);
+    const all = checkWith('node-failure', { ...SET, 'cluster.newNodes': '2' }, [
+      sometimes<ClusterState>('web-0-runs', 'web-0 runs once a kubelet started', (s) => s.nodes.some((n) => n.running.includes('web-0'))),
+    ]);
+    expect(all.status).toEqual({ 'web-0-runs': 'witnessed' });
+    // The pods of a cluster whose every node is new start Pending.
+    for (const s of all.model.initialStates()) expect(s.api.pods.map((p) => p.nodeName)).toEqual([-1]);
     expect(defaultPropertyIds('node-failure', resolveConfig('node-failure', { set: { 'cluster.newNodes': '1' } }))).toContain('unknown-after-grace');
   });
 });
