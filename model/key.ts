@@ -69,7 +69,7 @@ export function podKey(p: PodObject): string {
 export function ctrlKey(c: ControllerManagerLocal | null): string {
   if (c === null) return '-';
   let out = `${c.monitorIn},${c.gcIn},${c.disruptionMode ? 1 : 0}|`;
-  for (const h of c.nodes) out += `${h.sinceProbe}${h.unseen ? '*' : ''}${h.observed[0]},`;
+  for (const h of c.nodes) out += `${h.sinceProbe}${h.unseen ? '*' : ''}${h.buffered === true ? '~' : ''}${h.observed[0]},`;
   out += '|';
   for (const z of c.zones) out += `${z.state[0]}${z.tokenIn},`;
   out += '|';
@@ -87,7 +87,7 @@ export function ctrlKeyUnder(c: ControllerManagerLocal, perm: readonly number[],
   let out = `${c.monitorIn},${c.gcIn},${c.disruptionMode ? 1 : 0}|`;
   for (const old of perm) {
     const h = c.nodes[old];
-    out += `${h.sinceProbe}${h.unseen ? '*' : ''}${h.observed[0]},`;
+    out += `${h.sinceProbe}${h.unseen ? '*' : ''}${h.buffered === true ? '~' : ''}${h.observed[0]},`;
   }
   out += '|';
   for (const z of c.zones) out += `${z.state[0]}${z.tokenIn},`;

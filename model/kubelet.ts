@@ -344,8 +344,11 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
           for (let c = 0; c < list.length; c++) {
             const ctrl = list[c].ctrl;
             if (ctrl === null || ctrl.nodes[n].unseen) continue;
+            // A paused process's watch holds the event until it runs again (see NodeHealth.buffered).
+            const paused = list[c].paused > 0;
+            if (paused && ctrl.nodes[n].buffered === true) continue;
             const health = ctrl.nodes.slice();
-            health[n] = { ...health[n], unseen: true };
+            health[n] = paused ? { ...health[n], buffered: true } : { ...health[n], unseen: true };
             managers ??= s.candidates[KCM].slice();
             managers[c] = { ...list[c], ctrl: { ...ctrl, nodes: health } };
           }

@@ -147,11 +147,15 @@ function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
   const apiNodes = s.api.nodes.slice();
   let apiChanged = false;
   let health = before.nodes.slice();
+  // Resumed from a pause with its controllers first, the pass can run before the lease informer
+  // delivers what arrived during the pause (its renewals stay buffered for the next pass).
+  const stale = k.afterPause === 'stale';
   for (let n = 0; n < N; n++) {
     const h = before.nodes[n];
     let sinceProbe = h.sinceProbe;
     let observed = h.observed;
-    if (h.unseen) sinceProbe = 0;
+    const renewed = h.unseen || (h.buffered === true && !stale);
+    if (renewed) sinceProbe = 0;
     const node = apiNodes[n];
     if (node !== null) {
       observed = node.ready;
@@ -165,7 +169,7 @@ function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
         apiChanged = true;
       }
     }
-    if (h.unseen || observed !== h.observed) health[n] = { sinceProbe, unseen: false, observed };
+    if (renewed || observed !== h.observed) health[n] = h.buffered === true && stale ? { sinceProbe, unseen: false, observed, buffered: true } : { sinceProbe, unseen: false, observed };
   }
   // Zone states and limiters (handleDisruption). A zone is the zones of the Node objects listed:
   // one whose every Node object is deleted drops out, of the master-disruption test too, and a

@@ -182,6 +182,13 @@ export interface NodeHealth {
   /** The Lease was renewed since the controller last looked ("RenewTime newer than saved"). */
   readonly unseen: boolean;
   /**
+   * The Lease was renewed while this process was paused (stopped by the world, its watches
+   * frozen): its lease informer delivers the event once the process runs again, so a pass that
+   * runs before its informers catch up on resume (`afterPause` 'stale') does not see it yet.
+   * Absent: false.
+   */
+  readonly buffered?: boolean;
+  /**
    * The Ready condition this controller observed on its last pass, before that pass's own update
    * (`observedReadyCondition`): a node observed not Ready is in its zone's NoExecute taint queue.
    */

@@ -92,7 +92,7 @@ function orbitPlan(ctx: Ctx, s: ClusterState): OrbitPlan {
     }
     run.sort();
     let mem = '';
-    for (const k of kcm) if (k.ctrl !== null) mem += `${k.ctrl.nodes[n].sinceProbe}${k.ctrl.nodes[n].unseen ? '*' : ''}${k.ctrl.nodes[n].observed[0]}${k.ctrl.gcMissing[n]},`;
+    for (const k of kcm) if (k.ctrl !== null) mem += `${k.ctrl.nodes[n].sinceProbe}${k.ctrl.nodes[n].unseen ? '*' : ''}${k.ctrl.nodes[n].buffered === true ? '~' : ''}${k.ctrl.nodes[n].observed[0]}${k.ctrl.gcMissing[n]},`;
     for (const k of s.candidates[1]) if (k.assumed !== null && k.assumed.node === n) mem += `a${labelOf(k.assumed.pod)}`;
     const ending = real.terminating === undefined ? '' : real.terminating.map((t) => `${labelOf(t.pod)}:${t.killIn}`).sort().join(';');
     realKeys[n] = nodeRealKey(real.terminating === undefined ? real : { ...real, terminating: undefined });
