@@ -189,7 +189,8 @@ export function validateConfig(c: ClusterConfig): void {
 
 /**
  * Warnings about a config Kubernetes accepts but documents as unsafe, each naming the rule and
- * its consequence. They do not change what is checked: the search shows the consequence.
+ * its consequence, and where the config asks a question the model answers only by construction.
+ * They do not change what is checked: the search shows the consequence.
  */
 export function configWarnings(c: ClusterConfig): string[] {
   const out: string[] = [];
@@ -206,11 +207,14 @@ export function configWarnings(c: ClusterConfig): string[] {
   if (grace > renew && grace <= 45) {
     out.push(`kubeControllerManager.nodeMonitorGracePeriod (${f(grace)}) is not above 45s, the time a kubelet needs to detect a dead kube-apiserver connection (HTTP/2 ping 30s + read idle 15s): nodes can flap on a short kube-apiserver ⇄ etcd outage (kubernetes#121793, the reason the default became 50s in 1.32)`);
   }
+  let twoManagers = false;
   for (const prefix of ['kubeControllerManager', 'kubeScheduler'] as const) {
     const candidates = prefix === 'kubeControllerManager' ? c.cluster.controllerManagerCandidates : c.cluster.schedulerCandidates;
     const settings = [c[prefix].leaderElection, ...(candidates > 1 ? [candidateLeaderElection(c[prefix].leaderElection, c[prefix].challengerLeaderElection, 1)] : [])];
     const holdOn = Math.max(...settings.map((le) => le.renewDeadline + le.retryPeriod));
     const takeOver = Math.min(...settings.map((le) => le.leaseDuration));
+    const twoLeaders = candidates > 1 && (holdOn > takeOver || canHappen(possible, 'process-pause') || (canHappen(possible, 'clock-drift') && c.faults.clockDriftRate !== 1));
+    if (prefix === 'kubeControllerManager' && twoLeaders) twoManagers = true;
     if (candidates > 1 && holdOn > takeOver) {
       out.push(`${prefix}: a leader that stops renewing keeps acting up to renewDeadline + retryPeriod (${f(holdOn)}) after its last renewal, longer than leaseDuration (${f(takeOver)}): two leaders are possible without any clock skew (client-go leaderelection.go: "does not guarantee that only one client is acting as a leader")`);
     }
@@ -219,6 +223,9 @@ export function configWarnings(c: ClusterConfig): string[] {
     if (canHappen(possible, 'clock-drift') && candidates > 1 && (c.faults.clockDriftRate > tolerated || c.faults.clockDriftRate < 1 / tolerated)) {
       out.push(`faults.clockDriftRate (${c.faults.clockDriftRate}) is beyond the clock-rate skew ${prefix} leader election tolerates, leaseDuration / (renewDeadline + retryPeriod) = ${Math.round(tolerated * 1000) / 1000}: two leaders are possible`);
     }
+  }
+  if (twoManagers && c.informers.watchLag === 0 && c.cluster.workloads.some((w) => w.kind === 'ReplicaSet' && w.replicas > 0)) {
+    out.push('two kube-controller-manager processes can act as leader at once here, and with informers.watchLag 0 each reads the API as it is in the step that writes: they never both create a ReplicaSet replacement, so replicaset-at-most-replicas holds by construction; set informers.watchLag (e.g. 1s) to explore their stale caches');
   }
   return out;
 }

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { alwaysStep } from '../../checker/index.js';
-import type { ClusterState } from '../../model/index.js';
+import { configWarnings, resolveConfig, type ClusterState } from '../../model/index.js';
 import { checkWith, SMALL_TIMERS, steps, run } from './helpers.js';
 
 // Renewals every 2 s (so some instants have none: a renewal in the same instant as the pass is
@@ -46,5 +46,16 @@ describe('a stale node-monitor pass after a pause', () => {
         !(a.name === 'node-monitor' && s.api.nodes.some((o, n) => o?.ready === 'Unknown' && b.api.nodes[n]?.ready !== 'Unknown' && b.nodes[n].up && b.nodes[n].kubeletUp)) || b.candidates[0][0].afterPause === 'stale'),
     ]);
     expect(r.status['only-stale-marks']).toBe('holds');
+  });
+});
+
+describe('two acting controller-manager leaders and current reads', () => {
+  it('should warn that replicaset-at-most-replicas holds by construction where two leaders can act with informers.watchLag 0, and only there', () => {
+    const warns = (set: Record<string, string>) => configWarnings(resolveConfig('node-failure', { set })).filter((w) => w.includes('replicaset-at-most-replicas holds by construction'));
+    expect(warns({ 'faults.processPause': '1' })).toHaveLength(1);
+    expect(warns({ 'faults.sequence': 'process-pause:kube-controller-manager-1' })).toHaveLength(1);
+    expect(warns({ 'faults.processPause': '1', 'informers.watchLag': '1s' })).toHaveLength(0);
+    expect(warns({ 'faults.processPause': '1', 'cluster.controllerManagerCandidates': '1' })).toHaveLength(0);
+    expect(warns({})).toHaveLength(0);
   });
 });
