@@ -50,6 +50,8 @@ export async function runArtifacts<S>(
   lassos: readonly Lasso<S>[] = [],
   /** Fold quiet stretches of the timelines, diagrams and stepper (default true; `--unfold` clears it). */
   fold = true,
+  /** States a projected graph may explore (0: draw none, where the time left is short). */
+  projectedStates = PROJECTED_STATES,
 ): Promise<Artifact[]> {
   const files: Artifact[] = [];
   const traceFiles: Record<string, string> = {};
@@ -64,8 +66,8 @@ export async function runArtifacts<S>(
     files.push({ name: `${p.id}.timeline.txt`, content: `${formatTimeline(model, trace, { fold })}\n` });
     const dot = graphToDot(traceNeighbourhood(model, trace, { property: p.id, status: 'violated' }, { maxNodes, properties: checked }));
     files.push({ name: `${p.id}.dot`, content: dot }, { name: `${p.id}.svg`, content: await dotToSvg(dot) });
-    if (k < MAX_PROJECTED) {
-      const projected = projectedGraph(model, { properties: checked, trace: trace as Trace<unknown>, mark: { property: p.id, status: 'violated' }, maxStates: PROJECTED_STATES });
+    if (k < MAX_PROJECTED && projectedStates > 0) {
+      const projected = projectedGraph(model, { properties: checked, trace: trace as Trace<unknown>, mark: { property: p.id, status: 'violated' }, maxStates: projectedStates });
       // A view that barely groups the space (a model without `abstract`) draws no picture.
       if (projected.nodes.length <= maxNodes) {
         const pdot = graphToDot(projected);
@@ -74,7 +76,7 @@ export async function runArtifacts<S>(
       }
     }
   }
-  if (violated.length === 0) {
+  if (violated.length === 0 && projectedStates > 0) {
     const whole = wholeGraph(model, { maxNodes, properties: checked });
     if (whole) {
       const dot = graphToDot(whole);

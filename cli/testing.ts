@@ -121,9 +121,13 @@ export function counterexampleBrief<S>(model: Model<S>, id: string, description:
   return out;
 }
 
-async function failWith<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, headline: string, options: ReportOptions): Promise<never> {
+/**
+ * Writes the report and throws the failure message. `hurried`: the check ran up to a share of
+ * the test's timeout, so the report draws no state graph (each explores the model again).
+ */
+async function failWith<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, headline: string, options: ReportOptions, hurried = false): Promise<never> {
   const dir = reportFolder(options);
-  const files = await runArtifacts(model, result, info, undefined, 200);
+  const files = await runArtifacts(model, result, info, undefined, 200, [], true, hurried ? 0 : undefined);
   writeArtifacts({ dir, force: false, earlier: [] }, files);
   const lines = [headline];
   for (const p of result.properties) {
@@ -142,6 +146,45 @@ async function failWith<S>(model: Model<S>, result: CheckResult<S>, info: RunInf
   throw new Error(lines.join('\n'));
 }
 
+/** The part of a vitest test's timeout a check may take when no time bound is given: the rest writes the report and the message. */
+const SHARE_OF_TEST_TIMEOUT = 0.6;
+
+/**
+ * The timeout of the vitest test this runs in, in milliseconds, or undefined outside one (the
+ * testing API runs without vitest too, so the runner is looked up, not imported).
+ */
+async function currentTestTimeout(): Promise<number | undefined> {
+  const runner = '@vitest/runner';
+  try {
+    const mod = (await import(runner)) as { getCurrentTest?: () => { readonly timeout?: unknown } | undefined };
+    const timeout = mod.getCurrentTest?.()?.timeout;
+    return typeof timeout === 'number' && timeout > 0 && Number.isFinite(timeout) ? timeout : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The options with a time bound: the caller's, or, inside a vitest test, a share of its timeout,
+ * so a long check ends with its verdict and any counterexample in the failure message instead of
+ * vitest's bare "Test timed out" (a check is synchronous: the test's timer cannot stop it).
+ */
+async function boundedByTest<O extends CheckOptions>(options: O): Promise<{ readonly options: O; readonly fromTest?: number }> {
+  if (options.timeLimitSeconds !== undefined) return { options };
+  const timeout = await currentTestTimeout();
+  if (timeout === undefined) return { options };
+  return { options: { ...options, timeLimitSeconds: (timeout / 1000) * SHARE_OF_TEST_TIMEOUT }, fromTest: timeout };
+}
+
+/** Why a check stopped short, for the headline of a failure. */
+function stoppedWhy<S>(result: CheckResult<S>, fromTest: number | undefined): string {
+  const bound = result.stoppedBy?.bound;
+  if (bound === 'time' && fromTest !== undefined) {
+    return `the search was stopped after ${formatDuration((fromTest / 1000) * SHARE_OF_TEST_TIMEOUT)}, ${Math.round(SHARE_OF_TEST_TIMEOUT * 100)} % of the test's ${formatDuration(fromTest / 1000)} timeout, with ${result.stats.distinctStates.toLocaleString('en-US')} states explored (give timeLimitSeconds, or raise the test's timeout)`;
+  }
+  return `the search was stopped by its ${bound ?? 'a'} bound`;
+}
+
 const runInfo = (command: 'check' | 'simulate', options: ReportOptions): RunInfo => ({
   command,
   ...(options.scenario === undefined ? {} : { scenario: options.scenario }),
@@ -152,11 +195,12 @@ const runInfo = (command: 'check' | 'simulate', options: ReportOptions): RunInfo
  * Asserts that every property holds on the whole space and every goal is witnessed (verdict `ok`).
  * Returns the result for further assertions (e.g. on `stats`).
  */
-export async function expectHolds<S>(model: Model<S>, options: CheckOptions & ReportOptions = {}): Promise<CheckResult<S>> {
+export async function expectHolds<S>(model: Model<S>, given: CheckOptions & ReportOptions = {}): Promise<CheckResult<S>> {
+  const { options, fromTest } = await boundedByTest(given);
   const result = check(model, options);
   if (result.verdict !== 'ok') {
-    const why = result.verdict === 'incomplete' ? `the search was stopped by its ${result.stoppedBy?.bound ?? 'a'} bound` : 'a property failed';
-    await failWith(model, result, runInfo('check', options), `expected every property of ${options.scenario ?? model.name} to hold, but ${why} (verdict ${result.verdict})`, options);
+    const why = result.verdict === 'incomplete' ? stoppedWhy(result, fromTest) : 'a property failed';
+    await failWith(model, result, runInfo('check', options), `expected every property of ${options.scenario ?? model.name} to hold, but ${why} (verdict ${result.verdict})`, options, fromTest !== undefined);
   }
   return result;
 }
@@ -165,11 +209,13 @@ export async function expectHolds<S>(model: Model<S>, options: CheckOptions & Re
  * Asserts that `property` is violated and returns its shortest counterexample, so a test can say
  * how long it is and how it ends.
  */
-export async function expectViolation<S>(model: Model<S>, property: string, options: CheckOptions & ReportOptions = {}): Promise<Trace<S>> {
+export async function expectViolation<S>(model: Model<S>, property: string, given: CheckOptions & ReportOptions = {}): Promise<Trace<S>> {
+  const { options, fromTest } = await boundedByTest(given);
   const result = check(model, { ...options, properties: [property] });
   const outcome = result.properties.find((p) => p.id === property);
   if (outcome?.status !== 'violated' || !outcome.trace) {
-    throw new Error(`expected ${property} to be violated in ${options.scenario ?? model.name}, but it ${outcome?.status === 'holds' ? 'holds on the whole space' : `is ${outcome?.status ?? 'unknown'}`} (verdict ${result.verdict}, ${result.stats.distinctStates} states)`);
+    const status = outcome?.status === 'holds' ? 'holds on the whole space' : result.verdict === 'incomplete' ? `was not found: ${stoppedWhy(result, fromTest)}` : `is ${outcome?.status ?? 'unknown'}`;
+    throw new Error(`expected ${property} to be violated in ${options.scenario ?? model.name}, but it ${status} (verdict ${result.verdict}, ${result.stats.distinctStates} states)`);
   }
   return outcome.trace;
 }

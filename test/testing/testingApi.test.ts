@@ -31,6 +31,18 @@ describe('the testing API', () => {
     expect(readdirSync(join(dir, written[0]))).toContain('consistent.itf.json');
   });
 
+  it('should stop a long check at a share of the test\'s timeout and say so, never end in a bare "Test timed out"', async () => {
+    // Three crashes: far more than 6 s of search on any machine.
+    const { model, properties } = await kubernetesScenario<ClusterState>('node-failure', { set: { 'faults.nodeCrash': '3' } });
+    const dir = mkdtempSync(join(tmpdir(), 'kc-api-'));
+    const error = await expectHolds(model, { properties, reportDir: dir, scenario: 'node-failure' }).then(() => undefined, (e: Error) => e);
+    expect(error?.message).toMatch(/but the search was stopped after 6s, 60 % of the test's 10s timeout, with [\d,]+ states explored \(give timeLimitSeconds, or raise the test's timeout\) \(verdict incomplete\)/);
+    expect(error?.message).toMatch(/full report: /);
+    // A bound given wins over the test's.
+    const given = await expectViolation(model, 'no-such-violation-here', { timeLimitSeconds: 0.5 }).then(() => undefined, (e: Error) => e);
+    expect(given?.message).not.toMatch(/of the test's/);
+  }, 10_000);
+
   it('should say in a failure message why the last state violates a property that explains itself', async () => {
     const { model } = await kubernetesScenario<ClusterState>('node-partition', { set: { 'operator.forceDeletePod': '1', 'cluster.terminationGracePeriodSeconds': '1' } });
     const outcome = check(model, { properties: ['statefulset-at-most-one'] }).properties[0];
