@@ -206,6 +206,8 @@ export interface ClusterConfig {
     /** Partitions of an operator's replica from the kube-apiserver, and heals of them. */
     readonly operatorPartition: number;
     readonly operatorPartitionHeal: number;
+    /** Writes of an operator that reach the kube-apiserver while their answer is lost (a timeout). */
+    readonly operatorLostAnswer: number;
     /**
      * Faults that happen in this order, each at any instant after the previous one, besides the
      * budgets: "3 of 4 nodes become NotReady one after another".

@@ -119,6 +119,7 @@ const SPECS: readonly ParameterSpec[] = [
       ['operatorPause', 'stop-the-world pauses of a replica of a user\'s operator (kubecheck/operator with replicas), each faults.processPauseDuration long'],
       ['operatorPartition', 'partitions of a replica of a user\'s operator from the kube-apiserver (its watches stall, its writes and Lease renewals fail; calls outside the cluster still go through)'],
       ['operatorPartitionHeal', 'heals of an operator replica\'s partition'],
+      ['operatorLostAnswer', 'writes of an operator that the kube-apiserver applies while the answer is lost (the client sees a timeout and retries)'],
     ] as const
   ).map(([k, d]): ParameterSpec => ({ key: `faults.${k}`, kubernetesName: '', component: 'faults', defaultValue: '0', type: 'integer', max: MAX_COUNT, description: `budget: ${d}` })),
   { key: 'faults.processPauseDuration', kubernetesName: '', component: 'faults', defaultValue: '20s', type: 'duration', description: 'length of a process pause' },

@@ -49,6 +49,19 @@ describe('backup operator', () => {
     await expect(expectEventually(model, liveness)).rejects.toThrow(/backup-done violated[\s\S]*loop starts here/);
   });
 
+  it('takes the backup again when the answer to its Done write is lost; with the claim it never does, but a lost claim answer leaves the Backup Running', async () => {
+    const lost = (claim: boolean) =>
+      kubernetesScenario('node-failure', { set: { 'faults.nodeCrash': '0', 'faults.operatorLostAnswer': '1' }, extensions: [backupOperator({ claim, label: false })] });
+    const bug = await lost(false);
+    const trace = await expectViolation(bug.model, 'backup-operator-external-call-once');
+    const summaries = timelineSteps(bug.model, trace).map((s) => s.summary);
+    expect(summaries.some((s) => /^patchStatus Backup\/nightly from backup-operator reaches the kube-apiserver \(ok\), but the answer is lost/.test(s))).toBe(true);
+    const fixed = await lost(true);
+    await expectHolds(fixed.model, { properties: fixed.properties });
+    const lasso = await expectLivenessViolation(fixed.model, fixed.liveness, 'backup-done');
+    expect(lasso.actions.slice(0, lasso.loop).map((a) => a.name)).toContain('backup-operator-lost-answer');
+  });
+
   it('finds the same verdicts and the same shortest trace without the uid and resourceVersion renaming', async () => {
     for (const claim of [false, true]) {
       const { model, properties } = await cluster(claim);

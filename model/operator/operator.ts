@@ -196,6 +196,9 @@ function validate(def: OperatorDefinition): void {
  * and `<name>-heal` (budgets `faults.operatorPartition`, `faults.operatorPartitionHeal`) cut a
  * replica off from the kube-apiserver: its watches stall, its writes and Lease tries fail (no
  * answer, nothing written), while it keeps running and its calls outside the cluster still go.
+ * `<name>-lost-answer` (budget `faults.operatorLostAnswer`) is a write that the kube-apiserver
+ * applies while its answer is lost: the client sees a timeout, the reconcile fails and is retried
+ * (so a create comes back as AlreadyExists, a status write runs again).
  * Source: k8s.io/client-go/tools/leaderelection/leaderelection.go (tryAcquireOrRenew, renew),
  * sigs.k8s.io/controller-runtime/pkg/manager (defaults 15 s / 10 s / 2 s, OnStoppedLeading exits).
  */
@@ -318,6 +321,19 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
         return withMem(s, i, next, custom);
       },
       fair: 'strong',
+    }),
+    action<ClusterState, number>({
+      // A fault: the write reaches the kube-apiserver and is applied, the answer never comes back
+      // (a timeout, a connection reset): the reconcile fails and its request is queued again.
+      name: `${name}-lost-answer`,
+      params: indices,
+      enabled: (s, i) => (s.budget.operatorLostAnswer ?? 0) > 0 && acting(mem(s, i)) && mem(s, i).inflight !== null && mem(s, i).inflight!.writes[mem(s, i).inflight!.next].op !== 'external' && !cutOff(s, i),
+      apply: (s, i) => {
+        const m = mem(s, i);
+        const f = m.inflight!;
+        const [custom] = applyWrite(store(s), f.writes[f.next]);
+        return withMem({ ...s, budget: { ...s.budget, operatorLostAnswer: s.budget.operatorLostAnswer - 1 } }, i, finish(m, f.request, true, 0), custom);
+      },
     }),
     action<ClusterState, number>({
       name: `${name}-requeue`,
@@ -488,6 +504,12 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       const w = f.writes[f.next];
       const stale = m.role === 'leader' && m.sinceRenew >= le.renewDeadlineSeconds ? ` (it has not renewed ${lease} for ${m.sinceRenew}s: it no longer leads, but has not noticed)` : '';
       return { actor, summary: `${describeWrite(w)}: ${OUTCOME[outcome]}${failed ? `, so the reconcile of ${f.request} fails and ${f.request} is queued again` : ''}${stale}`, to: [w.op === 'external' ? 'outside the cluster' : 'kube-apiserver'] };
+    }
+    if (a.name === `${name}-lost-answer`) {
+      const f = m.inflight!;
+      const w = f.writes[f.next];
+      const outcome = applyWrite(store(before), w)[1];
+      return { actor: 'fault', summary: `${describeWrite(w)} from ${actor} reaches the kube-apiserver (${OUTCOME[outcome]}), but the answer is lost: the reconcile of ${f.request} fails and ${f.request} is queued again`, to: ['kube-apiserver'], affects: [actor] };
     }
     if (a.name === `${name}-requeue`) return { actor, summary: `queues ${m.later.find((l) => l.in === 0)?.request} again (requeueAfter)` };
     if (a.name === `${name}-restart`) return { actor: 'fault', summary: `${actor} restarts: its memory, cache and queue are lost, and it lists ${kinds.join(', ')} again`, affects: [actor] };
