@@ -4,11 +4,18 @@
  * also across a restart of the operator.
  */
 import { describe, expect, it } from 'vitest';
+import { alwaysStep, check } from 'kubecheck';
 import { expectHolds, expectViolation, kubernetesScenario } from 'kubecheck/testing';
-import { objectOf } from 'kubecheck/operator';
+import { objectOf, type OperatorMemory } from 'kubecheck/operator';
 import type { ClusterState } from 'kubecheck/model';
 import { timelineSteps } from '../../reports/timeline.js';
 import { databaseOperator } from './databaseOperator.js';
+
+/** The operator's cache shows orders being deleted (so its reconcile reads it live). */
+const cachedBeingDeleted = (s: ClusterState): boolean => {
+  const [replica] = (s.extensions?.['database-operator'] ?? []) as unknown as readonly OperatorMemory[];
+  return replica?.cache.Database?.find((o) => o.metadata.name === 'orders')?.metadata.deletionTimestamp !== undefined;
+};
 
 const cluster = (checkLive: boolean, restarts = 0) =>
   kubernetesScenario<ClusterState>('node-failure', { set: { 'faults.nodeCrash': '0', 'faults.extensionRestart': String(restarts) }, extensions: [databaseOperator({ checkLive })] });
@@ -28,6 +35,19 @@ describe('database operator', () => {
     const last = trace.states.at(-1)!;
     expect(objectOf(last, 'Database', 'orders')?.metadata.uid).toBe('uid-2');
     expect(trace.actions.length).toBe(18);
+  });
+
+  it('with the live read cut off, fails the reconcile and retries it, and still never drops a live Database\'s data', async () => {
+    const { model, properties } = await kubernetesScenario<ClusterState>('node-failure', {
+      set: { 'faults.nodeCrash': '0', 'faults.operatorPartition': '1', 'faults.operatorPartitionHeal': '1' },
+      extensions: [databaseOperator({ checkLive: true })],
+    });
+    await expectHolds(model, { properties });
+    // Reached: a reconcile of the replica while it is cut off, which its live read fails.
+    const cutOff = alwaysStep<ClusterState>('no-reconcile-cut-off', 'no reconcile runs while the operator is cut off', (b, a) => !(a.name === 'database-operator-reconcile' && b.custom?.partitioned?.includes('database-operator') === true && cachedBeingDeleted(b)));
+    const r = check({ ...model, properties: [...model.properties, cutOff] }, { properties: ['no-reconcile-cut-off'] });
+    const trace = r.properties[0].trace!;
+    expect(timelineSteps(model, trace).at(-1)!.summary).toMatch(/^reconciles orders \(.*\): its live read gets no answer \(cut off from the kube-apiserver\), so the reconcile fails and orders is queued again$/);
   });
 
   it('with the live read, never drops a live Database\'s data, also across a restart of the operator', async () => {

@@ -157,6 +157,9 @@ function applyAll(store: CustomStore, writes: readonly Write[]): CustomStore {
   return s;
 }
 
+/** A live read (`view.reader`) of a replica cut off from the kube-apiserver: no answer. */
+class LiveReadUnanswered extends Error {}
+
 /** A definition that cannot run is refused when it is built, in one coded line (KC1xx, exit 2 on the command line). */
 function validate(def: OperatorDefinition): void {
   const bad = (why: string): never => modelError(ModelErrorCode.invalidShape, `operator ${typeof def?.name === 'string' ? def.name : '(no name)'}: ${why}`);
@@ -253,12 +256,28 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
   };
   const watching = (): Record<string, readonly WatchEvent[]> => Object.fromEntries(kinds.map((k) => [k, []]));
 
-  const view = (s: ClusterState, m: OperatorMemory): ReconcileView<M> => ({
-    get: (kind, n) => (m.cache[kind] ?? []).find((o) => o.metadata.name === n),
-    list: (kind) => m.cache[kind] ?? [],
-    reader: { get: (kind, n) => (store(s).objects[kind] ?? []).find((o) => o.metadata.name === n), list: (kind) => store(s).objects[kind] ?? [] },
-    memory: m.memory as M,
-  });
+  const view = (s: ClusterState, m: OperatorMemory, i: number): ReconcileView<M> => {
+    // A live read needs the kube-apiserver: cut off, it gets no answer and the reconcile fails.
+    const live = (kind: string): readonly ApiObject[] => {
+      if (cutOff(s, i)) throw new LiveReadUnanswered(`${replicaNames[i]} cannot reach the kube-apiserver for a live read of ${kind}`);
+      return store(s).objects[kind] ?? [];
+    };
+    return {
+      get: (kind, n) => (m.cache[kind] ?? []).find((o) => o.metadata.name === n),
+      list: (kind) => m.cache[kind] ?? [],
+      reader: { get: (kind, n) => live(kind).find((o) => o.metadata.name === n), list: (kind) => live(kind) },
+      memory: m.memory as M,
+    };
+  };
+  /** The reconcile of `request` on replica i: its result, or `unanswered` when a live read got no answer (the error it returns). */
+  const reconcileOf = (s: ClusterState, m: OperatorMemory, i: number, request: string): ReconcileResult<M> | 'unanswered' => {
+    try {
+      return def.reconcile(request, view(s, m, i));
+    } catch (e) {
+      if (e instanceof LiveReadUnanswered) return 'unanswered';
+      throw e;
+    }
+  };
   /** The end of a reconcile: requeue as it asked (or after an error). */
   const finish = (m: OperatorMemory, request: string, requeue: boolean, after: number): OperatorMemory => {
     if (requeue) return { ...m, inflight: null, queue: enqueue(m.queue, [request]) };
@@ -298,7 +317,9 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       apply: (s, i) => {
         const m = mem(s, i);
         const [request, ...queue] = m.queue;
-        const r = def.reconcile(request, view(s, m));
+        const r = reconcileOf(s, m, i, request);
+        // controller-runtime requeues a reconcile that returns an error (here: a live read unanswered).
+        if (r === 'unanswered') return withMem(s, i, finish({ ...m, queue }, request, true, 0));
         const memory = r.memory === undefined ? m.memory : (r.memory as JsonValue);
         const taken: OperatorMemory = { ...m, queue, memory };
         const writes = r.writes ?? [];
@@ -494,6 +515,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       const f = mem(after, i).inflight;
       const cached = m.cache[def.for]?.find((o) => o.metadata.name === request);
       const read = cached === undefined ? `its cache has no ${def.for} ${request}` : `its cache has ${def.for} ${request} at ${cached.metadata.resourceVersion}${cached.metadata.deletionTimestamp === undefined ? '' : ', being deleted'}`;
+      if (reconcileOf(before, m, i, request) === 'unanswered') return { actor, summary: `reconciles ${request} (${read}): its live read gets no answer (cut off from the kube-apiserver), so the reconcile fails and ${request} is queued again` };
       const plan = f === null ? 'nothing to write' : `plans ${f.writes.map(describeWrite).join('; ')}`;
       return { actor, summary: `reconciles ${request} (${read}): ${plan}` };
     }
