@@ -11,6 +11,14 @@ export interface ParameterInfo {
   /** Kubernetes' own name (`--node-monitor-grace-period`, `nodeLeaseDurationSeconds`); "" for modelling-only knobs. */
   readonly kubernetesName: string;
   readonly component: string;
+  /** The component's command-line flag that sets it (`--node-monitor-grace-period`), if any: `import` reads it from flags. */
+  readonly flag?: string;
+  /**
+   * Where it lives in the component's configuration file, if anywhere: a KubeletConfiguration
+   * field (`maxPods`) or a KubeControllerManagerConfiguration `Section.Field`
+   * (`NodeLifecycleController.NodeMonitorGracePeriod`): `import` reads it there.
+   */
+  readonly configField?: string;
   /** The default as the user writes it: `"50s"`, `"3"`, `"true"`. */
   readonly defaultValue: string;
   readonly description: string;
@@ -36,9 +44,9 @@ export type ParameterSpec =
 
 const KCM = 'kube-controller-manager';
 const le = (prefix: string, component: string): ParameterSpec[] => [
-  { key: `${prefix}.leaderElection.leaseDuration`, kubernetesName: '--leader-elect-lease-duration', component, defaultValue: '15s', type: 'duration', description: 'how long a non-leader waits after observing a renewal before it may take the lease' },
-  { key: `${prefix}.leaderElection.renewDeadline`, kubernetesName: '--leader-elect-renew-deadline', component, defaultValue: '10s', type: 'duration', description: 'how long the leader retries renewing before it stops leading' },
-  { key: `${prefix}.leaderElection.retryPeriod`, kubernetesName: '--leader-elect-retry-period', component, defaultValue: '2s', type: 'duration', description: 'interval between acquire/renew attempts' },
+  { key: `${prefix}.leaderElection.leaseDuration`, kubernetesName: '--leader-elect-lease-duration', flag: '--leader-elect-lease-duration', component, defaultValue: '15s', type: 'duration', description: 'how long a non-leader waits after observing a renewal before it may take the lease' },
+  { key: `${prefix}.leaderElection.renewDeadline`, kubernetesName: '--leader-elect-renew-deadline', flag: '--leader-elect-renew-deadline', component, defaultValue: '10s', type: 'duration', description: 'how long the leader retries renewing before it stops leading' },
+  { key: `${prefix}.leaderElection.retryPeriod`, kubernetesName: '--leader-elect-retry-period', flag: '--leader-elect-retry-period', component, defaultValue: '2s', type: 'duration', description: 'interval between acquire/renew attempts' },
   ...(['leaseDuration', 'renewDeadline', 'retryPeriod'] as const).map((k): ParameterSpec => ({
     key: `${prefix}.challengerLeaderElection.${k}`,
     kubernetesName: `--leader-elect-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`,
@@ -52,27 +60,27 @@ const le = (prefix: string, component: string): ParameterSpec[] => [
 const SPECS: readonly ParameterSpec[] = [
   { key: 'kubernetesVersion', kubernetesName: '', component: 'cluster', defaultValue: '1.32', type: 'string', description: 'selects version-dependent defaults (node-monitor-grace-period 40s up to 1.31, 50s from 1.32)' },
   { key: 'model.tick', kubernetesName: '', component: 'model', defaultValue: '1s', type: 'duration', description: 'time quantum of the tick action; every duration must be a multiple of it' },
-  { key: 'kubelet.nodeLeaseDurationSeconds', kubernetesName: 'nodeLeaseDurationSeconds', component: 'kubelet', defaultValue: '40', type: 'integer', max: null, description: 'node Lease duration; the kubelet renews every 0.25 × this (10 s)' },
-  { key: 'kubelet.shutdownGracePeriod', kubernetesName: 'shutdownGracePeriod', component: 'kubelet', defaultValue: '0s', type: 'duration', description: 'graceful node shutdown: how long the kubelet delays a shutdown to stop the pods (0 = off: a shutdown is a crash)' },
-  { key: 'kubelet.shutdownGracePeriodCriticalPods', kubernetesName: 'shutdownGracePeriodCriticalPods', component: 'kubelet', defaultValue: '0s', type: 'duration', description: 'the part of shutdownGracePeriod kept for critical pods; the others get the rest (the model has no critical pods)' },
-  { key: 'kubeControllerManager.nodeMonitorPeriod', kubernetesName: '--node-monitor-period', component: KCM, defaultValue: '5s', type: 'duration', description: 'period of the node lifecycle controller health pass' },
-  { key: 'kubeControllerManager.nodeMonitorGracePeriod', kubernetesName: '--node-monitor-grace-period', component: KCM, defaultValue: '50s', type: 'duration', description: 'time without a heartbeat before a node is marked Ready=Unknown (40s up to 1.31)' },
-  { key: 'kubeControllerManager.nodeStartupGracePeriod', kubernetesName: '--node-startup-grace-period', component: KCM, defaultValue: '1m', type: 'duration', description: 'time a Node object whose kubelet never posted status (see cluster.newNodes) gets before it is marked Ready=Unknown (NodeStatusNeverUpdated)' },
-  { key: 'kubeControllerManager.nodeEvictionRate', kubernetesName: '--node-eviction-rate', component: KCM, defaultValue: '0.1', type: 'number', description: 'nodes per second tainted NoExecute per healthy zone (burst 1)' },
-  { key: 'kubeControllerManager.secondaryNodeEvictionRate', kubernetesName: '--secondary-node-eviction-rate', component: KCM, defaultValue: '0.01', type: 'number', description: 'rate in a PartialDisruption zone larger than the large-cluster threshold' },
-  { key: 'kubeControllerManager.largeClusterSizeThreshold', kubernetesName: '--large-cluster-size-threshold', component: KCM, defaultValue: '50', type: 'integer', max: null, description: 'zones with at most this many nodes get eviction rate 0 in PartialDisruption' },
-  { key: 'kubeControllerManager.unhealthyZoneThreshold', kubernetesName: '--unhealthy-zone-threshold', component: KCM, defaultValue: '0.55', type: 'number', description: 'fraction of NotReady nodes (and at least 3) that makes a zone PartialDisruption' },
+  { key: 'kubelet.nodeLeaseDurationSeconds', kubernetesName: 'nodeLeaseDurationSeconds', configField: 'nodeLeaseDurationSeconds', component: 'kubelet', defaultValue: '40', type: 'integer', max: null, description: 'node Lease duration; the kubelet renews every 0.25 × this (10 s)' },
+  { key: 'kubelet.shutdownGracePeriod', kubernetesName: 'shutdownGracePeriod', configField: 'shutdownGracePeriod', component: 'kubelet', defaultValue: '0s', type: 'duration', description: 'graceful node shutdown: how long the kubelet delays a shutdown to stop the pods (0 = off: a shutdown is a crash)' },
+  { key: 'kubelet.shutdownGracePeriodCriticalPods', kubernetesName: 'shutdownGracePeriodCriticalPods', configField: 'shutdownGracePeriodCriticalPods', component: 'kubelet', defaultValue: '0s', type: 'duration', description: 'the part of shutdownGracePeriod kept for critical pods; the others get the rest (the model has no critical pods)' },
+  { key: 'kubeControllerManager.nodeMonitorPeriod', kubernetesName: '--node-monitor-period', flag: '--node-monitor-period', configField: 'KubeCloudShared.NodeMonitorPeriod', component: KCM, defaultValue: '5s', type: 'duration', description: 'period of the node lifecycle controller health pass' },
+  { key: 'kubeControllerManager.nodeMonitorGracePeriod', kubernetesName: '--node-monitor-grace-period', flag: '--node-monitor-grace-period', configField: 'NodeLifecycleController.NodeMonitorGracePeriod', component: KCM, defaultValue: '50s', type: 'duration', description: 'time without a heartbeat before a node is marked Ready=Unknown (40s up to 1.31)' },
+  { key: 'kubeControllerManager.nodeStartupGracePeriod', kubernetesName: '--node-startup-grace-period', flag: '--node-startup-grace-period', configField: 'NodeLifecycleController.NodeStartupGracePeriod', component: KCM, defaultValue: '1m', type: 'duration', description: 'time a Node object whose kubelet never posted status (see cluster.newNodes) gets before it is marked Ready=Unknown (NodeStatusNeverUpdated)' },
+  { key: 'kubeControllerManager.nodeEvictionRate', kubernetesName: '--node-eviction-rate', flag: '--node-eviction-rate', configField: 'NodeLifecycleController.NodeEvictionRate', component: KCM, defaultValue: '0.1', type: 'number', description: 'nodes per second tainted NoExecute per healthy zone (burst 1)' },
+  { key: 'kubeControllerManager.secondaryNodeEvictionRate', kubernetesName: '--secondary-node-eviction-rate', flag: '--secondary-node-eviction-rate', configField: 'NodeLifecycleController.SecondaryNodeEvictionRate', component: KCM, defaultValue: '0.01', type: 'number', description: 'rate in a PartialDisruption zone larger than the large-cluster threshold' },
+  { key: 'kubeControllerManager.largeClusterSizeThreshold', kubernetesName: '--large-cluster-size-threshold', flag: '--large-cluster-size-threshold', configField: 'NodeLifecycleController.LargeClusterSizeThreshold', component: KCM, defaultValue: '50', type: 'integer', max: null, description: 'zones with at most this many nodes get eviction rate 0 in PartialDisruption' },
+  { key: 'kubeControllerManager.unhealthyZoneThreshold', kubernetesName: '--unhealthy-zone-threshold', flag: '--unhealthy-zone-threshold', configField: 'NodeLifecycleController.UnhealthyZoneThreshold', component: KCM, defaultValue: '0.55', type: 'number', description: 'fraction of NotReady nodes (and at least 3) that makes a zone PartialDisruption' },
   { key: 'kubeControllerManager.podGcPeriod', kubernetesName: '', component: KCM, defaultValue: '20s', type: 'duration', description: 'pod GC period (constant gcCheckPeriod in pkg/controller/podgc)' },
   { key: 'kubeControllerManager.podGcQuarantine', kubernetesName: '', component: KCM, defaultValue: '40s', type: 'duration', description: 'pod GC wait before deleting pods of a missing Node (constant quarantineTime)' },
   { key: 'kubeControllerManager.expectationsTimeout', kubernetesName: '', component: KCM, defaultValue: '5m', type: 'duration', description: 'how long ReplicaSet expectations of unseen creations and deletions hold before the controller acts anyway (constant ExpectationsTimeout in pkg/controller/controller_utils.go); matters only with informers.watchLag' },
   ...le('kubeControllerManager', KCM),
   ...le('kubeScheduler', 'kube-scheduler'),
-  { key: 'kubeApiserver.defaultNotReadyTolerationSeconds', kubernetesName: '--default-not-ready-toleration-seconds', component: 'kube-apiserver', defaultValue: '300', type: 'integer', max: null, description: 'tolerationSeconds the DefaultTolerationSeconds admission adds for not-ready:NoExecute (a node whose kubelet posts Ready=False)' },
-  { key: 'kubeApiserver.defaultUnreachableTolerationSeconds', kubernetesName: '--default-unreachable-toleration-seconds', component: 'kube-apiserver', defaultValue: '300', type: 'integer', max: null, description: 'tolerationSeconds the DefaultTolerationSeconds admission adds for unreachable:NoExecute' },
+  { key: 'kubeApiserver.defaultNotReadyTolerationSeconds', kubernetesName: '--default-not-ready-toleration-seconds', flag: '--default-not-ready-toleration-seconds', component: 'kube-apiserver', defaultValue: '300', type: 'integer', max: null, description: 'tolerationSeconds the DefaultTolerationSeconds admission adds for not-ready:NoExecute (a node whose kubelet posts Ready=False)' },
+  { key: 'kubeApiserver.defaultUnreachableTolerationSeconds', kubernetesName: '--default-unreachable-toleration-seconds', flag: '--default-unreachable-toleration-seconds', component: 'kube-apiserver', defaultValue: '300', type: 'integer', max: null, description: 'tolerationSeconds the DefaultTolerationSeconds admission adds for unreachable:NoExecute' },
   { key: 'cluster.nodes', kubernetesName: '', component: 'cluster', defaultValue: '3', type: 'integer', max: MAX_COUNT, description: 'worker nodes' },
   { key: 'cluster.newNodes', kubernetesName: '', component: 'cluster', defaultValue: '0', type: 'integer', max: MAX_COUNT, description: 'the last N nodes are new: their Node objects exist without status (made by a provisioner, or for a kubelet run with --register-node=false) and their kubelets start at any instant, or never' },
   { key: 'cluster.zones', kubernetesName: '', component: 'cluster', defaultValue: '1', type: 'integer', max: MAX_COUNT, description: 'zones (topology.kubernetes.io/zone); node i is in zone i mod zones' },
-  { key: 'cluster.maxPods', kubernetesName: 'maxPods', component: 'kubelet', defaultValue: '110', type: 'integer', max: null, description: 'pods per node (scheduler capacity filter)' },
+  { key: 'cluster.maxPods', kubernetesName: 'maxPods', configField: 'maxPods', flag: '--max-pods', component: 'kubelet', defaultValue: '110', type: 'integer', max: null, description: 'pods per node (scheduler capacity filter)' },
   { key: 'cluster.etcdMembers', kubernetesName: '', component: 'etcd', defaultValue: '3', type: 'integer', max: MAX_COUNT, description: 'etcd members; quorum is ⌊n/2⌋+1' },
   { key: 'cluster.etcdMembersDownAtStart', kubernetesName: '', component: 'etcd', defaultValue: '0', type: 'integer', max: MAX_COUNT, description: 'etcd members already down in the initial state' },
   { key: 'cluster.apiservers', kubernetesName: '', component: 'kube-apiserver', defaultValue: '1', type: 'integer', max: MAX_COUNT, description: 'kube-apiserver instances' },

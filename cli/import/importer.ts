@@ -15,6 +15,7 @@
  */
 import { KubecheckError } from '../../checker/index.js';
 import { formatDuration, parseDuration } from '../../model/index.js';
+import { parameterSpecs, type ParameterSpec } from '../../model/parameters.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import { refuseForbiddenKey } from '../input.js';
 import { type Component, type Flag, type FlagLine, parseFlags } from './flags.js';
@@ -165,9 +166,9 @@ function leaderElect(c: Collector, file: string, field: string, on: boolean, com
 function kubeletConfiguration(c: Collector, file: string, o: Obj, label = 'KubeletConfiguration', where = ''): void {
   for (const [k, v] of Object.entries(o)) {
     if (k === 'apiVersion' || k === 'kind') continue;
-    if (k === 'nodeLeaseDurationSeconds') c.set('kubelet.nodeLeaseDurationSeconds', integer(file, `${where}${k}`, v, 1), `${file}: ${label}.${k}`);
-    else if (k === 'maxPods') c.set('cluster.maxPods', integer(file, `${where}${k}`, v, 1), `${file}: ${label}.${k}`);
-    else if (k === 'shutdownGracePeriod' || k === 'shutdownGracePeriodCriticalPods') c.set(`kubelet.${k}`, duration(file, `${where}${k}`, v), `${file}: ${label}.${k}`);
+    const spec = KUBELET_FIELDS.get(k);
+    // The kubelet's counts are at least 1 (ValidateKubeletConfiguration).
+    if (spec !== undefined) c.set(spec.key, spec.type === 'integer' ? integer(file, `${where}${k}`, v, 1) : typed(file, `${where}${k}`, v, spec.type), `${file}: ${label}.${k}`);
     else c.skip(`${file}: ${label}.${k}`);
   }
 }
@@ -180,15 +181,32 @@ function schedulerConfiguration(c: Collector, file: string, o: Obj): void {
   }
 }
 
-/** NodeLifecycleController fields and the parameter each one sets. */
-const NODE_LIFECYCLE: readonly [string, string, 'duration' | 'number' | 'integer'][] = [
-  ['NodeMonitorGracePeriod', 'kubeControllerManager.nodeMonitorGracePeriod', 'duration'],
-  ['NodeStartupGracePeriod', 'kubeControllerManager.nodeStartupGracePeriod', 'duration'],
-  ['NodeEvictionRate', 'kubeControllerManager.nodeEvictionRate', 'number'],
-  ['SecondaryNodeEvictionRate', 'kubeControllerManager.secondaryNodeEvictionRate', 'number'],
-  ['LargeClusterSizeThreshold', 'kubeControllerManager.largeClusterSizeThreshold', 'integer'],
-  ['UnhealthyZoneThreshold', 'kubeControllerManager.unhealthyZoneThreshold', 'number'],
-];
+/** A parameter the importer can read, with the value type it parses. */
+interface Readable {
+  readonly key: string;
+  readonly type: 'duration' | 'number' | 'integer';
+}
+
+const readableType = (t: string): Readable['type'] | undefined => (t === 'duration' || t === 'number' || t === 'integer' ? t : undefined);
+
+/**
+ * The parameters with a configuration-file field or a flag, from their one declaration
+ * (`model/parameters.ts`): a new parameter that names its flag or field is read with nothing
+ * added here.
+ */
+function readable(where: (s: ParameterSpec) => string | undefined): { readonly field: string; readonly component: string; readonly spec: Readable }[] {
+  return parameterSpecs().flatMap((s) => {
+    const field = where(s);
+    const type = readableType(s.type);
+    return field === undefined || type === undefined ? [] : [{ field, component: s.component, spec: { key: s.key, type } }];
+  });
+}
+
+/** KubeletConfiguration fields and the parameter each one sets. */
+const KUBELET_FIELDS: ReadonlyMap<string, Readable> = new Map(readable((s) => (s.component === 'kubelet' ? s.configField : undefined)).map((r) => [r.field, r.spec]));
+
+/** KubeControllerManagerConfiguration `Section.Field` (lower case, as Go decodes them) and the parameter each one sets. */
+const KCM_FIELDS: ReadonlyMap<string, Readable> = new Map(readable((s) => (s.component === 'kube-controller-manager' ? s.configField : undefined)).map((r) => [r.field.toLowerCase(), r.spec]));
 
 function typed(file: string, field: string, raw: unknown, type: 'duration' | 'number' | 'integer'): unknown {
   return type === 'duration' ? duration(file, field, raw) : type === 'number' ? decimal(file, field, raw) : integer(file, field, raw);
@@ -198,53 +216,33 @@ function controllerManagerConfiguration(c: Collector, file: string, o: Obj): voi
   for (const [k, v] of Object.entries(o)) {
     if (k === 'apiVersion' || k === 'kind') continue;
     const section = k.toLowerCase();
-    if (section !== 'generic' && section !== 'kubecloudshared' && section !== 'nodelifecyclecontroller') {
+    if (section !== 'generic' && ![...KCM_FIELDS.keys()].some((f) => f.startsWith(`${section}.`))) {
       c.skip(`${file}: KubeControllerManagerConfiguration.${k}`);
       continue;
     }
     if (!isObj(v)) bad(file, k, `expected a mapping, got ${show(v)}`);
     for (const [f, fv] of Object.entries(v as Obj)) {
       const field = `${k}.${f}`;
+      const row = KCM_FIELDS.get(field.toLowerCase());
       if (section === 'generic' && f.toLowerCase() === 'leaderelection') leaderElection(c, file, field, fv, 'kube-controller-manager');
-      else if (section === 'kubecloudshared' && f.toLowerCase() === 'nodemonitorperiod') c.set('kubeControllerManager.nodeMonitorPeriod', duration(file, field, fv), `${file}: ${field}`);
-      else {
-        const row = section === 'nodelifecyclecontroller' ? NODE_LIFECYCLE.find(([name]) => name.toLowerCase() === f.toLowerCase()) : undefined;
-        if (row) c.set(row[1], typed(file, field, fv, row[2]), `${file}: ${field}`);
-        else c.skip(`${file}: KubeControllerManagerConfiguration.${field}`);
-      }
+      else if (row) c.set(row.key, typed(file, field, fv, row.type), `${file}: ${field}`);
+      else c.skip(`${file}: KubeControllerManagerConfiguration.${field}`);
     }
   }
 }
 
 // ---- flags ----------------------------------------------------------------------------------
 
-/** Flags that change the model, by component, with the parameter each sets. */
-const FLAG_PARAMETERS: Readonly<Record<Component, Readonly<Record<string, readonly [string, 'duration' | 'number' | 'integer']>>>> = {
-  'kube-controller-manager': {
-    'node-monitor-grace-period': ['kubeControllerManager.nodeMonitorGracePeriod', 'duration'],
-    'node-startup-grace-period': ['kubeControllerManager.nodeStartupGracePeriod', 'duration'],
-    'node-monitor-period': ['kubeControllerManager.nodeMonitorPeriod', 'duration'],
-    'node-eviction-rate': ['kubeControllerManager.nodeEvictionRate', 'number'],
-    'secondary-node-eviction-rate': ['kubeControllerManager.secondaryNodeEvictionRate', 'number'],
-    'large-cluster-size-threshold': ['kubeControllerManager.largeClusterSizeThreshold', 'integer'],
-    'unhealthy-zone-threshold': ['kubeControllerManager.unhealthyZoneThreshold', 'number'],
-    'leader-elect-lease-duration': ['kubeControllerManager.leaderElection.leaseDuration', 'duration'],
-    'leader-elect-renew-deadline': ['kubeControllerManager.leaderElection.renewDeadline', 'duration'],
-    'leader-elect-retry-period': ['kubeControllerManager.leaderElection.retryPeriod', 'duration'],
-  },
-  'kube-scheduler': {
-    'leader-elect-lease-duration': ['kubeScheduler.leaderElection.leaseDuration', 'duration'],
-    'leader-elect-renew-deadline': ['kubeScheduler.leaderElection.renewDeadline', 'duration'],
-    'leader-elect-retry-period': ['kubeScheduler.leaderElection.retryPeriod', 'duration'],
-  },
-  'kube-apiserver': {
-    'default-not-ready-toleration-seconds': ['kubeApiserver.defaultNotReadyTolerationSeconds', 'integer'],
-    'default-unreachable-toleration-seconds': ['kubeApiserver.defaultUnreachableTolerationSeconds', 'integer'],
-  },
-  kubelet: {
-    'max-pods': ['cluster.maxPods', 'integer'],
-  },
-};
+/** Flags that change the model, by component (without their leading dashes), with the parameter each sets. */
+const FLAG_PARAMETERS: Readonly<Record<Component, ReadonlyMap<string, Readable>>> = (() => {
+  const out: Record<Component, Map<string, Readable>> = { 'kube-controller-manager': new Map(), 'kube-scheduler': new Map(), 'kube-apiserver': new Map(), kubelet: new Map() };
+  for (const r of readable((s) => s.flag)) {
+    const table = out[r.component as Component] as Map<string, Readable> | undefined;
+    if (table === undefined) throw new Error(`parameter ${r.spec.key} names flag ${r.field} of ${r.component}, which import does not read`);
+    table.set(r.field.replace(/^--/, ''), r.spec);
+  }
+  return out;
+})();
 
 /** Flags of one component only, which tell whose flags a file holds when nothing else does. */
 const OWN_FLAGS: Readonly<Record<Component, readonly string[]>> = {
@@ -279,10 +277,10 @@ function flags(c: Collector, file: string, line: FlagLine): void {
       bad(file, field, 'kube-controller-manager and kube-scheduler both have this flag; name the file after its component (kube-scheduler.flags) or start it with the program (kube-scheduler --leader-elect-...)');
     }
     const comp = whose.length === 1 ? whose[0] : undefined;
-    const mapped = comp === undefined || !Object.hasOwn(FLAG_PARAMETERS[comp], f.name) ? undefined : FLAG_PARAMETERS[comp][f.name];
+    const mapped = comp === undefined ? undefined : FLAG_PARAMETERS[comp].get(f.name);
     if (mapped !== undefined) {
       if (f.value === undefined) bad(file, field, 'expected a value (--flag=value)');
-      c.set(mapped[0], typed(file, field, f.value, mapped[1]), `${file}: ${field}`);
+      c.set(mapped.key, typed(file, field, f.value, mapped.type), `${file}: ${field}`);
     } else if (f.name === 'leader-elect' && (comp === 'kube-controller-manager' || comp === 'kube-scheduler')) {
       leaderElect(c, file, field, boolean(file, field, f.value), comp);
     } else if (comp === 'kube-apiserver' && f.name === 'disable-admission-plugins' && (f.value ?? '').split(',').map((p) => p.trim()).includes('DefaultTolerationSeconds')) {

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parseFlags, words } from '../../cli/import/flags.js';
 import { importSources, type ImportSource } from '../../cli/import/importer.js';
 import { resolveConfig } from '../../model/index.js';
+import { parameterSpecs } from '../../model/parameters.js';
 import { expectOneLine, kubecheckAsync, refusal, type Run } from './run.js';
 
 const objects = (file: string, ...documents: unknown[]): ImportSource => ({ file, type: 'objects', documents });
@@ -19,6 +20,29 @@ const node = (name: string, zone: string) => ({ apiVersion: 'v1', kind: 'Node', 
 const deployment = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name }, spec });
 
 describe('importing component configurations and flags', () => {
+  it('should read every parameter that names a flag or a configuration field, from that one declaration', () => {
+    const files: Record<string, string> = { 'kube-controller-manager': 'kcm.flags', 'kube-scheduler': 'kube-scheduler.flags', 'kube-apiserver': 'kube-apiserver.flags', kubelet: 'kubelet.flags' };
+    const withFlags = parameterSpecs().filter((s) => s.flag !== undefined);
+    const withFields = parameterSpecs().filter((s) => s.configField !== undefined);
+    // The flags and fields the importer read before they were declared with their parameters.
+    expect(withFlags.map((s) => s.flag)).toEqual(expect.arrayContaining(['--node-monitor-grace-period', '--node-startup-grace-period', '--max-pods', '--default-unreachable-toleration-seconds', '--leader-elect-lease-duration']));
+    expect(withFields.map((s) => s.configField)).toEqual(expect.arrayContaining(['maxPods', 'nodeLeaseDurationSeconds', 'shutdownGracePeriod', 'KubeCloudShared.NodeMonitorPeriod', 'NodeLifecycleController.NodeMonitorGracePeriod']));
+    for (const s of withFlags) {
+      const file = files[s.component];
+      const r = importSources([flagFile(file, `${s.flag}=${s.defaultValue}`)]);
+      expect(r.origins[s.key], s.key).toBe(`${file}: ${s.flag}`);
+    }
+    for (const s of withFields) {
+      const value = s.type === 'duration' ? s.defaultValue : Number(s.defaultValue);
+      const [section, field] = s.configField!.includes('.') ? s.configField!.split('.') : [undefined, s.configField!];
+      const doc = s.component === 'kubelet'
+        ? { apiVersion: 'kubelet.config.k8s.io/v1beta1', kind: 'KubeletConfiguration', [field]: value }
+        : { apiVersion: 'kubecontrollermanager.config.k8s.io/v1alpha1', kind: 'KubeControllerManagerConfiguration', [section!]: { [field]: value } };
+      const r = importSources([objects('c.yaml', doc)]);
+      expect(r.origins[s.key], s.key).toMatch(new RegExp(`^c\\.yaml: .*${field}$`));
+    }
+  });
+
   it('should map KubeletConfiguration, KubeSchedulerConfiguration and KubeControllerManagerConfiguration fields to parameters, and list the rest', () => {
     const r = importSources([
       objects('kubelet.yaml', { apiVersion: 'kubelet.config.k8s.io/v1beta1', kind: 'KubeletConfiguration', nodeLeaseDurationSeconds: 20, maxPods: 50, evictionHard: { 'memory.available': '100Mi' } }),
