@@ -1,7 +1,7 @@
 /**
  * `--json`: the outcome of `check` or `simulate` as one object that programs read. Its shape is
  * versioned by `schema` (now 1: fields may be added, none removed or changed without a new
- * number), documented in the README:
+ * number), documented in docs/command-line.md (`--json`):
  *
  * ```
  * { schema: 1, verdict, exitCode, command, scenario, model, config,
