@@ -47,7 +47,7 @@ describe('the packed package', () => {
     const install = spawnSync(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', tarball], { cwd: project, encoding: 'utf8', timeout: 60_000 });
     expect(install.status, install.stderr).toBe(0);
     const installed = readdirSync(join(project, 'node_modules', 'kubecheck')).sort();
-    expect(installed).toEqual(['README.md', 'bin', 'dist', 'package.json']);
+    expect(installed).toEqual(['README.md', 'bin', 'dist', 'docs', 'package.json']);
     const cli = readdirSync(join(project, 'node_modules', 'kubecheck', 'dist', 'cli'));
     expect(cli.some((f) => f.includes('.test.'))).toBe(false);
     expect(cli).toContain('model.d.ts');
