@@ -1,4 +1,8 @@
-/** Runs test/cli/examples.md and kubernetes.md: every command block as a separate process, outputs compared after normalising. */
+/**
+ * Runs test/cli/examples.md, kubernetes.md and the README's marked blocks: every command block as
+ * a separate process, outputs compared after normalising both sides (so the README can show the
+ * times, rates and memory of a real run).
+ */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +10,7 @@ import { parseExamples, updateExamples, type Block } from './literate.js';
 import { kubecheckAsync, normalise, type Run } from './run.js';
 
 const update = process.env.KUBECHECK_UPDATE_GOLDEN === '1';
-for (const name of ['examples.md', 'kubernetes.md']) literate(name);
+for (const name of ['examples.md', 'kubernetes.md', '../../README.md']) literate(name);
 
 function literate(name: string): void {
 const FILE = fileURLToPath(new URL(`./${name}`, import.meta.url));
@@ -35,7 +39,7 @@ describe(name, () => {
         exit: ex.exit,
         stderr: ex.err ? ex.err.text.trimEnd() : undefined,
       });
-      if (ex.out) expect(normalise(r.stdout).trimEnd()).toBe(ex.out.text.trimEnd());
+      if (ex.out) expect(normalise(r.stdout).trimEnd()).toBe(normalise(ex.out.text).trimEnd());
       expect(r.stderr).not.toMatch(/\n\s+at /); // never a stack trace
     });
   });
