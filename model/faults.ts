@@ -22,7 +22,8 @@ interface Def<P extends JsonValue> {
   enabled: (s: ClusterState, p: P) => boolean;
   recipe: (d: Draft<ClusterState>, p: P, s: ClusterState) => void;
   actor: 'fault' | 'operator';
-  summary: (p: P) => string;
+  /** One line for the step, from the state it is taken in. */
+  summary: (p: P, s: ClusterState) => string;
   to?: readonly string[];
 }
 
@@ -37,7 +38,7 @@ function budgeted<P extends JsonValue>(def: Def<P>): ClusterAction {
         (d.budget as Record<string, number>)[def.budget] = s.budget[def.budget] - 1;
         def.recipe(d, p, s);
       }),
-    describe: (_b, p) => ({ actor: def.actor, summary: def.summary(p), to: def.to ?? [] }),
+    describe: (b, p) => ({ actor: def.actor, summary: def.summary(p, b), to: def.to ?? [] }),
   });
 }
 
@@ -102,7 +103,7 @@ export function sequenceActions(ctx: Ctx): { readonly free: ClusterAction; reado
       },
       describe: (b) => {
         const x = stepOf(b)!;
-        return { actor: x.d.actor, summary: `${x.d.summary(x.step.target)} (step ${b.sequenceDone + 1} of ${sequence.length} of the scenario's sequence)`, to: x.d.to ?? [] };
+        return { actor: x.d.actor, summary: `${x.d.summary(x.step.target, b)} (step ${b.sequenceDone + 1} of ${sequence.length} of the scenario's sequence)`, to: x.d.to ?? [] };
       },
     });
   return { free: make(false), timed: make(true) };
@@ -111,6 +112,7 @@ export function sequenceActions(ctx: Ctx): { readonly free: ClusterAction; reado
 function faultDefs(ctx: Ctx): Def<JsonValue>[] {
   const f = ctx.config.faults;
   const shutdownGrace = ctx.config.kubelet.shutdownGracePeriod;
+  const shutdownCap = Math.max(0, shutdownGrace - ctx.config.kubelet.shutdownGracePeriodCriticalPods);
   return [
     def<string>({
       name: 'node-crash', budget: 'nodeCrash', actor: 'fault', params: nodes,
@@ -126,8 +128,10 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
       enabled: (s, p) => s.nodes[nodeIndex(p)].up && s.nodes[nodeIndex(p)].shutdownIn === undefined,
       recipe: (d, p) => {
         const n = d.nodes[nodeIndex(p)];
-        if (shutdownGrace > 0 && n.kubeletUp) n.shutdownIn = shutdownGrace;
-        else powerOff(n);
+        if (!(shutdownGrace > 0 && n.kubeletUp)) return powerOff(n);
+        n.shutdownIn = shutdownGrace;
+        // processShutdownEvent kills every pod with the capped grace period, those already terminating too.
+        if (n.terminating !== undefined) n.terminating = n.terminating.map((t) => ({ pod: t.pod, killIn: Math.min(t.killIn, shutdownCap) }));
       },
       summary: (p) => (shutdownGrace > 0 ? `${p} begins to shut down: its kubelet holds the shutdown for up to ${shutdownGrace}s (shutdownGracePeriod) to stop its pods` : `${p} shuts down: with kubelet.shutdownGracePeriod 0 nothing holds it, its containers and kubelet stop`),
     }),
@@ -153,11 +157,13 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
       name: 'kubelet-crash', budget: 'kubeletCrash', actor: 'fault', params: nodes,
       enabled: (s, p) => s.nodes[nodeIndex(p)].up && s.nodes[nodeIndex(p)].kubeletUp,
       recipe: (d, p) => {
+        // A shutdown under way was held only by the kubelet's inhibitor lock, which dies with it.
+        if (d.nodes[nodeIndex(p)].shutdownIn !== undefined) return powerOff(d.nodes[nodeIndex(p)]);
         d.nodes[nodeIndex(p)].kubeletUp = false;
         d.nodes[nodeIndex(p)].heartbeatIn = 0;
         delete d.nodes[nodeIndex(p)].runtimeErrors; // its runtime state dies with it
       },
-      summary: (p) => `the kubelet of ${p} crashes (containers keep running)`,
+      summary: (p, s) => (s.nodes[nodeIndex(p)].shutdownIn !== undefined ? `the kubelet of ${p} crashes during its shutdown: nothing holds the shutdown any more, and ${p} powers off` : `the kubelet of ${p} crashes (containers keep running)`),
     }),
     def<string>({
       name: 'kubelet-restart', budget: 'kubeletRestart', actor: 'fault', params: nodes,

@@ -156,18 +156,20 @@ export function syncWork(s: ClusterState, n: number): SyncWork | undefined {
  * What the kubelet of a node shutting down does (nodeshutdown_manager_linux.go
  * `processShutdownEvent`): it posts Ready=False at once, admits no pod ("node is shutting down"),
  * sends SIGTERM to every container (each pod's grace period capped at shutdownGracePeriod −
- * shutdownGracePeriodCriticalPods), and reports each stopped pod Failed (reason Terminated), as
- * it does a pod bound there it will not admit. A Failed pod counts for no controller
- * (`IsPodActive`; the StatefulSet and DaemonSet controllers delete it, and deleting a terminal
- * pod takes no grace period), so its object is dropped when it is reported. The stopping goes on
- * cut off from the API; the reports wait for it.
+ * shutdownGracePeriodCriticalPods; `node-shutdown` caps those already running), and reports each
+ * pod whose containers it stopped Failed (reason Terminated) in the step they stop. A Failed pod
+ * counts for no controller (`IsPodActive`; the StatefulSet and DaemonSet controllers delete it,
+ * and deleting a terminal pod takes no grace period), so its object is dropped when it is
+ * reported. The stopping goes on cut off from the API; the reports are then lost. A pod bound
+ * there that never started is left bound (the kubelet's admission would reject it as Failed, and
+ * the DaemonSet controller recreate it with a backoff; not modelled).
  */
 function shutdownWork(s: ClusterState, n: number): SyncWork | undefined {
   if (!kubeletAlive(s, n)) return undefined;
   const node = s.nodes[n];
   const stop = node.running.filter((name) => !isTerminating(node, name));
   const writable = kubeletCanWrite(s, n);
-  const finish = writable ? s.api.pods.filter((p) => p.nodeName === n && !node.running.includes(p.name)).map((p) => p.name) : [];
+  const finish = writable ? s.api.pods.filter((p) => p.nodeName === n && p.deletion !== null && !node.running.includes(p.name)).map((p) => p.name) : [];
   const obj = s.api.nodes[n];
   const notReady = writable && obj !== null && postedReady(s, n) === 'False' && obj.ready !== 'False';
   if (stop.length + finish.length === 0 && !notReady) return undefined;
@@ -179,6 +181,16 @@ function killsDue(s: ClusterState): number[] {
   const out: number[] = [];
   for (let n = 0; n < s.nodes.length; n++) if (kubeletAlive(s, n) && terminatingOf(s.nodes[n]).some((t) => t.killIn <= 0)) out.push(n);
   return out;
+}
+
+/**
+ * A node shutting down reports a pod whose containers it stopped Failed (when it can write): a
+ * Failed pod counts for no controller, so its object goes (see `shutdownWork`). Done in the step
+ * its containers stop, after them, as the kubelet's kill-then-status does.
+ */
+function reportShutdownStop(s: ClusterState, d: { api: { pods: PodObject[] } }, n: number, name: string): void {
+  if (s.nodes[n].shutdownIn === undefined || !kubeletCanWrite(s, n)) return;
+  d.api.pods = d.api.pods.filter((p) => !(p.name === name && p.nodeName === n));
 }
 
 /** Removes `name`'s containers from node n (they exited or were killed). */
@@ -215,11 +227,15 @@ export function containerExitAction(): ClusterAction {
     },
     apply: (s, p) => {
       const { pod, n } = parse(p);
-      return produce(s, (d) => containersGone(d.nodes[n] as { running: string[]; terminating?: Terminating[] }, pod));
+      return produce(s, (d) => {
+        containersGone(d.nodes[n] as { running: string[]; terminating?: Terminating[] }, pod);
+        reportShutdownStop(s, d as unknown as { api: { pods: PodObject[] } }, n, pod);
+      });
     },
-    describe: (_b, p) => {
+    describe: (b, p) => {
       const { pod, n } = parse(p);
-      return { actor: `kubelet/${nodeName(n)}`, summary: `the containers of ${pod} exit on SIGTERM on ${nodeName(n)}`, to: [] };
+      const reported = b.nodes[n].shutdownIn !== undefined && kubeletCanWrite(b, n) && b.api.pods.some((q) => q.name === pod && q.nodeName === n);
+      return { actor: `kubelet/${nodeName(n)}`, summary: `the containers of ${pod} exit on SIGTERM on ${nodeName(n)}${reported ? `; reports ${pod} Failed (node shutdown; a Failed pod counts for no controller and goes)` : ''}`, to: reported ? [...API] : [] };
     },
   });
 }
@@ -259,6 +275,7 @@ export function powerOff(n: Draft<NodeReal>): void {
   n.running = [];
   delete n.terminating;
   delete n.shutdownIn;
+  delete n.booting; // a restart starts its kubelet anyway
   n.heartbeatIn = 0; // a dead kubelet keeps no timer (a restart sets it anyway)
   delete n.runtimeErrors;
 }
@@ -422,7 +439,7 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
           if (w.start.length) parts.push(`starts ${w.start.join(', ')} on ${nodeName(n)}`);
           if (w.stop.length) parts.push(`sends SIGTERM to ${w.stop.join(', ')} on ${nodeName(n)}${down ? ' for the node shutdown' : ''} (SIGKILL after ${w.stop.map((x) => `${graceOf(x, down)}s`).join(', ')})`);
           if (w.finish.length) {
-            parts.push(down ? `reports ${w.finish.join(', ')} Failed (node shutdown; a Failed pod counts for no controller and goes)` : `finishes deleting ${w.finish.join(', ')}`);
+            parts.push(`finishes deleting ${w.finish.join(', ')}`);
             writes = true;
           }
         }
@@ -436,13 +453,22 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
       apply: (s) =>
         produce(s, (d) => {
           for (const n of killsDue(s)) {
-            for (const t of terminatingOf(s.nodes[n])) if (t.killIn <= 0) containersGone(d.nodes[n] as { running: string[]; terminating?: Terminating[] }, t.pod);
+            for (const t of terminatingOf(s.nodes[n])) {
+              if (t.killIn > 0) continue;
+              containersGone(d.nodes[n] as { running: string[]; terminating?: Terminating[] }, t.pod);
+              reportShutdownStop(s, d as unknown as { api: { pods: PodObject[] } }, n, t.pod);
+            }
           }
         }),
       describe: (b) => {
         const due = killsDue(b);
-        const parts = due.map((n) => `SIGKILL to ${terminatingOf(b.nodes[n]).filter((t) => t.killIn <= 0).map((t) => t.pod).join(', ')} on ${nodeName(n)} (grace period over)`);
-        return { actor: `kubelet/${due.map(nodeName).join(',')}`, summary: parts.join('; '), to: [] };
+        const parts = due.map((n) => {
+          const killed = terminatingOf(b.nodes[n]).filter((t) => t.killIn <= 0).map((t) => t.pod);
+          const reported = b.nodes[n].shutdownIn !== undefined && kubeletCanWrite(b, n) ? killed.filter((pod) => b.api.pods.some((q) => q.name === pod && q.nodeName === n)) : [];
+          return `SIGKILL to ${killed.join(', ')} on ${nodeName(n)} (grace period over)${reported.length ? `; reports ${reported.join(', ')} Failed (node shutdown)` : ''}`;
+        });
+        const writes = due.some((n) => b.nodes[n].shutdownIn !== undefined && kubeletCanWrite(b, n));
+        return { actor: `kubelet/${due.map(nodeName).join(',')}`, summary: parts.join('; '), to: writes ? [...API] : [] };
       },
     }),
   ];

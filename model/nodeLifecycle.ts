@@ -186,28 +186,34 @@ function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
     }
     return zoneState(ctx, ready, notReady);
   });
-  // allAreFullyDisrupted ranges over the zones listed, so with none left it is (vacuously) true.
+  // allAreFullyDisrupted and allWasFullyDisrupted both range over the zones listed (a zone no
+  // longer listed is dropped from zoneStates and skipped), so with none left both are true, and
+  // when the last Node of the only healthy zone goes while the others were already Full both are
+  // true too: nothing changes (the mode is entered only when a listed zone turns Full).
   const allFull = states.every((z, i) => z === 'FullDisruption' || sizes[i] === 0);
-  const wasAllFull = before.disruptionMode;
+  const wasAllFull = before.zones.every((z, i) => z.state === 'FullDisruption' || sizes[i] === 0);
+  const acted = !allFull || !wasAllFull;
+  let disruptionMode = before.disruptionMode;
+  let resetProbes = false;
+  if (acted && allFull) disruptionMode = true; // entering: every limiter swapped to 0
+  else if (acted && wasAllFull) {
+    // Exiting: every probeTimestamp reset, every limiter set for its zone's state.
+    disruptionMode = false;
+    resetProbes = true;
+  }
   let zones: ControllerManagerLocal['zones'][number][] | undefined;
   states.forEach((st, z) => {
     const zone = before.zones[z];
-    if (sizes[z] === 0 || (zone.state === st && allFull === wasAllFull)) return;
+    if (!acted || sizes[z] === 0 || (zone.state === st && disruptionMode === before.disruptionMode)) return;
     // setLimiterInZone → SwapLimiter (scheduler/rate_limited_queue.go): nothing changes when the
     // rate is the same; a new bucket starts drained when the old one had no token left.
     const size = sizes[z];
-    const was = tokenInterval(ctx, zone.state, size, wasAllFull);
-    const after = tokenInterval(ctx, st, size, allFull);
+    const was = tokenInterval(ctx, zone.state, size, before.disruptionMode);
+    const after = tokenInterval(ctx, st, size, disruptionMode);
     zones ??= before.zones.slice();
     zones[z] = was === after ? { ...zone, state: st } : { state: st, tokenIn: after === Infinity ? 0 : was === Infinity || zone.tokenIn > 0 ? after : 0 };
   });
-  let disruptionMode = before.disruptionMode;
-  if (allFull && !disruptionMode) disruptionMode = true;
-  else if (!allFull && disruptionMode) {
-    disruptionMode = false;
-    // Every probeTimestamp is reset.
-    health = health.map((h) => (h.sinceProbe === 0 ? h : { ...h, sinceProbe: 0 }));
-  }
+  if (resetProbes) health = health.map((h) => (h.sinceProbe === 0 ? h : { ...h, sinceProbe: 0 }));
   if (writable) {
     for (let n = 0; n < N; n++) {
       const node = apiNodes[n];

@@ -213,7 +213,9 @@ export function configWarnings(c: ClusterConfig): string[] {
     const settings = [c[prefix].leaderElection, ...(candidates > 1 ? [candidateLeaderElection(c[prefix].leaderElection, c[prefix].challengerLeaderElection, 1)] : [])];
     const holdOn = Math.max(...settings.map((le) => le.renewDeadline + le.retryPeriod));
     const takeOver = Math.min(...settings.map((le) => le.leaseDuration));
-    const twoLeaders = candidates > 1 && (holdOn > takeOver || canHappen(possible, 'process-pause') || (canHappen(possible, 'clock-drift') && c.faults.clockDriftRate !== 1));
+    // A pause can reach this component's candidates: a budget (any process) or a sequence step naming one of them.
+    const paused = possible.allowedBy['process-pause'].some((w) => w === 'budget' || w === 'extension') || c.faults.sequence.some((x) => x.fault === 'process-pause' && (x.target === null || x.target.startsWith(prefix === 'kubeControllerManager' ? 'kube-controller-manager' : 'kube-scheduler')));
+    const twoLeaders = candidates > 1 && (holdOn > takeOver || paused || (canHappen(possible, 'clock-drift') && c.faults.clockDriftRate !== 1));
     if (prefix === 'kubeControllerManager' && twoLeaders) twoManagers = true;
     if (candidates > 1 && holdOn > takeOver) {
       out.push(`${prefix}: a leader that stops renewing keeps acting up to renewDeadline + retryPeriod (${f(holdOn)}) after its last renewal, longer than leaseDuration (${f(takeOver)}): two leaders are possible without any clock skew (client-go leaderelection.go: "does not guarantee that only one client is acting as a leader")`);

@@ -102,6 +102,7 @@ function recoveryExclusions(config: ClusterConfig, possible: PossibleEvents): { 
   if (canHappen(possible, 'force-delete-pod', 'delete-node', 'out-of-service-taint')) both('operator actions (force delete, Node deletion, out-of-service taint) remove pods before any toleration, by design');
   if (canHappen(possible, 'node-shutdown') && config.kubelet.shutdownGracePeriod > 0) afterToleration.push('a graceful node shutdown reports its pods Failed, and they are replaced at once, by design');
   if (canHappen(possible, 'container-runtime-failure')) afterToleration.push('its bound counts from the last heartbeat, and a node whose container runtime fails keeps renewing');
+  if (cl.newNodes > 0) within.push('a replacement can be bound to a new node whose kubelet never starts: it waits for --node-startup-grace-period and an eviction of its own, which no bound from the failed node\'s last heartbeat covers');
   if (cl.outage !== 'none') within.push(`the ${cl.outage} is down from the start: nothing is replaced`);
   if (quorumLossPossible(config, possible)) within.push('etcd can lose quorum: nothing is written until it returns');
   if (everyApiserverLossPossible(config, possible)) within.push('every kube-apiserver can be lost');

@@ -75,6 +75,27 @@ describe('graceful node shutdown', () => {
     expect(r.status).toEqual({ 'replicaset-at-most-replicas': 'holds', 'replacement-within': 'holds', 'evicted-after-shutdown': 'witnessed' });
   });
 
+  it('should cap a grace period already running when the shutdown begins, and power off a node whose kubelet dies in it', () => {
+    const r = checkWith('node-failure', { ...SET, 'operator.forceDeletePod': '1', 'faults.kubeletCrash': '1' }, [
+      'statefulset-at-most-one',
+      always<ClusterState>('capped', 'no container of a node shutting down has more than the cap left', (s) => s.nodes.every((n) => n.shutdownIn === undefined || (n.terminating ?? []).every((t) => t.killIn <= CAP))),
+      always<ClusterState>('no-kubelet-less-shutdown', 'no node is shutting down without its kubelet', (s) => s.nodes.every((n) => n.shutdownIn === undefined || n.kubeletUp)),
+    ]);
+    expect(r.status).toEqual({ 'statefulset-at-most-one': 'violated', capped: 'holds', 'no-kubelet-less-shutdown': 'holds' });
+  });
+
+  it('should let time pass and power off a node whose status updates fail while it shuts down, with a DaemonSet pod on it', () => {
+    // No Ready=False reaches the API, so no not-ready:NoSchedule taint keeps the DaemonSet
+    // controller from recreating its pod there: the recreated pod is left bound, never started.
+    const { 'cluster.replicaSetReplicas': _rs, 'cluster.statefulSetReplicas': _ss, ...rest } = SET;
+    const r = checkWith('node-failure', {
+      ...rest,
+      'cluster.workloads': JSON.stringify([{ kind: 'ReplicaSet', name: 'web', replicas: 1 }, { kind: 'DaemonSet', name: 'agent' }]),
+      'faults.nodeStatusUpdateFailure': '1',
+    }, [sometimes<ClusterState>('powered-off-unreported', 'a node whose status updates fail powers off after its shutdown', (s) => s.nodes.some((n) => !n.up && n.statusStuck))]);
+    expect(r.status).toEqual({ 'powered-off-unreported': 'witnessed' });
+  });
+
   it('should take a shutdown for a crash when shutdownGracePeriod is 0', () => {
     const crash = run('node-failure', { ...SMALL_TIMERS, 'faults.nodeCrash': '1' });
     const shutdown = run('node-failure', { ...SMALL_TIMERS, 'faults.nodeCrash': '0', 'faults.nodeShutdown': '1' });

@@ -54,6 +54,7 @@ describe('two acting controller-manager leaders and current reads', () => {
     const warns = (set: Record<string, string>) => configWarnings(resolveConfig('node-failure', { set })).filter((w) => w.includes('replicaset-at-most-replicas holds by construction'));
     expect(warns({ 'faults.processPause': '1' })).toHaveLength(1);
     expect(warns({ 'faults.sequence': 'process-pause:kube-controller-manager-1' })).toHaveLength(1);
+    expect(warns({ 'faults.sequence': 'process-pause:kube-scheduler-1' })).toHaveLength(0);
     expect(warns({ 'faults.processPause': '1', 'informers.watchLag': '1s' })).toHaveLength(0);
     expect(warns({ 'faults.processPause': '1', 'cluster.controllerManagerCandidates': '1' })).toHaveLength(0);
     expect(warns({})).toHaveLength(0);

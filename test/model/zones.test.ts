@@ -42,7 +42,9 @@ describe('zone disruption', () => {
   });
 
   // handleDisruption ranges over the zones of the Node objects listed: a zone whose last Node
-  // object is deleted drops out, so the zones left can all be in FullDisruption.
+  // object is deleted drops out, so the zones left can all be in FullDisruption. Both of its tests
+  // (all are, all were) range over the listed zones: the mode is entered when a listed zone turns
+  // Full with the others Full or gone, not when the last healthy zone goes while the rest were Full.
   const twoZones = (deleteNode: string) => {
     const mode = (s: ClusterState): boolean => s.candidates[0].some((k) => k.ctrl?.disruptionMode === true);
     return checkWith(
@@ -51,15 +53,21 @@ describe('zone disruption', () => {
       [
         sometimes<ClusterState>('disruption-mode', 'master disruption mode is entered', mode),
         alwaysStep<ClusterState>('no-taint-in-disruption-mode', 'no NoExecute taint is added in master disruption mode', (b, a) => !(mode(b) && a.name === 'node-noexecute-taint')),
+        alwaysStep<ClusterState>('enters-only-on-a-zone-turning-full', 'master disruption mode is entered only on a pass where a listed zone turns Full', (b, a, s) => {
+          if (a.name !== 'node-monitor' || mode(b) || !mode(s)) return true;
+          const before = b.candidates[0].find((k) => k.ctrl !== null)!.ctrl!;
+          const listed = (z: number) => b.api.nodes.some((o, n) => o !== null && n % 2 === z);
+          return before.zones.some((zone, z) => listed(z) && zone.state !== 'FullDisruption');
+        }),
         sometimes<ClusterState>('untainted-in-mode', 'a crashed node loses its NoExecute taint in disruption mode', (s) => mode(s) && s.nodes.some((n, i) => !n.up && s.api.nodes[i] !== null && !s.api.nodes[i]!.taints.includes('unreachable:NoExecute'))),
       ],
     );
   };
 
-  it('should enter master disruption mode when the healthy zone loses its last Node object and the other zone is fully disrupted', () => {
+  it('should enter master disruption mode when a zone turns Full while the other zone has lost its last Node object, and only then', () => {
     const { result, status } = twoZones('1');
-    expect(status).toEqual({ 'disruption-mode': 'witnessed', 'no-taint-in-disruption-mode': 'holds', 'untainted-in-mode': 'witnessed' });
-    // The witness: node-2's Node object is deleted while node-1 is down and Unknown.
+    expect(status).toEqual({ 'disruption-mode': 'witnessed', 'no-taint-in-disruption-mode': 'holds', 'enters-only-on-a-zone-turning-full': 'holds', 'untainted-in-mode': 'witnessed' });
+    // The witness: node-2's Node object is deleted, and node-1 crashes and is marked Unknown.
     const trace = result.properties.find((p) => p.id === 'disruption-mode')!.trace!;
     const names = trace.actions.map((a) => a.name);
     expect(names).toContain('delete-node');
