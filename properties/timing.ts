@@ -58,10 +58,10 @@ export interface TimingTable {
 const NO_SCHEDULE: readonly Taint[] = ['unreachable:NoSchedule', 'not-ready:NoSchedule'];
 const NO_EXECUTE: readonly Taint[] = ['unreachable:NoExecute', 'not-ready:NoExecute'];
 
-/** The node has failed: down, its kubelet down or cut off, its runtime failed or its status stuck. */
+/** The node has failed: down, its kubelet down or cut off, its runtime failed, its status stuck, or shutting down. */
 function failed(s: ClusterState, n: number): boolean {
   const node = s.nodes[n];
-  return !nodeLive(s, n) || node.runtimeUp === false || node.statusStuck === true;
+  return !nodeLive(s, n) || node.runtimeUp === false || node.statusStuck === true || node.shutdownIn !== undefined;
 }
 
 /** The node whose failure a replacement of `workload` answers: a Terminating pod's node, else the one failed node. */

@@ -9,7 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import { always, alwaysStep, sometimes } from '../../checker/index.js';
 import { resolveConfig, type ClusterState } from '../../model/index.js';
-import { defaultProperties } from '../../properties/index.js';
+import { defaultProperties, kubernetesModel } from '../../properties/index.js';
+import { measureTiming } from '../../properties/timing.js';
 import { checkWith, run, SMALL_TIMERS } from './helpers.js';
 
 const SHUTDOWN = 6;
@@ -94,6 +95,17 @@ describe('graceful node shutdown', () => {
       'faults.nodeStatusUpdateFailure': '1',
     }, [sometimes<ClusterState>('powered-off-unreported', 'a node whose status updates fail powers off after its shutdown', (s) => s.nodes.some((n) => !n.up && n.statusStuck))]);
     expect(r.status).toEqual({ 'powered-off-unreported': 'witnessed' });
+  });
+
+  it('should time a graceful shutdown from the node\'s last heartbeat: Ready=False at once, replacements before any eviction', () => {
+    const config = resolveConfig('node-failure', { set: { ...SET, 'cluster.statefulSetReplicas': '0' }, allowUnsafe: true });
+    const table = measureTiming(kubernetesModel(config), config);
+    const row = (event: string) => table.rows.find((r) => r.workload === 'web' && r.event === event)!;
+    expect(table.complete).toBe(true);
+    // The kubelet posts Ready=False at once: here it renews every second, so in the instant of its last renewal.
+    expect([row('node-unknown').earliest, row('node-unknown').latest]).toEqual([0, 0]);
+    expect(row('pod-evicted').earliest).toBeNull();
+    expect(row('replacement-created').latest).toBeLessThanOrEqual(CAP + 1);
   });
 
   it('should take a shutdown for a crash when shutdownGracePeriod is 0', () => {
