@@ -3,6 +3,7 @@
  * cluster shape, and the fault and operator budgets of a scenario. Durations are seconds here;
  * users write them as strings (`"50s"`). `parameters.ts` lists every key with its default.
  */
+import type { JsonValue } from '../checker/model.js';
 import { failingNodes, possibleEvents } from './possible.js';
 import { NO_TOLERATION, type Tolerations } from './state.js';
 
@@ -51,6 +52,14 @@ export function failingNodeCount(config: ClusterConfig): number {
 
 /** What is down from the start in `component-outage`. */
 export type Outage = 'none' | 'kube-scheduler' | 'kube-controller-manager' | 'kube-apiserver';
+
+/** An object of `cluster.objects`: what a manifest says of it that the API keeps (names are cluster-wide here). */
+export interface CustomObjectConfig {
+  readonly kind: string;
+  readonly metadata: { readonly name: string; readonly labels?: Readonly<Record<string, string>>; readonly finalizers?: readonly string[] };
+  readonly spec?: JsonValue;
+  readonly status?: JsonValue;
+}
 
 export interface ClusterConfig {
   readonly scenario: string;
@@ -142,6 +151,12 @@ export interface ClusterConfig {
      * StatefulSet `db` built from the `replicaSet*` and `statefulSet*` keys above.
      */
     readonly workloads: readonly WorkloadConfig[];
+    /**
+     * Objects of kinds the model's own components do not read (custom resources, ConfigMaps...) at
+     * the start, as the user's manifests give them: an operator (`kubecheck/operator`) takes those
+     * of the kinds it declares beside its own `objects`.
+     */
+    readonly objects: readonly CustomObjectConfig[];
     /**
      * Pods' `spec.terminationGracePeriodSeconds` where a workload gives none (the API's default,
      * 30): after SIGTERM the kubelet waits this long before SIGKILL, also for a force-deleted pod

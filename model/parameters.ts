@@ -3,7 +3,7 @@
  * with its Kubernetes name, owning component, default as written, and type. The order is the
  * order `kubecheck list` shows.
  */
-export type ParameterType = 'duration' | 'integer' | 'number' | 'boolean' | 'string' | 'outage' | 'toleration' | 'node' | 'optionalDuration' | 'faultSequence' | 'workloads';
+export type ParameterType = 'duration' | 'integer' | 'number' | 'boolean' | 'string' | 'outage' | 'toleration' | 'node' | 'optionalDuration' | 'faultSequence' | 'workloads' | 'objects';
 
 export interface ParameterInfo {
   /** Dotted path used by `--set` and config files, e.g. `kubeControllerManager.nodeMonitorGracePeriod`. */
@@ -97,6 +97,7 @@ const SPECS: readonly ParameterSpec[] = [
   { key: 'cluster.statefulSetUnreachableTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', defaultValue: 'same', type: 'toleration', description: 'the db pods\' node.kubernetes.io/unreachable:NoExecute toleration alone; same = as cluster.statefulSetTolerationSeconds' },
   { key: 'cluster.statefulSetNotReadyTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', defaultValue: 'same', type: 'toleration', description: 'the db pods\' node.kubernetes.io/not-ready:NoExecute toleration alone; same = as cluster.statefulSetTolerationSeconds' },
   { key: 'cluster.statefulSetNodeName', kubernetesName: 'spec.nodeName', component: 'workload', defaultValue: 'none', type: 'node', description: 'the db pod template\'s spec.nodeName (e.g. node-2): pods are created bound there, bypassing the scheduler; none = scheduled' },
+  { key: 'cluster.objects', kubernetesName: '', component: 'cluster', defaultValue: 'none', type: 'objects', description: 'objects of your own kinds at the start (custom resources, ConfigMaps...), as manifests give them; an operator (kubecheck/operator) takes those of the kinds it declares; import keeps the custom resources of your manifests here' },
   { key: 'cluster.workloads', kubernetesName: '', component: 'workload', defaultValue: 'default', type: 'workloads', description: 'the workloads as a list, in a config file (cluster: { workloads: [{ kind: ReplicaSet, name: web, replicas: 2, tolerations: { unreachable: 300, notReady: forever }, nodeName: node-2 }, ...] }); kind ReplicaSet (a Deployment), StatefulSet or DaemonSet (one pod per node); default = the ReplicaSet web and the StatefulSet db of the keys above' },
   { key: 'cluster.terminationGracePeriodSeconds', kubernetesName: 'terminationGracePeriodSeconds', component: 'workload', defaultValue: '30', type: 'integer', max: null, description: 'pods\' spec.terminationGracePeriodSeconds where a workload gives none: after SIGTERM the kubelet lets the containers run this long before SIGKILL, a force-deleted pod\'s too (at least 1 s)' },
   { key: 'informers.watchLag', kubernetesName: '', component: 'informers', defaultValue: '0s', type: 'duration', description: 'stale state: how far informer caches (kube-controller-manager controllers, kube-scheduler, extensions) and kube-apiserver watch caches may lag the API; watch events arrive one object at a time at any instant within it; 0 = components read the API as it is' },

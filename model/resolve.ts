@@ -2,7 +2,8 @@
  * Builds a {@link ClusterConfig} from a scenario, a parsed config file and `--set` pairs, and
  * validates it as strictly as Kubernetes does, naming the rule. `configToObject` is its inverse.
  */
-import type { ClusterConfig, Outage, TolerationSetting, WorkloadConfig, WorkloadKind } from './config.js';
+import type { ClusterConfig, CustomObjectConfig, Outage, TolerationSetting, WorkloadConfig, WorkloadKind } from './config.js';
+import type { JsonValue } from '../checker/model.js';
 import { defaultGracePeriod, defaultWorkloads, WORKLOAD_KINDS } from './config.js';
 import { formatDuration, parseDuration } from './duration.js';
 import { ModelErrorCode, modelError } from './errors.js';
@@ -148,6 +149,8 @@ function parseValue(spec: ParameterSpec, raw: unknown): unknown {
       return parseDuration(spec.key, raw);
     case 'workloads':
       return parseWorkloads(spec.key, raw);
+    case 'objects':
+      return parseObjects(spec.key, raw);
     case 'faultSequence': {
       if (raw === 'none' || raw === null || raw === '') return [];
       const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : undefined;
@@ -177,6 +180,56 @@ function parseToleration(key: string, raw: unknown): TolerationSetting {
  * from a config file (or, with `--set`, as JSON). Shapes are checked here; names, nodes and
  * durations by `validateConfig`.
  */
+/** The most objects `cluster.objects` takes: each becomes an API object an operator may watch. */
+const MAX_OBJECTS = 256;
+const OBJECT_FIELDS = ['apiVersion', 'kind', 'metadata', 'spec', 'status'];
+const JSON_LIKE = (v: unknown): boolean => v === null || ['string', 'number', 'boolean'].includes(typeof v) || (typeof v === 'object' && (Array.isArray(v) ? v.every(JSON_LIKE) : Object.values(v as object).every(JSON_LIKE)));
+
+function stringMap(at: string, raw: unknown): Record<string, string> | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || Object.values(raw).some((v) => typeof v !== 'string')) modelError(ModelErrorCode.invalidValue, `${at}: expected a map of strings, got ${quoted(raw)}`);
+  return raw as Record<string, string>;
+}
+
+function parseObjects(key: string, raw: unknown): CustomObjectConfig[] {
+  if (raw === 'none' || raw === null || raw === undefined || raw === '') return [];
+  let list: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      list = JSON.parse(raw) as unknown;
+    } catch {
+      modelError(ModelErrorCode.invalidValue, `${key}: not a JSON list: ${quoted(raw)}`);
+    }
+  }
+  if (!Array.isArray(list)) modelError(ModelErrorCode.invalidValue, `${key}: expected a list of objects ({ kind, metadata: { name }, spec }) or none, got ${quoted(raw)}`);
+  if (list.length > MAX_OBJECTS) modelError(ModelErrorCode.invalidValue, `${key}: ${list.length} objects, more than the ${MAX_OBJECTS} kubecheck takes`);
+  const seen = new Set<string>();
+  return list.map((item: unknown, i): CustomObjectConfig => {
+    const at = `${key}[${i}]`;
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) modelError(ModelErrorCode.invalidValue, `${at}: expected an object ({ kind, metadata: { name }, spec }), got ${quoted(item)}`);
+    const o = item as Record<string, unknown>;
+    for (const k of Object.keys(o)) if (!OBJECT_FIELDS.includes(k)) modelError(ModelErrorCode.unknownParameter, `unknown parameter "${at}.${k}" (config file); an object has ${OBJECT_FIELDS.join(', ')}`);
+    if (typeof o.kind !== 'string' || !/^[A-Z][A-Za-z0-9]*$/.test(o.kind)) modelError(ModelErrorCode.invalidValue, `${at}.kind: expected a kind such as Backup, got ${quoted(o.kind)}`);
+    const meta = o.metadata;
+    if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) modelError(ModelErrorCode.invalidValue, `${at}.metadata: expected { name, labels?, finalizers? }, got ${quoted(meta)}`);
+    const m = meta as Record<string, unknown>;
+    if (typeof m.name !== 'string' || !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(m.name)) modelError(ModelErrorCode.invalidValue, `${at}.metadata.name: expected a DNS subdomain name, got ${quoted(m.name)}`);
+    const id = `${o.kind}/${m.name}`;
+    if (seen.has(id)) modelError(ModelErrorCode.invalidValue, `${at}: ${id} is given twice (names are cluster-wide here)`);
+    seen.add(id);
+    const finalizers = m.finalizers;
+    if (finalizers !== undefined && (!Array.isArray(finalizers) || finalizers.some((f) => typeof f !== 'string'))) modelError(ModelErrorCode.invalidValue, `${at}.metadata.finalizers: expected a list of strings, got ${quoted(finalizers)}`);
+    for (const part of ['spec', 'status'] as const) if (o[part] !== undefined && !JSON_LIKE(o[part])) modelError(ModelErrorCode.invalidValue, `${at}.${part}: expected JSON values`);
+    const labels = stringMap(`${at}.metadata.labels`, m.labels);
+    return {
+      kind: o.kind,
+      metadata: { name: m.name, ...(labels ? { labels } : {}), ...(finalizers ? { finalizers: finalizers as string[] } : {}) },
+      ...(o.spec !== undefined ? { spec: o.spec as JsonValue } : {}),
+      ...(o.status !== undefined ? { status: o.status as JsonValue } : {}),
+    };
+  });
+}
+
 function parseWorkloads(key: string, raw: unknown): WorkloadConfig[] | null {
   if (raw === 'default' || raw === null || raw === undefined) return null;
   let list: unknown = raw;
@@ -340,6 +393,8 @@ export function configToObject(config: ClusterConfig): unknown {
     else if (spec.type === 'workloads') {
       const list = v as readonly WorkloadConfig[];
       written = JSON.stringify(list) === JSON.stringify(defaultWorkloads(config.cluster)) ? 'default' : list.map(workloadToObject);
+    } else if (spec.type === 'objects') {
+      written = (v as readonly CustomObjectConfig[]).length === 0 ? 'none' : v;
     } else if (spec.type === 'faultSequence') {
       const steps = v as readonly { fault: string; target: string | null; after: number | null }[];
       written = steps.length === 0 ? 'none' : steps.map((x) => `${x.fault}${x.target === null ? '' : `:${x.target}`}${x.after === null ? '' : `+${formatDuration(x.after)}`}`).join(',');

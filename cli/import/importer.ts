@@ -90,6 +90,8 @@ class Collector {
   unknown = 0;
   /** The first object of a kind kubecheck does not know in the file being read: its field and message. */
   firstUnknown: { field: string; why: string } | undefined;
+  /** Named objects of kinds the model's components do not read (custom resources), kept as `cluster.objects`, with where each came from. */
+  readonly customObjects: { readonly object: Obj; readonly origin: string }[] = [];
 
   set(key: string, value: unknown, origin: string): void {
     const prior = this.values.get(key);
@@ -604,10 +606,16 @@ function object(c: Collector, file: string, doc: unknown, nodes: NodeInput[], wo
   const near = closest(k);
   const why = `unknown kind "${k}"${near && near !== k ? `; did you mean ${near}?` : ''}; kubecheck reads ${READS}`;
   if (near !== undefined && near !== k && BUILT_IN_GROUPS.has(group)) bad(file, `${where}kind`, why);
-  c.unknown++;
-  c.firstUnknown ??= { field: `${where}kind`, why };
   const meta = isObj(o.metadata) ? o.metadata : {};
   const name = typeof meta.name === 'string' ? ` ${typeof meta.namespace === 'string' ? `${meta.namespace}/` : ''}${meta.name}` : '';
+  // A named object of an API group's kind (a custom resource) is kept for an operator that declares it.
+  if (typeof meta.name === 'string' && apiVersion.includes('/') && group.includes('.')) {
+    c.customObjects.push({ object: { kind: k, metadata: { name: meta.name, ...(isObj(meta.labels) ? { labels: meta.labels } : {}), ...(Array.isArray(meta.finalizers) ? { finalizers: meta.finalizers } : {}) }, ...(o.spec !== undefined ? { spec: o.spec } : {}), ...(o.status !== undefined ? { status: o.status } : {}) }, origin: `${file}: ${k}${name}` });
+    c.skip(`${file}: ${k}${name} (${apiVersion}: custom resource, kept in cluster.objects)`);
+    return;
+  }
+  c.unknown++;
+  c.firstUnknown ??= { field: `${where}kind`, why };
   c.skip(`${file}: ${k}${name} (${apiVersion === '' ? 'no apiVersion' : apiVersion}: a kind the model does not know)`);
 }
 
@@ -962,6 +970,12 @@ export function importSources(sources: readonly ImportSource[]): Imported {
   if (!workloads(c, found, index) && c.noDefaultTolerations !== undefined) {
     c.set('cluster.replicaSetTolerationSeconds', 'none', c.noDefaultTolerations);
     c.set('cluster.statefulSetTolerationSeconds', 'none', c.noDefaultTolerations);
+  }
+  if (c.customObjects.length > 0) {
+    // Names are cluster-wide in the model: the first of a kind and name is kept.
+    const kept = c.customObjects.filter((x, i) => c.customObjects.findIndex((y) => y.object.kind === x.object.kind && (y.object.metadata as Obj).name === (x.object.metadata as Obj).name) === i);
+    c.set('cluster.objects', kept.map((x) => x.object), kept.length === 1 ? kept[0].origin : `${kept.length} custom resources (${kept[0].origin}, ...)`);
+    c.notes.push(`cluster.objects: ${kept.length} custom resource${kept.length === 1 ? '' : 's'} kept (namespaces dropped: names are cluster-wide in the model); an operator (kubecheck/operator) that declares the kind runs on them, the model's own components ignore them`);
   }
   const config = record();
   const origins = record() as Record<string, string>;

@@ -50,6 +50,20 @@ describe('database operator', () => {
     expect(timelineSteps(model, trace).at(-1)!.summary).toMatch(/^reconciles orders \(.*\): its live read gets no answer \(cut off from the kube-apiserver\), so the reconcile fails and orders is queued again$/);
   });
 
+  it('runs on the Databases of the cluster\'s own manifests (cluster.objects), which replace its example of the same name', async () => {
+    const objects = [
+      { kind: 'Database', metadata: { name: 'orders' }, spec: { size: '20Gi' } },
+      { kind: 'Database', metadata: { name: 'billing', labels: { team: 'pay' } }, spec: { size: '5Gi' } },
+      { kind: 'Alertmanager', metadata: { name: 'main' }, spec: {} },
+    ];
+    const { model } = await kubernetesScenario<ClusterState>('node-failure', { set: { 'faults.nodeCrash': '0', 'cluster.objects': JSON.stringify(objects) }, extensions: [databaseOperator({ checkLive: true })] });
+    const [initial] = model.initialStates();
+    expect(objectOf(initial, 'Database', 'orders')?.spec).toEqual({ size: '20Gi' });
+    expect(objectOf(initial, 'Database', 'billing')?.metadata.labels).toEqual({ team: 'pay' });
+    // A kind it does not declare is not its business.
+    expect(objectOf(initial, 'Alertmanager', 'main')).toBeUndefined();
+  });
+
   it('with the live read, never drops a live Database\'s data, also across a restart of the operator', async () => {
     for (const restarts of [0, 1]) {
       const { model, properties } = await cluster(true, restarts);

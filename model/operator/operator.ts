@@ -550,7 +550,11 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     name,
     prepare: (s: ClusterState, config): ClusterState => {
       let st: CustomStore = { ...store(s), pauseSeconds: config.faults.processPauseDuration };
-      const objects = [...(def.objects ?? []), ...(elected ? [{ kind: 'Lease', metadata: { name: lease }, spec: { holderIdentity: '', holder: '', leaseDurationSeconds: le.leaseDurationSeconds, renewTime: 0, leaseTransitions: 0 } }] : [])];
+      // The cluster's own objects of the kinds this operator declares (`cluster.objects`, from the
+      // user's manifests) join its own; one of the same kind and name replaces the definition's.
+      const given = (config.cluster.objects ?? []).filter((o) => kinds.includes(o.kind));
+      const own = (def.objects ?? []).filter((o) => !given.some((g) => g.kind === o.kind && g.metadata.name === o.metadata.name));
+      const objects = [...own, ...(given as readonly ObjectInit[]), ...(elected ? [{ kind: 'Lease', metadata: { name: lease }, spec: { holderIdentity: '', holder: '', leaseDurationSeconds: le.leaseDurationSeconds, renewTime: 0, leaseTransitions: 0 } }] : [])];
       for (const o of objects) {
         const [next, outcome] = applyWrite(st, { op: 'create', object: o });
         if (outcome !== 'ok') throw new Error(`initial object ${objectName(o.kind, o.metadata.name)}: ${OUTCOME[outcome]}`);

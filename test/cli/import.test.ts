@@ -203,7 +203,7 @@ describe('the command line on a cluster\'s files', () => {
       kubecheckAsync(['import', 'examples/my-cluster', '--json']),
       kubecheckAsync(['check', '--config', multi, '--config', 'examples/my-cluster/kube-controller-manager.flags', '--json', '--property', 'unknown-after-grace']),
       kubecheckAsync(['check', '--config', file('broken.yaml', 'kind: Node\nmetadata: [\n')]),
-      kubecheckAsync(['check', '--config', file('crd.yaml', 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n')]),
+      kubecheckAsync(['import', file('crd.yaml', 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: apps}\nspec: {size: 3}\n'), file('mystery.yaml', 'apiVersion: v9\nkind: Gadget\nmetadata: {name: g}\n')]),
       kubecheckAsync(['check', '--config', 'examples/my-cluster', '--property', 'unknown-after-grace']),
       kubecheckAsync(['import', deep]),
     ]);
@@ -226,7 +226,8 @@ describe('the command line on a cluster\'s files', () => {
     expect(result.notModelled).toEqual(['examples/my-cluster/kube-controller-manager.flags: --controllers (kube-controller-manager)', 'examples/my-cluster/kube-controller-manager.flags: --use-service-account-credentials (kube-controller-manager)']);
     expect(checked.stderr).not.toMatch(/not modelled/);
     expectOneLine(broken, 'KC202', /broken.yaml is not valid YAML: .* at line \d+/);
-    expectOneLine(unknown, 'KC202', /crd.yaml: kind: unknown kind "Widget"/);
+    // A custom resource is kept for an operator that declares its kind; a kind of no API group, alone in its file, is refused.
+    expectOneLine(unknown, 'KC202', /mystery.yaml: kind: unknown kind "Gadget"/);
     expect(both.code).toBe(0);
     expect(both.stderr).toMatch(/^kubecheck: not modelled \(read from your files, but they do not change the model\):\n {2}examples\/my-cluster\/kube-apiserver.flags: --etcd-servers/);
     expect(both.stdout).toMatch(/no node is marked Ready=Unknown earlier than 20s/);

@@ -221,8 +221,8 @@ describe('manifests with kinds the model does not know', () => {
     const r = read('kube-prometheus');
     const dir = fixture('kube-prometheus');
     expect(r.notModelled).toEqual(expect.arrayContaining([
-      `${dir}/alertmanager-alertmanager.yaml: Alertmanager monitoring/main (monitoring.coreos.com/v1: a kind the model does not know)`,
-      `${dir}/alertmanager-serviceMonitor.yaml: ServiceMonitor monitoring/alertmanager-main (monitoring.coreos.com/v1: a kind the model does not know)`,
+      `${dir}/alertmanager-alertmanager.yaml: Alertmanager monitoring/main (monitoring.coreos.com/v1: custom resource, kept in cluster.objects)`,
+      `${dir}/alertmanager-serviceMonitor.yaml: ServiceMonitor monitoring/alertmanager-main (monitoring.coreos.com/v1: custom resource, kept in cluster.objects)`,
       `${dir}/kustomization.yaml: Kustomization (kustomize.config.k8s.io/v1beta1: a kind the model does not know)`,
       `${dir}/blackboxExporter-configuration.yaml: ConfigMap monitoring/blackbox-exporter-configuration`,
     ]));
@@ -232,15 +232,19 @@ describe('manifests with kinds the model does not know', () => {
   it('should read a file holding unknown kinds beside known ones, refuse one holding nothing kubecheck reads, and refuse typos of Kubernetes\' own kinds', () => {
     const cr = { apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name: 'tls', namespace: 'web' } };
     const r = importSources([objects('app.yaml', cr, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 2 } })]);
-    expect(r.notModelled).toEqual(['app.yaml: Certificate web/tls (cert-manager.io/v1: a kind the model does not know)']);
-    expect(refusal(() => importSources(readSources([fixture('kube-prometheus/alertmanager-alertmanager.yaml')]).sources)))
-      .toMatch(/^KC202: test\/cli\/fixtures\/kube-prometheus\/alertmanager-alertmanager.yaml: kind: unknown kind "Alertmanager"; kubecheck reads KubeletConfiguration, .*kubeadm's InitConfiguration/);
+    expect(r.notModelled).toEqual(['app.yaml: Certificate web/tls (cert-manager.io/v1: custom resource, kept in cluster.objects)']);
+    // A custom resource named on its own is kept for an operator that declares its kind (its namespace dropped).
+    const alone = importSources(readSources([fixture('kube-prometheus/alertmanager-alertmanager.yaml')]).sources);
+    expect((alone.config.cluster as { objects: { kind: string; metadata: { name: string } }[] }).objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['Alertmanager/main']);
+    expect(resolveConfig('node-failure', { file: alone.config }).cluster.objects[0].kind).toBe('Alertmanager');
+    expect(alone.notes.join('\n')).toMatch(/cluster.objects: 1 custom resource kept/);
+    expect(refusal(() => importSources([objects('x.yaml', { apiVersion: 'v9', kind: 'Gadget', metadata: { name: 'g' } })]))).toMatch(/^KC202: x.yaml: kind: unknown kind "Gadget"; kubecheck reads KubeletConfiguration, .*kubeadm's InitConfiguration/);
     // In a folder too: the API server itself would refuse an apps/v1 Deploymnet.
     const typo: ImportSource = { file: 'd/x.yaml', type: 'objects', documents: [{ apiVersion: 'apps/v1', kind: 'Deploymnet', metadata: { name: 'x' } }], inFolder: true };
     expect(refusal(() => importSources([typo]))).toMatch(/^KC202: d\/x.yaml: kind: unknown kind "Deploymnet"; did you mean Deployment\?/);
     // A custom resource whose name starts like a known kind is not a typo.
     const monitor: ImportSource = { file: 'd/sm.yaml', type: 'objects', documents: [{ apiVersion: 'monitoring.coreos.com/v1', kind: 'ServiceMonitor', metadata: { name: 'x' } }], inFolder: true };
-    expect(importSources([monitor]).notModelled).toEqual(['d/sm.yaml: ServiceMonitor x (monitoring.coreos.com/v1: a kind the model does not know)']);
+    expect(importSources([monitor]).notModelled).toEqual(['d/sm.yaml: ServiceMonitor x (monitoring.coreos.com/v1: custom resource, kept in cluster.objects)']);
   });
 });
 
@@ -291,13 +295,15 @@ describe('the command line on these files', () => {
     expect(imp.stdout).toMatch(/#   defaulted: the files hold no Node objects .* so cluster.nodes and cluster.zones are the scenario's default/);
     expect(checked.code).toBe(0);
     expect(checked.stdout).toMatch(/no node is marked Ready=Unknown earlier than 16s/);
-    expect(checked.stderr).toMatch(/ {2}test\/cli\/fixtures\/kube-prometheus\/alertmanager-alertmanager.yaml: Alertmanager monitoring\/main \(monitoring.coreos.com\/v1: a kind the model does not know\)/);
+    expect(checked.stderr).toMatch(/ {2}test\/cli\/fixtures\/kube-prometheus\/alertmanager-alertmanager.yaml: Alertmanager monitoring\/main \(monitoring.coreos.com\/v1: custom resource, kept in cluster.objects\)/);
     expect(checked.stderr).not.toMatch(/defaulted/);
     expect(k3s.code).toBe(0);
     expect(k3s.stdout).toMatch(/no node is marked Ready=Unknown earlier than 20s/);
     expect(k3s.stderr).toMatch(/^kubecheck: defaulted: the files hold no Node objects .* so cluster.nodes and cluster.zones are the scenario's default/m);
     expect(k3s.stderr).toMatch(/^kubecheck: defaulted: the files hold no Deployment, ReplicaSet, StatefulSet or DaemonSet, so the scenario's own workloads are checked$/m);
-    expectOneLine(alone, 'KC202', /alertmanager-serviceMonitor.yaml: kind: unknown kind "ServiceMonitor"/);
+    // A custom resource alone in its file is kept for an operator that declares its kind.
+    expect(alone.code).toBe(0);
+    expect(alone.stderr).toMatch(/ServiceMonitor monitoring\/alertmanager-main \(monitoring.coreos.com\/v1: custom resource, kept in cluster.objects\)/);
     expectOneLine(badKind, 'KC202', /bad-kind-role.yaml: Cluster.nodes\[1\].role: expected control-plane or worker, got "master"/);
   });
 });
