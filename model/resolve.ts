@@ -181,7 +181,7 @@ function parseToleration(key: string, raw: unknown): TolerationSetting {
  * durations by `validateConfig`.
  */
 /** The most objects `cluster.objects` takes: each becomes an API object an operator may watch. */
-const MAX_OBJECTS = 256;
+export const MAX_OBJECTS = 256;
 const OBJECT_FIELDS = ['apiVersion', 'kind', 'metadata', 'spec', 'status'];
 const JSON_LIKE = (v: unknown): boolean => v === null || ['string', 'number', 'boolean'].includes(typeof v) || (typeof v === 'object' && (Array.isArray(v) ? v.every(JSON_LIKE) : Object.values(v as object).every(JSON_LIKE)));
 

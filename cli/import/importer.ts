@@ -16,6 +16,7 @@
 import { KubecheckError } from '../../checker/index.js';
 import { formatDuration, parseDuration } from '../../model/index.js';
 import { parameterSpecs, type ParameterSpec } from '../../model/parameters.js';
+import { MAX_OBJECTS } from '../../model/resolve.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import { refuseForbiddenKey } from '../input.js';
 import { type Component, type Flag, type FlagLine, parseFlags } from './flags.js';
@@ -973,7 +974,9 @@ export function importSources(sources: readonly ImportSource[]): Imported {
   }
   if (c.customObjects.length > 0) {
     // Names are cluster-wide in the model: the first of a kind and name is kept.
-    const kept = c.customObjects.filter((x, i) => c.customObjects.findIndex((y) => y.object.kind === x.object.kind && (y.object.metadata as Obj).name === (x.object.metadata as Obj).name) === i);
+    const unique = c.customObjects.filter((x, i) => c.customObjects.findIndex((y) => y.object.kind === x.object.kind && (y.object.metadata as Obj).name === (x.object.metadata as Obj).name) === i);
+    const kept = unique.slice(0, MAX_OBJECTS);
+    if (unique.length > kept.length) c.notes.push(`cluster.objects: ${unique.length} custom resources found, the first ${MAX_OBJECTS} kept (the most the model takes)`);
     c.set('cluster.objects', kept.map((x) => x.object), kept.length === 1 ? kept[0].origin : `${kept.length} custom resources (${kept[0].origin}, ...)`);
     c.notes.push(`cluster.objects: ${kept.length} custom resource${kept.length === 1 ? '' : 's'} kept (namespaces dropped: names are cluster-wide in the model); an operator (kubecheck/operator) that declares the kind runs on them, the model's own components ignore them`);
   }

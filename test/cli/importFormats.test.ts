@@ -238,6 +238,11 @@ describe('manifests with kinds the model does not know', () => {
     expect((alone.config.cluster as { objects: { kind: string; metadata: { name: string } }[] }).objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['Alertmanager/main']);
     expect(resolveConfig('node-failure', { file: alone.config }).cluster.objects[0].kind).toBe('Alertmanager');
     expect(alone.notes.join('\n')).toMatch(/cluster.objects: 1 custom resource kept/);
+    // More than the model takes: the first 256 are kept, and the output says so.
+    const many = importSources([objects('many.yaml', ...Array.from({ length: 300 }, (_, i) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: `w-${i}` } })))]);
+    expect((many.config.cluster as { objects: unknown[] }).objects).toHaveLength(256);
+    expect(many.notes.join('\n')).toMatch(/300 custom resources found, the first 256 kept/);
+    expect(resolveConfig('node-failure', { file: many.config }).cluster.objects).toHaveLength(256);
     expect(refusal(() => importSources([objects('x.yaml', { apiVersion: 'v9', kind: 'Gadget', metadata: { name: 'g' } })]))).toMatch(/^KC202: x.yaml: kind: unknown kind "Gadget"; kubecheck reads KubeletConfiguration, .*kubeadm's InitConfiguration/);
     // In a folder too: the API server itself would refuse an apps/v1 Deploymnet.
     const typo: ImportSource = { file: 'd/x.yaml', type: 'objects', documents: [{ apiVersion: 'apps/v1', kind: 'Deploymnet', metadata: { name: 'x' } }], inFolder: true };
