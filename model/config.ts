@@ -294,6 +294,11 @@ export function terminationGraceOf(config: ClusterConfig, w: WorkloadConfig | un
   return Math.max(1, w?.terminationGracePeriodSeconds ?? config.cluster.terminationGracePeriodSeconds);
 }
 
+/** The most grace a graceful node shutdown gives an (ordinary, non-critical) pod: shutdownGracePeriod − shutdownGracePeriodCriticalPods. */
+export function shutdownGraceCap(config: ClusterConfig): number {
+  return Math.max(0, config.kubelet.shutdownGracePeriod - config.kubelet.shutdownGracePeriodCriticalPods);
+}
+
 /**
  * The default workloads, from the scalar keys: the ReplicaSet `web` and the StatefulSet `db`
  * (a specific toleration key overrides the workload's `...TolerationSeconds`).

@@ -6,6 +6,7 @@
  * second).
  */
 import { castDraft, produce, type Draft } from 'immer';
+import { shutdownGraceCap } from './config.js';
 import { initialStates } from './initial.js';
 import { powerOff } from './kubelet.js';
 import type { JsonValue } from '../checker/model.js';
@@ -112,7 +113,7 @@ export function sequenceActions(ctx: Ctx): { readonly free: ClusterAction; reado
 function faultDefs(ctx: Ctx): Def<JsonValue>[] {
   const f = ctx.config.faults;
   const shutdownGrace = ctx.config.kubelet.shutdownGracePeriod;
-  const shutdownCap = Math.max(0, shutdownGrace - ctx.config.kubelet.shutdownGracePeriodCriticalPods);
+  const shutdownCap = shutdownGraceCap(ctx.config);
   return [
     def<string>({
       name: 'node-crash', budget: 'nodeCrash', actor: 'fault', params: nodes,

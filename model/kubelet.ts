@@ -46,7 +46,7 @@
  */
 import { produce, type Draft } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { MAX_WAIT_FOR_CONTAINER_RUNTIME, RUNTIME_UP_PERIOD, terminationGraceOf } from './config.js';
+import { MAX_WAIT_FOR_CONTAINER_RUNTIME, RUNTIME_UP_PERIOD, shutdownGraceCap, terminationGraceOf } from './config.js';
 import { kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeIndex, nodeName, removeItem, addSorted, isTerminating, terminatingOf, KCM, type Candidate, type ClusterState, type NodeObject, type NodeReal, type PodObject, type Terminating } from './state.js';
 
 /** Nodes whose kubelet is due to renew its Lease. */
@@ -189,8 +189,12 @@ function killsDue(s: ClusterState): number[] {
  * its containers stop, after them, as the kubelet's kill-then-status does.
  */
 function reportShutdownStop(s: ClusterState, d: { api: { pods: PodObject[] } }, n: number, name: string): void {
-  if (s.nodes[n].shutdownIn === undefined || !kubeletCanWrite(s, n)) return;
-  d.api.pods = d.api.pods.filter((p) => !(p.name === name && p.nodeName === n));
+  if (reportsShutdownStop(s, n, name)) d.api.pods = d.api.pods.filter((p) => !(p.name === name && p.nodeName === n));
+}
+
+/** Whether stopping pod `name`'s containers on node n reports the pod Failed (a shutdown under way, the kubelet able to write, the pod bound there). */
+function reportsShutdownStop(s: ClusterState, n: number, name: string): boolean {
+  return s.nodes[n].shutdownIn !== undefined && kubeletCanWrite(s, n) && s.api.pods.some((p) => p.name === name && p.nodeName === n);
 }
 
 /** Removes `name`'s containers from node n (they exited or were killed). */
@@ -234,7 +238,7 @@ export function containerExitAction(): ClusterAction {
     },
     describe: (b, p) => {
       const { pod, n } = parse(p);
-      const reported = b.nodes[n].shutdownIn !== undefined && kubeletCanWrite(b, n) && b.api.pods.some((q) => q.name === pod && q.nodeName === n);
+      const reported = reportsShutdownStop(b, n, pod);
       return { actor: `kubelet/${nodeName(n)}`, summary: `the containers of ${pod} exit on SIGTERM on ${nodeName(n)}${reported ? `; reports ${pod} Failed (node shutdown; a Failed pod counts for no controller and goes)` : ''}`, to: reported ? [...API] : [] };
     },
   });
@@ -335,7 +339,7 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
   const graces = new Map(ctx.config.cluster.workloads.map((w) => [w.name, terminationGraceOf(ctx.config, w)]));
   const podGrace = (pod: string): number => graces.get(ctx.workloadOfPod(pod)?.name ?? '') ?? terminationGraceOf(ctx.config, undefined);
   // Graceful node shutdown caps every (non-critical) pod's grace period.
-  const shutdownCap = Math.max(0, ctx.config.kubelet.shutdownGracePeriod - ctx.config.kubelet.shutdownGracePeriodCriticalPods);
+  const shutdownCap = shutdownGraceCap(ctx.config);
   const graceOf = (pod: string, shuttingDown = false): number => (shuttingDown ? Math.min(podGrace(pod), shutdownCap) : podGrace(pod));
   return [
     clusterAction<number>({
@@ -413,8 +417,8 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
             for (const name of w.start) addSorted(running, name);
             const down = s.nodes[n].shutdownIn !== undefined;
             if (w.stop.length) {
-              // A shutdown shortens a grace period already running too (the shorter one wins).
-              const terminating: Terminating[] = terminatingOf(s.nodes[n]).map((t) => (down ? { pod: t.pod, killIn: Math.min(t.killIn, shutdownCap) } : t));
+              // Grace periods already running were capped when the shutdown began (node-shutdown).
+              const terminating: Terminating[] = [...terminatingOf(s.nodes[n])];
               for (const name of w.stop) terminating.push({ pod: name, killIn: graceOf(name, down) });
               terminating.sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
               d.nodes[n].terminating = terminating;
@@ -464,10 +468,10 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
         const due = killsDue(b);
         const parts = due.map((n) => {
           const killed = terminatingOf(b.nodes[n]).filter((t) => t.killIn <= 0).map((t) => t.pod);
-          const reported = b.nodes[n].shutdownIn !== undefined && kubeletCanWrite(b, n) ? killed.filter((pod) => b.api.pods.some((q) => q.name === pod && q.nodeName === n)) : [];
+          const reported = killed.filter((pod) => reportsShutdownStop(b, n, pod));
           return `SIGKILL to ${killed.join(', ')} on ${nodeName(n)} (grace period over)${reported.length ? `; reports ${reported.join(', ')} Failed (node shutdown)` : ''}`;
         });
-        const writes = due.some((n) => b.nodes[n].shutdownIn !== undefined && kubeletCanWrite(b, n));
+        const writes = due.some((n) => terminatingOf(b.nodes[n]).some((t) => t.killIn <= 0 && reportsShutdownStop(b, n, t.pod)));
         return { actor: `kubelet/${due.map(nodeName).join(',')}`, summary: parts.join('; '), to: writes ? [...API] : [] };
       },
     }),
