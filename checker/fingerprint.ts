@@ -15,12 +15,27 @@ import xxhash from 'xxhash-wasm';
 /** A 64-bit fingerprint; branded so it cannot be mixed up with other bigints. Never 0. */
 export type Fingerprint = bigint & { readonly __brand: 'Fingerprint' };
 
-const { h64 } = await xxhash();
+const { h64, h64Raw } = await xxhash();
 
 /** xxh64 of a string (UTF-8); 0 is remapped to 1 because the visited table uses 0 as "empty". */
 export function hashString(text: string): Fingerprint {
   const h = h64(text);
   return (h === 0n ? 1n : h) as Fingerprint;
+}
+
+/** xxh64 of a key's bytes (a model's numeric key, `KeyBuffer`); 0 remapped to 1 as above. */
+export function hashBytes(view: ArrayBufferView): Fingerprint {
+  const bytes = view instanceof Uint8Array ? view : new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+  const h = h64Raw(bytes);
+  return (h === 0n ? 1n : h) as Fingerprint;
+}
+
+/** The bytes of a typed-array key as text (hex), for the exact debug mode. */
+function bytesText(view: ArrayBufferView): string {
+  const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+  let out = 'B';
+  for (let i = 0; i < bytes.length; i++) out += (bytes[i] < 16 ? '0' : '') + bytes[i].toString(16);
+  return out;
 }
 
 const memo = new WeakMap<object, string>();
@@ -33,6 +48,8 @@ const INLINE_LIMIT = 64;
  * short (exact, and cheaper than hashing), else `#` and the 16 hex digits of its fingerprint.
  */
 function objectToken(value: object): string {
+  // A typed array (a model's numeric key) is often a view of a reused buffer: never memoised.
+  if (ArrayBuffer.isView(value)) return `#${hashBytes(value).toString(16).padStart(16, '0')}`;
   const cached = memo.get(value);
   if (cached !== undefined) return cached;
   const text = encodeObject(value);
@@ -94,7 +111,7 @@ export function encode(value: unknown): string {
 /** The fingerprint of a value: a string is hashed as is, anything else through {@link encode}. */
 export function fingerprint(value: unknown): Fingerprint {
   // A root object is hashed from its own encoding (it is new on every successor; no memo).
-  if (typeof value === 'object' && value !== null) return hashString(encodeObject(value));
+  if (typeof value === 'object' && value !== null) return ArrayBuffer.isView(value) ? hashBytes(value) : hashString(encodeObject(value));
   return hashString(encode(value));
 }
 
@@ -105,6 +122,7 @@ export function fingerprint(value: unknown): Fingerprint {
  */
 export function exactEncoding(value: unknown): string {
   if (typeof value === 'string') return value;
+  if (ArrayBuffer.isView(value)) return bytesText(value);
   return exact(value);
 }
 

@@ -17,7 +17,8 @@ export { forEachSuccessor, labelOf, successors, successorAt, ordinalOf } from '.
 export type { Successor } from './successors.js';
 export { replayPath, replayLabels } from './trace.js';
 export type { LabelReplay } from './trace.js';
-export { encode, exactEncoding, fingerprint, hashString } from './fingerprint.js';
+export { encode, exactEncoding, fingerprint, hashBytes, hashString } from './fingerprint.js';
+export { KeyBuffer } from './keyBuffer.js';
 export type { Fingerprint } from './fingerprint.js';
 export { FingerprintPairTable, FingerprintTable } from './fingerprintTable.js';
 export { VectorErrorCode, vectorAction, vectorModel } from './vectorModel.js';

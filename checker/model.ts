@@ -97,14 +97,17 @@ export interface Model<S> {
   canonicalize?(state: S): S;
   /**
    * What of a state is fingerprinted. A string is hashed directly (fast, for hand-written compact
-   * keys); any other value is encoded generically. Default: the whole state.
+   * keys), and so are the bytes of a typed array (faster still: a `KeyBuffer` of numbers, read by
+   * the checker at once, so it may be a view of a reused buffer); any other value is encoded
+   * generically. Default: the whole state.
    */
   view?(state: S): unknown;
   /**
    * `view(canonicalize(state))` in one pass, for a model that can compute its canonical key
    * without building the canonical state (faster: nothing is allocated for the orbit's
    * representative). Used for fingerprints under symmetry in place of the two steps; it must
-   * equal them on every state.
+   * tell states apart exactly as they do (equal on two states exactly when they are equal), in
+   * any form `view` may take (a string, a typed array's bytes).
    */
   canonicalView?(state: S): unknown;
   /**

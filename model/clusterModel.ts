@@ -28,7 +28,7 @@ import { nodeLifecycleActions } from './nodeLifecycle.js';
 import { podGcActions } from './podGC.js';
 import { schedulerActions } from './scheduler.js';
 import type { ClusterState } from './state.js';
-import { canonicalize, canonicalKey } from './symmetry.js';
+import { canonicalize, canonicalKeyBytes } from './symmetry.js';
 import { withPresentation } from './presentation.js';
 import { stateKey } from './key.js';
 import { garbageCollector } from './operator/garbageCollector.js';
@@ -360,7 +360,7 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
     initialStates: () => initialStates(ctx).map((s) => settle(withExtensions(extensions, s, config))),
     actions,
     properties: [],
-    ...(symmetry ? { canonicalize: (s: ClusterState) => canonicalize(ctx, s), canonicalView: (s: ClusterState) => canonicalKey(ctx, s) } : {}),
+    ...(symmetry ? { canonicalize: (s: ClusterState) => canonicalize(ctx, s), canonicalView: (s: ClusterState) => canonicalKeyBytes(ctx, s) } : {}),
     view: stateKey,
     elapsed: (_b: ClusterState, a: ActionLabel) => (a.name === 'tick' ? ctx.tick : 0),
     describeStep: (b: ClusterState, a: ActionLabel, after: ClusterState): StepDescription => {

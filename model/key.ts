@@ -6,6 +6,7 @@
  */
 import { opaqueView } from './operator/api.js';
 import { encode } from '../checker/fingerprint.js';
+import type { KeyBuffer } from '../checker/keyBuffer.js';
 import { informersKey } from './informers.js';
 import type { Candidate, ClusterState, ControllerManagerLocal, NodeObject, NodeReal, PodObject, Taint } from './state.js';
 
@@ -151,4 +152,204 @@ export function stateKeyTail(s: ClusterState): string {
   else if (s.extensions !== undefined) out += `#${encode(s.extensions)}`;
   if (s.informers !== undefined) out += informersKey(s, podKey, nodeObjectKey);
   return out;
+}
+
+// ---- the same key as numbers, for fingerprints ------------------------------------------------
+
+const READY_CODE: Record<NodeObject['ready'], number> = { True: 0, False: 1, Unknown: 2, None: 3 };
+const DELETION_CODE: Record<string, number> = { 'taint-eviction': 1, replicaset: 2, operator: 3 };
+const AFTER_PAUSE_CODE: Record<Candidate['afterPause'], number> = { none: 0, race: 1, stale: 2 };
+const ZONE_CODE: Record<string, number> = { Normal: 0, PartialDisruption: 1, FullDisruption: 2 };
+/** Written where a field may be absent or null (no number a field holds). */
+const ABSENT = -Infinity;
+export const ABSENT_SLOT = ABSENT;
+
+export const readyCode = (r: NodeObject['ready']): number => READY_CODE[r];
+
+/**
+ * How the numeric key sees the state: the orbit's node permutation (`perm[new] = old`, `inv` its
+ * inverse), the pods' names in the orbit's representative, and each election's candidate order
+ * (`order[new] = old`, `cinv` its inverse; undefined: unmoved).
+ */
+export interface KeyPlan {
+  readonly perm: readonly number[] | undefined;
+  readonly inv: readonly number[] | undefined;
+  readonly rn: ((pod: string) => string) | undefined;
+  readonly orders: readonly (readonly number[] | undefined)[];
+  readonly cinvs: readonly (readonly number[] | undefined)[];
+}
+
+export const IDENTITY_PLAN: KeyPlan = { perm: undefined, inv: undefined, rn: undefined, orders: [], cinvs: [] };
+
+function writeNodeObject(w: KeyBuffer, o: NodeObject | null): void {
+  if (o === null) return w.num(ABSENT);
+  let bits = 0;
+  for (const t of o.taints) bits |= TAINT_BIT[t];
+  w.num(READY_CODE[o.ready] * 128 + (o.unschedulable ? 64 : 0) + bits);
+}
+
+function sortedNames(names: readonly string[], rn: ((pod: string) => string) | undefined): readonly string[] {
+  return rn === undefined ? names : names.map(rn).sort();
+}
+
+/** A node's object and its own fields (running and terminating containers excluded): the head of its symmetry signature. */
+export function writeNodeSignatureHead(w: KeyBuffer, o: NodeObject | null, n: NodeReal): void {
+  writeNodeObject(w, o);
+  writeNodeFields(w, n);
+}
+
+function writeNodeFields(w: KeyBuffer, n: NodeReal): void {
+  w.num(
+    (n.up ? 1 : 0) | (n.kubeletUp ? 2 : 0) | (n.partitioned ? 4 : 0) | (n.runtimeUp ? 8 : 0) | (n.statusStuck ? 16 : 0) |
+      (n.podWatchStuck === true ? 32 : 0) | (n.runtimeErrors === true ? 64 : 0) | (n.booting === true ? 128 : 0),
+  );
+  w.num(n.shutdownIn ?? ABSENT);
+  w.num(n.heartbeatIn);
+  w.num(n.sinceHeartbeat);
+  w.num(n.sinceNoExecute);
+  w.num(n.liveFor);
+  w.num(n.runtimeDownFor);
+}
+
+function writeNodeReal(w: KeyBuffer, n: NodeReal, rn: ((pod: string) => string) | undefined): void {
+  writeNodeFields(w, n);
+  const t = n.terminating;
+  if (t === undefined || t.length === 0) w.num(0);
+  else {
+    w.num(t.length);
+    const list = rn === undefined ? t : t.map((x) => ({ pod: rn(x.pod), killIn: x.killIn })).sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
+    for (const x of list) {
+      w.text(x.pod);
+      w.num(x.killIn);
+    }
+  }
+  const running = sortedNames(n.running, rn);
+  w.num(running.length);
+  for (const r of running) w.text(r);
+}
+
+function writePod(w: KeyBuffer, name: string, p: PodObject, node: number): void {
+  w.text(name);
+  w.num(p.uid ?? 0);
+  w.num(node);
+  writePodAttributes(w, p);
+}
+
+/** A pod's attributes other than its name, uid and node (`podAttrKey` as numbers). */
+export function writePodAttributes(w: KeyBuffer, p: PodObject): void {
+  w.text(p.workload);
+  w.num(p.deletion === null ? 0 : DELETION_CODE[p.deletion]);
+  w.num(p.tolerations.unreachable ?? ABSENT);
+  w.num(p.tolerations.notReady ?? ABSENT);
+  w.flag(p.replacement);
+}
+
+function writeCtrl(w: KeyBuffer, c: ControllerManagerLocal | null, perm: readonly number[] | undefined, rn: ((pod: string) => string) | undefined): void {
+  if (c === null) return w.num(ABSENT);
+  w.num(c.monitorIn);
+  w.num(c.gcIn);
+  w.flag(c.disruptionMode);
+  w.num(c.nodes.length);
+  for (let i = 0; i < c.nodes.length; i++) {
+    const h = c.nodes[perm === undefined ? i : perm[i]];
+    w.num(h.sinceProbe);
+    w.num((h.unseen ? 1 : 0) | (h.buffered === true ? 2 : 0));
+    w.num(READY_CODE[h.observed]);
+  }
+  w.num(c.zones.length);
+  for (const z of c.zones) {
+    w.num(ZONE_CODE[z.state]);
+    w.num(z.tokenIn);
+  }
+  w.num(c.evictions.length);
+  const evictions = rn === undefined || c.evictions.length === 0 ? c.evictions : c.evictions.map((x) => ({ pod: rn(x.pod), in: x.in })).sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
+  for (const x of evictions) {
+    w.text(x.pod);
+    w.num(x.in);
+  }
+  w.num(c.gcMissing.length);
+  for (let i = 0; i < c.gcMissing.length; i++) w.num(c.gcMissing[perm === undefined ? i : perm[i]]);
+}
+
+/**
+ * The candidate's fields, `observedHolder` written as `holder` (remapped by the caller), its
+ * assumed pod and its controllers' memory under the plan's nodes and names.
+ */
+export function writeCandidate(w: KeyBuffer, k: Candidate, holder: number, plan: KeyPlan): void {
+  w.num((k.up ? 1 : 0) | (k.leader ? 2 : 0) | (k.partitioned ? 4 : 0) | (k.unseen ? 8 : 0));
+  w.num(AFTER_PAUSE_CODE[k.afterPause]);
+  w.num(k.paused);
+  w.num(k.rate);
+  w.num(k.retryIn);
+  w.num(k.renewAge);
+  w.num(k.observedAge);
+  w.num(holder);
+  w.num(k.observedDuration);
+  if (k.assumed === null) w.num(ABSENT);
+  else {
+    w.text(plan.rn === undefined ? k.assumed.pod : plan.rn(k.assumed.pod));
+    w.num(k.assumed.node < 0 || plan.inv === undefined ? k.assumed.node : plan.inv[k.assumed.node]);
+  }
+  writeCtrl(w, k.ctrl, plan.perm, plan.rn);
+}
+
+/**
+ * `stateKey` of the state the plan maps `s` to, as numbers: two states get equal bytes exactly
+ * when their `stateKey`s under their plans are equal (the tests hold the two partitions equal on
+ * reachable states of every stock scenario).
+ */
+export function writeStateKey(w: KeyBuffer, s: ClusterState, plan: KeyPlan): void {
+  const { perm, inv, rn } = plan;
+  const N = s.nodes.length;
+  w.num(N);
+  for (let n = 0; n < N; n++) {
+    const old = perm === undefined ? n : perm[n];
+    writeNodeObject(w, s.api.nodes[old]);
+    writeNodeReal(w, s.nodes[old], rn);
+  }
+  const pods = s.api.pods;
+  w.num(pods.length);
+  const mapNode = (x: number): number => (x < 0 || inv === undefined ? x : inv[x]);
+  if (rn === undefined && inv === undefined) for (const p of pods) writePod(w, p.name, p, p.nodeName);
+  else {
+    const renamed = pods.map((p) => ({ name: rn === undefined ? p.name : rn(p.name), p }));
+    renamed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const { name, p } of renamed) writePod(w, name, p, mapNode(p.nodeName));
+  }
+  const remap = (e: number, h: number): number => {
+    const cinv = plan.cinvs[e];
+    return h < 0 || cinv === undefined ? h : cinv[h];
+  };
+  for (let e = 0; e < s.api.leases.length; e++) {
+    const l = s.api.leases[e];
+    w.num(remap(e, l.holder));
+    w.num(l.durationSeconds);
+    w.flag(l.transitioned);
+  }
+  w.num(s.etcd.length);
+  for (const m of s.etcd) w.flag(m);
+  w.num(s.apiservers.length);
+  for (const a of s.apiservers) w.flag(a);
+  for (let e = 0; e < s.candidates.length; e++) {
+    const list = s.candidates[e];
+    const order = plan.orders[e];
+    w.num(list.length);
+    for (let nu = 0; nu < list.length; nu++) {
+      const k = list[order === undefined ? nu : order[nu]];
+      writeCandidate(w, k, remap(e, k.observedHolder), plan);
+    }
+  }
+  w.text(budgetKey(s.budget));
+  w.num(s.kubeletApiOutage);
+  w.num(s.sequenceDone);
+  w.num(s.sequenceIn);
+  if (s.custom !== undefined) {
+    w.num(1);
+    w.text(encode(opaqueView(s.custom, s.extensions)));
+  } else if (s.extensions !== undefined) {
+    w.num(2);
+    w.text(encode(s.extensions));
+  } else w.num(0);
+  if (s.informers !== undefined) w.text(informersKey(s, podKey, nodeObjectKey));
+  else w.num(ABSENT);
 }

@@ -13,10 +13,10 @@
  */
 import { daemonPodName } from './config.js';
 import type { Ctx } from './context.js';
-import { candidateHead, candidateKey, ctrlKey, ctrlKeyUnder, nodeObjectKey, nodeRealKey, podAttrKey, podKey, stateKey, stateKeyTail } from './key.js';
+import { KeyBuffer } from '../checker/keyBuffer.js';
+import { ABSENT_SLOT, IDENTITY_PLAN, readyCode, stateKey, writeCandidate, writeNodeSignatureHead, writePodAttributes, writeStateKey, type KeyPlan } from './key.js';
 import type { Candidate, ClusterState, ControllerManagerLocal, PodObject } from './state.js';
 
-const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** How a state maps onto its orbit's representative: nodes (`perm[new] = old`) and ReplicaSet pods. */
 interface OrbitPlan {
@@ -25,9 +25,10 @@ interface OrbitPlan {
   readonly rename: ReadonlyMap<string, string>;
   readonly nodesMoved: boolean;
   readonly renamed: boolean;
-  /** Per node (old index): `nodeRealKey` of it without its terminating containers. */
-  readonly realKeys: readonly string[];
 }
+
+/** The buffer signatures and the canonical key are written to (one state's at a time). */
+const keyBuffer = new KeyBuffer();
 
 const labelCaches = new WeakMap<Ctx, (name: string) => string>();
 
@@ -54,56 +55,96 @@ function podLabels(ctx: Ctx): (name: string) => string {
   return labelOf;
 }
 
+const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A list of (label, number) pairs written sorted: count, then each label and number. */
+function writePairs(w: KeyBuffer, pairs: [string, number][]): void {
+  if (pairs.length > 1) pairs.sort((a, b) => byString(a[0], b[0]) || a[1] - b[1]);
+  w.num(pairs.length);
+  for (const [label, x] of pairs) {
+    w.text(label);
+    w.num(x);
+  }
+}
+
 /**
  * Steps 1 and 2 of the canonical form: the node permutation within each zone and the renaming of
- * ReplicaSet pods, from signatures of everything attached to a node and to a pod.
+ * ReplicaSet pods, from signatures of everything attached to a node and to a pod. Signatures are
+ * runs of numbers written one after another to the key buffer and sorted in place; their order
+ * is any fixed order of their values (no process-local numbering), so every worker picks the
+ * same representative.
  */
 function orbitPlan(ctx: Ctx, s: ClusterState): OrbitPlan {
   const N = s.nodes.length;
   const pods = s.api.pods;
   const kcm = s.candidates[0];
   const labelOf = podLabels(ctx);
-  const attrs = new Array<string>(pods.length);
+  const w = keyBuffer.reset();
   const podIndex = new Map<string, number>();
+  // A pod's attributes: its object but name and node (a StatefulSet pod's name is its identity),
+  // and its eviction timer in each leading controller manager's memory. Run i: [podAt[i], podAt[i + 1]).
+  const podAt = new Array<number>(pods.length + 1);
   for (let i = 0; i < pods.length; i++) {
     const p = pods[i];
     podIndex.set(p.name, i);
-    let ev = '';
+    podAt[i] = w.size;
+    writePodAttributes(w, p);
+    if (labelOf(p.name) === p.name) w.text(p.name);
+    else w.num(ABSENT_SLOT);
     for (const k of kcm) {
       if (k.ctrl === null) continue;
       const x = k.ctrl.evictions.find((e) => e.pod === p.name);
-      ev += x === undefined ? '.' : x.in;
+      w.num(x === undefined ? ABSENT_SLOT : x.in);
     }
-    attrs[i] = `${podAttrKey(p)}${labelOf(p.name) === p.name ? p.name : ''}~${ev}`;
   }
+  podAt[pods.length] = w.size;
+  const podOrder = (a: number, b: number): number => w.compareRuns(podAt[a], podAt[a + 1], podAt[b], podAt[b + 1]);
+  const copyPod = (i: number): void => {
+    for (let j = podAt[i]; j < podAt[i + 1]; j++) w.num(w.slot(j));
+  };
 
-  // 1. Nodes, within each zone.
-  const sigs: string[] = new Array<string>(N);
-  const realKeys: string[] = new Array<string>(N);
+  // 1. Nodes, within each zone. Signature n: [nodeAt[n], nodeAt[n + 1]).
+  const nodeAt = new Array<number>(N + 1);
   for (let n = 0; n < N; n++) {
     const real = s.nodes[n];
-    const bound: string[] = [];
-    for (let i = 0; i < pods.length; i++) if (pods[i].nodeName === n) bound.push(attrs[i] + (real.running.includes(pods[i].name) ? '+' : '-'));
-    bound.sort();
-    const run: string[] = [];
-    for (const name of real.running) {
-      const i = podIndex.get(name);
-      run.push(`${labelOf(name)}${i === undefined ? 'g' : pods[i].nodeName === n ? 'h' : 'e'}`);
+    nodeAt[n] = w.size;
+    writeNodeSignatureHead(w, s.api.nodes[n], real);
+    const bound: number[] = [];
+    for (let i = 0; i < pods.length; i++) if (pods[i].nodeName === n) bound.push(i);
+    const runsHere = (i: number): number => (real.running.includes(pods[i].name) ? 1 : 0);
+    if (bound.length > 1) bound.sort((a, b) => podOrder(a, b) || runsHere(a) - runsHere(b));
+    w.num(bound.length);
+    for (const i of bound) {
+      copyPod(i);
+      w.num(runsHere(i));
     }
-    run.sort();
-    let mem = '';
-    for (const k of kcm) if (k.ctrl !== null) mem += `${k.ctrl.nodes[n].sinceProbe}${k.ctrl.nodes[n].unseen ? '*' : ''}${k.ctrl.nodes[n].buffered === true ? '~' : ''}${k.ctrl.nodes[n].observed[0]}${k.ctrl.gcMissing[n]},`;
-    for (const k of s.candidates[1]) if (k.assumed !== null && k.assumed.node === n) mem += `a${labelOf(k.assumed.pod)}`;
-    const ending = real.terminating === undefined ? '' : real.terminating.map((t) => `${labelOf(t.pod)}:${t.killIn}`).sort().join(';');
-    realKeys[n] = nodeRealKey(real.terminating === undefined ? real : { ...real, terminating: undefined });
-    sigs[n] = `${nodeObjectKey(s.api.nodes[n])}/${realKeys[n]}/${bound.join(';')}/${run.join(';')}/${mem}/${ending}`;
+    // Containers running here: of a pod bound here, bound elsewhere, or gone from the API.
+    writePairs(w, real.running.map((name): [string, number] => {
+      const i = podIndex.get(name);
+      return [labelOf(name), i === undefined ? 0 : pods[i].nodeName === n ? 1 : 2];
+    }));
+    for (const k of kcm) {
+      if (k.ctrl === null) continue;
+      const h = k.ctrl.nodes[n];
+      w.num(h.sinceProbe);
+      w.num((h.unseen ? 1 : 0) | (h.buffered === true ? 2 : 0));
+      w.num(readyCode(h.observed));
+      w.num(k.ctrl.gcMissing[n]);
+    }
+    // Pods a scheduler has assumed onto it, in the schedulers' order.
+    let assumed = 0;
+    for (const k of s.candidates[1]) if (k.assumed !== null && k.assumed.node === n) assumed++;
+    w.num(assumed);
+    if (assumed > 0) for (const k of s.candidates[1]) if (k.assumed !== null && k.assumed.node === n) w.text(labelOf(k.assumed.pod));
+    writePairs(w, real.terminating === undefined ? [] : real.terminating.map((t): [string, number] => [labelOf(t.pod), t.killIn]));
   }
+  nodeAt[N] = w.size;
   const perm = new Array<number>(N); // perm[new] = old
   for (let n = 0; n < N; n++) perm[n] = n;
   let nodesMoved = false;
   for (const group of ctx.symmetricNodeGroups) {
     if (group.length < 2) continue;
-    const sorted = [...group].sort((a, b) => cmp(sigs[a], sigs[b]) || a - b);
+    const sorted = [...group].sort((a, b) => w.compareRuns(nodeAt[a], nodeAt[a + 1], nodeAt[b], nodeAt[b + 1]) || a - b);
     for (let i = 0; i < group.length; i++) {
       perm[group[i]] = sorted[i];
       if (sorted[i] !== group[i]) nodesMoved = true;
@@ -115,33 +156,46 @@ function orbitPlan(ctx: Ctx, s: ClusterState): OrbitPlan {
   // 2. ReplicaSet pods, per workload: rename by (attributes, canonical node, canonical nodes running it).
   const rename = new Map<string, string>();
   let renamed = false;
-  for (const w of ctx.workloads) {
-    if (w.kind !== 'ReplicaSet') continue;
+  for (const wl of ctx.workloads) {
+    if (wl.kind !== 'ReplicaSet') continue;
     const names: string[] = [];
-    for (const p of pods) if (p.workload === w.name) names.push(p.name);
-    for (const n of s.nodes) for (const r of n.running) if (ctx.workloadOfPod(r) === w && !names.includes(r)) names.push(r);
+    for (const p of pods) if (p.workload === wl.name) names.push(p.name);
+    for (const n of s.nodes) for (const r of n.running) if (ctx.workloadOfPod(r) === wl && !names.includes(r)) names.push(r);
     if (names.length === 0) continue;
-    const order = names.map((name) => {
-      const on: string[] = [];
+    // Signature of names[j]: [at[j], at[j + 1]).
+    const at = new Array<number>(names.length + 1);
+    for (let j = 0; j < names.length; j++) {
+      const name = names[j];
+      at[j] = w.size;
+      const i = podIndex.get(name);
+      if (i === undefined) w.num(ABSENT_SLOT);
+      else {
+        copyPod(i);
+        w.num(pods[i].nodeName < 0 ? pods[i].nodeName : inv[pods[i].nodeName]);
+      }
+      const on: [number, number][] = [];
       for (let n = 0; n < N; n++) {
         const node = s.nodes[n];
         if (!node.running.includes(name)) continue;
         const t = node.terminating?.find((x) => x.pod === name);
-        on.push(t === undefined ? String(inv[n]) : `${inv[n]}!${t.killIn}`);
+        on.push([inv[n], t === undefined ? ABSENT_SLOT : t.killIn]);
       }
-      on.sort();
-      const i = podIndex.get(name);
-      const sig = i === undefined ? `~/${on.join(',')}` : `${attrs[i]}@${pods[i].nodeName < 0 ? pods[i].nodeName : inv[pods[i].nodeName]}/${on.join(',')}`;
-      return { name, sig };
-    });
-    order.sort((a, b) => cmp(a.sig, b.sig) || cmp(a.name, b.name));
-    for (let i = 0; i < order.length; i++) {
-      const nu = `${w.name}-${i}`;
-      rename.set(order[i].name, nu);
-      if (nu !== order[i].name) renamed = true;
+      if (on.length > 1) on.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      w.num(on.length);
+      for (const [n, killIn] of on) {
+        w.num(n);
+        w.num(killIn);
+      }
+    }
+    at[names.length] = w.size;
+    const order = names.map((_, j) => j).sort((a, b) => w.compareRuns(at[a], at[a + 1], at[b], at[b + 1]) || byString(names[a], names[b]));
+    for (let k = 0; k < order.length; k++) {
+      const nu = `${wl.name}-${k}`;
+      rename.set(names[order[k]], nu);
+      if (nu !== names[order[k]]) renamed = true;
     }
   }
-  return { perm, inv, rename, nodesMoved, renamed, realKeys };
+  return { perm, inv, rename, nodesMoved, renamed };
 }
 
 /** The names a plan gives pods: ReplicaSet pods renamed, DaemonSet pods moved with their node. */
@@ -154,14 +208,30 @@ function podNames(ctx: Ctx, plan: OrbitPlan): ReadonlyMap<string, string> {
   return names;
 }
 
-/** Step 3: the order of the candidates of election `e` (`order[new] = old`), or undefined when it stays. */
-function candidateOrder(ctx: Ctx, holder: number, list: readonly Candidate[], e: number, keyOf: (k: Candidate, i: number) => string): number[] | undefined {
+/** A leader reference as a signature sees it: none (negative, as is), the candidate itself, another. */
+const SELF = 1e9;
+const OTHER = 1e9 + 1;
+const ref = (h: number, self: number): number => (h < 0 ? h : h === self ? SELF : OTHER);
+
+/**
+ * Step 3: the order of the candidates of election `e` (`order[new] = old`), or undefined when it
+ * stays. A candidate's signature is its key under `plan` with the holder and its observed holder
+ * told apart only as itself or another.
+ */
+function candidateOrder(ctx: Ctx, holder: number, list: readonly Candidate[], e: number, plan: KeyPlan): number[] | undefined {
   if (list.length < 2) return undefined;
   // Candidates with other leader-election settings than the first are not interchangeable with it.
   const fixedFirst = !ctx.electionSymmetric[e];
-  const ref = (h: number, self: number): string => (h < 0 ? String(h) : h === self ? 's' : 'o');
-  const sig = list.map((k, i) => `${ref(holder, i)}${ref(k.observedHolder, i)}${keyOf(k, i)}`);
-  const order = list.map((_, i) => i).sort((a, b) => (fixedFirst ? Number(a !== 0) - Number(b !== 0) : 0) || cmp(sig[a], sig[b]) || a - b);
+  const w = keyBuffer.reset();
+  // Signature i is slots [at[i], at[i + 1]) of the buffer.
+  const at = new Array<number>(list.length + 1);
+  for (let i = 0; i < list.length; i++) {
+    at[i] = w.size;
+    w.num(ref(holder, i));
+    writeCandidate(w, list[i], ref(list[i].observedHolder, i), plan);
+  }
+  at[list.length] = w.size;
+  const order = list.map((_, i) => i).sort((a, b) => (fixedFirst ? Number(a !== 0) - Number(b !== 0) : 0) || w.compareRuns(at[a], at[a + 1], at[b], at[b + 1]) || a - b);
   return order.every((old, nu) => old === nu) ? undefined : order;
 }
 
@@ -174,7 +244,7 @@ export function canonicalize(ctx: Ctx, s: ClusterState): ClusterState {
   const leases = [...state.api.leases] as [ClusterState['api']['leases'][0], ClusterState['api']['leases'][1]];
   const candidates = state.candidates.map((list, e) => {
     const holder = state.api.leases[e].holder;
-    const order = candidateOrder(ctx, holder, list, e, (k) => candidateKey({ ...k, observedHolder: 0 }));
+    const order = candidateOrder(ctx, holder, list, e, IDENTITY_PLAN);
     if (order === undefined) return list;
     candidatesMoved = true;
     const cinv = new Array<number>(order.length);
@@ -188,80 +258,38 @@ export function canonicalize(ctx: Ctx, s: ClusterState): ClusterState {
 }
 
 /**
- * `stateKey(canonicalize(ctx, s))`, computed without building the canonical state: the checker's
- * fingerprint of a state under symmetry. The tests hold it equal to the two-step form on
- * reachable states of every stock scenario.
+ * `stateKey(canonicalize(ctx, s))` as numbers, computed without building the canonical state: the
+ * checker's fingerprint of a state under symmetry. Two states get equal bytes exactly when their
+ * two-step keys are equal; the tests hold the two partitions equal on reachable states of every
+ * stock scenario. The bytes are a view of a buffer the next call reuses.
  */
-export function canonicalKey(ctx: Ctx, s: ClusterState): string {
-  if (s.informers !== undefined) return stateKey(canonicalize(ctx, s));
+export function canonicalKeyBytes(ctx: Ctx, s: ClusterState): Uint8Array {
+  const w = keyBuffer;
+  if (s.informers !== undefined) {
+    const text = stateKey(canonicalize(ctx, s)); // (canonicalize writes signatures to the buffer)
+    w.reset().text(text);
+    return w.bytes();
+  }
   const plan = orbitPlan(ctx, s);
   const moved = plan.nodesMoved || plan.renamed;
   const names = moved ? podNames(ctx, plan) : plan.rename;
-  const rn = (name: string): string => names.get(name) ?? name;
+  const rn = moved ? (name: string): string => names.get(name) ?? name : undefined;
   const { perm, inv } = plan;
-  const mapNode = (n: number): number => (n < 0 ? n : inv[n]);
-  const N = s.nodes.length;
-
-  // Candidates: their key in two halves around observedHolder, under the plan.
-  const heads: string[][] = [];
-  const tails: string[][] = [];
-  for (const list of s.candidates) {
-    const h: string[] = [];
-    const t: string[] = [];
-    for (const k of list) {
-      h.push(candidateHead(k));
-      let assumed = '';
-      if (k.assumed !== null) assumed = moved ? `${rn(k.assumed.pod)}>${mapNode(k.assumed.node)}` : `${k.assumed.pod}>${k.assumed.node}`;
-      t.push(`${k.observedDuration},${assumed},${moved && k.ctrl !== null ? ctrlKeyUnder(k.ctrl, perm, rn) : ctrlKey(k.ctrl)}`);
-    }
-    heads.push(h);
-    tails.push(t);
+  const nodesPlan: KeyPlan = moved ? { perm, inv, rn, orders: [], cinvs: [] } : IDENTITY_PLAN;
+  const orders = s.candidates.map((list, e) => candidateOrder(ctx, s.api.leases[e].holder, list, e, nodesPlan));
+  w.reset();
+  if (!moved && orders[0] === undefined && orders[1] === undefined) {
+    writeStateKey(w, s, IDENTITY_PLAN);
+    return w.bytes();
   }
-  const orders = s.candidates.map((list, e) => candidateOrder(ctx, s.api.leases[e].holder, list, e, (_, i) => `${heads[e][i]},0,${tails[e][i]}`));
-  if (!moved && orders[0] === undefined && orders[1] === undefined) return stateKey(s);
-
-  let out = '';
-  for (let n = 0; n < N; n++) {
-    const old = perm[n];
-    const node = s.nodes[old];
-    const running = moved ? node.running.map(rn).sort() : node.running;
-    const terminating = node.terminating === undefined || !moved ? node.terminating : node.terminating.map((t) => ({ pod: rn(t.pod), killIn: t.killIn })).sort((a, b) => cmp(a.pod, b.pod));
-    const real = terminating === undefined || terminating.length === 0 ? plan.realKeys[old] : nodeRealKey(terminating === node.terminating ? node : { ...node, terminating });
-    out += `${nodeObjectKey(s.api.nodes[old])}/${real}/${running.join(',')};`;
-  }
-  out += '#';
-  if (moved) {
-    const pods = s.api.pods.map((p) => ({ name: rn(p.name), p }));
-    pods.sort((a, b) => cmp(a.name, b.name));
-    for (const { name, p } of pods) out += `${name}${p.uid ? `^${p.uid}` : ''}@${mapNode(p.nodeName)}${podAttrKey(p)};`;
-  } else for (const p of s.api.pods) out += `${podKey(p)};`;
-  out += '#';
   const cinvs = orders.map((order) => {
     if (order === undefined) return undefined;
     const cinv = new Array<number>(order.length);
     order.forEach((old, nu) => (cinv[old] = nu));
     return cinv;
   });
-  const remap = (e: number, h: number): number => (h < 0 || cinvs[e] === undefined ? h : cinvs[e]![h]);
-  for (let e = 0; e < s.api.leases.length; e++) {
-    const l = s.api.leases[e];
-    out += `${remap(e, l.holder)},${l.durationSeconds},${l.transitioned ? 1 : 0};`;
-  }
-  out += '#';
-  for (const m of s.etcd) out += m ? 1 : 0;
-  out += '/';
-  for (const a of s.apiservers) out += a ? 1 : 0;
-  out += '#';
-  for (let e = 0; e < s.candidates.length; e++) {
-    const list = s.candidates[e];
-    const order = orders[e];
-    for (let nu = 0; nu < list.length; nu++) {
-      const old = order === undefined ? nu : order[nu];
-      out += `${heads[e][old]},${remap(e, list[old].observedHolder)},${tails[e][old]};`;
-    }
-    out += '/';
-  }
-  return out + stateKeyTail(s);
+  writeStateKey(w, s, moved ? { perm, inv, rn, orders, cinvs } : { perm: undefined, inv: undefined, rn: undefined, orders, cinvs });
+  return w.bytes();
 }
 
 const daemonSetNamesCache = new WeakMap<Ctx, readonly string[]>();
@@ -299,20 +327,20 @@ export function permuteNodesAndPods(s: ClusterState, perm: readonly number[], re
           ...c,
           nodes: perm.map((old) => c.nodes[old]),
           gcMissing: perm.map((old) => c.gcMissing[old]),
-          evictions: c.evictions.map((x) => ({ pod: rn(x.pod), in: x.in })).sort((a, b) => cmp(a.pod, b.pod)),
+          evictions: c.evictions.map((x) => ({ pod: rn(x.pod), in: x.in })).sort((a, b) => byString(a.pod, b.pod)),
         };
   return {
     ...s,
     api: {
       nodes: perm.map((old) => s.api.nodes[old]),
-      pods: s.api.pods.map((p) => ({ ...p, name: rn(p.name), nodeName: mapNode(p.nodeName) })).sort((a, b) => cmp(a.name, b.name)),
+      pods: s.api.pods.map((p) => ({ ...p, name: rn(p.name), nodeName: mapNode(p.nodeName) })).sort((a, b) => byString(a.name, b.name)),
       leases: s.api.leases,
     },
     nodes: perm.map((old) => {
       const node = s.nodes[old];
       const running = node.running.map(rn).sort();
       if (node.terminating === undefined) return { ...node, running };
-      const terminating = node.terminating.map((t) => ({ pod: rn(t.pod), killIn: t.killIn })).sort((a, b) => cmp(a.pod, b.pod));
+      const terminating = node.terminating.map((t) => ({ pod: rn(t.pod), killIn: t.killIn })).sort((a, b) => byString(a.pod, b.pod));
       return { ...node, running, terminating };
     }),
     candidates: s.candidates.map((list) =>

@@ -1,7 +1,8 @@
 /**
- * The fused canonical key (`canonicalKey`, what the checker fingerprints under symmetry) against
- * the two-step form it replaces, `stateKey(canonicalize(s))`: equal on the first states of every
- * stock scenario's breadth-first search and along seeded random walks deep into each, with the
+ * The fused numeric canonical key (`canonicalKeyBytes`, what the checker fingerprints under
+ * symmetry) against the two-step form it replaces, `stateKey(canonicalize(s))`: the two tell
+ * states apart alike (a one-to-one map between their values) on the first states of every stock
+ * scenario's breadth-first search and along seeded random walks deep into each, with the
  * configurations that give symmetry the most to do (several zones, DaemonSets, replacements,
  * terminating containers, three candidates per election, scheduled evictions).
  */
@@ -9,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { successors } from '../../checker/index.js';
 import { clusterModel, makeCtx, resolveConfig, scenarios, type ClusterState, type ResolveInput } from '../../model/index.js';
 import { stateKey } from '../../model/key.js';
-import { canonicalize, canonicalKey } from '../../model/symmetry.js';
+import { canonicalize, canonicalKeyBytes } from '../../model/symmetry.js';
 
 const VARIANTS: readonly ResolveInput[] = [
   {},
@@ -31,10 +32,15 @@ function rng(seed: number): () => number {
   };
 }
 
-describe('canonicalKey', () => {
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+
+describe('canonicalKeyBytes', () => {
   for (const { name } of scenarios) {
-    it(`should equal stateKey(canonicalize(s)) on reachable states of ${name}`, () => {
+    it(`should separate exactly the states stateKey(canonicalize(s)) separates on reachable states of ${name}`, () => {
       let compared = 0;
+      // Each key of one form is paired with one key of the other, in both directions.
+      const bytesOf = new Map<string, string>();
+      const textOf = new Map<string, string>();
       let moved = 0;
       for (const input of VARIANTS) {
         let config;
@@ -46,10 +52,16 @@ describe('canonicalKey', () => {
         const ctx = makeCtx(config);
         const model = clusterModel(config, { symmetry: false });
         const same = (s: ClusterState): void => {
-          const two = stateKey(canonicalize(ctx, s));
-          expect(canonicalKey(ctx, s)).toBe(two);
+          const two = `${name}|${stateKey(canonicalize(ctx, s))}`;
+          const bytes = `${name}|${hex(canonicalKeyBytes(ctx, s))}`;
+          const pairedBytes = bytesOf.get(two);
+          const pairedText = textOf.get(bytes);
+          if (pairedBytes === undefined) bytesOf.set(two, bytes);
+          else expect(bytes).toBe(pairedBytes);
+          if (pairedText === undefined) textOf.set(bytes, two);
+          else expect(two).toBe(pairedText);
           compared++;
-          if (two !== stateKey(s)) moved++;
+          if (two !== `${name}|${stateKey(s)}`) moved++;
         };
         // Breadth-first, the first states.
         const seen = new Set<string>();
