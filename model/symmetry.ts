@@ -57,9 +57,23 @@ function podLabels(ctx: Ctx): (name: string) => string {
 
 const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** Sorts a short list in place (groups of nodes, candidates, a workload's pods): cheaper than `Array.prototype.sort` at these sizes. */
+function sortShort<T>(list: T[], order: (a: T, b: T) => number): T[] {
+  for (let i = 1; i < list.length; i++) {
+    const x = list[i];
+    let j = i - 1;
+    while (j >= 0 && order(list[j], x) > 0) {
+      list[j + 1] = list[j];
+      j--;
+    }
+    list[j + 1] = x;
+  }
+  return list;
+}
+
 /** A list of (label, number) pairs written sorted: count, then each label and number. */
 function writePairs(w: KeyBuffer, pairs: [string, number][]): void {
-  if (pairs.length > 1) pairs.sort((a, b) => byString(a[0], b[0]) || a[1] - b[1]);
+  if (pairs.length > 1) sortShort(pairs, (a, b) => byString(a[0], b[0]) || a[1] - b[1]);
   w.num(pairs.length);
   for (const [label, x] of pairs) {
     w.text(label);
@@ -112,7 +126,7 @@ function orbitPlan(ctx: Ctx, s: ClusterState): OrbitPlan {
     const bound: number[] = [];
     for (let i = 0; i < pods.length; i++) if (pods[i].nodeName === n) bound.push(i);
     const runsHere = (i: number): number => (real.running.includes(pods[i].name) ? 1 : 0);
-    if (bound.length > 1) bound.sort((a, b) => podOrder(a, b) || runsHere(a) - runsHere(b));
+    if (bound.length > 1) sortShort(bound, (a, b) => podOrder(a, b) || runsHere(a) - runsHere(b));
     w.num(bound.length);
     for (const i of bound) {
       copyPod(i);
@@ -144,7 +158,7 @@ function orbitPlan(ctx: Ctx, s: ClusterState): OrbitPlan {
   let nodesMoved = false;
   for (const group of ctx.symmetricNodeGroups) {
     if (group.length < 2) continue;
-    const sorted = [...group].sort((a, b) => w.compareRuns(nodeAt[a], nodeAt[a + 1], nodeAt[b], nodeAt[b + 1]) || a - b);
+    const sorted = sortShort([...group], (a, b) => w.compareRuns(nodeAt[a], nodeAt[a + 1], nodeAt[b], nodeAt[b + 1]) || a - b);
     for (let i = 0; i < group.length; i++) {
       perm[group[i]] = sorted[i];
       if (sorted[i] !== group[i]) nodesMoved = true;
@@ -180,7 +194,7 @@ function orbitPlan(ctx: Ctx, s: ClusterState): OrbitPlan {
         const t = node.terminating?.find((x) => x.pod === name);
         on.push([inv[n], t === undefined ? ABSENT_SLOT : t.killIn]);
       }
-      if (on.length > 1) on.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      if (on.length > 1) sortShort(on, (a, b) => a[0] - b[0] || a[1] - b[1]);
       w.num(on.length);
       for (const [n, killIn] of on) {
         w.num(n);
@@ -188,7 +202,7 @@ function orbitPlan(ctx: Ctx, s: ClusterState): OrbitPlan {
       }
     }
     at[names.length] = w.size;
-    const order = names.map((_, j) => j).sort((a, b) => w.compareRuns(at[a], at[a + 1], at[b], at[b + 1]) || byString(names[a], names[b]));
+    const order = sortShort(names.map((_, j) => j), (a, b) => w.compareRuns(at[a], at[a + 1], at[b], at[b + 1]) || byString(names[a], names[b]));
     for (let k = 0; k < order.length; k++) {
       const nu = `${wl.name}-${k}`;
       rename.set(names[order[k]], nu);
@@ -231,7 +245,7 @@ function candidateOrder(ctx: Ctx, holder: number, list: readonly Candidate[], e:
     writeCandidate(w, list[i], ref(list[i].observedHolder, i), plan);
   }
   at[list.length] = w.size;
-  const order = list.map((_, i) => i).sort((a, b) => (fixedFirst ? Number(a !== 0) - Number(b !== 0) : 0) || w.compareRuns(at[a], at[a + 1], at[b], at[b + 1]) || a - b);
+  const order = sortShort(list.map((_, i) => i), (a, b) => (fixedFirst ? Number(a !== 0) - Number(b !== 0) : 0) || w.compareRuns(at[a], at[a + 1], at[b], at[b + 1]) || a - b);
   return order.every((old, nu) => old === nu) ? undefined : order;
 }
 
