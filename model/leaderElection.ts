@@ -53,9 +53,16 @@ export function candidateRefs(s: ClusterState): CandidateRef[] {
 }
 
 export function parseCandidate(name: string): CandidateRef {
-  const e = name.startsWith(ELECTION_NAMES[0]) ? 0 : 1;
-  return { e, c: Number(name.slice(ELECTION_NAMES[e].length + 1)) - 1 };
+  // Guards parse their parameter on every state: the few names there are are parsed once.
+  let ref = parsedCandidates.get(name);
+  if (ref === undefined) {
+    const e = name.startsWith(ELECTION_NAMES[0]) ? 0 : 1;
+    ref = Object.freeze({ e, c: Number(name.slice(ELECTION_NAMES[e].length + 1)) - 1 });
+    if (parsedCandidates.size < 10_000) parsedCandidates.set(name, ref);
+  }
+  return ref;
 }
+const parsedCandidates = new Map<string, CandidateRef>();
 
 /**
  * A kube-controller-manager's controllers as they start on acquiring the lease: empty memory
