@@ -9,6 +9,7 @@ import { defaultMaxMemoryBytes, KubecheckError } from '../checker/index.js';
 import { ToolErrorCode } from '../reports/errors.js';
 import { runDiff } from './commands/diff.js';
 import { runExplain } from './commands/explain.js';
+import { runExplore } from './commands/explore.js';
 import { runGraph } from './commands/graph.js';
 import { runImport } from './commands/import.js';
 import { runList } from './commands/list.js';
@@ -125,6 +126,18 @@ export function program(exit: (code: number) => void): Command {
     .option('--projected', 'group the states by a view (per node Ready/Unknown/tainted, per workload running copies): readable at any size (the default when the space is too large to draw whole)')
     .action(function (this: Command) {
       return run(() => runGraph(this.opts()))();
+    });
+
+  configOptions(p.command('explore').description('walk the state space in a browser: take any enabled step, step back, open the last check\'s counterexamples and witnesses, see the projected graph (a local page, loopback only)'))
+    .option('--port <n>', 'port to serve on (default 0: any free one, printed)', nonNegativeInt('--port'))
+    .option('--path <path>', 'open this state: the initial state\'s index and candidate ordinals, e.g. 0.4.1 (the page shows each state\'s)')
+    .option('-p, --property <id>', 'properties to check and show violations of (repeatable; default: the scenario\'s)', collectList)
+    .option('--no-check', 'do not check first (no counterexample or witness to open)')
+    .option('--no-graph', 'do not draw the projected state graph')
+    .addOption(new Option('--time-limit <duration>', 'bound of the first check (default 60s)').argParser((v) => parseTimeLimit('--time-limit', v)))
+    .option('--max-states <n>', 'bound of the first check and of the projected graph (default 200,000 for the graph)', positiveInt('--max-states'))
+    .action(function (this: Command) {
+      return run(() => runExplore(this.opts()))();
     });
 
   outputOptions(configOptions(p.command('explain').argument('[scenario]', 'scenario to narrate (default node-failure)')

@@ -8,13 +8,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { kubernetesSubject } from '../cli/kubernetesSubject.js';
 import { runArtifacts } from '../cli/artifacts.js';
 import { htmlReport } from './html.js';
 import { check, type CheckResult } from '../checker/index.js';
 
+import { chromium, pngFacts } from '../test/browser.js';
 import { partitioned as resolved, partitionedCopyResult } from '../test/fixtures/partitionedCopy.js';
 
 const result = partitionedCopyResult();
@@ -37,72 +37,10 @@ function longReport(): { html: string; steps: number; unfolded: string } {
   return long;
 }
 
-/** The Chromium binary, if one is installed. */
-function chromium(): string | undefined {
-  for (const name of [process.env.CHROMIUM, 'chromium', 'chromium-browser', 'google-chrome']) {
-    if (!name) continue;
-    const r = spawnSync(name, ['--version'], { encoding: 'utf8' });
-    if (r.status === 0) return name;
-  }
-  return undefined;
-}
 const browser = chromium();
 const headless = (args: readonly string[]): string =>
   spawnSync(browser!, ['--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', ...args], { encoding: 'utf8', timeout: 60_000 }).stdout;
 
-/** Width, height and the number of distinct colours of a PNG (8-bit RGB or RGBA, not interlaced). */
-function pngFacts(file: string): { width: number; height: number; colours: number; inkRows: number } {
-  const buf = readFileSync(file);
-  expect(buf.subarray(1, 4).toString()).toBe('PNG');
-  let at = 8;
-  let width = 0;
-  let height = 0;
-  let channels = 4;
-  const idat: Buffer[] = [];
-  while (at < buf.length) {
-    const len = buf.readUInt32BE(at);
-    const type = buf.subarray(at + 4, at + 8).toString();
-    const body = buf.subarray(at + 8, at + 8 + len);
-    if (type === 'IHDR') {
-      width = body.readUInt32BE(0);
-      height = body.readUInt32BE(4);
-      channels = body[9] === 6 ? 4 : 3;
-      expect(body[8]).toBe(8);
-      expect(body[12]).toBe(0);
-    }
-    if (type === 'IDAT') idat.push(body);
-    at += 12 + len;
-  }
-  const raw = inflateSync(Buffer.concat(idat));
-  const stride = width * channels;
-  const rows: Uint8Array[] = [];
-  let prev = new Uint8Array(stride);
-  for (let y = 0; y < height; y++) {
-    const filter = raw[y * (stride + 1)];
-    const line = new Uint8Array(raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1)));
-    for (let x = 0; x < stride; x++) {
-      const a = x >= channels ? line[x - channels] : 0;
-      const b = prev[x];
-      const c = x >= channels ? prev[x - channels] : 0;
-      const p = a + b - c;
-      const pr = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
-      line[x] = (line[x] + [0, a, b, (a + b) >> 1, pr][filter]) & 255;
-    }
-    rows.push(line);
-    prev = line;
-  }
-  const colours = new Set<number>();
-  let inkRows = 0;
-  for (const line of rows) {
-    let ink = false;
-    for (let x = 0; x < stride; x += channels) {
-      colours.add((line[x] << 16) | (line[x + 1] << 8) | line[x + 2]);
-      if (line[x] < 128 && line[x + 1] < 128 && line[x + 2] < 128) ink = true;
-    }
-    if (ink) inkRows++;
-  }
-  return { width, height, colours: colours.size, inkRows };
-}
 
 describe('the HTML report', () => {
   it('should be one self-contained page with the steps, the diagram and the data for the stepper', async () => {

@@ -37,7 +37,7 @@ export function groupOf<S>(model: Model<S>, state: S): string {
 }
 
 /** Explores the space (breadth-first, up to `maxStates`) and groups it; see the module comment. */
-export function projectedGraph<S>(model: Model<S>, options: ProjectedOptions = {}): StateGraph & { readonly states: number; readonly complete: boolean } {
+export function projectedGraph<S>(model: Model<S>, options: ProjectedOptions = {}): StateGraph & { readonly states: number; readonly complete: boolean; readonly groups: readonly string[] } {
   const maxStates = options.maxStates ?? DEFAULT_PROJECTED_STATES;
   const key = keyFunction(model, options.symmetry === true && model.canonicalize !== undefined);
   const invariants = (options.properties ?? []).filter((p) => p.kind === 'invariant') as readonly Property<S>[];
@@ -136,6 +136,8 @@ export function projectedGraph<S>(model: Model<S>, options: ProjectedOptions = {
     edges: graphEdges,
     states: seen.size,
     complete,
+    /** The group of each node id: `groupOf` of its states. */
+    groups: names,
     ...(complete ? {} : { note: `partial: the first ${maxStates.toLocaleString('en-US')} states (raise --max-states)` }),
   };
 }

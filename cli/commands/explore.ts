@@ -1,0 +1,130 @@
+/**
+ * `kubecheck explore`: the state space in a browser. Checks the scenario first (bounded, so a
+ * large one still opens), draws its projected state graph, then serves the explorer's page and
+ * API (`cli/explorer.ts`) on the loopback interface only, on the port given or an ephemeral one,
+ * printing the address. Ctrl-C stops it (exit 0).
+ */
+import { createServer, type Server } from 'node:http';
+import { check, type Model } from '../../checker/index.js';
+import { dotToSvg, graphToDot } from '../../reports/dot.js';
+import { fail, ToolErrorCode } from '../../reports/errors.js';
+import { formatStats } from '../../reports/outcome.js';
+import { groupOf, projectedGraph } from '../../reports/projected.js';
+import { answer, formatPath, parsePath, tracesOf, type ExplorerSession } from '../explorer.js';
+import { configPaths, checkPropertyIds, resolveFromOptions, type ConfigOptions } from '../subjects.js';
+
+export interface ExploreOptions extends ConfigOptions {
+  readonly port?: number;
+  readonly path?: string;
+  readonly check?: boolean;
+  readonly graph?: boolean;
+  readonly timeLimit?: number;
+  readonly maxStates?: number;
+  readonly property?: string[];
+}
+
+const DEFAULT_CHECK_SECONDS = 60;
+const DEFAULT_GRAPH_STATES = 200_000;
+
+const quote = (a: string): string => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+
+/** `kubecheck explore` with the options that name the model, so a path can be reopened. */
+export function reopenCommand(opts: ExploreOptions): string {
+  const args = ['kubecheck', 'explore'];
+  if (opts.scenario !== undefined) args.push('--scenario', opts.scenario);
+  for (const c of configPaths(opts)) args.push('--config', c);
+  for (const [k, v] of Object.entries(opts.set ?? {})) args.push('--set', `${k}=${v}`);
+  for (const e of opts.extension ?? []) args.push('--extension', e);
+  if (opts.allowUnsafeConfig) args.push('--allow-unsafe-config');
+  for (const p of opts.property ?? []) args.push('--property', p);
+  return args.map(quote).join(' ');
+}
+
+/** Builds the session: resolves the model, runs the bounded check and draws the projected graph. */
+export async function exploreSession(opts: ExploreOptions, log: (line: string) => void = () => {}): Promise<ExplorerSession<unknown>> {
+  const r = await resolveFromOptions(opts);
+  checkPropertyIds(r.subject, opts.property);
+  const model = r.model as Model<unknown>;
+  const ids = opts.property && opts.property.length > 0 ? opts.property : r.defaultProperties;
+  const properties = model.properties.filter((p) => ids.includes(p.id));
+  let checkSummary = 'not checked (--no-check): no counterexample or witness to open';
+  let traces: ExplorerSession<unknown>['traces'] = [];
+  let first: { trace: NonNullable<ReturnType<typeof check>['properties'][number]['trace']>; property: string; status: 'violated' | 'witnessed' } | undefined;
+  if (opts.check !== false) {
+    const limit = opts.timeLimit ?? DEFAULT_CHECK_SECONDS;
+    log(`checking ${r.scenario} (at most ${limit}s)...`);
+    const result = check(model, { properties: ids, timeLimitSeconds: limit, ...(opts.maxStates ? { maxStates: opts.maxStates } : {}) });
+    checkSummary = `Last check: ${result.verdict}; ${formatStats(result)}.`;
+    traces = tracesOf(result);
+    const bad = result.properties.find((p) => p.status === 'violated' && p.trace);
+    const good = result.properties.find((p) => p.status === 'witnessed' && p.trace);
+    const shown = bad ?? good;
+    if (shown?.trace) first = { trace: shown.trace, property: shown.id, status: shown.status === 'violated' ? 'violated' : 'witnessed' };
+  }
+  let graphSvg: string | undefined;
+  let groupIndex: ((s: unknown) => number | undefined) | undefined;
+  if (opts.graph !== false) {
+    log('drawing the projected state graph...');
+    const g = projectedGraph(model, { properties, maxStates: opts.maxStates ?? DEFAULT_GRAPH_STATES, ...(first ? { trace: first.trace, mark: { property: first.property, status: first.status } } : {}) });
+    graphSvg = await dotToSvg(graphToDot(g));
+    const index = new Map(g.groups.map((name, i) => [name, i]));
+    groupIndex = (s) => index.get(groupOf(model, s));
+  }
+  return {
+    model,
+    title: r.scenario,
+    properties,
+    checkSummary,
+    traces,
+    ...(graphSvg === undefined ? {} : { graphSvg, groupOf: groupIndex! }),
+    itfMeta: { scenario: r.scenario, config: r.config, ...(opts.allowUnsafeConfig ? { allowUnsafeConfig: true } : {}) },
+    reopenCommand: reopenCommand(opts),
+  };
+}
+
+/** Serves a session on 127.0.0.1 (port 0: an ephemeral one). Resolves once listening. */
+export function serveExplorer(session: ExplorerSession<unknown>, port = 0): Promise<{ readonly url: string; readonly server: Server }> {
+  const server = createServer((req, res) => {
+    let a;
+    try {
+      a = answer(session, req.method ?? 'GET', req.url ?? '/');
+    } catch (e) {
+      // A model that throws on some state: the request fails, the server goes on.
+      a = { status: 500, type: 'application/json; charset=utf-8', body: `${JSON.stringify({ error: `the model failed on this request: ${String((e as Error)?.message ?? e).split('\n')[0]}` })}\n` };
+    }
+    res.writeHead(a.status, { 'content-type': a.type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...(a.headers ?? {}) });
+    res.end(req.method === 'HEAD' ? undefined : a.body);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) => reject(e.code === 'EADDRINUSE' ? new Error(`port ${port} is in use; give another --port or 0 for any free one`) : e));
+    server.listen(port, '127.0.0.1', () => {
+      const address = server.address();
+      const actual = typeof address === 'object' && address !== null ? address.port : port;
+      resolve({ url: `http://127.0.0.1:${actual}/`, server });
+    });
+  });
+}
+
+export async function runExplore(opts: ExploreOptions): Promise<number> {
+  if (opts.port !== undefined && (opts.port < 0 || opts.port > 65535)) fail(ToolErrorCode.badOption, `--port must be between 0 and 65535, got ${opts.port}`);
+  const start = opts.path === undefined ? undefined : parsePath(opts.path);
+  if (typeof start === 'string') fail(ToolErrorCode.badOption, `--path: ${start}`);
+  const session = await exploreSession(opts, (line) => process.stderr.write(`kubecheck: ${line}\n`));
+  let served;
+  try {
+    served = await serveExplorer(session, opts.port ?? 0);
+  } catch (e) {
+    fail(ToolErrorCode.badOption, (e as Error).message);
+  }
+  const { url, server } = served;
+  process.stdout.write(`kubecheck explore: ${session.title} at ${url}${start === undefined ? '' : `#path=${formatPath(start)}`} (loopback only; Ctrl-C stops)\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  return 0;
+}
