@@ -10,7 +10,7 @@ export { always, alwaysStep, boundedResponse, explainViolation, observer, someti
 export type { ActionProperty, BoundedResponse, History, Invariant, InvariantMeta, Observer, Property, PropertyKind, Reachability, StepMeta } from './properties.js';
 export { check } from './search.js';
 export { defaultMaxMemoryBytes } from './options.js';
-export type { CheckOptions, ModelFactory, Progress } from './options.js';
+export type { CheckOptions, ModelFactory, Progress, SearchVisitor } from './options.js';
 export type { BoundReached, CheckResult, Path, PropertyOutcome, PropertyStatus, SearchStats, Trace, Verdict } from './result.js';
 export { failures, violations, witnesses } from './result.js';
 export { forEachSuccessor, labelOf, successors, successorAt, ordinalOf } from './successors.js';

@@ -1,7 +1,7 @@
 /** Search options and their validation: a bad bound fails at once with a code and a sentence. */
 import { totalmem } from 'node:os';
 import { CheckerErrorCode, fail } from './errors.js';
-import type { JsonValue } from './model.js';
+import type { ActionLabel, JsonValue } from './model.js';
 
 /**
  * How a worker thread rebuilds the model, since a model is code and cannot be sent to it: the
@@ -75,9 +75,27 @@ export interface CheckOptions {
   readonly detectCollisions?: boolean;
   /** Stop at the first violation instead of deciding every property. */
   readonly stopAtFirstViolation?: boolean;
+  /**
+   * Sees what the search explores, as it does (one thread, generic search: the state-vector
+   * engine steps aside; refused with workers > 1, whose states live in the worker threads). For
+   * reports drawn from the states a check explored rather than from a second exploration.
+   */
+  readonly visitor?: SearchVisitor<unknown>;
   /** Called about every `progressIntervalMs` (default 500) during the search. */
   readonly onProgress?: (progress: Progress) => void;
   readonly progressIntervalMs?: number;
+}
+
+/** What the search reports to a {@link CheckOptions.visitor}. */
+export interface SearchVisitor<S> {
+  /** A state stored under `id` (ids count up from 0 in discovery order); `initial` for a root. */
+  state(state: S, id: number, initial: boolean): void;
+  /**
+   * A step generated out of stored state `from` (duplicates and self-loops included), to the
+   * state stored under `toId` (the one it was found equal to, under symmetry a representative of
+   * its orbit), or -1 when a bound kept it from being stored. Called after `state` for a new one.
+   */
+  step(from: number, action: ActionLabel, to: S, toId: number): void;
 }
 
 /** Validates a bound: a positive finite number (an integer for counts). */
@@ -110,6 +128,7 @@ export function validateOptions(options: CheckOptions): void {
   if ((options.workers ?? 1) > 1) {
     if (options.strategy === 'dfs') fail(CheckerErrorCode.invalidBound, 'workers > 1 needs breadth-first search (strategy "bfs"); depth-first search runs on one thread');
     if (options.detectCollisions) fail(CheckerErrorCode.invalidBound, 'detectCollisions needs workers: 1 (the exact encodings are kept in one thread)');
+    if (options.visitor) fail(CheckerErrorCode.invalidBound, 'a visitor needs workers: 1 (the states live in the worker threads)');
     const f = options.modelFactory;
     if (f === undefined || typeof f.module !== 'string' || typeof f.export !== 'string') {
       fail(CheckerErrorCode.invalidBound, 'workers > 1 needs modelFactory { module, export, args } so that each worker can rebuild the model');

@@ -10,7 +10,7 @@ import { FingerprintTable } from './fingerprintTable.js';
 import { GrowableInt32Array } from './growableArray.js';
 import type { ActionLabel, Model } from './model.js';
 import { MemoryGuard, memoryBound } from './memory.js';
-import type { CheckOptions } from './options.js';
+import type { CheckOptions, SearchVisitor } from './options.js';
 import type { ActionProperty, Invariant, Observer, Property, Reachability } from './properties.js';
 import { checkedProperties, outcomeOf, type BoundReached, type CheckResult, type Path, type PropertyStatus, type Trace, type Verdict } from './result.js';
 import { forEachSuccessor, labelOf } from './successors.js';
@@ -108,6 +108,7 @@ export class Search<S> {
     this.symmetry = (options.symmetry ?? true) && model.canonicalize !== undefined;
     this.plainFingerprints = this.observers.length === 0 && this.exact === undefined;
     this.key = keyFunction(model, this.symmetry);
+    this.visitor = options.visitor as SearchVisitor<S> | undefined;
     this.timeLimited = options.timeLimitSeconds !== undefined;
     this.maxStates = options.maxStates ?? Infinity;
     const bound = memoryBound(options);
@@ -126,6 +127,12 @@ export class Search<S> {
 
   /** What is fingerprinted of a state: its view of its canonical form (chosen once, up front). */
   private readonly key: (state: S) => unknown;
+
+  /** Sees each stored state and generated step (CheckOptions.visitor). */
+  private readonly visitor: SearchVisitor<S> | undefined;
+
+  /** The id the last `store` found its state under (new or already stored), or -1. */
+  private storedAs = -1;
 
   protected fingerprintOf(state: S, observed: readonly unknown[]): Fingerprint {
     const key = this.key(state);
@@ -162,6 +169,7 @@ export class Search<S> {
 
   /** Checks state properties on a newly stored state. */
   protected onNewState(state: S, observed: readonly unknown[], id: number): void {
+    this.visitor?.state(state, id, this.parents.at(id) === -1);
     for (const inv of this.invariants) if (!this.found.has(inv.id) && !inv.holds(state)) this.decide(inv.id, { id, ordinal: -1 });
     for (const goal of this.goals) if (!this.found.has(goal.id) && goal.reached(state)) this.decide(goal.id, { id, ordinal: -1 });
     for (let i = 0; i < this.observers.length; i++) {
@@ -219,7 +227,8 @@ export class Search<S> {
     const fp = this.fingerprintOf(state, observed);
     const id = this.table.size;
     if (atDepthLimit || id >= this.maxStates) {
-      if (this.table.get(fp) === -1) {
+      this.storedAs = this.table.get(fp);
+      if (this.storedAs === -1) {
         // Something lies beyond the depth bound: the search goes on with the other states of
         // the last level (their edges are still checked) but can no longer say "ok".
         if (atDepthLimit) this.stoppedBy ??= { bound: 'depth', limit: this.options.maxDepth ?? 0 };
@@ -227,7 +236,9 @@ export class Search<S> {
       }
       return -1;
     }
-    if (this.table.insert(fp, id) !== -1) return -1;
+    const prior = this.table.insert(fp, id);
+    this.storedAs = prior === -1 ? id : prior;
+    if (prior !== -1) return -1;
     this.parents.push(parent);
     this.ordinals.push(ordinal);
     this.onNewState(state, observed, id);
@@ -250,6 +261,7 @@ export class Search<S> {
    */
   private expand(state: S, observed: readonly unknown[], id: number, atDepthLimit: boolean, push: (s: S, o: readonly unknown[], id: number) => void): void {
     const hasStepWatchers = this.actionProperties.length > 0 || this.observers.length > 0;
+    const visitor = this.visitor;
     const produced = forEachSuccessor(this.model, state, (next, ordinal, def, param) => {
       this.generated++;
       let nextObserved = NO_OBSERVERS;
@@ -262,8 +274,12 @@ export class Search<S> {
       }
       // A step that returns its own state (immer does when a recipe changes nothing) is a
       // self-loop: counted as generated, never hashed again.
-      if (next === state && nextObserved === observed) return this.halted;
+      if (next === state && nextObserved === observed) {
+        visitor?.step(id, labelOf(def, param), next, id);
+        return this.halted;
+      }
       const nextId = this.store(next, nextObserved, id, ordinal, atDepthLimit);
+      visitor?.step(id, labelOf(def, param), next, this.storedAs);
       if (nextId >= 0) push(next, nextObserved, nextId);
       return this.halted;
     });

@@ -27,7 +27,7 @@ import { VectorBuilder, vectorFingerprint, vectorSpecOf, type CompiledVectorSpec
 export function vectorSearchFor<S>(model: Model<S>, options: CheckOptions): CompiledVectorSpec | undefined {
   const compiled = vectorSpecOf(model);
   if (compiled === undefined || options.engine === 'generic') return undefined;
-  if ((options.workers ?? 1) > 1 || (options.strategy ?? 'bfs') !== 'bfs' || options.detectCollisions) return undefined;
+  if ((options.workers ?? 1) > 1 || (options.strategy ?? 'bfs') !== 'bfs' || options.detectCollisions || options.visitor) return undefined;
   const selected = selectProperties(model, options.properties);
   if (selected.some((p) => p.kind !== 'invariant' && p.kind !== 'reachable')) return undefined;
   return compiled;

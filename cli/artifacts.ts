@@ -27,7 +27,7 @@ import { traceNeighbourhood, wholeGraph } from '../reports/graph.js';
 import { itfOf, outcomeJson } from '../reports/json.js';
 import { htmlReport } from '../reports/html.js';
 import { markdownReport } from '../reports/markdown.js';
-import { projectedGraph } from '../reports/projected.js';
+import { projectedGraph, type Projection } from '../reports/projected.js';
 import type { RunInfo } from '../reports/outcome.js';
 import { formatTimeline } from '../reports/timeline.js';
 
@@ -40,6 +40,17 @@ export interface Artifact {
   readonly content: string;
 }
 
+/**
+ * Whether a check explored every reachable state (a property that holds, or a goal never
+ * reached, needs them all; a search that decided every property may stop before), and what the
+ * graph of its states then says.
+ */
+export function exploredSpace(result: CheckResult<unknown>): [boolean, { readonly note?: string }] {
+  if (result.stoppedBy !== undefined) return [false, { note: `the states the check explored before its ${result.stoppedBy.bound} bound stopped it` }];
+  if (result.properties.some((p) => p.status === 'holds' || p.status === 'unwitnessed')) return [true, {}];
+  return [false, { note: 'the states the check explored until it had decided every property' }];
+}
+
 /** Builds every file of a run (nothing written yet). */
 export async function runArtifacts<S>(
   model: Model<S>,
@@ -50,9 +61,14 @@ export async function runArtifacts<S>(
   lassos: readonly Lasso<S>[] = [],
   /** Fold quiet stretches of the timelines, diagrams and stepper (default true; `--unfold` clears it). */
   fold = true,
-  /** States a projected graph may explore (0: draw none, where the time left is short). */
-  projectedStates = PROJECTED_STATES,
+  /**
+   * The projected graphs: drawn from the check's own states (its `projectionVisitor`), else from
+   * an exploration of at most this many states (0: none, where the time left is short).
+   */
+  projected: number | Projection<S> = PROJECTED_STATES,
 ): Promise<Artifact[]> {
+  const projectedOrStates = projected;
+  const projectedStates = typeof projected === 'number' ? projected : Infinity;
   const files: Artifact[] = [];
   const traceFiles: Record<string, string> = {};
   const graphs: Record<string, string> = {};
@@ -67,7 +83,10 @@ export async function runArtifacts<S>(
     const dot = graphToDot(traceNeighbourhood(model, trace, { property: p.id, status: 'violated' }, { maxNodes, properties: checked }));
     files.push({ name: `${p.id}.dot`, content: dot }, { name: `${p.id}.svg`, content: await dotToSvg(dot) });
     if (k < MAX_PROJECTED && projectedStates > 0) {
-      const projected = projectedGraph(model, { properties: checked, trace: trace as Trace<unknown>, mark: { property: p.id, status: 'violated' }, maxStates: projectedStates });
+      const mark = { property: p.id, status: 'violated' } as const;
+      const projected = typeof projectedOrStates === 'number'
+        ? projectedGraph(model, { properties: checked, trace: trace as Trace<unknown>, mark, maxStates: projectedStates })
+        : projectedOrStates.graph(exploredSpace(result as CheckResult<unknown>)[0], { trace: trace as Trace<unknown>, mark, ...exploredSpace(result as CheckResult<unknown>)[1] });
       // A view that barely groups the space (a model without `abstract`) draws no picture.
       if (projected.nodes.length <= maxNodes) {
         const pdot = graphToDot(projected);

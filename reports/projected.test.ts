@@ -8,7 +8,7 @@ import { twoPhasePlain } from '../examples/two-phase-commit/index.js';
 import { kubernetesSubject } from '../cli/kubernetesSubject.js';
 import { kubecheckAsync } from '../test/cli/run.js';
 import { graphToDot } from './dot.js';
-import { projectedGraph } from './projected.js';
+import { projectedGraph, projectionVisitor } from './projected.js';
 import { wholeGraph } from './graph.js';
 
 describe('projected state graph', () => {
@@ -34,6 +34,32 @@ describe('projected state graph', () => {
     expect(g.edges.every((e) => e.from !== e.to)).toBe(true);
     const dot = graphToDot(g);
     expect(dot).toContain('node-noexecute-taint');
+  });
+
+  it('should draw from a check\'s own states the same graph its own exploration draws', () => {
+    const r = kubernetesSubject.resolve('node-failure', {});
+    const properties = r.model.properties.filter((p) => r.defaultProperties.includes(p.id));
+    // Without symmetry the check stores every state the graph's own search does.
+    const recorder = projectionVisitor(r.model, properties);
+    const result = check(r.model, { properties: [...r.defaultProperties], symmetry: false, visitor: recorder.visitor as never });
+    const drawn = recorder.projection.graph(true);
+    const own = projectedGraph(r.model, { properties });
+    expect(drawn.states).toBe(result.stats.distinctStates);
+    expect(drawn.states).toBe(own.states);
+    expect(graphToDot(drawn)).toBe(graphToDot(own));
+    // Under symmetry: the representatives the check kept, fewer states, every one in a group.
+    const sym = projectionVisitor(r.model, properties);
+    const reduced = check(r.model, { properties: [...r.defaultProperties], visitor: sym.visitor as never });
+    const g = sym.projection.graph(true);
+    expect(g.states).toBe(reduced.stats.distinctStates);
+    expect(g.states).toBeLessThan(own.states);
+    expect(g.nodes.reduce((n, x) => n + Number(/\(([\d,]+) states?\)/.exec(x.label)![1].replace(/,/g, '')), 0)).toBe(g.states);
+  });
+
+  it('should be refused beside workers, whose states live in their threads', () => {
+    const r = kubernetesSubject.resolve('node-failure', {});
+    const recorder = projectionVisitor(r.model);
+    expect(() => check(r.model, { workers: 2, modelFactory: { module: 'x', export: 'y' }, visitor: recorder.visitor as never })).toThrow(/a visitor needs workers: 1/);
   });
 
   it('should say when a bound cut the exploration', () => {

@@ -9,7 +9,7 @@
  * A counterexample's path through the groups is drawn bold, its last group marked; groups holding
  * a state that violates a checked invariant are red.
  */
-import { fingerprint, successors, type Model, type Property, type Trace } from '../checker/index.js';
+import { fingerprint, successors, type Model, type Property, type SearchVisitor, type Trace } from '../checker/index.js';
 import { keyFunction } from '../checker/searchCore.js';
 import type { GraphEdge, GraphNode, StateGraph, TraceMark } from './graph.js';
 
@@ -36,49 +36,172 @@ export function groupOf<S>(model: Model<S>, state: S): string {
   return JSON.stringify(state);
 }
 
+/** A projected graph, with how many states it groups and whether they are every reachable one. */
+export type ProjectedGraph = StateGraph & { readonly states: number; readonly complete: boolean; readonly groups: readonly string[] };
+
+/** The trace to draw over a projected graph, and how it ends. */
+export interface ProjectedTrace {
+  readonly trace?: Trace<unknown>;
+  readonly mark?: TraceMark;
+  /** Most action names written on one edge (default 3; the rest counted). */
+  readonly maxLabels?: number;
+}
+
+/**
+ * Groups states and steps as they are seen: `state` for each distinct state, `step` for each step
+ * out of one (by the group `state` gave it). Fed by its own exploration (`projectedGraph`) or by a
+ * check's ({@link projectionVisitor}), so a report can draw the states its check explored.
+ */
+export class Projection<S> {
+  private readonly groups = new Map<string, { id: number; states: number; initial: boolean; violates: Set<string> }>();
+  private readonly records: { id: number; states: number; initial: boolean; violates: Set<string> }[] = [];
+  private readonly edges = new Map<string, { from: number; to: number; actions: Map<string, number> }>();
+  private readonly invariants: readonly Property<S>[];
+  private counted = 0;
+
+  constructor(private readonly model: Model<S>, properties: readonly Property<unknown>[] = []) {
+    this.invariants = properties.filter((p) => p.kind === 'invariant') as readonly Property<S>[];
+  }
+
+  /** The group of a state (made when new). */
+  groupId(s: S, initial = false): number {
+    const g = groupOf(this.model, s);
+    let rec = this.groups.get(g);
+    if (rec === undefined) {
+      rec = { id: this.groups.size, states: 0, initial, violates: new Set() };
+      this.groups.set(g, rec);
+      this.records.push(rec);
+    }
+    if (initial) rec.initial = true;
+    return rec.id;
+  }
+
+  /** Counts a distinct state in its group, with the checked invariants it violates; returns the group. */
+  state(s: S, initial = false, group?: number): number {
+    const g = group ?? this.groupId(s, initial);
+    const rec = this.records[g];
+    rec.states++;
+    this.counted++;
+    for (const p of this.invariants) if (p.kind === 'invariant' && !p.holds(s)) rec.violates.add(p.id);
+    return g;
+  }
+
+  /** A step from group `from` to the state `to`: an edge when it changes group. Returns the group of `to`. */
+  step(from: number, action: string, to: S): number {
+    const h = this.groupId(to);
+    if (h !== from) this.edge(from, h, action);
+    return h;
+  }
+
+  /** A step from group `from` to group `to`: an edge when they differ. */
+  link(from: number, action: string, to: number): void {
+    if (to !== from) this.edge(from, to, action);
+  }
+
+  private edge(from: number, to: number, action: string): void {
+    const k = `${from}>${to}`;
+    let e = this.edges.get(k);
+    if (e === undefined) this.edges.set(k, (e = { from, to, actions: new Map() }));
+    e.actions.set(action, (e.actions.get(action) ?? 0) + 1);
+  }
+
+  /** The graph: one node per group, one edge per pair, the trace's path bold. */
+  graph(complete: boolean, options: ProjectedTrace & { readonly note?: string } = {}): ProjectedGraph {
+    const onTraceGroups = new Set<number>();
+    const onTraceEdges = new Set<string>();
+    // The trace's steps between groups that no explored step joins (drawn for this graph only).
+    const edges = new Map(this.edges);
+    let lastGroup = -1;
+    if (options.trace) {
+      const trace = options.trace;
+      const path = trace.states.map((s) => this.groupId(s as S));
+      path.forEach((g, i) => {
+        onTraceGroups.add(g);
+        if (i > 0 && path[i - 1] !== g) {
+          const k = `${path[i - 1]}>${g}`;
+          if (!edges.has(k)) edges.set(k, { from: path[i - 1], to: g, actions: new Map([[trace.actions[i - 1].name, 1]]) });
+          onTraceEdges.add(k);
+        }
+      });
+      lastGroup = path[path.length - 1];
+    }
+    const maxLabels = options.maxLabels ?? 3;
+    const names = [...this.groups.keys()];
+    const nodes: GraphNode[] = this.records.map((r) => {
+      const violates = [...r.violates];
+      if (r.id === lastGroup && options.mark?.status === 'violated' && options.mark.property && !violates.includes(options.mark.property)) violates.push(options.mark.property);
+      return {
+        id: r.id,
+        label: `${names[r.id]}\n(${r.states.toLocaleString('en-US')} state${r.states === 1 ? '' : 's'})`,
+        initial: r.initial,
+        violates,
+        onTrace: onTraceGroups.has(r.id),
+        witness: r.id === lastGroup && options.mark?.status === 'witnessed',
+        unexpanded: false,
+      };
+    });
+    const graphEdges: GraphEdge[] = [...edges.entries()].map(([k, e]) => {
+      const acts = [...e.actions.keys()].sort();
+      const label = acts.length > maxLabels ? `${acts.slice(0, maxLabels).join('\n')}\n+${acts.length - maxLabels} more` : acts.join('\n');
+      return { from: e.from, to: e.to, label, onTrace: onTraceEdges.has(k), violates: [] };
+    });
+    const traced = options.trace ? `, the ${options.trace.actions.length}-step trace${options.mark?.property ? ` (${options.mark.property} ${options.mark.status ?? ''})`.trimEnd() : ''} in bold` : '';
+    return {
+      title: `${this.model.name}: ${this.counted.toLocaleString('en-US')} states in ${this.groups.size} groups${traced}`,
+      kind: 'projected',
+      nodes,
+      edges: graphEdges,
+      states: this.counted,
+      complete,
+      groups: names,
+      ...(options.note === undefined ? {} : { note: options.note }),
+    };
+  }
+}
+
+/**
+ * A check's visitor that groups what the check explores (`CheckOptions.visitor`): the report
+ * then draws the states the check stored (under its symmetry, the representatives it kept) and
+ * the steps between them, at the cost of grouping each stored state once, instead of exploring a
+ * second time.
+ */
+export function projectionVisitor<S>(model: Model<S>, properties: readonly Property<unknown>[] = []): { readonly visitor: SearchVisitor<S>; readonly projection: Projection<S> } {
+  const projection = new Projection(model, properties);
+  // Each stored state is grouped once; a step joins the groups of the states it was stored as.
+  const groupOfId: number[] = [];
+  return {
+    projection,
+    visitor: {
+      state: (s, id, initial) => {
+        groupOfId[id] = projection.state(s, initial);
+      },
+      step: (from, action, to, toId) => {
+        if (toId >= 0) projection.link(groupOfId[from], action.name, groupOfId[toId]);
+        else projection.step(groupOfId[from], action.name, to);
+      },
+    },
+  };
+}
+
 /** Explores the space (breadth-first, up to `maxStates`) and groups it; see the module comment. */
-export function projectedGraph<S>(model: Model<S>, options: ProjectedOptions = {}): StateGraph & { readonly states: number; readonly complete: boolean; readonly groups: readonly string[] } {
+export function projectedGraph<S>(model: Model<S>, options: ProjectedOptions = {}): ProjectedGraph {
   const maxStates = options.maxStates ?? DEFAULT_PROJECTED_STATES;
   const key = keyFunction(model, options.symmetry === true && model.canonicalize !== undefined);
-  const invariants = (options.properties ?? []).filter((p) => p.kind === 'invariant') as readonly Property<S>[];
+  const projection = new Projection(model, options.properties ?? []);
   const seen = new Set<bigint>();
-  const groups = new Map<string, { id: number; states: number; initial: boolean; violates: Set<string> }>();
-  const edges = new Map<string, { from: number; to: number; actions: Map<string, number> }>();
-  const groupId = (s: S, initial: boolean): number => {
-    const g = groupOf(model, s);
-    let rec = groups.get(g);
-    if (rec === undefined) {
-      rec = { id: groups.size, states: 0, initial, violates: new Set() };
-      groups.set(g, rec);
-    }
-    return rec.id;
-  };
-  const records = (): { id: number; states: number; initial: boolean; violates: Set<string> }[] => [...groups.values()];
   let frontier: { s: S; g: number }[] = [];
   for (const s of model.initialStates()) {
     const fp = fingerprint(key(s));
     if (seen.has(fp)) continue;
     seen.add(fp);
-    frontier.push({ s, g: groupId(s, true) });
+    frontier.push({ s, g: projection.state(s, true) });
   }
-  const count = (s: S, g: number): void => {
-    const rec = records()[g];
-    rec.states++;
-    for (const p of invariants) if (p.kind === 'invariant' && !p.holds(s)) rec.violates.add(p.id);
-  };
-  for (const { s, g } of frontier) count(s, g);
   let complete = true;
   while (frontier.length > 0) {
     const next: { s: S; g: number }[] = [];
     for (const { s, g } of frontier) {
       for (const succ of successors(model, s)) {
-        const h = groupId(succ.state, false);
-        if (h !== g) {
-          const k = `${g}>${h}`;
-          let e = edges.get(k);
-          if (e === undefined) edges.set(k, (e = { from: g, to: h, actions: new Map() }));
-          e.actions.set(succ.action.name, (e.actions.get(succ.action.name) ?? 0) + 1);
-        }
+        const h = projection.step(g, succ.action.name, succ.state);
         const fp = fingerprint(key(succ.state));
         if (seen.has(fp)) continue;
         if (seen.size >= maxStates) {
@@ -86,58 +209,15 @@ export function projectedGraph<S>(model: Model<S>, options: ProjectedOptions = {
           continue;
         }
         seen.add(fp);
-        count(succ.state, h);
-        next.push({ s: succ.state, g: h });
+        next.push({ s: succ.state, g: projection.state(succ.state, false, h) });
       }
     }
     frontier = next;
   }
-  // The trace's path through the groups.
-  const onTraceGroups = new Set<number>();
-  const onTraceEdges = new Set<string>();
-  let lastGroup = -1;
-  if (options.trace) {
-    const path = options.trace.states.map((s) => groupId(s as S, false));
-    path.forEach((g, i) => {
-      onTraceGroups.add(g);
-      if (i > 0 && path[i - 1] !== g) {
-        const k = `${path[i - 1]}>${g}`;
-        if (!edges.has(k)) edges.set(k, { from: path[i - 1], to: g, actions: new Map([[options.trace!.actions[i - 1].name, 1]]) });
-        onTraceEdges.add(k);
-      }
-    });
-    lastGroup = path[path.length - 1];
-  }
-  const maxLabels = options.maxLabels ?? 3;
-  const names = [...groups.keys()];
-  const nodes: GraphNode[] = records().map((r) => {
-    const violates = [...r.violates];
-    if (r.id === lastGroup && options.mark?.status === 'violated' && options.mark.property && !violates.includes(options.mark.property)) violates.push(options.mark.property);
-    return {
-      id: r.id,
-      label: `${names[r.id]}\n(${r.states.toLocaleString('en-US')} state${r.states === 1 ? '' : 's'})`,
-      initial: r.initial,
-      violates,
-      onTrace: onTraceGroups.has(r.id),
-      witness: r.id === lastGroup && options.mark?.status === 'witnessed',
-      unexpanded: false,
-    };
-  });
-  const graphEdges: GraphEdge[] = [...edges.entries()].map(([k, e]) => {
-    const acts = [...e.actions.keys()].sort();
-    const label = acts.length > maxLabels ? `${acts.slice(0, maxLabels).join('\n')}\n+${acts.length - maxLabels} more` : acts.join('\n');
-    return { from: e.from, to: e.to, label, onTrace: onTraceEdges.has(k), violates: [] };
-  });
-  const traced = options.trace ? `, the ${options.trace.actions.length}-step trace${options.mark?.property ? ` (${options.mark.property} ${options.mark.status ?? ''})`.trimEnd() : ''} in bold` : '';
-  return {
-    title: `${model.name}: ${seen.size.toLocaleString('en-US')} states in ${groups.size} groups${traced}`,
-    kind: 'projected',
-    nodes,
-    edges: graphEdges,
-    states: seen.size,
-    complete,
-    /** The group of each node id: `groupOf` of its states. */
-    groups: names,
+  return projection.graph(complete, {
+    ...(options.trace ? { trace: options.trace } : {}),
+    ...(options.mark ? { mark: options.mark } : {}),
+    ...(options.maxLabels === undefined ? {} : { maxLabels: options.maxLabels }),
     ...(complete ? {} : { note: `partial: the first ${maxStates.toLocaleString('en-US')} states (raise --max-states)` }),
-  };
+  });
 }

@@ -5,11 +5,12 @@
  * printing the address. Ctrl-C stops it (exit 0).
  */
 import { createServer, type Server } from 'node:http';
-import { check, type Model } from '../../checker/index.js';
+import { check, type CheckResult, type Model } from '../../checker/index.js';
 import { dotToSvg, graphToDot } from '../../reports/dot.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import { formatStats } from '../../reports/outcome.js';
-import { groupOf, projectedGraph } from '../../reports/projected.js';
+import { groupOf, projectedGraph, projectionVisitor } from '../../reports/projected.js';
+import { exploredSpace } from '../artifacts.js';
 import { answer, formatPath, parsePath, tracesOf, type ExplorerSession } from '../explorer.js';
 import { configPaths, checkPropertyIds, resolveFromOptions, type ConfigOptions } from '../subjects.js';
 
@@ -50,10 +51,14 @@ export async function exploreSession(opts: ExploreOptions, log: (line: string) =
   let checkSummary = 'not checked (--no-check): no counterexample or witness to open';
   let traces: ExplorerSession<unknown>['traces'] = [];
   let first: { trace: NonNullable<ReturnType<typeof check>['properties'][number]['trace']>; property: string; status: 'violated' | 'witnessed' } | undefined;
+  let recorder: ReturnType<typeof projectionVisitor<unknown>> | undefined;
+  let explored: CheckResult<unknown> | undefined;
   if (opts.check !== false) {
     const limit = opts.timeLimit ?? DEFAULT_CHECK_SECONDS;
     log(`checking ${r.scenario} (at most ${limit}s)...`);
-    const result = check(model, { properties: ids, timeLimitSeconds: limit, ...(opts.maxStates ? { maxStates: opts.maxStates } : {}) });
+    recorder = opts.graph === false || model.stateVector !== undefined ? undefined : projectionVisitor(model, properties);
+    const result = check(model, { properties: ids, timeLimitSeconds: limit, ...(opts.maxStates ? { maxStates: opts.maxStates } : {}), ...(recorder ? { visitor: recorder.visitor } : {}) });
+    explored = result;
     checkSummary = `Last check: ${result.verdict}; ${formatStats(result)}.`;
     traces = tracesOf(result);
     const bad = result.properties.find((p) => p.status === 'violated' && p.trace);
@@ -65,7 +70,11 @@ export async function exploreSession(opts: ExploreOptions, log: (line: string) =
   let groupIndex: ((s: unknown) => number | undefined) | undefined;
   if (opts.graph !== false) {
     log('drawing the projected state graph...');
-    const g = projectedGraph(model, { properties, maxStates: opts.maxStates ?? DEFAULT_GRAPH_STATES, ...(first ? { trace: first.trace, mark: { property: first.property, status: first.status } } : {}) });
+    const drawn = first ? { trace: first.trace, mark: { property: first.property, status: first.status } } : {};
+    // The states the check explored, else (no check, a state-vector model) an exploration of its own.
+    const g = recorder !== undefined && explored !== undefined
+      ? recorder.projection.graph(exploredSpace(explored)[0], { ...drawn, ...exploredSpace(explored)[1] })
+      : projectedGraph(model, { properties, maxStates: opts.maxStates ?? DEFAULT_GRAPH_STATES, ...drawn });
     graphSvg = await dotToSvg(graphToDot(g));
     const index = new Map(g.groups.map((name, i) => [name, i]));
     groupIndex = (s) => index.get(groupOf(model, s));

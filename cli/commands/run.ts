@@ -1,7 +1,8 @@
 /** `kubecheck check` and `kubecheck simulate`: search, print the outcome, write the reports, exit by verdict. */
-import { check, checkLiveness, minimizeTrace, simulate, type CheckResult, type LivenessOutcome } from '../../checker/index.js';
+import { check, checkLiveness, minimizeTrace, simulate, type CheckResult, type LivenessOutcome, type Property, type SearchVisitor } from '../../checker/index.js';
 import type { Palette } from '../../reports/colors.js';
 import { formatTimeline } from '../../reports/timeline.js';
+import { projectionVisitor } from '../../reports/projected.js';
 import { outcomeJson } from '../../reports/json.js';
 import { githubAnnotations } from '../../reports/githubAnnotations.js';
 import { junitReport } from '../../reports/junit.js';
@@ -138,11 +139,17 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
     ...(r.notModelled.length > 0 ? { notModelled: r.notModelled } : {}),
   };
   if (!opts.json) for (const w of r.warnings ?? []) process.stderr.write(`kubecheck: warning: ${w}\n`);
+  // The report's projected graphs are drawn from the states the check explores (one thread, the
+  // generic search: a state-vector model or workers keep their engine, and the report explores).
+  const recorder = command === 'check' && outPlan !== undefined && (opts.workers ?? 1) <= 1 && r.model.stateVector === undefined
+    ? projectionVisitor(r.model, r.model.properties.filter((p) => properties.includes(p.id)) as readonly Property<unknown>[])
+    : undefined;
   if (command === 'check') {
     const progress = progressReporter({ quiet: opts.quiet === true });
     try {
       result = check(r.model, {
         properties,
+        ...(recorder === undefined ? {} : { visitor: recorder.visitor as SearchVisitor<unknown> }),
         ...(opts.maxDepth === undefined ? {} : { maxDepth: opts.maxDepth }),
         ...(opts.maxStates === undefined ? {} : { maxStates: opts.maxStates }),
         ...(opts.timeLimit === undefined ? {} : { timeLimitSeconds: opts.timeLimit }),
@@ -198,7 +205,7 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
       : `interrupted after the search (${done.stats.distinctStates.toLocaleString('en-US')} distinct states, depth ${done.stats.depth}, verdict ${done.verdict}); nothing was written to ${outPlan.dir}`);
     try {
       const lassos = (liveness ?? []).flatMap((l) => (l.lasso ? [{ id: l.id, description: l.description, ...l.lasso }] : []));
-      const files = await runArtifacts(r.model, result, info, r.subject.participants, opts.maxNodes ?? 500, lassos, opts.unfold !== true);
+      const files = await runArtifacts(r.model, result, info, r.subject.participants, opts.maxNodes ?? 500, lassos, opts.unfold !== true, recorder?.projection);
       await signalsDelivered();
       const staged = stageArtifacts(outPlan, [...files, ...lassoArtifacts(r.model, liveness ?? [], info)]);
       await signalsDelivered(); // a Ctrl-C during the writing ends here: the earlier report stays
