@@ -7,7 +7,7 @@
  * last one changed; the state; the whole state as JSON), the checked properties the state or the
  * last step violates, and every enabled step as a button (faults and operator actions in red).
  */
-import { escapeHtml } from './html.js';
+import { escapeHtml, FIT_SVG_TEXT } from './html.js';
 
 const STYLE = `
 body{font:14px/1.4 system-ui,sans-serif;margin:0 auto;max-width:1600px;padding:12px 16px;color:#222}
@@ -27,10 +27,11 @@ pre{font:12px ui-monospace,monospace;white-space:pre-wrap;overflow-wrap:anywhere
 #traces button{margin:2px 6px 2px 0;cursor:pointer}#traces button.violated{color:#b00}#traces button.witnessed{color:#070}
 .controls button{margin-right:6px}code{overflow-wrap:anywhere}
 .figure{overflow:auto;border:1px solid #eee;margin:8px 0;max-height:80vh}
+.figure svg text{font-family:"Liberation Sans",Arimo,Helvetica,Arial,sans-serif}
 .figure svg .node.here polygon,.figure svg .node.here path,.figure svg .node.here ellipse{stroke:#0650d0;stroke-width:4px}
 `;
 
-const SCRIPT = `
+const SCRIPT = `${FIT_SVG_TEXT}
 const $ = (id) => document.getElementById(id);
 const params = () => new URLSearchParams(location.hash.slice(1));
 const prefix = (path, k) => path.split('.').slice(0, k + 1).join('.');
@@ -155,7 +156,10 @@ async function start() {
   });
   if (session.graph) {
     const r = await fetch('/graph.svg');
-    if (r.ok) $('graph').innerHTML = (await r.text()).replace(/^<\\?xml[^>]*>\\s*/, '').replace(/<!DOCTYPE[^>]*>\\s*/, '');
+    if (r.ok) {
+      $('graph').innerHTML = (await r.text()).replace(/^<\\?xml[^>]*>\\s*/, '').replace(/<!DOCTYPE[^>]*>\\s*/, '');
+      fitSvgText($('graph'));
+    }
     else $('graph-box').hidden = true;
   } else $('graph-box').hidden = true;
   $('back').onclick = () => { if (view && view.depth > 0) go(prefix(view.path, view.depth - 1)); };

@@ -14,7 +14,7 @@ import { runArtifacts } from '../cli/artifacts.js';
 import { htmlReport } from './html.js';
 import { check, type CheckResult } from '../checker/index.js';
 
-import { chromium, pngFacts } from '../test/browser.js';
+import { Browser, chromium, pngFacts } from '../test/browser.js';
 import { partitioned as resolved, partitionedCopyResult } from '../test/fixtures/partitionedCopy.js';
 
 const result = partitionedCopyResult();
@@ -119,4 +119,33 @@ describe('the HTML report', () => {
     expect(facts.colours).toBeGreaterThan(50);
     expect(facts.inkRows).toBeGreaterThan(300);
   });
+});
+
+describe.skipIf(browser === undefined)('HTML report in Chromium: text stays where it was laid out', () => {
+  it('should keep every graph label in its box, every diagram label in its lane, and the page within the window', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kc-html-'));
+    const file = join(dir, 'report.html');
+    writeFileSync(file, await reportHtml());
+    const b = Browser.launch(browser!);
+    try {
+      const page = await b.page(1400, 1000);
+      await page.goto(`file://${file}`);
+      await page.until("document.querySelectorAll('.graph svg g.node').length > 0");
+      const overflow = await page.eval<string[]>(`(() => {
+        const out = [];
+        document.querySelectorAll('.graph svg g.node').forEach((g) => {
+          const w = g.querySelector('polygon, path, ellipse').getBBox().width;
+          g.querySelectorAll('text').forEach((t) => { const len = t.textLength.baseVal.value || t.getComputedTextLength(); if (len > w) out.push(t.textContent + ' ' + len + '>' + w); });
+        });
+        document.querySelectorAll('svg.sequence text[data-fit]').forEach((t) => { const len = t.textLength.baseVal.value || t.getComputedTextLength(); if (len > Number(t.dataset.fit) + 0.5) out.push(t.textContent); });
+        return out;
+      })()`);
+      expect(overflow).toEqual([]);
+      // The sequence diagram is as wide as the page allows: no lane beyond the window.
+      expect(await page.eval<number>("Math.round(document.querySelector('svg.sequence').getBoundingClientRect().right)")).toBeLessThanOrEqual(1400);
+      expect(await page.eval<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1400);
+    } finally {
+      await b.close();
+    }
+  }, 60_000);
 });

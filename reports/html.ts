@@ -83,20 +83,21 @@ export function sequenceSvg<S>(model: Model<S>, outcome: PropertyOutcome<S>, ord
     const targets = l.timeOnly ? [] : [...(l.step?.to ?? []).slice(0, 1), ...(l.step?.affects ?? [])].filter((t) => t !== l.actor);
     if (targets.length === 0) {
       const cx = l.timeOnly ? width / 2 : x(l.actor);
-      out.push(`<text x="${cx}" y="${y}" text-anchor="middle" class="${l.timeOnly ? 'time' : 'note'}">${text}</text>`);
+      out.push(`<text x="${cx}" y="${y}" text-anchor="middle" data-fit="${l.timeOnly ? width - 20 : col - 10}" class="${l.timeOnly ? 'time' : 'note'}">${text}</text>`);
     } else {
       for (const t of targets) {
         const x1 = x(l.actor);
         const x2 = x(t);
         out.push(`<line x1="${x1}" y1="${y}" x2="${x2}" y2="${y}" class="msg" marker-end="url(#arrow)"/>`);
-        out.push(`<text x="${(x1 + x2) / 2}" y="${y - 5}" text-anchor="middle">${text}</text>`);
+        out.push(`<text x="${(x1 + x2) / 2}" y="${y - 5}" text-anchor="middle" data-fit="${Math.max(col - 10, Math.abs(x2 - x1) - 10)}">${text}</text>`);
       }
     }
     y += row;
   }
   const height = y + 20;
   const heads = parts.map((p) => `<g><rect x="${x(p) - 85}" y="10" width="170" height="26" rx="4" class="head"/><text x="${x(p)}" y="28" text-anchor="middle">${escapeHtml(p)}</text><line x1="${x(p)}" y1="36" x2="${x(p)}" y2="${height}" class="life"/></g>`);
-  return `<svg class="sequence" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="sequence diagram of ${escapeHtml(outcome.id)}"><defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>${heads.join('')}${out.join('')}</svg>`;
+  // As wide as the page allows (never wider than drawn): every lane stays in view.
+  return `<svg class="sequence" xmlns="http://www.w3.org/2000/svg" width="100%" style="max-width:${width}px" viewBox="0 0 ${width} ${height}" role="img" aria-label="sequence diagram of ${escapeHtml(outcome.id)}"><defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>${heads.join('')}${out.join('')}</svg>`;
 }
 
 /** A liveness violation to draw: its lasso, the cycle starting after step `loop`. */
@@ -126,7 +127,7 @@ table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:3px 8px;text-
 .violated,.unwitnessed{color:#b00}.why{font-size:15px;margin:4px 0 8px}.holds,.witnessed{color:#070}.unknown{color:#a60}.warning{color:#a60}
 .stepper{display:grid;grid-template-columns:minmax(300px,2fr) 3fr;gap:12px;align-items:start}
 .steps{max-height:560px;overflow:auto;border:1px solid #ddd;margin:0;padding:0;list-style:none;font:12px ui-monospace,monospace}
-.steps li{padding:2px 6px;cursor:pointer;white-space:nowrap}.steps li.fault{color:#b00}
+.steps li{padding:2px 6px;cursor:pointer;overflow-wrap:anywhere}.steps li.fault{color:#b00}
 .steps li.active{background:#dbe8ff;font-weight:bold}.steps li.cycle{border-left:3px solid #a60}
 .steps li.fold{padding:0;cursor:default}.steps li.fold summary{padding:2px 6px;cursor:pointer;color:#666}
 .steps li.fold ol{list-style:none;margin:0;padding:0 0 0 14px;border-left:1px dotted #bbb}.steps li.loop{color:#a60;cursor:default}
@@ -134,10 +135,33 @@ table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:3px 8px;text-
 .diff{color:#05a}.controls{margin:8px 0}.controls button{margin-right:6px}
 svg.sequence text{font:11px system-ui,sans-serif}svg .head{fill:#eef;stroke:#88a}svg .life{stroke:#bbb;stroke-dasharray:4 3}
 svg .msg{stroke:#333}svg .note{fill:#555;font-style:italic}svg .time{fill:#888}
+.graph svg text{font-family:"Liberation Sans",Arimo,Helvetica,Arial,sans-serif}
 .figure{overflow:auto;border:1px solid #eee;margin:8px 0}
 `;
 
-const SCRIPT = `
+/**
+ * Script that keeps SVG text inside what it was laid out for, whatever font the browser has:
+ * Graphviz measures labels with Helvetica's metrics (the page asks for metric-compatible fonts
+ * first, Liberation Sans or Arimo), and a wider fallback (DejaVu Sans) would spill out of the
+ * boxes. Each node label is narrowed to its box, the title to the drawing, and each text with a
+ * \`data-fit\` width (the sequence diagram's) to that width.
+ */
+export const FIT_SVG_TEXT = `
+function fitSvgText(root) {
+  const fit = (t, w) => { if (w > 0 && t.getComputedTextLength && t.getComputedTextLength() > w) { t.setAttribute('textLength', String(w)); t.setAttribute('lengthAdjust', 'spacingAndGlyphs'); } };
+  root.querySelectorAll('svg text[data-fit]').forEach((t) => fit(t, Number(t.dataset.fit)));
+  root.querySelectorAll('svg g.node').forEach((g) => {
+    const shape = g.querySelector('polygon, path, ellipse');
+    if (!shape || !shape.getBBox) return;
+    const w = shape.getBBox().width - 8;
+    g.querySelectorAll('text').forEach((t) => fit(t, w));
+  });
+  root.querySelectorAll('svg g.graph > text').forEach((t) => { const svg = t.ownerSVGElement; if (svg && svg.viewBox && svg.viewBox.baseVal) fit(t, svg.viewBox.baseVal.width - 16); });
+}
+`;
+
+const SCRIPT = `${FIT_SVG_TEXT}
+fitSvgText(document);
 const data = JSON.parse(document.getElementById('kubecheck-data').textContent);
 function show(c, i) {
   const cx = data[c]; if (!cx) return;
