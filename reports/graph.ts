@@ -7,7 +7,7 @@
  * a capped graph says so in its `note`.
  */
 import {
-  fingerprint, formatAction, successors, type ActionLabel, type Model, type Property, type Trace,
+  check, fingerprint, formatAction, successors, type ActionLabel, type Model, type Property, type SearchVisitor, type Trace,
 } from '../checker/index.js';
 import { stepLabel } from './timeline.js';
 
@@ -84,6 +84,10 @@ class Builder<S> {
     const k = this.key(s);
     const known = this.ids.get(k);
     if (known !== undefined) return known;
+    return this.push(s, initial, k);
+  }
+  /** A node for a state known to be new (the checker's search found it so). */
+  push(s: S, initial: boolean, k: bigint = this.key(s)): number {
     const id = this.nodes.length;
     this.ids.set(k, id);
     this.states.push(s);
@@ -130,14 +134,17 @@ export function wholeGraph<S>(model: Model<S>, options: GraphOptions = {}): Stat
   const maxNodes = options.maxNodes ?? DEFAULT_MAX_NODES;
   const maxEdges = options.maxEdges ?? 4 * maxNodes;
   const b = new Builder(model, options);
-  for (const s of model.initialStates()) b.add(s, true);
-  for (let i = 0; i < b.nodes.length; i++) {
-    for (const next of successors(model, b.states[i])) {
-      const to = b.add(next.state, false);
-      if (b.nodes.length > maxNodes) return undefined;
-      b.edge(i, to, next.action, false, b.states[i], next.state);
-    }
-  }
+  // The checker's own search (no property: every state), its ids are the nodes' ids.
+  const visitor: SearchVisitor<S> = {
+    state: (s, _id, initial) => {
+      b.push(s, initial);
+    },
+    step: (from, action, to, toId) => {
+      if (toId >= 0) b.edge(from, toId, action, false, b.states[from], to);
+    },
+  };
+  const explored = check(model, { properties: [], symmetry: options.symmetry === true && model.canonicalize !== undefined, maxStates: maxNodes, visitor: visitor as SearchVisitor<unknown> });
+  if (explored.stoppedBy !== undefined) return undefined;
   const cut = b.edges.length > maxEdges;
   return {
     title: model.name,

@@ -9,8 +9,7 @@
  * A counterexample's path through the groups is drawn bold, its last group marked; groups holding
  * a state that violates a checked invariant are red.
  */
-import { fingerprint, successors, type Model, type Property, type SearchVisitor, type Trace } from '../checker/index.js';
-import { keyFunction } from '../checker/searchCore.js';
+import { check, type Model, type Property, type SearchVisitor, type Trace } from '../checker/index.js';
 import type { GraphEdge, GraphNode, StateGraph, TraceMark } from './graph.js';
 
 export interface ProjectedOptions {
@@ -183,37 +182,15 @@ export function projectionVisitor<S>(model: Model<S>, properties: readonly Prope
   };
 }
 
-/** Explores the space (breadth-first, up to `maxStates`) and groups it; see the module comment. */
+/**
+ * Groups the reachable space, up to `maxStates` states, explored by the checker's own search
+ * (breadth-first, no property: every state) through its visitor; see the module comment.
+ */
 export function projectedGraph<S>(model: Model<S>, options: ProjectedOptions = {}): ProjectedGraph {
   const maxStates = options.maxStates ?? DEFAULT_PROJECTED_STATES;
-  const key = keyFunction(model, options.symmetry === true && model.canonicalize !== undefined);
-  const projection = new Projection(model, options.properties ?? []);
-  const seen = new Set<bigint>();
-  let frontier: { s: S; g: number }[] = [];
-  for (const s of model.initialStates()) {
-    const fp = fingerprint(key(s));
-    if (seen.has(fp)) continue;
-    seen.add(fp);
-    frontier.push({ s, g: projection.state(s, true) });
-  }
-  let complete = true;
-  while (frontier.length > 0) {
-    const next: { s: S; g: number }[] = [];
-    for (const { s, g } of frontier) {
-      for (const succ of successors(model, s)) {
-        const h = projection.step(g, succ.action.name, succ.state);
-        const fp = fingerprint(key(succ.state));
-        if (seen.has(fp)) continue;
-        if (seen.size >= maxStates) {
-          complete = false;
-          continue;
-        }
-        seen.add(fp);
-        next.push({ s: succ.state, g: projection.state(succ.state, false, h) });
-      }
-    }
-    frontier = next;
-  }
+  const { visitor, projection } = projectionVisitor(model, options.properties ?? []);
+  const explored = check(model, { properties: [], symmetry: options.symmetry === true, maxStates, visitor: visitor as SearchVisitor<unknown> });
+  const complete = explored.stoppedBy === undefined;
   return projection.graph(complete, {
     ...(options.trace ? { trace: options.trace } : {}),
     ...(options.mark ? { mark: options.mark } : {}),

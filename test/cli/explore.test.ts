@@ -22,7 +22,7 @@ let url: string;
 beforeAll(async () => {
   session = await exploreSession(OPTIONS);
   ({ server, url } = await serveExplorer(session));
-}, 120_000);
+}, 300_000);
 
 afterAll(() => {
   server?.close();
