@@ -60,6 +60,18 @@ describe('the HTML report', () => {
     expect(htmlReport(resolved.model, { ...result, properties: [] }, info)).toContain('No counterexample');
   });
 
+  it('should put the steps that matter first: the faults and the violating step, each a link to it', () => {
+    const { html, steps } = longReport();
+    const key = /<p><b>The steps that matter<\/b> \((\d+) of (\d+)\):<\/p><ol class="key-steps">([\s\S]*?)<\/ol>/.exec(html)!;
+    expect(Number(key[2])).toBe(steps);
+    const items = key[3].match(/<li\b[\s\S]*?<\/li>/g)!;
+    expect(items).toHaveLength(Number(key[1]));
+    expect(items.length).toBeLessThan(5);
+    expect(items[0]).toMatch(/<li class="fault"><a href="#cx=0&amp;step=\d+">\d+\. T\+\d+s  fault  node-\d crashes/);
+    expect(items[items.length - 1]).toContain(`<a href="#cx=0&amp;step=${steps}">`);
+    expect(items[items.length - 1]).toContain('(violates)');
+  });
+
   it('should list a long trace as a few rows, each quiet stretch one row that opens, every step still a row', () => {
     const { html, steps, unfolded } = longReport();
     const list = /<ol class="steps">([\s\S]*?)<\/div>/.exec(html)![1];
@@ -141,6 +153,10 @@ describe.skipIf(browser === undefined)('HTML report in Chromium: text stays wher
         return out;
       })()`);
       expect(overflow).toEqual([]);
+      // A step that matters, clicked: the stepper shows it.
+      await page.eval("document.querySelector('.key-steps a').click()");
+      await page.until("document.querySelector('#cx-0').dataset.step !== '6'");
+      expect(await page.eval<string>("document.querySelector('#cx-0 .where').textContent")).toMatch(/^step \d+ of \d+ \(T\+\d+s\)\s+(operator|fault)/);
       // The sequence diagram is as wide as the page allows: no lane beyond the window.
       expect(await page.eval<number>("Math.round(document.querySelector('svg.sequence').getBoundingClientRect().right)")).toBeLessThanOrEqual(1400);
       expect(await page.eval<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1400);

@@ -137,6 +137,7 @@ svg.sequence text{font:11px system-ui,sans-serif}svg .head{fill:#eef;stroke:#88a
 svg .msg{stroke:#333}svg .note{fill:#555;font-style:italic}svg .time{fill:#888}
 .graph svg text{font-family:"Liberation Sans",Arimo,Helvetica,Arial,sans-serif}
 .figure{overflow:auto;border:1px solid #eee;margin:8px 0}
+.key-steps{font:12px ui-monospace,monospace;margin:4px 0 8px;padding-left:0;list-style:none}.key-steps li{overflow-wrap:anywhere}.key-steps li.fault a{color:#b00}
 `;
 
 /**
@@ -189,8 +190,12 @@ data.forEach((cx, c) => {
   root.onkeydown = (e) => { if (e.key === 'ArrowRight' || e.key === 'ArrowDown') show(c, Number(root.dataset.step) + 1); if (e.key === 'ArrowLeft' || e.key === 'ArrowUp') show(c, Number(root.dataset.step) - 1); };
   show(c, cx.steps.length);
 });
-const want = new URLSearchParams(location.hash.slice(1));
-if (want.has('step')) show(Number(want.get('cx') || 0), Number(want.get('step')));
+function fromAddress() {
+  const want = new URLSearchParams(location.hash.slice(1));
+  if (want.has('step')) show(Number(want.get('cx') || 0), Number(want.get('step')));
+}
+fromAddress();
+window.addEventListener('hashchange', fromAddress);
 `;
 
 /** The report as one HTML page. */
@@ -227,6 +232,12 @@ export function htmlReport<S>(model: Model<S>, result: CheckResult<S>, info: Run
     const why = violationWhy(model, p);
     if (why !== undefined) out.push(`<p class="why"><b>Why:</b> ${escapeHtml(why)}</p>`);
     out.push(`<p>${escapeHtml(p.description)}. Violated after ${steps.length} steps and ${formatDuration(traceDuration(steps))} of model time; ${d.steps.filter((s) => s.fault).length} of them faults or operator actions (red).</p>`);
+    // The steps that matter first: the faults and operator actions, and the step that violates.
+    const key = d.steps.filter((x, i) => x.fault || i === d.steps.length - 1);
+    if (key.length > 0) {
+      const link = (x: StepData): string => `<li${x.fault ? ' class="fault"' : ''}><a href="#cx=${c}&amp;step=${x.step}">${escapeHtml(`${x.step}. ${x.time}  ${x.actor}  ${x.summary}`)}</a>${x.step === d.steps.length ? (loopOf(p.id) === undefined ? ' <b>(violates)</b>' : ' <b>(the lasso ends)</b>') : ''}</li>`;
+      out.push(`<p><b>The steps that matter</b> (${key.length} of ${d.steps.length}):</p><ol class="key-steps">${key.map(link).join('')}</ol>`);
+    }
     out.push(`<div class="controls"><button class="prev" type="button">◀ previous</button><button class="next" type="button">next ▶</button><input type="range" min="0" max="${d.steps.length}" value="${d.steps.length}" aria-label="step"> <span class="where"></span></div>`);
     const loop = loopOf(p.id);
     if (loop !== undefined) out.push(`<p class="lasso">The cycle starts after step ${loop} and comes back to that state: steps ${loop + 1}–${d.steps.length} (marked) repeat forever without the goal.</p>`);
