@@ -83,7 +83,7 @@ export function sequenceSvg<S>(model: Model<S>, outcome: PropertyOutcome<S>, ord
     const targets = l.timeOnly ? [] : [...(l.step?.to ?? []).slice(0, 1), ...(l.step?.affects ?? [])].filter((t) => t !== l.actor);
     if (targets.length === 0) {
       const cx = l.timeOnly ? width / 2 : x(l.actor);
-      out.push(`<text x="${cx}" y="${y}" text-anchor="middle" data-fit="${l.timeOnly ? width - 20 : col - 10}" class="${l.timeOnly ? 'time' : 'note'}">${text}</text>`);
+      out.push(`<text x="${cx}" y="${y}" text-anchor="middle" data-fit="${l.timeOnly ? width - 20 : 2 * col - 10}" class="${l.timeOnly ? 'time' : 'note'}">${text}</text>`);
     } else {
       for (const t of targets) {
         const x1 = x(l.actor);
@@ -95,7 +95,7 @@ export function sequenceSvg<S>(model: Model<S>, outcome: PropertyOutcome<S>, ord
     y += row;
   }
   const height = y + 20;
-  const heads = parts.map((p) => `<g><rect x="${x(p) - 85}" y="10" width="170" height="26" rx="4" class="head"/><text x="${x(p)}" y="28" text-anchor="middle">${escapeHtml(p)}</text><line x1="${x(p)}" y1="36" x2="${x(p)}" y2="${height}" class="life"/></g>`);
+  const heads = parts.map((p) => `<g><rect x="${x(p) - 85}" y="10" width="170" height="26" rx="4" class="head"/><text x="${x(p)}" y="28" text-anchor="middle" data-fit="164">${escapeHtml(p)}</text><line x1="${x(p)}" y1="36" x2="${x(p)}" y2="${height}" class="life"/></g>`);
   // As wide as the page allows (never wider than drawn): every lane stays in view.
   return `<svg class="sequence" xmlns="http://www.w3.org/2000/svg" width="100%" style="max-width:${width}px" viewBox="0 0 ${width} ${height}" role="img" aria-label="sequence diagram of ${escapeHtml(outcome.id)}"><defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>${heads.join('')}${out.join('')}</svg>`;
 }
