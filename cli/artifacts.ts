@@ -27,7 +27,7 @@ import { traceNeighbourhood, wholeGraph } from '../reports/graph.js';
 import { itfOf, outcomeJson } from '../reports/json.js';
 import { htmlReport } from '../reports/html.js';
 import { markdownReport } from '../reports/markdown.js';
-import { projectedGraph, type Projection } from '../reports/projected.js';
+import { projectedGraph, type Projection, type ProjectedTrace } from '../reports/projected.js';
 import type { RunInfo } from '../reports/outcome.js';
 import { formatTimeline } from '../reports/timeline.js';
 
@@ -45,10 +45,10 @@ export interface Artifact {
  * reached, needs them all; a search that decided every property may stop before), and what the
  * graph of its states then says.
  */
-export function exploredSpace(result: CheckResult<unknown>): [boolean, { readonly note?: string }] {
-  if (result.stoppedBy !== undefined) return [false, { note: `the states the check explored before its ${result.stoppedBy.bound} bound stopped it` }];
-  if (result.properties.some((p) => p.status === 'holds' || p.status === 'unwitnessed')) return [true, {}];
-  return [false, { note: 'the states the check explored until it had decided every property' }];
+export function exploredSpace<T extends ProjectedTrace>(result: CheckResult<unknown>, drawn: T): [boolean, T & { readonly note?: string }] {
+  if (result.stoppedBy !== undefined) return [false, { ...drawn, note: `the states the check explored before its ${result.stoppedBy.bound} bound stopped it` }];
+  if (result.properties.some((p) => p.status === 'holds' || p.status === 'unwitnessed')) return [true, drawn];
+  return [false, { ...drawn, note: 'the states the check explored until it had decided every property' }];
 }
 
 /** Builds every file of a run (nothing written yet). */
@@ -67,8 +67,7 @@ export async function runArtifacts<S>(
    */
   projected: number | Projection<S> = PROJECTED_STATES,
 ): Promise<Artifact[]> {
-  const projectedOrStates = projected;
-  const projectedStates = typeof projected === 'number' ? projected : Infinity;
+
   const files: Artifact[] = [];
   const traceFiles: Record<string, string> = {};
   const graphs: Record<string, string> = {};
@@ -82,20 +81,21 @@ export async function runArtifacts<S>(
     files.push({ name: `${p.id}.timeline.txt`, content: `${formatTimeline(model, trace, { fold })}\n` });
     const dot = graphToDot(traceNeighbourhood(model, trace, { property: p.id, status: 'violated' }, { maxNodes, properties: checked }));
     files.push({ name: `${p.id}.dot`, content: dot }, { name: `${p.id}.svg`, content: await dotToSvg(dot) });
-    if (k < MAX_PROJECTED && projectedStates > 0) {
+    if (k < MAX_PROJECTED && projected !== 0) {
       const mark = { property: p.id, status: 'violated' } as const;
-      const projected = typeof projectedOrStates === 'number'
-        ? projectedGraph(model, { properties: checked, trace: trace as Trace<unknown>, mark, maxStates: projectedStates })
-        : projectedOrStates.graph(exploredSpace(result as CheckResult<unknown>)[0], { trace: trace as Trace<unknown>, mark, ...exploredSpace(result as CheckResult<unknown>)[1] });
+      const drawn = { trace: trace as Trace<unknown>, mark };
+      const graph = typeof projected === 'number'
+        ? projectedGraph(model, { properties: checked, ...drawn, maxStates: projected })
+        : projected.graph(...exploredSpace(result as CheckResult<unknown>, drawn));
       // A view that barely groups the space (a model without `abstract`) draws no picture.
-      if (projected.nodes.length <= maxNodes) {
-        const pdot = graphToDot(projected);
+      if (graph.nodes.length <= maxNodes) {
+        const pdot = graphToDot(graph);
         graphs[p.id] = await dotToSvg(pdot);
         files.push({ name: `${p.id}.projected.dot`, content: pdot }, { name: `${p.id}.projected.svg`, content: graphs[p.id] });
       }
     }
   }
-  if (violated.length === 0 && projectedStates > 0) {
+  if (violated.length === 0 && projected !== 0) {
     const whole = wholeGraph(model, { maxNodes, properties: checked });
     if (whole) {
       const dot = graphToDot(whole);

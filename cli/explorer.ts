@@ -76,12 +76,11 @@ function replay<S>(model: Model<S>, path: Path, cache: { last?: Trace<S> }): Tra
   const init = model.initialStates();
   if (path.initial >= init.length) return `initial state ${path.initial} does not exist (the model has ${init.length})`;
   // Reuse the longest common prefix of the last path replayed (a click extends it by one step).
-  const last = cache.last;
+  const last = cache.last !== undefined && cache.last.path.initial === path.initial ? cache.last : undefined;
   let k = 0;
-  if (last !== undefined && last.path.initial === path.initial) while (k < path.steps.length && k < last.path.steps.length && last.path.steps[k] === path.steps[k]) k++;
-  const states: S[] = last !== undefined && last.path.initial === path.initial ? last.states.slice(0, k + 1) : [init[path.initial]];
-  const actions: ActionLabel[] = last !== undefined && last.path.initial === path.initial ? last.actions.slice(0, k) : [];
-  if (states.length === 1) k = 0;
+  if (last !== undefined) while (k < path.steps.length && k < last.path.steps.length && last.path.steps[k] === path.steps[k]) k++;
+  const states: S[] = last !== undefined ? last.states.slice(0, k + 1) : [init[path.initial]];
+  const actions: ActionLabel[] = last !== undefined ? last.actions.slice(0, k) : [];
   for (let i = k; i < path.steps.length; i++) {
     const next = successorAt(model, states[i], path.steps[i]);
     if (next === undefined) return `step ${i + 1}: candidate ${path.steps[i]} is not enabled in that state`;

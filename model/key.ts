@@ -1,8 +1,9 @@
 /**
- * A compact, exact string encoding of a cluster state, used as the checker's `view`: the
- * checker hashes a string directly, which is several times cheaper than its generic encoder on
- * the fresh objects symmetry produces. Every field of the state appears; separators keep the
- * encoding injective.
+ * Exact encodings of a cluster state. `stateKey`: a compact string, the model's readable `view`
+ * (no symmetry, replay, diffs; the checker hashes a string directly). `writeStateKey`: the same
+ * key as numbers in a `KeyBuffer`, under an orbit's plan, which is what the checker fingerprints
+ * under symmetry (`canonicalKeyBytes`). Every field of the state appears in both; separators and
+ * lengths keep them injective.
  */
 import { opaqueView } from './operator/api.js';
 import { encode } from '../checker/fingerprint.js';
@@ -37,12 +38,12 @@ export function nodeObjectKey(o: NodeObject | null): string {
 }
 
 /** The node's own fields, running containers excluded. */
-export function nodeRealKey(n: NodeReal): string {
+function nodeRealKey(n: NodeReal): string {
   return `${n.up ? 1 : 0}${n.kubeletUp ? 1 : 0}${n.partitioned ? 1 : 0}${n.runtimeUp ? 1 : 0}${n.statusStuck ? 1 : 0}${n.podWatchStuck === true ? 'w' : ''}${n.runtimeErrors === true ? 'e' : ''}${n.booting === true ? 'b' : ''}${n.shutdownIn === undefined ? '' : `s${n.shutdownIn}`},${n.heartbeatIn},${n.sinceHeartbeat},${n.sinceNoExecute},${n.liveFor},${n.runtimeDownFor}${terminatingKey(n, (pod) => pod)}`;
 }
 
 /** The node's terminating containers (`!pod:killIn` each, pods named by `label`); "" when none. */
-export function terminatingKey(n: NodeReal, label: (pod: string) => string): string {
+function terminatingKey(n: NodeReal, label: (pod: string) => string): string {
   if (n.terminating === undefined || n.terminating.length === 0) return '';
   let out = '';
   for (const t of n.terminating) out += `!${label(t.pod)}:${t.killIn}`;
@@ -52,7 +53,7 @@ export function terminatingKey(n: NodeReal, label: (pod: string) => string): str
 const DEL: Record<string, string> = { 'taint-eviction': 'e', replicaset: 'r', operator: 'o' };
 
 /** A pod's attributes other than its name and node. */
-export function podAttrKey(p: PodObject): string {
+function podAttrKey(p: PodObject): string {
   let key = podAttrKeys.get(p);
   if (key === undefined) {
     const t = p.tolerations;
@@ -67,7 +68,7 @@ export function podKey(p: PodObject): string {
   return `${p.name}${p.uid ? `^${p.uid}` : ''}@${p.nodeName}${podAttrKey(p)}`;
 }
 
-export function ctrlKey(c: ControllerManagerLocal | null): string {
+function ctrlKey(c: ControllerManagerLocal | null): string {
   if (c === null) return '-';
   let out = `${c.monitorIn},${c.gcIn},${c.disruptionMode ? 1 : 0}|`;
   for (const h of c.nodes) out += `${h.sinceProbe}${h.unseen ? '*' : ''}${h.buffered === true ? '~' : ''}${h.observed[0]},`;
@@ -80,35 +81,12 @@ export function ctrlKey(c: ControllerManagerLocal | null): string {
   return out;
 }
 
-/**
- * `ctrlKey` of the memory with its nodes permuted (`perm[new] = old`) and its pods renamed by
- * `rn` (evictions sorted by the new names), as symmetry's canonical form has it.
- */
-export function ctrlKeyUnder(c: ControllerManagerLocal, perm: readonly number[], rn: (pod: string) => string): string {
-  let out = `${c.monitorIn},${c.gcIn},${c.disruptionMode ? 1 : 0}|`;
-  for (const old of perm) {
-    const h = c.nodes[old];
-    out += `${h.sinceProbe}${h.unseen ? '*' : ''}${h.buffered === true ? '~' : ''}${h.observed[0]},`;
-  }
-  out += '|';
-  for (const z of c.zones) out += `${z.state[0]}${z.tokenIn},`;
-  out += '|';
-  if (c.evictions.length > 0) {
-    const evictions = c.evictions.map((x) => ({ pod: rn(x.pod), in: x.in }));
-    if (evictions.length > 1) evictions.sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
-    for (const x of evictions) out += `${x.pod}:${x.in},`;
-  }
-  out += '|';
-  for (let i = 0; i < perm.length; i++) out += (i > 0 ? ',' : '') + c.gcMissing[perm[i]];
-  return out;
-}
-
 /** A candidate's fields before `observedHolder` in its key. */
-export function candidateHead(k: Candidate): string {
+function candidateHead(k: Candidate): string {
   return `${k.up ? 1 : 0}${k.leader ? 1 : 0}${k.partitioned ? 1 : 0}${k.unseen ? 1 : 0}${k.afterPause[0]},${k.paused},${k.rate},${k.retryIn},${k.renewAge},${k.observedAge}`;
 }
 
-export function candidateKey(k: Candidate): string {
+function candidateKey(k: Candidate): string {
   const assumed = k.assumed === null ? '' : `${k.assumed.pod}>${k.assumed.node}`;
   return `${candidateHead(k)},${k.observedHolder},${k.observedDuration},${assumed},${ctrlKey(k.ctrl)}`;
 }
@@ -146,7 +124,7 @@ function budgetKey(budget: ClusterState['budget']): string {
 }
 
 /** What follows the candidates in the key: budgets, outage and sequence timers, extensions, caches. */
-export function stateKeyTail(s: ClusterState): string {
+function stateKeyTail(s: ClusterState): string {
   let out = `#${budgetKey(s.budget)}#${s.kubeletApiOutage},${s.sequenceDone},${s.sequenceIn}`;
   if (s.custom !== undefined) out += `#${encode(opaqueView(s.custom, s.extensions))}`;
   else if (s.extensions !== undefined) out += `#${encode(s.extensions)}`;
@@ -161,8 +139,7 @@ const DELETION_CODE: Record<string, number> = { 'taint-eviction': 1, replicaset:
 const AFTER_PAUSE_CODE: Record<Candidate['afterPause'], number> = { none: 0, race: 1, stale: 2 };
 const ZONE_CODE: Record<string, number> = { Normal: 0, PartialDisruption: 1, FullDisruption: 2 };
 /** Written where a field may be absent or null (no number a field holds). */
-const ABSENT = -Infinity;
-export const ABSENT_SLOT = ABSENT;
+export const ABSENT = -Infinity;
 
 export const readyCode = (r: NodeObject['ready']): number => READY_CODE[r];
 

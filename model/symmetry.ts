@@ -14,7 +14,7 @@
 import { daemonPodName } from './config.js';
 import type { Ctx } from './context.js';
 import { KeyBuffer } from '../checker/keyBuffer.js';
-import { ABSENT_SLOT, IDENTITY_PLAN, readyCode, stateKey, writeCandidate, writeNodeSignatureHead, writePodAttributes, writeStateKey, type KeyPlan } from './key.js';
+import { ABSENT, IDENTITY_PLAN, readyCode, stateKey, writeCandidate, writeNodeSignatureHead, writePodAttributes, writeStateKey, type KeyPlan } from './key.js';
 import type { Candidate, ClusterState, ControllerManagerLocal, PodObject } from './state.js';
 
 
@@ -104,11 +104,11 @@ function orbitPlan(ctx: Ctx, s: ClusterState): OrbitPlan {
     podAt[i] = w.size;
     writePodAttributes(w, p);
     if (labelOf(p.name) === p.name) w.text(p.name);
-    else w.num(ABSENT_SLOT);
+    else w.num(ABSENT);
     for (const k of kcm) {
       if (k.ctrl === null) continue;
       const x = k.ctrl.evictions.find((e) => e.pod === p.name);
-      w.num(x === undefined ? ABSENT_SLOT : x.in);
+      w.num(x === undefined ? ABSENT : x.in);
     }
   }
   podAt[pods.length] = w.size;
@@ -182,7 +182,7 @@ function orbitPlan(ctx: Ctx, s: ClusterState): OrbitPlan {
       const name = names[j];
       at[j] = w.size;
       const i = podIndex.get(name);
-      if (i === undefined) w.num(ABSENT_SLOT);
+      if (i === undefined) w.num(ABSENT);
       else {
         copyPod(i);
         w.num(pods[i].nodeName < 0 ? pods[i].nodeName : inv[pods[i].nodeName]);
@@ -192,7 +192,7 @@ function orbitPlan(ctx: Ctx, s: ClusterState): OrbitPlan {
         const node = s.nodes[n];
         if (!node.running.includes(name)) continue;
         const t = node.terminating?.find((x) => x.pod === name);
-        on.push([inv[n], t === undefined ? ABSENT_SLOT : t.killIn]);
+        on.push([inv[n], t === undefined ? ABSENT : t.killIn]);
       }
       if (on.length > 1) sortShort(on, (a, b) => a[0] - b[0] || a[1] - b[1]);
       w.num(on.length);

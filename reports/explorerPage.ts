@@ -35,7 +35,7 @@ const SCRIPT = `${FIT_SVG_TEXT}
 const $ = (id) => document.getElementById(id);
 const params = () => new URLSearchParams(location.hash.slice(1));
 const prefix = (path, k) => path.split('.').slice(0, k + 1).join('.');
-const go = (path) => { const p = params(); p.set('path', path); if (!(p.get('trace') && path === p.get('tracePath'))) { p.delete('trace'); p.delete('tracePath'); } location.hash = p.toString(); };
+const go = (path) => { location.hash = 'path=' + path; };
 let session = null;
 let view = null;
 async function getJson(url) {
@@ -86,8 +86,8 @@ async function render() {
   const v = view;
   document.body.dataset.path = v.path;
   document.body.dataset.depth = String(v.depth);
-  const traceIndex = params().get('trace');
-  const t = traceIndex !== null && session ? session.traces[Number(traceIndex)] : undefined;
+  // At the end of one of the last check's traces: say which.
+  const t = session ? session.traces.find((x) => x.path === v.path) : undefined;
   const onTrace = t && t.path === v.path ? ' — the ' + (t.status === 'violated' ? 'violating step of a counterexample to ' : 'last step of a witness of ') + t.property : '';
   $('where').textContent = (v.depth === 0 ? 'Initial state' : 'After step ' + v.depth + ' (' + v.time + ' of model time)') + onTrace;
   const steps = $('steps');
@@ -145,13 +145,13 @@ async function start() {
   }
   $('check').textContent = session.check;
   const traces = $('traces');
-  session.traces.forEach((t, i) => {
+  session.traces.forEach((t) => {
     const b = document.createElement('button');
     b.type = 'button';
     b.className = t.status;
     b.textContent = (t.status === 'violated' ? 'counterexample to ' : 'witness of ') + t.property + ' (' + t.steps + ' steps)';
     b.title = t.description;
-    b.onclick = () => { location.hash = 'path=' + t.path + '&trace=' + i + '&tracePath=' + t.path; };
+    b.onclick = () => go(t.path);
     traces.append(b);
   });
   if (session.graph) {

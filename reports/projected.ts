@@ -75,7 +75,11 @@ export class Projection<S> {
     return rec.id;
   }
 
-  /** Counts a distinct state in its group, with the checked invariants it violates; returns the group. */
+  /**
+   * Counts a distinct state in its group, with the checked invariants it violates (asked again
+   * here: a check stops asking an invariant once it is decided, a graph colours every group that
+   * holds a violating state); returns the group.
+   */
   state(s: S, initial = false, group?: number): number {
     const g = group ?? this.groupId(s, initial);
     const rec = this.records[g];

@@ -5,7 +5,7 @@
  * printing the address. Ctrl-C stops it (exit 0).
  */
 import { createServer, type Server } from 'node:http';
-import { check, type CheckResult, type Model } from '../../checker/index.js';
+import { check, type CheckResult, type Model, type Trace } from '../../checker/index.js';
 import { dotToSvg, graphToDot } from '../../reports/dot.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import { formatStats } from '../../reports/outcome.js';
@@ -50,7 +50,7 @@ export async function exploreSession(opts: ExploreOptions, log: (line: string) =
   const properties = model.properties.filter((p) => ids.includes(p.id));
   let checkSummary = 'not checked (--no-check): no counterexample or witness to open';
   let traces: ExplorerSession<unknown>['traces'] = [];
-  let first: { trace: NonNullable<ReturnType<typeof check>['properties'][number]['trace']>; property: string; status: 'violated' | 'witnessed' } | undefined;
+  let first: { trace: Trace<unknown>; property: string; status: 'violated' | 'witnessed' } | undefined;
   let recorder: ReturnType<typeof projectionVisitor<unknown>> | undefined;
   let explored: CheckResult<unknown> | undefined;
   if (opts.check !== false) {
@@ -73,7 +73,7 @@ export async function exploreSession(opts: ExploreOptions, log: (line: string) =
     const drawn = first ? { trace: first.trace, mark: { property: first.property, status: first.status } } : {};
     // The states the check explored, else (no check, a state-vector model) an exploration of its own.
     const g = recorder !== undefined && explored !== undefined
-      ? recorder.projection.graph(exploredSpace(explored)[0], { ...drawn, ...exploredSpace(explored)[1] })
+      ? recorder.projection.graph(...exploredSpace(explored, drawn))
       : projectedGraph(model, { properties, maxStates: opts.maxStates ?? DEFAULT_GRAPH_STATES, ...drawn });
     graphSvg = await dotToSvg(graphToDot(g));
     const index = new Map(g.groups.map((name, i) => [name, i]));
