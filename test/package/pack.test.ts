@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../cli/run.js';
 
@@ -35,6 +36,18 @@ it('our operator breaks StatefulSet at-most-one under a partition', async () => 
   expect(last.nodes.filter((n) => n.running.includes('db-0')).length).toBe(2);
 }, 60_000);
 `;
+
+/**
+ * The vitest suites the README and docs show (```ts blocks that import vitest), each as a test
+ * file of the user's project, run as pasted: with vitest's default settings.
+ */
+function documentedSuites(): { name: string; code: string }[] {
+  const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+  return files.flatMap((file) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm)]
+    .map((m) => m[1])
+    .filter((code) => /from 'vitest'/.test(code))
+    .map((code, i) => ({ name: `${file.replace(/\W/g, '-')}-${i}.test.ts`, code })));
+}
 
 describe('the packed package', () => {
   it('should install into a new project, run its command and a user\'s vitest suite with an extension', () => {
@@ -75,11 +88,37 @@ describe('the packed package', () => {
     // The user's own suite and controller, with their own test runner (this repository's vitest, linked).
     cpSync(join(ROOT, 'examples', 'my-operator', 'myOperator.ts'), join(project, 'myOperator.ts'));
     writeFileSync(join(project, 'cluster.test.ts'), USER_SUITE);
+    const documented = documentedSuites();
+    expect(documented.length).toBeGreaterThanOrEqual(3);
+    for (const d of documented) writeFileSync(join(project, d.name), d.code);
     symlinkSync(join(ROOT, 'node_modules', 'vitest'), join(project, 'node_modules', 'vitest'), 'dir');
     const ext = spawnSync(bin, ['check', '--scenario', 'node-partition', '--extension', './myOperator.ts', '--property', 'statefulset-at-most-one'], { cwd: project, encoding: 'utf8', timeout: 60_000 });
     expect(ext.status, ext.stderr).toBe(1);
     const suite = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', project], { cwd: project, encoding: 'utf8', timeout: 90_000, env: { ...process.env, NO_COLOR: '1' } });
     expect(suite.status, `${suite.stdout}\n${suite.stderr}`).toBe(0);
-    expect(suite.stdout).toMatch(/2 passed/);
-  }, 120_000);
+    expect(suite.stdout).toMatch(new RegExp(`Test Files +${documented.length + 1} passed`));
+
+    // A strict TypeScript project with the settings \`tsc --init\` writes imports all three entry
+    // points and type-checks them (declarations included: no skipLibCheck).
+    const strict = join(project, 'strict');
+    mkdirSync(strict);
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const init = spawnSync(process.execPath, [tsc, '--init'], { cwd: strict, encoding: 'utf8' });
+    expect(init.status, init.stdout).toBe(0);
+    writeFileSync(join(strict, 'tsconfig.json'), readFileSync(join(strict, 'tsconfig.json'), 'utf8').replace(/"skipLibCheck": true/, '"skipLibCheck": false'));
+    writeFileSync(join(strict, 'app.ts'), [
+      "import { check, type CheckResult } from 'kubecheck';",
+      "import { kubernetesScenario, type ClusterState } from 'kubecheck/model';",
+      "import { expectHolds } from 'kubecheck/testing';",
+      "const { model, properties } = kubernetesScenario('node-failure');",
+      "const result: CheckResult<ClusterState> = check(model, { properties, maxStates: 200 });",
+      "export const states: number = result.stats.distinctStates;",
+      "export const assertion: typeof expectHolds = expectHolds;",
+      // A type error must show, so the check above is not vacuous.
+      "// @ts-expect-error a scenario name is a string",
+      "kubernetesScenario(42);",
+    ].join('\n'));
+    const typed = spawnSync(process.execPath, [tsc, '-p', '.', '--noEmit'], { cwd: strict, encoding: 'utf8', timeout: 90_000 });
+    expect(typed.status, typed.stdout).toBe(0);
+  }, 200_000);
 });
