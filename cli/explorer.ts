@@ -14,7 +14,7 @@ import {
   faultTest, successorAt, successors, type ActionLabel, type CheckResult, type JsonValue, type Model, type Path, type Property, type Trace,
 } from '../checker/index.js';
 import { formatChange, jsonOf } from '../reports/diff.js';
-import { formatTime } from '../reports/duration.js';
+import { formatTime } from '../checker/duration.js';
 import { explorerPage } from '../reports/explorerPage.js';
 import { toItf } from '../reports/itf.js';
 import { foldQuiet, lineTime, presented, stateParts, timelineSteps, traceDuration } from '../reports/timeline.js';

@@ -21,7 +21,7 @@ import {
   check, checkLiveness, explainViolation, type Lasso, type LivenessProperty, faultTest, simulate, type CheckOptions, type CheckResult, type JsonValue, type Model, type SimulateOptions,
   type SimulationResult, type Trace,
 } from '../checker/index.js';
-import { formatDuration, formatTime } from '../reports/duration.js';
+import { formatDuration, formatTime } from '../checker/duration.js';
 import type { RunInfo } from '../reports/outcome.js';
 import { stateParts, timelineSteps, traceDuration, type TimelineStep } from '../reports/timeline.js';
 import { runArtifacts, writeArtifacts } from './artifacts.js';

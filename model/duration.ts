@@ -50,12 +50,4 @@ export function parseDuration(field: string, raw: unknown): number {
   return Math.round(total * 1000) / 1000;
 }
 
-/** Formats seconds as the shortest duration string that parses back to the same value. */
-export function formatDuration(seconds: number): string {
-  if (seconds === 0) return '0s';
-  if (!Number.isInteger(seconds)) return `${Math.round(seconds * 1000)}ms`;
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = seconds % 60;
-  return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s ? `${s}s` : ''}`;
-}
+export { formatDuration } from '../checker/duration.js';

@@ -10,7 +10,7 @@
 import type { ActionLabel, CheckResult, JsonValue, Model, PropertyOutcome } from '../checker/index.js';
 import { faultTest } from '../checker/index.js';
 import { formatChange, jsonOf } from './diff.js';
-import { formatDuration, formatTime } from './duration.js';
+import { formatDuration, formatTime } from '../checker/duration.js';
 import { formatStats, runNotes, runVerdict, violationWhy, type RunInfo } from './outcome.js';
 import { foldQuiet, lineTime, loopMark, presented, stateParts, timelineSteps, traceDuration, unfolded, type TimelineLine, type TimelineStep } from './timeline.js';
 import { sequenceParticipants } from './mermaid.js';

@@ -4,7 +4,7 @@
  */
 export { palette, plain, type Palette } from './colors.js';
 export { diffStates, formatChange, renderValue, type Change } from './diff.js';
-export { formatDuration, formatTime } from './duration.js';
+export { formatDuration, formatTime } from '../checker/duration.js';
 export { ToolErrorCode } from './errors.js';
 export { describe, foldTime, formatTimeline, timelineSteps, traceDuration, type TimelineLine, type TimelineOptions, type TimelineStep } from './timeline.js';
 export { mermaidSequence, mermaidText, type MermaidOptions } from './mermaid.js';

@@ -17,7 +17,7 @@
  */
 import type { CheckResult, LivenessOutcome, Model, PropertyOutcome } from '../checker/index.js';
 import { plain } from './colors.js';
-import { formatDuration } from './duration.js';
+import { formatDuration } from '../checker/duration.js';
 import { formatStats, formatStop, formatVerdict, runVerdict, violationWhy, type RunInfo } from './outcome.js';
 import { formatTimeline, timelineSteps, traceDuration } from './timeline.js';
 

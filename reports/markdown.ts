@@ -5,7 +5,7 @@
  */
 import { stringify } from 'yaml';
 import type { CheckResult, Model } from '../checker/index.js';
-import { formatDuration } from './duration.js';
+import { formatDuration } from '../checker/duration.js';
 import { mermaidSequence, type MermaidOptions } from './mermaid.js';
 import { formatStats, formatStop, runNotes, runVerdict, violationWhy, type RunInfo } from './outcome.js';
 import { foldQuiet, formatTimeline, timelineSteps, traceDuration } from './timeline.js';

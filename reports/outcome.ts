@@ -6,7 +6,7 @@
  */
 import { explainViolation, type ActionLabel, type CheckResult, type JsonValue, type Model, type PropertyOutcome, type PropertyStatus, type Verdict } from '../checker/index.js';
 import { plain, type Palette } from './colors.js';
-import { formatDuration } from './duration.js';
+import { formatDuration } from '../checker/duration.js';
 import { formatTimeline, timelineSteps, traceDuration } from './timeline.js';
 
 /** A liveness property's outcome as the reports give it (`check --liveness`). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { check } from '../checker/index.js';
 import { twoPhasePlain } from '../examples/two-phase-commit/index.js';
 import { diffStates, formatChange } from './diff.js';
-import { formatDuration } from './duration.js';
+import { formatDuration } from '../checker/duration.js';
 import { fromItfValue, parseItf, toItf, toItfValue } from './itf.js';
 import { mermaidSequence, mermaidText } from './mermaid.js';
 import { replayItf } from './replay.js';

@@ -19,7 +19,7 @@
 import { pathToFileURL } from 'node:url';
 import { isAbsolute, sep } from 'node:path';
 import type { CheckResult, LivenessOutcome, Model, Trace } from '../checker/index.js';
-import { formatTime } from './duration.js';
+import { formatTime } from '../checker/duration.js';
 import { kindOf } from './junit.js';
 import { formatStop, runVerdict, violationWhy, type RunInfo } from './outcome.js';
 import { foldQuiet, timelineSteps } from './timeline.js';

@@ -11,7 +11,7 @@ import type { ActionLabel, Model, StepDescription, Trace } from '../checker/inde
 import { faultTest } from '../checker/index.js';
 import { plain, type Palette } from './colors.js';
 import { diffStates, formatChange, renderValue, type Change } from './diff.js';
-import { formatTime, formatDuration } from './duration.js';
+import { formatTime, formatDuration } from '../checker/duration.js';
 
 /** One step of a trace, described for people. */
 export interface TimelineStep {

@@ -11,7 +11,7 @@
  * identically (renewals, passes that change nothing) is folded into one line.
  */
 import { check, faultTest, type Model, type Property, type Trace } from '../../checker/index.js';
-import { formatDuration, formatTime } from '../../reports/duration.js';
+import { formatDuration, formatTime } from '../../checker/duration.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import { counterexampleJson } from '../../reports/json.js';
 import { evaluateAlong } from '../../reports/replay.js';

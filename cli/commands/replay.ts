@@ -6,7 +6,7 @@
  * step that fails is named).
  */
 import { explainViolation, formatAction } from '../../checker/index.js';
-import { formatTime } from '../../reports/duration.js';
+import { formatTime } from '../../checker/duration.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import { parseItf } from '../../reports/itf.js';
 import { checkTraceMeta, configDifference, replayItf, valueAt } from '../../reports/replay.js';
