@@ -26,7 +26,7 @@
  * otherwise and a new one is always greater than every one present.
  */
 import type { JsonValue } from '../../checker/index.js';
-import type { ClusterState } from '../state.js';
+import { nodeName, type ClusterState, type NodeObject, type PodObject } from '../state.js';
 
 /** An owner of an object: the garbage collector deletes the object once no object of `kind` has `uid`. */
 export interface OwnerReference {
@@ -103,9 +103,54 @@ export type Write =
   | { readonly op: 'patch'; readonly kind: string; readonly name: string; readonly patch: { readonly labels?: Readonly<Record<string, string>>; readonly finalizers?: readonly string[]; readonly spec?: JsonValue }; readonly resourceVersion?: string }
   /** A merge patch of status; unconditional unless it names a resourceVersion. */
   | { readonly op: 'patchStatus'; readonly kind: string; readonly name: string; readonly status: JsonValue; readonly resourceVersion?: string }
-  | { readonly op: 'delete'; readonly kind: string; readonly name: string; readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string } }
+  /** Of a Pod: graceful (the kubelet stops its containers, then the object goes) unless `gracePeriodSeconds` is 0 (`--grace-period=0 --force`). */
+  | { readonly op: 'delete'; readonly kind: string; readonly name: string; readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string }; readonly gracePeriodSeconds?: 0 }
   /** A call outside the cluster, recorded in `calls`. */
   | { readonly op: 'external'; readonly call: string };
+
+/**
+ * The cluster's own kinds an operator may watch and read (`for`, `owns`, `watches`, `view.reader`)
+ * as API objects, and delete (Pods). They are the model's Pod and Node objects seen through the
+ * API: a Pod's `spec.nodeName` and `metadata.deletionTimestamp`, a Node's Ready condition, taints
+ * and `spec.unschedulable`. The model keeps no resourceVersion for them (it is empty); a Pod's
+ * uid tells its incarnations apart. Other writes to them are not modelled.
+ */
+export const STOCK_KINDS: readonly string[] = ['Pod', 'Node'];
+export const isStockKind = (kind: string): boolean => kind === 'Pod' || kind === 'Node';
+
+const podObjects = new WeakMap<readonly PodObject[], readonly ApiObject[]>();
+const nodeObjects = new WeakMap<readonly (NodeObject | null)[], readonly ApiObject[]>();
+
+/** A Pod object as the API serves it. */
+export function podAsObject(p: PodObject): ApiObject {
+  return {
+    kind: 'Pod',
+    metadata: { name: p.name, uid: `${p.name}-${p.uid ?? 0}`, resourceVersion: '', generation: 1, labels: { app: p.workload }, ...(p.deletion === null ? {} : { deletionTimestamp: 'set' }) },
+    spec: { nodeName: p.nodeName < 0 ? '' : nodeName(p.nodeName) },
+  };
+}
+
+/** A Node object as the API serves it (deleted ones are absent). */
+export function nodeAsObject(n: NodeObject, i: number): ApiObject {
+  return {
+    kind: 'Node',
+    metadata: { name: nodeName(i), uid: nodeName(i), resourceVersion: '', generation: 1 },
+    spec: { unschedulable: n.unschedulable, taints: n.taints.map((t) => ({ key: `node.kubernetes.io/${t.split(':')[0]}`, effect: t.split(':')[1] })) },
+    status: { conditions: n.ready === 'None' ? [] : [{ type: 'Ready', status: n.ready }] },
+  };
+}
+
+/** The objects of a stock kind in the API now, sorted by name (the same list while the API's part is unchanged). */
+export function stockObjects(s: ClusterState, kind: string): readonly ApiObject[] {
+  if (kind === 'Pod') {
+    let out = podObjects.get(s.api.pods);
+    if (out === undefined) podObjects.set(s.api.pods, (out = s.api.pods.map(podAsObject).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))));
+    return out;
+  }
+  let out = nodeObjects.get(s.api.nodes);
+  if (out === undefined) nodeObjects.set(s.api.nodes, (out = s.api.nodes.flatMap((n, i) => (n === null ? [] : [nodeAsObject(n, i)])).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))));
+  return out;
+}
 
 /** How a write ended, with the API's reason when it failed. */
 /** `Unavailable`: the request never reached the kube-apiserver (the writer is cut off from it). */

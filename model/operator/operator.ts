@@ -31,9 +31,10 @@ import { action, type AnyActionDef, type JsonValue, type LivenessProperty, type 
 import { always } from '../../checker/properties.js';
 import type { ClusterExtension } from '../clusterModel.js';
 import { clusterAction, type ClusterAction } from '../context.js';
-import type { ClusterState } from '../state.js';
+import { canWrite, type ClusterState } from '../state.js';
+import { deletePod } from '../informers.js';
 import { modelError, ModelErrorCode } from '../errors.js';
-import { applyWrite, EMPTY_STORE, objectName, type ApiObject, type CustomStore, type ObjectInit, type WatchEvent, type Write, type WriteOutcome } from './api.js';
+import { applyWrite, EMPTY_STORE, isStockKind, objectName, stockObjects, STOCK_KINDS, type ApiObject, type CustomStore, type ObjectInit, type WatchEvent, type Write, type WriteOutcome } from './api.js';
 
 /** What a reconcile reads. */
 export interface ReconcileView<M extends JsonValue = JsonValue> {
@@ -129,6 +130,8 @@ export interface OperatorMemory {
   readonly memory: JsonValue;
 }
 
+const sameObject = (a: ApiObject | undefined, b: ApiObject): boolean => a === b || (a !== undefined && JSON.stringify(a) === JSON.stringify(b));
+const sameObjects = (a: readonly ApiObject[], b: readonly ApiObject[]): boolean => a === b || (a.length === b.length && a.every((o, k) => sameObject(o, b[k])));
 const byName = (a: ApiObject, b: ApiObject): number => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0);
 const describeWrite = (w: Write): string => {
   switch (w.op) {
@@ -144,7 +147,7 @@ const describeWrite = (w: Write): string => {
       return `${w.op} ${objectName(w.kind, w.name)}${w.resourceVersion === undefined ? '' : ` (resourceVersion ${w.resourceVersion})`}`;
     case 'delete': {
       const pre = w.preconditions === undefined ? '' : ` (preconditions ${Object.entries(w.preconditions).map(([k, v]) => `${k}=${v}`).join(', ')})`;
-      return `delete ${objectName(w.kind, w.name)}${pre}`;
+      return `delete ${objectName(w.kind, w.name)}${pre}${w.gracePeriodSeconds === 0 ? ' (--grace-period=0 --force)' : ''}`;
     }
   }
 };
@@ -176,6 +179,7 @@ function validate(def: OperatorDefinition): void {
   const names = new Set<string>();
   for (const o of def.objects ?? []) {
     if (typeof o?.kind !== 'string' || typeof o.metadata?.name !== 'string' || o.metadata.name === '') bad('every object needs a kind and metadata.name');
+    if (isStockKind(o.kind)) bad(`objects: ${o.kind} ${o.metadata.name}: the cluster's own ${o.kind}s come from the scenario (cluster.workloads, cluster.nodes), not from an operator`);
     const key = objectName(o.kind, o.metadata.name);
     if (names.has(key)) bad(`${key} is given twice in objects`);
     names.add(key);
@@ -215,6 +219,10 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
   const replicaNames = Array.from({ length: replicas }, (_, i) => (elected ? `${name}-${i + 1}` : name));
   const indices = replicaNames.map((_, i) => i);
   const kinds = [...new Set([def.for, ...(def.owns ?? []), ...(def.watches ?? []).map((w) => w.kind)])];
+  // Kinds of the operator's own store stream watch events; the cluster's Pods and Nodes are watched by comparing.
+  const customKinds = kinds.filter((k) => !isStockKind(k));
+  const stockKinds = kinds.filter(isStockKind);
+  const objectsIn = (s: ClusterState, kind: string): readonly ApiObject[] => (isStockKind(kind) ? stockObjects(s, kind) : (store(s).objects[kind] ?? []));
   const fresh = (def.memory ?? null) as JsonValue;
   const all = (s: ClusterState): readonly OperatorMemory[] => s.extensions![name] as unknown as readonly OperatorMemory[];
   const mem = (s: ClusterState, i: number): OperatorMemory => all(s)[i];
@@ -227,7 +235,22 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
   const acting = (m: OperatorMemory): boolean => m.paused === 0 && m.role !== 'follower';
   const cutOff = (s: ClusterState, i: number): boolean => store(s).partitioned?.includes(replicaNames[i]) === true;
   /** One write as the replica sees it: `Unavailable` without effect while it is cut off (calls outside the cluster still go). */
-  const send = (s: ClusterState, i: number, w: Write): [CustomStore, WriteOutcome] => (w.op !== 'external' && cutOff(s, i) ? [store(s), 'Unavailable'] : applyWrite(store(s), w));
+  const send = (s: ClusterState, i: number, w: Write): [ClusterState, WriteOutcome] => (w.op !== 'external' && cutOff(s, i) ? [s, 'Unavailable'] : applyTo(s, w));
+  /** A write as the kube-apiserver applies it: to the operator's store, or to the cluster's own Pods. */
+  const applyTo = (s: ClusterState, w: Write): [ClusterState, WriteOutcome] => {
+    const kind = w.op === 'create' || w.op === 'update' || w.op === 'updateStatus' ? w.object.kind : w.op === 'external' ? '' : w.kind;
+    if (!isStockKind(kind)) {
+      const [custom, outcome] = applyWrite(store(s), w);
+      return [{ ...s, custom }, outcome];
+    }
+    if (w.op !== 'delete' || kind !== 'Pod') modelError(ModelErrorCode.invalidShape, `operator ${name}: a ${w.op} of a ${kind} is not modelled; of the cluster's own objects an operator deletes Pods`);
+    // A write to etcd needs quorum (an operator runs on the control plane's network, so only quorum can fail it).
+    if (!canWrite(s, false)) return [s, 'Unavailable'];
+    const uid = w.preconditions?.uid;
+    const incarnation = uid === undefined ? undefined : Number(uid.slice(uid.lastIndexOf('-') + 1));
+    const r = deletePod(s, w.name, { force: w.gracePeriodSeconds === 0, ...(incarnation === undefined ? {} : { uid: incarnation }) });
+    return [r.state, r.outcome === 'deleted' ? 'ok' : r.outcome === 'conflict' ? 'Conflict' : 'NotFound'];
+  };
 
   /** The requests one object's event queues. */
   const requestsOf = (o: ApiObject): readonly string[] => {
@@ -251,16 +274,18 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
   /** A fresh process: lists every watched kind; without leader election its controller starts at once. */
   const started = (s: ClusterState): OperatorMemory => {
     const cache: Record<string, readonly ApiObject[]> = {};
-    for (const k of kinds) cache[k] = store(s).objects[k] ?? [];
+    for (const k of kinds) cache[k] = objectsIn(s, k);
     return { role: elected ? 'follower' : 'single', retryIn: 0, sinceRenew: 0, observed: '', observedAge: 0, paused: 0, cache, queue: elected ? [] : everything(cache), later: [], inflight: null, memory: fresh };
   };
-  const watching = (): Record<string, readonly WatchEvent[]> => Object.fromEntries(kinds.map((k) => [k, []]));
+  const watching = (): Record<string, readonly WatchEvent[]> => Object.fromEntries(customKinds.map((k) => [k, []]));
 
   const view = (s: ClusterState, m: OperatorMemory, i: number): ReconcileView<M> => {
     // A live read needs the kube-apiserver: cut off, it gets no answer and the reconcile fails.
     const live = (kind: string): readonly ApiObject[] => {
       if (cutOff(s, i)) throw new LiveReadUnanswered(`${replicaNames[i]} cannot reach the kube-apiserver for a live read of ${kind}`);
-      return store(s).objects[kind] ?? [];
+      // The cluster's Pods and Nodes name nodes: an operator reading them says so by watching them (so symmetry is off for it).
+      if (isStockKind(kind) && !kinds.includes(kind)) modelError(ModelErrorCode.invalidShape, `operator ${name}: reads ${kind}s; list ${kind} in watches (or owns) to read the cluster's ${kind}s`);
+      return objectsIn(s, kind);
     };
     return {
       get: (kind, n) => (m.cache[kind] ?? []).find((o) => o.metadata.name === n),
@@ -295,7 +320,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
   const actions: AnyActionDef<ClusterState>[] = [
     action<ClusterState, [number, string]>({
       name: `${name}-watch`,
-      params: indices.flatMap((i) => kinds.map((k) => [i, k] as [number, string])),
+      params: indices.flatMap((i) => customKinds.map((k) => [i, k] as [number, string])),
       enabled: (s, [i, kind]) => mem(s, i).paused === 0 && !cutOff(s, i) && (store(s).watches[replicaNames[i]]?.[kind]?.length ?? 0) > 0,
       apply: (s, [i, kind]) => {
         const st = store(s);
@@ -307,6 +332,29 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
         // A follower's informer keeps its cache; only a running controller queues requests.
         const next: OperatorMemory = { ...m, cache: { ...m.cache, [kind]: list }, queue: m.role === 'follower' ? m.queue : enqueue(m.queue, requestsOf(event.object)) };
         return withMem(s, i, next, { ...st, watches: { ...st.watches, [w]: { ...st.watches[w], [kind]: rest } } });
+      },
+      fair: 'strong',
+    }),
+    action<ClusterState, [number, string]>({
+      // The informer of a cluster kind (Pods, Nodes): the cache catches up with the API at some
+      // instant after a change, and the handlers queue the requests of every object that changed
+      // since (client-go's DeltaFIFO hands a handler the latest object; intermediate states an
+      // informer coalesces are missed, as here).
+      name: `${name}-watch-cluster`,
+      params: indices.flatMap((i) => stockKinds.map((k) => [i, k] as [number, string])),
+      enabled: (s, [i, kind]) => mem(s, i).paused === 0 && !cutOff(s, i) && !sameObjects(mem(s, i).cache[kind] ?? [], stockObjects(s, kind)),
+      apply: (s, [i, kind]) => {
+        const m = mem(s, i);
+        const before = m.cache[kind] ?? [];
+        const now = stockObjects(s, kind);
+        let queue = m.queue;
+        if (m.role !== 'follower') {
+          const old = new Map(before.map((o) => [o.metadata.name, o]));
+          for (const o of now) if (!sameObject(old.get(o.metadata.name), o)) queue = enqueue(queue, requestsOf(o));
+          const current = new Set(now.map((o) => o.metadata.name));
+          for (const o of before) if (!current.has(o.metadata.name)) queue = enqueue(queue, requestsOf(o));
+        }
+        return withMem(s, i, { ...m, cache: { ...m.cache, [kind]: now }, queue });
       },
       fair: 'strong',
     }),
@@ -335,11 +383,11 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       apply: (s, i) => {
         const m = mem(s, i);
         const f = m.inflight!;
-        const [custom, outcome] = send(s, i, f.writes[f.next]);
+        const [after, outcome] = send(s, i, f.writes[f.next]);
         const failed = outcome !== 'ok' && !f.ignore.includes(outcome);
         const done = failed || f.next + 1 === f.writes.length;
         const next = done ? finish(m, f.request, failed || f.requeue, failed ? 0 : f.after) : { ...m, inflight: { ...f, next: f.next + 1 } };
-        return withMem(s, i, next, custom);
+        return withMem(after, i, next, store(after));
       },
       fair: 'strong',
     }),
@@ -352,8 +400,8 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       apply: (s, i) => {
         const m = mem(s, i);
         const f = m.inflight!;
-        const [custom] = applyWrite(store(s), f.writes[f.next]);
-        return withMem({ ...s, budget: { ...s.budget, operatorLostAnswer: s.budget.operatorLostAnswer - 1 } }, i, finish(m, f.request, true, 0), custom);
+        const [after] = applyTo(s, f.writes[f.next]);
+        return withMem({ ...after, budget: { ...after.budget, operatorLostAnswer: after.budget.operatorLostAnswer - 1 } }, i, finish(m, f.request, true, 0), store(after));
       },
     }),
     action<ClusterState, number>({
@@ -510,11 +558,17 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       const queued = m.role === 'follower' ? [] : requestsOf(event.object).filter((r) => !m.queue.includes(r));
       return { actor, summary: `its informer hears ${event.type} ${objectName(event.object.kind, event.object.metadata.name)} (${event.object.metadata.resourceVersion})${queued.length > 0 ? `, queues ${queued.join(', ')}` : ''}` };
     }
+    if (a.name === `${name}-watch-cluster`) {
+      const kind = (a.param as [number, string])[1];
+      const seen = mem(after, i).cache[kind] ?? [];
+      const queued = mem(after, i).queue.filter((r) => !m.queue.includes(r));
+      return { actor, summary: `its ${kind} informer catches up (${seen.length === 0 ? 'none' : seen.map((o) => o.metadata.name + (o.metadata.deletionTimestamp === undefined ? '' : ' Terminating')).join(', ')})${queued.length > 0 ? `, queues ${queued.join(', ')}` : ''}` };
+    }
     if (a.name === `${name}-reconcile`) {
       const request = m.queue[0];
       const f = mem(after, i).inflight;
       const cached = m.cache[def.for]?.find((o) => o.metadata.name === request);
-      const read = cached === undefined ? `its cache has no ${def.for} ${request}` : `its cache has ${def.for} ${request} at ${cached.metadata.resourceVersion}${cached.metadata.deletionTimestamp === undefined ? '' : ', being deleted'}`;
+      const read = cached === undefined ? `its cache has no ${def.for} ${request}` : `its cache has ${def.for} ${request}${cached.metadata.resourceVersion === '' ? '' : ` at ${cached.metadata.resourceVersion}`}${cached.metadata.deletionTimestamp === undefined ? '' : ', being deleted'}`;
       if (reconcileOf(before, m, i, request) === 'unanswered') return { actor, summary: `reconciles ${request} (${read}): its live read gets no answer (cut off from the kube-apiserver), so the reconcile fails and ${request} is queued again` };
       const plan = f === null ? 'nothing to write' : `plans ${f.writes.map(describeWrite).join('; ')}`;
       return { actor, summary: `reconciles ${request} (${read}): ${plan}` };
@@ -591,6 +645,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     describeStep,
     properties,
     ...(def.liveness === undefined ? {} : { liveness: def.liveness }),
-    symmetric: def.symmetric ?? true,
+    // A cache of the cluster's Pods or Nodes names nodes, which symmetry would rename under it.
+    symmetric: stockKinds.length === 0 && (def.symmetric ?? true),
   };
 }
