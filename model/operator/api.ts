@@ -116,7 +116,7 @@ export type Write =
  * uid tells its incarnations apart. Other writes to them are not modelled.
  */
 export const STOCK_KINDS: readonly string[] = ['Pod', 'Node'];
-export const isStockKind = (kind: string): boolean => kind === 'Pod' || kind === 'Node';
+export const isStockKind = (kind: string): boolean => STOCK_KINDS.includes(kind);
 
 const podObjects = new WeakMap<readonly PodObject[], readonly ApiObject[]>();
 const nodeObjects = new WeakMap<readonly (NodeObject | null)[], readonly ApiObject[]>();

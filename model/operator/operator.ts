@@ -34,7 +34,7 @@ import { clusterAction, type ClusterAction } from '../context.js';
 import { canWrite, type ClusterState } from '../state.js';
 import { deletePod } from '../informers.js';
 import { modelError, ModelErrorCode } from '../errors.js';
-import { applyWrite, EMPTY_STORE, isStockKind, objectName, stockObjects, STOCK_KINDS, type ApiObject, type CustomStore, type ObjectInit, type WatchEvent, type Write, type WriteOutcome } from './api.js';
+import { applyWrite, EMPTY_STORE, isStockKind, objectName, stockObjects, type ApiObject, type CustomStore, type ObjectInit, type WatchEvent, type Write, type WriteOutcome } from './api.js';
 
 /** What a reconcile reads. */
 export interface ReconcileView<M extends JsonValue = JsonValue> {

@@ -9,24 +9,23 @@ import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readdirSync, readF
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, normalise, ROOT } from './run.js';
+import { updateExamples } from './literate.js';
+import { BIN, ENV, normalise, ROOT } from './run.js';
 import { matchesOutput, missingLine, parseSessions, type Session } from './sessions.js';
 
 const update = process.env.KUBECHECK_UPDATE_GOLDEN === '1';
-const ENV = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, KUBECHECK_DEBUG: undefined, GITHUB_ACTIONS: undefined, KUBECHECK_PROGRESS_INTERVAL: undefined };
 const FILES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 const sessions = FILES.flatMap((f) => parseSessions(f, readFileSync(join(ROOT, f), 'utf8')));
 const work = mkdtempSync(join(tmpdir(), 'kubecheck-docs-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 interface Ran {
-  readonly command: string;
   readonly code: number;
   readonly output: string;
 }
 
 /** One command with stdout and stderr in one file, in the order the process wrote them. */
-function run(args: readonly string[], cwd: string, redirect: string | undefined): Promise<{ code: number; output: string }> {
+function run(args: readonly string[], cwd: string, redirect: string | undefined): Promise<Ran> {
   const terminal = `${cwd}.terminal`; // beside the folder, where no command lists it
   const out = openSync(terminal, 'w');
   const file = redirect === undefined ? out : openSync(join(cwd, redirect), 'a');
@@ -49,22 +48,18 @@ async function play(s: Session, index: number): Promise<Ran[]> {
     else writeFileSync(join(dir, g.name), g.content ?? '');
   }
   const ran: Ran[] = [];
-  for (const c of s.commands) {
-    const r = await run(c.args, dir, c.redirect);
-    ran.push({ command: c.command, ...r });
-  }
+  for (const c of s.commands) ran.push(await run(c.args, dir, c.redirect));
   return ran;
 }
 
 // Two sessions at a time (two cores; vitest runs other files beside this one).
 const results = new Map<Session, Promise<Ran[]>>();
 const runnable = sessions.filter((s) => s.skip === undefined);
-let chain: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()];
+const lanes: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()];
 runnable.forEach((s, i) => {
-  const lane = i % chain.length;
-  const p = chain[lane].then(() => play(s, i));
+  const p = lanes[i % 2].then(() => play(s, i));
   results.set(s, p);
-  chain = chain.map((c, k) => (k === lane ? p.catch(() => undefined) : c));
+  lanes[i % 2] = p.catch(() => undefined);
 });
 
 // With KUBECHECK_UPDATE_GOLDEN=1 a session's output that differs is written back into its page,
@@ -72,9 +67,8 @@ runnable.forEach((s, i) => {
 const rewrites: { file: string; start: number; end: number; text: string }[] = [];
 afterAll(() => {
   for (const file of new Set(rewrites.map((r) => r.file))) {
-    const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
-    for (const r of rewrites.filter((x) => x.file === file).sort((a, b) => b.start - a.start)) lines.splice(r.start, r.end - r.start, ...r.text.split('\n'));
-    writeFileSync(join(ROOT, file), lines.join('\n'));
+    const mine = rewrites.filter((r) => r.file === file).map((r) => ({ block: { text: '', start: r.start, end: r.end }, text: r.text }));
+    writeFileSync(join(ROOT, file), updateExamples(readFileSync(join(ROOT, file), 'utf8'), mine));
   }
 });
 

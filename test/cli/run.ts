@@ -17,7 +17,7 @@ export interface Run {
  * that changes the output (GitHub's workflow commands, a progress interval), so that goldens
  * read the same on a laptop and in a GitHub Actions job. A test sets them itself.
  */
-const ENV = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, KUBECHECK_DEBUG: undefined, GITHUB_ACTIONS: undefined, KUBECHECK_PROGRESS_INTERVAL: undefined };
+export const ENV = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, KUBECHECK_DEBUG: undefined, GITHUB_ACTIONS: undefined, KUBECHECK_PROGRESS_INTERVAL: undefined };
 
 /** `kubecheck ...args`, synchronously. */
 export function kubecheck(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Run {

@@ -15,6 +15,7 @@
  * A block without a mark always runs, so a command added to the documentation is tested unless it
  * says why not.
  */
+import { splitArgs } from './literate.js';
 
 export interface SessionCommand {
   /** The command as the documentation writes it (continuations joined). */
@@ -51,16 +52,9 @@ export interface Session {
 
 const MARK = /^<!-- !test (skip: (.+)|given (\S+)(?: from (\S+))?|excerpt) -->\s*$/;
 
-/** Splits a command line into arguments (single and double quotes group). */
-function words(line: string): string[] {
-  const out: string[] = [];
-  const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
-  for (let m = re.exec(line); m; m = re.exec(line)) out.push(m[1] ?? m[2] ?? m[3]);
-  return out;
-}
 
 function commandOf(text: string, where: string): Pick<SessionCommand, 'command' | 'args' | 'redirect'> {
-  let args = words(text);
+  let args = splitArgs(text);
   if (args[0] === 'npx') args = args.slice(1);
   if (args[0] !== 'kubecheck') throw new Error(`${where}: a session runs kubecheck commands only ("${text}"); mark it <!-- !test skip: why -->`);
   args = args.slice(1);
