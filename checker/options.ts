@@ -94,8 +94,9 @@ export interface SearchVisitor<S> {
    * A step generated out of stored state `from` (duplicates and self-loops included), to the
    * state stored under `toId` (the one it was found equal to, under symmetry a representative of
    * its orbit), or -1 when a bound kept it from being stored. Called after `state` for a new one.
+   * `before` is the state stepped from, as stored under `from`.
    */
-  step(from: number, action: ActionLabel, to: S, toId: number): void;
+  step(from: number, action: ActionLabel, to: S, toId: number, before: S): void;
 }
 
 /** Validates a bound: a positive finite number (an integer for counts). */

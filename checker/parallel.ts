@@ -183,8 +183,8 @@ export class ParallelSearch<S> extends Search<S> {
     super(model, options);
     this.workerCount = options.workers as number;
     this.factory = options.modelFactory as ModelFactory;
-    this.stateIds = [...this.invariants, ...this.goals, ...this.observers].map((p) => p.id);
-    this.actionIds = this.actionProperties.map((p) => p.id);
+    this.stateIds = this.props.stateIds;
+    this.actionIds = this.props.actions.map((p) => p.id);
   }
 
   override run(): CheckResult<S> {
@@ -197,7 +197,7 @@ export class ParallelSearch<S> extends Search<S> {
     const rootIds: number[] = [];
     this.storeRoots(roots, (_s, _o, id) => rootIds.push(id));
     if (this.halted || rootIds.length === 0) return this.result();
-    const group = acquireGroup(this.workerCount, Math.max(64, Math.ceil(this.memory.bytes / 2 ** 20)));
+    const group = acquireGroup(this.workerCount, Math.max(64, Math.ceil(this.budget.memory.bytes / 2 ** 20)));
     this.group = group;
     let healthy = false;
     try {
@@ -218,7 +218,7 @@ export class ParallelSearch<S> extends Search<S> {
   // ---- workers ------------------------------------------------------------------------------
 
   private init(): void {
-    const deadline = this.options.timeLimitSeconds === undefined ? undefined : Date.now() + this.options.timeLimitSeconds * 1000 - (performance.now() - this.started);
+    const deadline = this.options.timeLimitSeconds === undefined ? undefined : Date.now() + this.options.timeLimitSeconds * 1000 - (performance.now() - this.budget.started);
     const init: InitMessage = {
       type: 'init',
       factory: this.factory,
@@ -226,7 +226,7 @@ export class ParallelSearch<S> extends Search<S> {
       actionCount: this.model.actions.length,
       properties: this.options.properties,
       symmetry: this.symmetry,
-      memoryBytes: this.memory.bytes,
+      memoryBytes: this.budget.memory.bytes,
       deadline,
     };
     for (const port of this.ports) port.postMessage(init);
@@ -272,7 +272,7 @@ export class ParallelSearch<S> extends Search<S> {
       const interval = this.options.progressIntervalMs ?? 500;
       Atomics.wait(this.signal, 0, seen, Math.min(interval, 1000));
       const now = performance.now();
-      this.progress(now);
+      this.budget.progress(now, this.queued, { distinctStates: this.table.size, generatedStates: this.generated, depth: this.depth });
       for (let i = 0; i < n; i++) {
         const b = Atomics.load(this.heartbeat, i);
         if (b !== beats[i]) {
@@ -283,13 +283,6 @@ export class ParallelSearch<S> extends Search<S> {
         }
       }
     }
-  }
-
-  private progress(now: number): void {
-    const { onProgress } = this.options;
-    if (!onProgress || now - this.lastProgress < (this.options.progressIntervalMs ?? 500)) return;
-    this.lastProgress = now;
-    onProgress({ distinctStates: this.table.size, generatedStates: this.generated, depth: this.depth, queued: this.queued, seconds: (now - this.started) / 1000 });
   }
 
   private send(messages: StepMessage[]): StepReply[] {
@@ -314,7 +307,7 @@ export class ParallelSearch<S> extends Search<S> {
       const level = this.merge(replies, atDepthLimit);
       const stopped = replies.find((r) => r.stopped !== undefined);
       const newCount = level.newPos.length;
-      const memoryOut = !stopped && this.memory.exceeded();
+      const memoryOut = !stopped && this.budget.memory.exceeded();
       const expandNext = !level.statesBound && !stopped && !memoryOut && newCount > 0;
       const nextAtLimit = this.depth + 1 >= maxDepth;
       const counts = level.newIds.map((ids) => ids.length);
@@ -333,7 +326,7 @@ export class ParallelSearch<S> extends Search<S> {
       this.finish(level, next);
       if (stopped?.stopped === 'time') this.stop('time', this.options.timeLimitSeconds as number);
       else if (stopped?.stopped === 'memory') this.stopOnMemory(stopped.heapLimit === undefined ? 'rss' : 'heap', stopped.heapLimit);
-      else if (memoryOut) this.stopOnMemory(this.memory.reason, getHeapStatistics().heap_size_limit);
+      else if (memoryOut) this.stopOnMemory(this.budget.memory.reason, getHeapStatistics().heap_size_limit);
       if (this.halted || !expandNext) return;
       this.depth++;
       atDepthLimit = nextAtLimit;

@@ -12,10 +12,10 @@ import { CheckerErrorCode, KubecheckError } from './errors.js';
 import { FingerprintTable } from './fingerprintTable.js';
 import { MemoryGuard } from './memory.js';
 import type { Model } from './model.js';
+import { PropertySet } from './kernel.js';
 import type { ActionProperty, Invariant, Observer, Reachability } from './properties.js';
 import { fingerprintWithObservers, keyFunction, NO_OBSERVERS } from './searchCore.js';
 import { forEachSuccessor, labelOf } from './successors.js';
-import { selectProperties } from './validateModel.js';
 import type { InitMessage, MainMessage, StepMessage, StepReply, WorkerData, WorkerMessage } from './parallelProtocol.js';
 import { ensureTypeScriptLoader } from './typescriptLoader.js';
 
@@ -71,10 +71,10 @@ class Records {
 }
 
 class WorkerSearch {
-  private readonly invariants: Invariant<unknown>[] = [];
-  private readonly actionProperties: ActionProperty<unknown>[] = [];
-  private readonly goals: Reachability<unknown>[] = [];
-  private readonly observers: Observer<unknown, unknown>[] = [];
+  private readonly invariants: readonly Invariant<unknown>[];
+  private readonly actionProperties: readonly ActionProperty<unknown>[];
+  private readonly goals: readonly Reachability<unknown>[];
+  private readonly observers: readonly Observer<unknown, unknown>[];
   private readonly key: (state: unknown) => unknown;
   private readonly checkDeadlock: boolean;
   private readonly memory: MemoryGuard;
@@ -87,13 +87,8 @@ class WorkerSearch {
     private readonly model: Model<unknown>,
     private readonly init: InitMessage,
   ) {
-    for (const p of selectProperties(model, init.properties)) {
-      if (p.kind === 'invariant') this.invariants.push(p);
-      else if (p.kind === 'action') this.actionProperties.push(p);
-      else if (p.kind === 'reachable') this.goals.push(p);
-      else this.observers.push(p);
-    }
-    this.checkDeadlock = model.checkDeadlock === true && (init.properties === undefined || init.properties.includes('deadlock'));
+    const props = new PropertySet(model, init.properties);
+    ({ invariants: this.invariants, actions: this.actionProperties, goals: this.goals, observers: this.observers, checkDeadlock: this.checkDeadlock } = props);
     this.key = keyFunction(model, init.symmetry && model.canonicalize !== undefined);
     this.memory = new MemoryGuard(init.memoryBytes);
   }

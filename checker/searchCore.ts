@@ -5,18 +5,17 @@
  * from the initial state, as TLC does.
  */
 import { encode, exactEncoding, fingerprint, hashString, type Fingerprint } from './fingerprint.js';
-import { getHeapStatistics } from 'node:v8';
 import { FingerprintTable } from './fingerprintTable.js';
 import { GrowableInt32Array } from './growableArray.js';
 import type { ActionLabel, Model } from './model.js';
-import { MemoryGuard, memoryBound } from './memory.js';
+import { Budget, PropertySet } from './kernel.js';
 import type { CheckOptions, SearchVisitor } from './options.js';
-import type { ActionProperty, Invariant, Observer, Property, Reachability } from './properties.js';
-import { checkedProperties, outcomeOf, type BoundReached, type CheckResult, type Path, type PropertyStatus, type Trace, type Verdict } from './result.js';
+import type { Observer } from './properties.js';
+import { outcomeOf, type BoundReached, type CheckResult, type Path, type PropertyStatus, type Trace, type Verdict } from './result.js';
 import { forEachSuccessor, labelOf } from './successors.js';
 import { fewestFaults } from './fewerFaults.js';
 import { replayPath } from './trace.js';
-import { initialStatesOf, selectProperties } from './validateModel.js';
+import { initialStatesOf } from './validateModel.js';
 
 export const NO_OBSERVERS: readonly unknown[] = Object.freeze([]);
 const SEPARATOR = '\u0001';
@@ -58,12 +57,9 @@ export function fingerprintWithObservers<S>(key: unknown, observers: readonly Ob
  * bounds, result) that the parallel search reuses.
  */
 export class Search<S> {
-  protected readonly invariants: Invariant<S>[] = [];
-  protected readonly actionProperties: ActionProperty<S>[] = [];
-  protected readonly goals: Reachability<S>[] = [];
-  protected readonly observers: Observer<S, unknown>[] = [];
-  protected readonly selected: Property<S>[];
-  protected readonly checkDeadlock: boolean;
+  /** The checked properties, split by kind. */
+  protected readonly props: PropertySet<S>;
+  protected readonly observers: readonly Observer<S, unknown>[];
   protected readonly found = new Map<string, Discovery>();
   protected pending: number;
 
@@ -76,18 +72,14 @@ export class Search<S> {
   protected readonly symmetry: boolean;
   /** No observers and no collision detection: a fingerprint is the hash of the key alone. */
   private readonly plainFingerprints: boolean;
-  private readonly timeLimited: boolean;
+  /** Time, memory and states bounds, and progress. */
+  protected readonly budget: Budget;
   protected readonly maxStates: number;
 
   protected generated = 0;
   protected depth = 0;
   protected stoppedBy: BoundReached | undefined;
   protected halted = false;
-  protected readonly started = performance.now();
-  protected lastProgress = this.started;
-  protected readonly memory: MemoryGuard;
-  protected readonly memoryReportMiB: number;
-  private expansions = 0;
   /** Distinct states when a parallel search stopped mid-level (the table may hold a few more). */
   protected distinctOverride: number | undefined;
 
@@ -95,25 +87,16 @@ export class Search<S> {
     protected readonly model: Model<S>,
     protected readonly options: CheckOptions,
   ) {
-    this.selected = selectProperties(model, options.properties);
-    for (const p of this.selected) {
-      if (p.kind === 'invariant') this.invariants.push(p);
-      else if (p.kind === 'action') this.actionProperties.push(p);
-      else if (p.kind === 'reachable') this.goals.push(p);
-      else this.observers.push(p);
-    }
-    this.checkDeadlock = model.checkDeadlock === true && (options.properties === undefined || options.properties.includes('deadlock'));
-    this.pending = this.selected.length + (this.checkDeadlock ? 1 : 0);
+    this.props = new PropertySet(model, options.properties);
+    this.observers = this.props.observers;
+    this.pending = this.props.count;
     this.exact = options.detectCollisions ? new Map() : undefined;
     this.symmetry = (options.symmetry ?? true) && model.canonicalize !== undefined;
     this.plainFingerprints = this.observers.length === 0 && this.exact === undefined;
     this.key = keyFunction(model, this.symmetry);
     this.visitor = options.visitor as SearchVisitor<S> | undefined;
-    this.timeLimited = options.timeLimitSeconds !== undefined;
-    this.maxStates = options.maxStates ?? Infinity;
-    const bound = memoryBound(options);
-    this.memory = new MemoryGuard(bound.bytes);
-    this.memoryReportMiB = bound.reportMiB;
+    this.budget = new Budget(options);
+    this.maxStates = this.budget.maxStates;
   }
 
   run(): CheckResult<S> {
@@ -163,15 +146,15 @@ export class Search<S> {
     if (this.found.has(id)) return;
     this.found.set(id, at);
     this.pending--;
-    const isViolation = !this.goals.some((g) => g.id === id);
+    const isViolation = !this.props.isGoal(id);
     if (this.pending === 0 || (isViolation && this.options.stopAtFirstViolation)) this.halted = true;
   }
 
   /** Checks state properties on a newly stored state. */
   protected onNewState(state: S, observed: readonly unknown[], id: number): void {
     this.visitor?.state(state, id, this.parents.at(id) === -1);
-    for (const inv of this.invariants) if (!this.found.has(inv.id) && !inv.holds(state)) this.decide(inv.id, { id, ordinal: -1 });
-    for (const goal of this.goals) if (!this.found.has(goal.id) && goal.reached(state)) this.decide(goal.id, { id, ordinal: -1 });
+    for (const inv of this.props.invariants) if (!this.found.has(inv.id) && !inv.holds(state)) this.decide(inv.id, { id, ordinal: -1 });
+    for (const goal of this.props.goals) if (!this.found.has(goal.id) && goal.reached(state)) this.decide(goal.id, { id, ordinal: -1 });
     for (let i = 0; i < this.observers.length; i++) {
       const ob = this.observers[i];
       if (!this.found.has(ob.id) && !ob.holds(observed[i], state)) this.decide(ob.id, { id, ordinal: -1 });
@@ -193,28 +176,14 @@ export class Search<S> {
 
   /** Stops on memory: the bound given, or V8's heap limit when that was what came first. */
   protected stopOnMemory(reason: 'rss' | 'heap' | undefined, heapLimitBytes?: number): void {
-    const limit = reason === 'heap' ? Math.round((heapLimitBytes ?? getHeapStatistics().heap_size_limit) / 1048576) : this.memoryReportMiB;
-    this.stop('memory', limit);
+    const { bound, limit } = this.budget.memoryStop(reason, heapLimitBytes);
+    this.stop(bound, limit);
   }
 
-  /** Called once per expanded state; looks at the clock and memory only now and then. */
-  private tick(queued: number): void {
-    // The clock is read on every expansion only under a time limit (steps may be slow).
-    if ((++this.expansions & 1023) !== 0 && !this.timeLimited) return;
-    const { timeLimitSeconds, onProgress } = this.options;
-    const now = performance.now();
-    if (timeLimitSeconds !== undefined && now - this.started > timeLimitSeconds * 1000) this.stop('time', timeLimitSeconds);
-    if ((this.expansions & 1023) === 0 && this.memory.exceeded()) this.stopOnMemory(this.memory.reason);
-    if (onProgress && now - this.lastProgress >= (this.options.progressIntervalMs ?? 500)) {
-      this.lastProgress = now;
-      onProgress({
-        distinctStates: this.table.size,
-        generatedStates: this.generated,
-        depth: this.depth,
-        queued,
-        seconds: (now - this.started) / 1000,
-      });
-    }
+  /** Called once per expanded state: the budget's bounds and progress. */
+  protected tick(queued: number, distinctStates: number = this.table.size): void {
+    const stop = this.budget.expansion(queued, { distinctStates, generatedStates: this.generated, depth: this.depth });
+    if (stop !== undefined) this.stop(stop.bound, stop.limit);
   }
 
   // ---- exploration --------------------------------------------------------------------------
@@ -260,14 +229,15 @@ export class Search<S> {
    * successors are only looked up, so the search knows whether anything lies beyond.
    */
   private expand(state: S, observed: readonly unknown[], id: number, atDepthLimit: boolean, push: (s: S, o: readonly unknown[], id: number) => void): void {
-    const hasStepWatchers = this.actionProperties.length > 0 || this.observers.length > 0;
+    const actionProperties = this.props.actions;
+    const hasStepWatchers = actionProperties.length > 0 || this.observers.length > 0;
     const visitor = this.visitor;
     const produced = forEachSuccessor(this.model, state, (next, ordinal, def, param) => {
       this.generated++;
       let nextObserved = NO_OBSERVERS;
       if (hasStepWatchers) {
         const label = labelOf(def, param);
-        for (const ap of this.actionProperties) {
+        for (const ap of actionProperties) {
           if (!this.found.has(ap.id) && !ap.holds(state, label, next)) this.decide(ap.id, { id, ordinal });
         }
         if (this.observers.length) nextObserved = this.stepObservers(observed, state, label, next);
@@ -275,15 +245,15 @@ export class Search<S> {
       // A step that returns its own state (immer does when a recipe changes nothing) is a
       // self-loop: counted as generated, never hashed again.
       if (next === state && nextObserved === observed) {
-        visitor?.step(id, labelOf(def, param), next, id);
+        visitor?.step(id, labelOf(def, param), next, id, state);
         return this.halted;
       }
       const nextId = this.store(next, nextObserved, id, ordinal, atDepthLimit);
-      visitor?.step(id, labelOf(def, param), next, this.storedAs);
+      visitor?.step(id, labelOf(def, param), next, this.storedAs, state);
       if (nextId >= 0) push(next, nextObserved, nextId);
       return this.halted;
     });
-    if (produced === 0 && this.checkDeadlock && !this.found.has('deadlock')) this.decide('deadlock', { id, ordinal: -1 });
+    if (produced === 0 && this.props.checkDeadlock && !this.found.has('deadlock')) this.decide('deadlock', { id, ordinal: -1 });
   }
 
   private bfs(roots: readonly S[]): void {
@@ -359,14 +329,14 @@ export class Search<S> {
    */
   private traceTo(id: string, status: PropertyStatus, at: Discovery): Trace<S> {
     const trace = replayPath(this.model, this.pathTo(at));
-    const property = this.selected.find((p) => p.id === id);
+    const property = this.props.selected.find((p) => p.id === id);
     if (status !== 'violated' || property === undefined || (this.options.strategy ?? 'bfs') !== 'bfs') return trace;
     return fewestFaults(this.model, property, trace, this.symmetry);
   }
 
   protected result(): CheckResult<S> {
     const complete = this.stoppedBy === undefined && !this.halted;
-    const outcomes = checkedProperties(this.selected, this.checkDeadlock).map((p) => {
+    const outcomes = this.props.checked().map((p) => {
       const at = this.found.get(p.id);
       const isGoal = p.kind === 'reachable';
       let status: PropertyStatus;
@@ -379,8 +349,8 @@ export class Search<S> {
     // Halting because every property is decided leaves nothing unknown; any other stop is partial.
     const partial = this.stoppedBy !== undefined || (this.halted && this.pending > 0);
     const verdict: Verdict = failed ? 'violation' : partial ? 'incomplete' : 'ok';
-    const seconds = (performance.now() - this.started) / 1000;
-    this.memory.sample();
+    const seconds = this.budget.seconds();
+    this.budget.memory.sample();
     const distinct = this.distinctOverride ?? this.table.size;
     return {
       model: this.model.name,
@@ -393,7 +363,7 @@ export class Search<S> {
         depth: this.depth,
         seconds,
         statesPerSecond: seconds > 0 ? distinct / seconds : 0,
-        peakMemoryMB: this.memory.peakRss / 1048576,
+        peakMemoryMB: this.budget.memory.peakRss / 1048576,
         bytesPerState: distinct ? (this.table.bytes + this.parents.bytes + this.ordinals.bytes) / distinct : 0,
         ...(this.exact === undefined ? {} : { collisions: this.collisions }),
         engine: 'generic',

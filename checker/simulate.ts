@@ -11,10 +11,11 @@ import fc from 'fast-check';
 import { FingerprintTable } from './fingerprintTable.js';
 import { faultTest, type ActionLabel, type AnyActionDef, type JsonValue, type Model } from './model.js';
 import { fingerprintWithObservers, keyFunction } from './searchCore.js';
-import { checkedProperties, outcomeOf, type CheckResult, type Trace } from './result.js';
+import { PropertySet } from './kernel.js';
+import { outcomeOf, type CheckResult, type Trace } from './result.js';
 import { labelOf, ordinalOf, successors } from './successors.js';
 import { CheckerErrorCode, fail } from './errors.js';
-import { initialStatesOf, selectProperties } from './validateModel.js';
+import { initialStatesOf } from './validateModel.js';
 import type { Observer, Property } from './properties.js';
 
 export interface SimulateOptions {
@@ -406,8 +407,8 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
   if (options.seed !== undefined && !Number.isInteger(options.seed)) {
     fail(CheckerErrorCode.invalidBound, `seed must be an integer, got ${String(options.seed)}`);
   }
-  const properties = selectProperties(model, options.properties);
-  const deadlock = model.checkDeadlock === true && (options.properties === undefined || options.properties.includes('deadlock'));
+  const props = new PropertySet(model, options.properties);
+  const { selected: properties, checkDeadlock: deadlock } = props;
   // Coverage counts states as `check` does: the same key (view of the canonical form) with the
   // observers' own states, so the two figures compare.
   const key = keyFunction(model, (options.symmetry ?? true) && model.canonicalize !== undefined);
@@ -482,7 +483,7 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
     }
   }
   // Random runs decide only what they saw: a violation or a witness; the rest stays unknown.
-  const outcomes = checkedProperties(properties, deadlock).map((p) =>
+  const outcomes = props.checked().map((p) =>
     p.id === failedId
       ? outcomeOf<S>(p, 'violated', failedTrace)
       : witnesses.has(p.id)

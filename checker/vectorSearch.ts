@@ -17,7 +17,8 @@ import type { Model } from './model.js';
 import type { CheckOptions } from './options.js';
 import type { CheckResult } from './result.js';
 import { Search } from './searchCore.js';
-import { initialStatesOf, selectProperties } from './validateModel.js';
+import { initialStatesOf } from './validateModel.js';
+import { PropertySet } from './kernel.js';
 import { VectorBuilder, vectorFingerprint, vectorSpecOf, type CompiledVectorSpec, type VectorState } from './vectorModel.js';
 
 /**
@@ -28,8 +29,8 @@ export function vectorSearchFor<S>(model: Model<S>, options: CheckOptions): Comp
   const compiled = vectorSpecOf(model);
   if (compiled === undefined || options.engine === 'generic') return undefined;
   if ((options.workers ?? 1) > 1 || (options.strategy ?? 'bfs') !== 'bfs' || options.detectCollisions || options.visitor) return undefined;
-  const selected = selectProperties(model, options.properties);
-  if (selected.some((p) => p.kind !== 'invariant' && p.kind !== 'reachable')) return undefined;
+  const props = new PropertySet(model, options.properties);
+  if (props.actions.length > 0 || props.observers.length > 0) return undefined;
   return compiled;
 }
 
@@ -77,8 +78,6 @@ class LevelArena {
 export class VectorSearch extends Search<VectorState> {
   private readonly visited = new FingerprintPairTable();
   private distinct = 0;
-  private vectorExpansions = 0;
-  private readonly hasTimeLimit: boolean;
   private readonly checksStates: boolean;
   /** Writes successors into {@link dst}, which holds a copy of {@link src} between steps. */
   private readonly builder: VectorBuilder;
@@ -93,8 +92,7 @@ export class VectorSearch extends Search<VectorState> {
     private readonly compiled: CompiledVectorSpec,
   ) {
     super(model, options);
-    this.hasTimeLimit = options.timeLimitSeconds !== undefined;
-    this.checksStates = this.invariants.length + this.goals.length > 0;
+    this.checksStates = this.props.invariants.length + this.props.goals.length > 0;
     this.builder = new VectorBuilder(compiled);
     this.src = new Int32Array(compiled.width);
     this.dst = new Int32Array(compiled.width);
@@ -115,8 +113,8 @@ export class VectorSearch extends Search<VectorState> {
 
   /** Checks invariants and goals on a newly stored state (the scratch vector). */
   private onNewVector(v: VectorState, id: number): void {
-    for (const inv of this.invariants) if (!this.found.has(inv.id) && !inv.holds(v)) this.decide(inv.id, { id, ordinal: -1 });
-    for (const goal of this.goals) if (!this.found.has(goal.id) && goal.reached(v)) this.decide(goal.id, { id, ordinal: -1 });
+    for (const inv of this.props.invariants) if (!this.found.has(inv.id) && !inv.holds(v)) this.decide(inv.id, { id, ordinal: -1 });
+    for (const goal of this.props.goals) if (!this.found.has(goal.id) && goal.reached(v)) this.decide(goal.id, { id, ordinal: -1 });
   }
 
   /**
@@ -138,19 +136,6 @@ export class VectorSearch extends Search<VectorState> {
     this.ordinals.push(ordinal);
     if (this.checksStates) this.onNewVector(v, id);
     return true;
-  }
-
-  /** The generic search's `tick`: the clock, memory and progress, now and then. */
-  private tickVector(queued: number): void {
-    if ((++this.vectorExpansions & 1023) !== 0 && !this.hasTimeLimit) return;
-    const { timeLimitSeconds, onProgress } = this.options;
-    const now = performance.now();
-    if (timeLimitSeconds !== undefined && now - this.started > timeLimitSeconds * 1000) this.stop('time', timeLimitSeconds);
-    if ((this.vectorExpansions & 1023) === 0 && this.memory.exceeded()) this.stopOnMemory(this.memory.reason);
-    if (onProgress && now - this.lastProgress >= (this.options.progressIntervalMs ?? 500)) {
-      this.lastProgress = now;
-      onProgress({ distinctStates: this.distinct, generatedStates: this.generated, depth: this.depth, queued, seconds: (now - this.started) / 1000 });
-    }
   }
 
   private bfsVectors(roots: readonly VectorState[]): void {
@@ -177,7 +162,7 @@ export class VectorSearch extends Search<VectorState> {
       const atDepthLimit = this.depth >= maxDepth;
       const firstId = this.distinct - level.count;
       for (let k = 0; k < level.count && !this.halted; k++) {
-        this.tickVector(level.count - k + next.count);
+        this.tick(level.count - k + next.count, this.distinct);
         this.expandVector(level, k, firstId + k, atDepthLimit, next);
       }
     }
@@ -228,6 +213,6 @@ export class VectorSearch extends Search<VectorState> {
         if (this.halted) return;
       }
     }
-    if (produced === 0 && this.checkDeadlock && !this.found.has('deadlock')) this.decide('deadlock', { id, ordinal: -1 });
+    if (produced === 0 && this.props.checkDeadlock && !this.found.has('deadlock')) this.decide('deadlock', { id, ordinal: -1 });
   }
 }

@@ -1,0 +1,117 @@
+/**
+ * What every search shares: the checked properties split by kind once (deadlock included), and
+ * the budget (time, memory, states) with the progress it reports. The one-thread search, the
+ * state-vector search, the parallel search and its workers, random exploration and
+ * `forEachTransition` all read these instead of a copy each; `forEachSuccessor`
+ * (`successors.ts`) is the one enumeration of a state's candidates.
+ */
+import { getHeapStatistics } from 'node:v8';
+import type { Model } from './model.js';
+import { MemoryGuard, memoryBound } from './memory.js';
+import type { CheckOptions } from './options.js';
+import type { ActionProperty, Invariant, Observer, Property, Reachability } from './properties.js';
+import { checkedProperties, type BoundReached, type CheckedProperty } from './result.js';
+import { selectProperties } from './validateModel.js';
+
+/** The properties a search checks, split by kind; `deadlock` when the model asks and it was selected. */
+export class PropertySet<S> {
+  readonly selected: readonly Property<S>[];
+  readonly invariants: readonly Invariant<S>[];
+  readonly actions: readonly ActionProperty<S>[];
+  readonly goals: readonly Reachability<S>[];
+  readonly observers: readonly Observer<S, unknown>[];
+  readonly checkDeadlock: boolean;
+  private readonly goalIds: ReadonlySet<string>;
+
+  /** `ids` as `CheckOptions.properties`: every property of the model when absent. */
+  constructor(model: Model<S>, ids: readonly string[] | undefined) {
+    this.selected = selectProperties(model, ids);
+    this.invariants = this.selected.filter((p): p is Invariant<S> => p.kind === 'invariant');
+    this.actions = this.selected.filter((p): p is ActionProperty<S> => p.kind === 'action');
+    this.goals = this.selected.filter((p): p is Reachability<S> => p.kind === 'reachable');
+    this.observers = this.selected.filter((p): p is Observer<S, unknown> => p.kind === 'observer');
+    this.checkDeadlock = model.checkDeadlock === true && (ids === undefined || ids.includes('deadlock'));
+    this.goalIds = new Set(this.goals.map((g) => g.id));
+  }
+
+  /** How many verdicts the search owes: every selected property, and deadlock. */
+  get count(): number {
+    return this.selected.length + (this.checkDeadlock ? 1 : 0);
+  }
+
+  /** Ids of the properties decided on a stored state, in the order the parallel search reports them. */
+  get stateIds(): string[] {
+    return [...this.invariants, ...this.goals, ...this.observers].map((p) => p.id);
+  }
+
+  /** Whether deciding `id` is a witness (a goal reached) rather than a violation. */
+  isGoal(id: string): boolean {
+    return this.goalIds.has(id);
+  }
+
+  /** The outcomes' rows: the selected properties, then deadlock. */
+  checked(): CheckedProperty[] {
+    return checkedProperties(this.selected, this.checkDeadlock);
+  }
+}
+
+/** What a search has done so far, for a progress report. */
+export interface Done {
+  readonly distinctStates: number;
+  readonly generatedStates: number;
+  readonly depth: number;
+}
+
+/**
+ * A search's budget: the wall clock, the memory bound and the states bound, with the progress
+ * reports. `expansion` is called once per expanded state and looks at the clock and memory only
+ * now and then: the clock on every expansion under a time limit (steps may be slow), else every
+ * 1024th, when memory is read too.
+ */
+export class Budget {
+  readonly started = performance.now();
+  readonly maxStates: number;
+  readonly memory: MemoryGuard;
+  private readonly memoryReportMiB: number;
+  private readonly timeLimitSeconds: number | undefined;
+  private lastProgress = this.started;
+  private expansions = 0;
+
+  constructor(private readonly options: CheckOptions) {
+    this.maxStates = options.maxStates ?? Infinity;
+    this.timeLimitSeconds = options.timeLimitSeconds;
+    const bound = memoryBound(options);
+    this.memory = new MemoryGuard(bound.bytes);
+    this.memoryReportMiB = bound.reportMiB;
+  }
+
+  /** The bound that stops the search at this expansion, if one does; reports progress when due. */
+  expansion(queued: number, done: Done): BoundReached | undefined {
+    if ((++this.expansions & 1023) !== 0 && this.timeLimitSeconds === undefined) return undefined;
+    const now = performance.now();
+    let stop: BoundReached | undefined;
+    if (this.timeLimitSeconds !== undefined && now - this.started > this.timeLimitSeconds * 1000) stop = { bound: 'time', limit: this.timeLimitSeconds };
+    if (stop === undefined && (this.expansions & 1023) === 0 && this.memory.exceeded()) stop = this.memoryStop(this.memory.reason);
+    this.progress(now, queued, done);
+    return stop;
+  }
+
+  /** Reports progress if the interval has passed since the last report. */
+  progress(now: number, queued: number, done: Done): void {
+    const { onProgress } = this.options;
+    if (!onProgress || now - this.lastProgress < (this.options.progressIntervalMs ?? 500)) return;
+    this.lastProgress = now;
+    onProgress({ distinctStates: done.distinctStates, generatedStates: done.generatedStates, depth: done.depth, queued, seconds: (now - this.started) / 1000 });
+  }
+
+  /** The memory stop: the bound given, or V8's heap limit when that was what came first. */
+  memoryStop(reason: 'rss' | 'heap' | undefined, heapLimitBytes?: number): BoundReached {
+    const limit = reason === 'heap' ? Math.round((heapLimitBytes ?? getHeapStatistics().heap_size_limit) / 1048576) : this.memoryReportMiB;
+    return { bound: 'memory', limit };
+  }
+
+  /** Seconds since the search began. */
+  seconds(): number {
+    return (performance.now() - this.started) / 1000;
+  }
+}
