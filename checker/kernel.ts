@@ -85,14 +85,17 @@ export class Budget {
     this.memoryReportMiB = bound.reportMiB;
   }
 
-  /** The bound that stops the search at this expansion, if one does; reports progress when due. */
-  expansion(queued: number, done: Done): BoundReached | undefined {
+  /**
+   * The bound that stops the search at this expansion, if one does; reports progress when due.
+   * Counts are passed as numbers: this runs once per expanded state, so it allocates nothing.
+   */
+  expansion(queued: number, distinctStates: number, generatedStates: number, depth: number): BoundReached | undefined {
     if ((++this.expansions & 1023) !== 0 && this.timeLimitSeconds === undefined) return undefined;
     const now = performance.now();
     let stop: BoundReached | undefined;
     if (this.timeLimitSeconds !== undefined && now - this.started > this.timeLimitSeconds * 1000) stop = { bound: 'time', limit: this.timeLimitSeconds };
     if (stop === undefined && (this.expansions & 1023) === 0 && this.memory.exceeded()) stop = this.memoryStop(this.memory.reason);
-    this.progress(now, queued, done);
+    if (this.options.onProgress && now - this.lastProgress >= (this.options.progressIntervalMs ?? 500)) this.progress(now, queued, { distinctStates, generatedStates, depth });
     return stop;
   }
 

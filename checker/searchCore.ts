@@ -182,7 +182,7 @@ export class Search<S> {
 
   /** Called once per expanded state: the budget's bounds and progress. */
   protected tick(queued: number, distinctStates: number = this.table.size): void {
-    const stop = this.budget.expansion(queued, { distinctStates, generatedStates: this.generated, depth: this.depth });
+    const stop = this.budget.expansion(queued, distinctStates, this.generated, this.depth);
     if (stop !== undefined) this.stop(stop.bound, stop.limit);
   }
 
