@@ -5,7 +5,7 @@
 export type { ChallengerLeaderElection, ClusterConfig, LeaderElectionConfig, Outage, TolerationSetting, WorkloadConfig, WorkloadKind, PodManagementPolicy } from './config.js';
 export { daemonPodName, defaultGracePeriod, failingNodeCount, leaseRenewInterval, MAX_WAIT_FOR_CONTAINER_RUNTIME, podOfWorkload, tolerationOf, workloadOfPod, WORKLOAD_KINDS } from './config.js';
 export type { ClusterState, ApiState, NodeObject, PodObject, NodeReal, Candidate, ControllerManagerLocal, LeaseRecord, Taint, Ready, Tolerations, Workload } from './state.js';
-export { canWrite, isTerminating, terminatingOf, quorum, apiReachable, acting, nodeName, candidateName, nodeLive, kubeletCanWrite, KCM, SCHED, ELECTION_NAMES } from './state.js';
+export { canWrite, isTerminating, replicasOf, terminatingOf, quorum, apiReachable, acting, nodeName, candidateName, nodeLive, kubeletCanWrite, KCM, SCHED, ELECTION_NAMES } from './state.js';
 export type { ScenarioInfo } from './scenarios.js';
 export { scenarios } from './scenarios.js';
 export type { ParameterInfo } from './parameters.js';
@@ -21,7 +21,7 @@ export { heartbeatsOf, syncWork } from './kubelet.js';
 export { parseDuration, formatDuration } from './duration.js';
 export { configWarnings, leaderElectionProblem } from './validate.js';
 export { nodeIndex, zoneOf, podIndex, hasTaint, conditionNoExecute, kubeletReachesApi, kubeletAlive, running } from './state.js';
-export type { Deletion, NodeHealth, ZoneState, Budgets, Terminating } from './state.js';
+export type { Deletion, NodeHealth, ZoneState, Budgets, Terminating, WorkloadScale } from './state.js';
 export { viewOf, deletePod, relistSources, apiserverCacheName } from './informers.js';
 export type { DeleteOptions, DeleteOutcome } from './informers.js';
 export type { Informer, Expectation } from './state.js';

@@ -50,7 +50,7 @@ function terminatingKey(n: NodeReal, label: (pod: string) => string): string {
   return out;
 }
 
-const DEL: Record<string, string> = { 'taint-eviction': 'e', replicaset: 'r', operator: 'o' };
+const DEL: Record<string, string> = { 'taint-eviction': 'e', replicaset: 'r', operator: 'o', statefulset: 's' };
 
 /** A pod's attributes other than its name and node. */
 function podAttrKey(p: PodObject): string {
@@ -126,6 +126,7 @@ function budgetKey(budget: ClusterState['budget']): string {
 /** What follows the candidates in the key: budgets, outage and sequence timers, extensions, caches. */
 function stateKeyTail(s: ClusterState): string {
   let out = `#${budgetKey(s.budget)}#${s.kubeletApiOutage},${s.sequenceDone},${s.sequenceIn}`;
+  if (s.api.scale !== undefined) out += `#S${encode(s.api.scale)}`;
   if (s.custom !== undefined) out += `#${encode(opaqueView(s.custom, s.extensions))}`;
   else if (s.extensions !== undefined) out += `#${encode(s.extensions)}`;
   if (s.informers !== undefined) out += informersKey(s, podKey, nodeObjectKey);
@@ -135,7 +136,7 @@ function stateKeyTail(s: ClusterState): string {
 // ---- the same key as numbers, for fingerprints ------------------------------------------------
 
 const READY_CODE: Record<NodeObject['ready'], number> = { True: 0, False: 1, Unknown: 2, None: 3 };
-const DELETION_CODE: Record<string, number> = { 'taint-eviction': 1, replicaset: 2, operator: 3 };
+const DELETION_CODE: Record<string, number> = { 'taint-eviction': 1, replicaset: 2, operator: 3, statefulset: 4 };
 const AFTER_PAUSE_CODE: Record<Candidate['afterPause'], number> = { none: 0, race: 1, stale: 2 };
 const ZONE_CODE: Record<string, number> = { Normal: 0, PartialDisruption: 1, FullDisruption: 2 };
 /** Written where a field may be absent or null (no number a field holds). */
@@ -320,6 +321,11 @@ export function writeStateKey(w: KeyBuffer, s: ClusterState, plan: KeyPlan): voi
   w.num(s.kubeletApiOutage);
   w.num(s.sequenceDone);
   w.num(s.sequenceIn);
+  if (s.api.scale === undefined) w.num(0);
+  else {
+    w.num(1);
+    w.text(encode(s.api.scale));
+  }
   if (s.custom !== undefined) {
     w.num(1);
     w.text(encode(opaqueView(s.custom, s.extensions)));

@@ -32,7 +32,7 @@ export interface NodeObject {
 }
 
 /** Why a pod object carries a deletionTimestamp. */
-export type Deletion = 'taint-eviction' | 'replicaset' | 'operator';
+export type Deletion = 'taint-eviction' | 'replicaset' | 'operator' | 'statefulset';
 
 /**
  * A workload's name (`cluster.workloads`; by default the ReplicaSet `web` and the StatefulSet
@@ -102,6 +102,39 @@ export interface ApiState {
   readonly pods: readonly PodObject[];
   /** Leader-election records: [kube-controller-manager, kube-scheduler]. */
   readonly leases: readonly [LeaseRecord, LeaseRecord];
+  /**
+   * `spec.replicas` of the workloads whose scale was written since the start (an operator's
+   * `kubectl scale`), by workload name; absent while every workload has its configured replicas.
+   */
+  readonly scale?: Readonly<Record<Workload, WorkloadScale>>;
+}
+
+/** A workload's `spec.replicas` as written, and what the at-most-replicas promise allows meanwhile. */
+export interface WorkloadScale {
+  readonly replicas: number;
+  /**
+   * Set by a scale-down below the active pods: how many were active then. Until the ReplicaSet
+   * controller syncs the set (`status.observedGeneration` catching up), those pods are not an
+   * excess the controller made; absent otherwise.
+   */
+  readonly ceiling?: number;
+}
+
+/**
+ * A pod is Running and Ready as far as the model can tell (see workloads.ts): bound,
+ * not Terminating, on a Node object with Ready=True, its container running there.
+ */
+export function podRunningAndReady(s: ClusterState, p: PodObject): boolean {
+  if (p.nodeName < 0 || p.deletion !== null) return false;
+  const node = s.api.nodes[p.nodeName];
+  // A container of this name that got SIGTERM belongs to an earlier incarnation, not to this pod.
+  const real = s.nodes[p.nodeName];
+  return node !== null && node.ready === 'True' && real.running.includes(p.name) && !isTerminating(real, p.name);
+}
+
+/** A workload's `spec.replicas` now: as written (`api.scale`) or as configured. */
+export function replicasOf(s: ClusterState, w: { readonly name: string; readonly replicas: number }): number {
+  return s.api.scale?.[w.name]?.replicas ?? w.replicas;
 }
 
 /** A worker node as it really is. */

@@ -349,6 +349,7 @@ export function permuteNodesAndPods(s: ClusterState, perm: readonly number[], re
       nodes: perm.map((old) => s.api.nodes[old]),
       pods: s.api.pods.map((p) => ({ ...p, name: rn(p.name), nodeName: mapNode(p.nodeName) })).sort((a, b) => byString(a.name, b.name)),
       leases: s.api.leases,
+      ...(s.api.scale === undefined ? {} : { scale: s.api.scale }),
     },
     nodes: perm.map((old) => {
       const node = s.nodes[old];

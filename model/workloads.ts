@@ -22,7 +22,10 @@
  *   keeps its stale Ready status until the node is marked Unknown (this only matters for creating
  *   a missing higher ordinal within that grace period). Not modelled: readiness probes (a running
  *   container is Ready), minReadySeconds (0: Ready is Available), failed or
- *   succeeded pods being deleted and recreated, scale-down of condemned ordinals, updates.
+ *   succeeded pods being deleted and recreated, updates. A scale-down (an operator's write of
+ *   `spec.replicas`, `api.scale`) deletes the condemned ordinals from the highest, one at a time
+ *   and each once the previous is gone (OrderedReady), or all at once (Parallel).
+ *   Every controller reads `spec.replicas` as it is in the API (its workload informer is not lagged).
  *   podManagementPolicy Parallel (from the workload list or a manifest) creates every missing
  *   ordinal without waiting for the lower ones.
  * - DaemonSet (pkg/controller/daemon): one pod per node, named `<name>-node-<n>` (Kubernetes'
@@ -49,7 +52,7 @@ import { produce } from 'immer';
 import { daemonPodName } from './config.js';
 import { API, clusterAction, type ClusterAction, type Ctx, type WorkloadCtx } from './context.js';
 import { expect, expectationsSatisfied, freshUid, kcmAwait, kcmView, kcmWaiting } from './informers.js';
-import { byShape, acting, canWrite, isTerminating, KCM, nodeName, podIndex, type ClusterState, type PodObject, type Taint } from './state.js';
+import { byShape, acting, canWrite, KCM, nodeName, podIndex, podRunningAndReady, replicasOf, type ClusterState, type PodObject, type Taint } from './state.js';
 
 const refs = byShape((s: ClusterState): string[] => s.candidates[KCM].map((_, c) => `kube-controller-manager-${c + 1}`));
 const idx = (p: string): number => Number(p.slice('kube-controller-manager-'.length)) - 1;
@@ -65,7 +68,7 @@ function kcmCanWrite(s: ClusterState, c: number): boolean {
  * the containers), standing for Kubernetes' random suffixes, which never collide.
  */
 export function replicaSetWorkOf(s: ClusterState, w: WorkloadCtx, real: ClusterState = s): { create: string[]; remove: string[] } | undefined {
-  const want = w.replicas;
+  const want = replicasOf(s, w);
   const active = s.api.pods.filter((p) => p.workload === w.name && p.deletion === null);
   if (active.length === want) return undefined;
   if (active.length > want) {
@@ -94,34 +97,55 @@ export function replicaSetWork(ctx: Ctx, s: ClusterState, c: number): { workload
   return undefined;
 }
 
-/**
- * The StatefulSet pod is Running and Ready as far as the model can tell (see the header): bound,
- * not Terminating, on a Node object with Ready=True, its container running there.
- */
-function statefulSetPodReady(s: ClusterState, p: PodObject): boolean {
-  if (p.nodeName < 0 || p.deletion !== null) return false;
-  const node = s.api.nodes[p.nodeName];
-  // A container of this name that got SIGTERM belongs to an earlier incarnation, not to this pod.
-  const real = s.nodes[p.nodeName];
-  return node !== null && node.ready === 'True' && real.running.includes(p.name) && !isTerminating(real, p.name);
-}
+/** A StatefulSet's next step: create the pod of an ordinal, or delete a condemned one (scale-down). */
+export type StatefulSetStep = { readonly create: string } | { readonly remove: string };
+
+/** The ordinal of a StatefulSet pod `<set>-<ordinal>`. */
+const ordinalOf = (set: string, pod: string): number => Number(pod.slice(set.length + 1));
 
 /**
- * The pod the OrderedReady controller of StatefulSet `w` creates now, or undefined: the lowest
- * ordinal whose pod object does not exist, provided every lower ordinal exists, is not
- * Terminating and is Ready (otherwise the controller waits). Once it has created ordinal i, that
- * pod is unbound hence not Ready, so nothing above it is due until it runs.
+ * What the controller of StatefulSet `w` does now, or undefined (`updateStatefulSet` in
+ * stateful_set_control.go). First the replicas, ordinals 0 … spec.replicas-1 from the lowest: the
+ * first missing one is created; OrderedReady (`monotonic`) stops at the first that is not Running
+ * and Ready, so ordinal i is created only while 0 … i-1 all run and are Ready (once created it is
+ * unbound, hence not Ready, so nothing above it is due until it runs). Then the condemned pods,
+ * ordinals at or above spec.replicas (a scale-down), from the highest: one that is Terminating is
+ * waited for (OrderedReady) or skipped (Parallel); OrderedReady deletes the highest only when it
+ * is Running and Ready or is the first unhealthy pod, one per sync; Parallel deletes every one.
  */
-export function statefulSetNextOf(s: ClusterState, w: WorkloadCtx, parallel = false): string | undefined {
+export function statefulSetStepOf(s: ClusterState, w: WorkloadCtx, parallel = false): StatefulSetStep | undefined {
   const pods = s.api.pods;
-  for (let i = 0; i < w.replicas; i++) {
+  const replicas = replicasOf(s, w);
+  let firstUnhealthy: string | undefined;
+  for (let i = 0; i < replicas; i++) {
     const name = `${w.name}-${i}`;
     const k = podIndex(s, name);
-    if (k < 0) return name;
+    if (k < 0) return { create: name };
     // Parallel (stateful_set_control.go: `monotonic` false) waits for no lower ordinal.
-    if (!parallel && !statefulSetPodReady(s, pods[k])) return undefined;
+    if (!podRunningAndReady(s, pods[k])) {
+      if (!parallel) return undefined;
+      firstUnhealthy ??= name;
+    }
+  }
+  const condemned = pods.filter((p) => p.workload === w.name && ordinalOf(w.name, p.name) >= replicas).sort((a, b) => ordinalOf(w.name, a.name) - ordinalOf(w.name, b.name));
+  if (condemned.length === 0) return undefined;
+  firstUnhealthy ??= condemned.find((p) => !podRunningAndReady(s, p))?.name;
+  for (let k = condemned.length - 1; k >= 0; k--) {
+    const p = condemned[k];
+    if (p.deletion !== null) {
+      if (!parallel) return undefined;
+      continue;
+    }
+    if (!parallel && !podRunningAndReady(s, p) && p.name !== firstUnhealthy) return undefined;
+    return { remove: p.name };
   }
   return undefined;
+}
+
+/** The pod the controller of StatefulSet `w` creates now (see {@link statefulSetStepOf}), or undefined. */
+export function statefulSetNextOf(s: ClusterState, w: WorkloadCtx, parallel = false): string | undefined {
+  const step = statefulSetStepOf(s, w, parallel);
+  return step !== undefined && 'create' in step ? step.create : undefined;
 }
 
 /** StatefulSets whose podManagementPolicy is Parallel, by name (memoised per config). */
@@ -135,13 +159,13 @@ function isParallel(ctx: Ctx, name: string): boolean {
   return set.has(name);
 }
 
-/** The pod the first StatefulSet (in list order) with work creates now as candidate c sees it, or undefined. */
-export function statefulSetNext(ctx: Ctx, s: ClusterState, c: number): string | undefined {
+/** The step of the first StatefulSet (in list order) with work as candidate c sees it, or undefined. */
+export function statefulSetNext(ctx: Ctx, s: ClusterState, c: number): (StatefulSetStep & { readonly workload: WorkloadCtx }) | undefined {
   const view = kcmView(s, c);
   for (const w of ctx.workloads) {
     if (w.kind !== 'StatefulSet' || kcmWaiting(s, c, w.name)) continue;
-    const next = statefulSetNextOf(view, w, isParallel(ctx, w.name));
-    if (next !== undefined) return next;
+    const next = statefulSetStepOf(view, w, isParallel(ctx, w.name));
+    if (next !== undefined) return { ...next, workload: w };
   }
   return undefined;
 }
@@ -182,6 +206,20 @@ function createPods(s: ClusterState, pods: readonly PodObject[]): { state: Clust
   return { state: { ...s, api: { ...s.api, pods: [...s.api.pods, ...fresh].sort(byName) } }, created: fresh.map((p) => p.name) };
 }
 
+/**
+ * The ReplicaSet controller has synced `w` since its last scale (`status.observedGeneration`
+ * caught up): a scale-down's allowance of the pods active before it ends, and an entry back at
+ * the configured replicas goes (the same state as one never scaled).
+ */
+function scaleObserved(s: ClusterState, w: WorkloadCtx): ClusterState {
+  const entry = s.api.scale?.[w.name];
+  if (entry === undefined || (entry.ceiling === undefined && entry.replicas !== w.replicas)) return s;
+  const { [w.name]: _gone, ...rest } = s.api.scale!;
+  const scale = entry.replicas === w.replicas ? rest : { ...rest, [w.name]: { replicas: entry.replicas } };
+  const { scale: _old, ...api } = s.api;
+  return { ...s, api: Object.keys(scale).length === 0 ? api : { ...api, scale } };
+}
+
 const byName = (a: PodObject, b: PodObject): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 export function workloadActions(ctx: Ctx): ClusterAction[] {
@@ -204,7 +242,7 @@ export function workloadActions(ctx: Ctx): ClusterAction[] {
           for (const name of w.create) pods.push(newPod(s, w.workload, name));
           d.api.pods = pods.sort(byName);
         });
-        return expect(next, c, w.workload.name, w.create.length, deleted.length);
+        return expect(scaleObserved(next, w.workload), c, w.workload.name, w.create.length, deleted.length);
       },
       describe: (b, p) => {
         const w = replicaSetWork(ctx, b, idx(p))!;
@@ -224,13 +262,24 @@ export function workloadActions(ctx: Ctx): ClusterAction[] {
       params: refs,
       enabled: (s, p) => kcmCanWrite(s, idx(p)) && statefulSetNext(ctx, s, idx(p)) !== undefined,
       apply: (s, p) => {
-        const name = statefulSetNext(ctx, s, idx(p))!;
-        const w = ctx.workloadOfPod(name)!;
-        return kcmAwait(createPods(s, [newPod(s, w, name)]).state, idx(p), w.name);
+        const step = statefulSetNext(ctx, s, idx(p))!;
+        const w = step.workload;
+        if ('create' in step) return kcmAwait(createPods(s, [newPod(s, w, step.create)]).state, idx(p), w.name);
+        // A scale-down deletes the condemned pod gracefully (an unbound one goes at once); one its
+        // cache still shows but the API no longer has is NotFound, and the set waits for the event.
+        const k = podIndex(s, step.remove);
+        if (k < 0 || s.api.pods[k].deletion !== null) return kcmAwait(s, idx(p), w.name);
+        const pods = s.api.pods[k].nodeName < 0 ? s.api.pods.filter((_, j) => j !== k) : s.api.pods.map((q, j) => (j === k ? { ...q, deletion: 'statefulset' as const } : q));
+        return kcmAwait({ ...s, api: { ...s.api, pods } }, idx(p), w.name);
       },
       describe: (b, p) => {
-        const name = statefulSetNext(ctx, b, idx(p));
-        const pin = name === undefined ? -1 : (ctx.workloadOfPod(name)?.pinnedNode ?? -1);
+        const step = statefulSetNext(ctx, b, idx(p));
+        if (step !== undefined && 'remove' in step) {
+          const gone = podIndex(b, step.remove) < 0 || b.api.pods[podIndex(b, step.remove)].deletion !== null;
+          return { actor: 'kube-controller-manager/statefulset', summary: `deletes ${step.remove} (scale-down to ${replicasOf(b, step.workload)})${gone ? ': already gone or Terminating (its informer cache is behind); waits for a watch event' : ''}`, to: [...API] };
+        }
+        const name = step?.create;
+        const pin = step?.workload.pinnedNode ?? -1;
         const exists = name !== undefined && podIndex(b, name) >= 0;
         const summary = `creates ${name ?? '?'}${pin >= 0 ? ` (spec.nodeName ${nodeName(pin)})` : ''}${exists ? ': 409 AlreadyExists (its informer cache is behind); waits for a watch event' : ''}`;
         return { actor: 'kube-controller-manager/statefulset', summary, to: [...API] };

@@ -5,7 +5,7 @@
  * so every behaviour eventually has no more faults: "once faults stop").
  */
 import { alwaysEventually, type LivenessProperty } from '../checker/index.js';
-import type { ClusterConfig, ClusterState } from '../model/index.js';
+import { replicasOf, type ClusterConfig, type ClusterState } from '../model/index.js';
 import { copiesRunning, runningReplicas } from './helpers.js';
 
 /**
@@ -18,7 +18,7 @@ export function replicasEventuallyRunning(config: ClusterConfig): LivenessProper
   return alwaysEventually<ClusterState>(
     'replicas-eventually-running',
     'once faults stop, every ReplicaSet has its replicas running (again and again)',
-    (s) => sets.every((w) => runningReplicas(s, w.name) >= w.replicas),
+    (s) => sets.every((w) => runningReplicas(s, w.name) >= replicasOf(s, w)),
   );
 }
 
@@ -37,11 +37,13 @@ export const leaseEventuallyHeld: LivenessProperty<ClusterState> = alwaysEventua
  * design), which this finds as a lasso.
  */
 export function statefulSetIdentityEventuallyRunning(config: ClusterConfig): LivenessProperty<ClusterState> {
-  const names = config.cluster.workloads.filter((w) => w.kind === 'StatefulSet').flatMap((w) => Array.from({ length: w.replicas }, (_, i) => `${w.name}-${i}`));
+  const sets = config.cluster.workloads.filter((w) => w.kind === 'StatefulSet');
+  // The identities of spec.replicas now (a scale-down condemns the ordinals above it).
+  const names = (s: ClusterState): string[] => sets.flatMap((w) => Array.from({ length: replicasOf(s, w) }, (_, i) => `${w.name}-${i}`));
   return alwaysEventually<ClusterState>(
     'statefulset-identity-eventually-running',
     'once faults stop, every StatefulSet identity runs exactly once (again and again)',
-    (s) => names.every((n) => copiesRunning(s, n) === 1),
+    (s) => names(s).every((n) => copiesRunning(s, n) === 1),
   );
 }
 

@@ -8,7 +8,7 @@
  * the product space small and symmetric.
  */
 import { always, alwaysStep, observer, type ActionLabel, type History, type Property } from '../checker/index.js';
-import { leaseRenewInterval, makeCtx, nodeLive, nodeName, type ClusterConfig, type ClusterState } from '../model/index.js';
+import { leaseRenewInterval, makeCtx, nodeLive, nodeName, replicasOf, type ClusterConfig, type ClusterState } from '../model/index.js';
 import { conditionToleration } from '../model/taintEviction.js';
 import { canHappen, possibleEvents } from '../model/possible.js';
 import { earliestReplacement, listOf, notReadyReplacementBound, oneLine, podsLeaving, podsLeavingNamed, replacementBound, replicaSets, runningReplicas } from './helpers.js';
@@ -229,10 +229,13 @@ export function replacementWithin(config: ClusterConfig, bounds: { readonly unre
   const renew = leaseRenewInterval(config);
   const sets = replicaSets(config).map((w) => ({
     name: w.name,
-    want: w.replicas,
+    replicas: w.replicas,
     unreachable: bounds.unreachable ?? replacementBound(config, w.name),
     notReady: bounds.notReady ?? notReadyReplacementBound(config, w.name),
   }));
+  // After a scale (an operator's write of spec.replicas) the replicas that must come back are the
+  // fewer of the two: pods a scale-up adds were never lost, and a scale-down removes pods on purpose.
+  const wanted = (s: ClusterState, w: { readonly name: string; readonly replicas: number }): number => Math.min(w.replicas, replicasOf(s, w));
   const explained = (s: ClusterState, unreachable: number | undefined, notReady: number | undefined): boolean =>
     s.nodes.some(
       (n) =>
@@ -255,9 +258,10 @@ export function replacementWithin(config: ClusterConfig, bounds: { readonly unre
   const why = (s: ClusterState): string | undefined =>
     oneLine(sets.flatMap((w) => {
       const serving = runningReplicas(s, w.name);
-      if (serving >= w.want || explained(s, w.unreachable, w.notReady)) return [];
+      const want = wanted(s, w);
+      if (serving >= want || explained(s, w.unreachable, w.notReady)) return [];
       const ctx = makeCtx(config);
-      const short = `${w.name} has ${serving} of ${w.want} ${w.want === 1 ? 'replica' : 'replicas'} serving`;
+      const short = `${w.name} has ${serving} of ${want} ${want === 1 ? 'replica' : 'replicas'} serving`;
       // The most recent loss of each kind: the node whose last heartbeat, or runtime failure, is the latest.
       const lost = s.nodes.map((n, i) => ({ n, i })).filter(({ n }) => !n.up || !n.kubeletUp || n.partitioned || n.sinceHeartbeat > renew);
       const latest = lost.reduce<(typeof lost)[number] | undefined>((m, x) => (m === undefined || x.n.sinceHeartbeat < m.n.sinceHeartbeat ? x : m), undefined);
@@ -272,7 +276,7 @@ export function replacementWithin(config: ClusterConfig, bounds: { readonly unre
   return always<ClusterState>(
     'replacement-within',
     `a missing ReplicaSet replica is serving again within ${within} (counted from the most recent loss)`,
-    (s) => sets.every((w) => runningReplicas(s, w.name) >= w.want || explained(s, w.unreachable, w.notReady)),
+    (s) => sets.every((w) => runningReplicas(s, w.name) >= wanted(s, w) || explained(s, w.unreachable, w.notReady)),
     { source: 'derived from kubernetes-semantics.md A2 (resulting default timeline); kubernetes/kubernetes:pkg/controller/nodelifecycle, pkg/controller/tainteviction, pkg/controller/replicaset', explain: why },
   );
 }

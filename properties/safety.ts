@@ -4,7 +4,7 @@
  */
 import { always, alwaysStep, type ActionLabel, type Property } from '../checker/index.js';
 import {
-  acting, candidateName, ELECTION_NAMES, heartbeatsOf, isTerminating, kubeletReachesApi, nodeName, podOfWorkload, quorum, syncWork, type ClusterConfig, type ClusterState,
+  acting, candidateName, ELECTION_NAMES, heartbeatsOf, isTerminating, kubeletReachesApi, nodeName, podOfWorkload, quorum, replicasOf, syncWork, type ClusterConfig, type ClusterState,
 } from '../model/index.js';
 import { apiWrites, boundTo, copiesRunning, listOf, nodesRunning, oneLine, workloadsOfKind } from './helpers.js';
 
@@ -217,13 +217,22 @@ export function explainStops(before: ClusterState, action: ActionLabel, after: C
   }));
 }
 
+/**
+ * How many active pods ReplicaSet `w` may have: its spec.replicas, or after a scale-down the
+ * controller has not synced yet, the pods that were active when it was written.
+ */
+function allowedActive(s: ClusterState, w: { readonly name: string; readonly replicas: number }): number {
+  return Math.max(replicasOf(s, w), s.api.scale?.[w.name]?.ceiling ?? 0);
+}
+
 /** Active pods (no deletionTimestamp, `IsPodActive`) of each ReplicaSet above its spec.replicas, by name. */
 export function replicaSetExcess(config: ClusterConfig, s: ClusterState): Map<string, number> {
   const out = new Map<string, number>();
   for (const w of workloadsOfKind(config, 'ReplicaSet')) {
     let active = 0;
     for (const p of s.api.pods) if (p.workload === w.name && p.deletion === null) active++;
-    if (active > w.replicas) out.set(w.name, active - w.replicas);
+    const allowed = allowedActive(s, w);
+    if (active > allowed) out.set(w.name, active - allowed);
   }
   return out;
 }
@@ -253,7 +262,8 @@ export function replicaSetAtMostReplicas(config: ClusterConfig): Property<Cluste
 export function explainExcess(config: ClusterConfig, s: ClusterState): string | undefined {
   return oneLine(workloadsOfKind(config, 'ReplicaSet').flatMap((w) => {
     const active = s.api.pods.filter((p) => p.workload === w.name && p.deletion === null).map((p) => p.name);
-    return active.length > w.replicas ? [`${w.name} has ${active.length} active pods (${active.join(', ')}), more than its ${w.replicas} ${w.replicas === 1 ? 'replica' : 'replicas'}`] : [];
+    const allowed = allowedActive(s, w);
+    return active.length > allowed ? [`${w.name} has ${active.length} active pods (${active.join(', ')}), more than its ${allowed} ${allowed === 1 ? 'replica' : 'replicas'}`] : [];
   }));
 }
 

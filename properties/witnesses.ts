@@ -3,7 +3,7 @@
  * about really happens on some path).
  */
 import { sometimes, type Property } from '../checker/index.js';
-import type { ClusterConfig, ClusterState } from '../model/index.js';
+import { replicasOf, type ClusterConfig, type ClusterState } from '../model/index.js';
 import { containersOf, workloadsOfKind } from './helpers.js';
 import { replicaSetExcess } from './safety.js';
 
@@ -45,7 +45,7 @@ export function replicaSetExtraCopy(config: ClusterConfig): Property<ClusterStat
   return sometimes<ClusterState>(
     'replicaset-extra-copy',
     'more ReplicaSet containers run than its replicas (allowed: ReplicaSets give no at-most-N guarantee)',
-    (s) => workloadsOfKind(config, 'ReplicaSet').some((w) => containersOf(s, w) > w.replicas),
+    (s) => workloadsOfKind(config, 'ReplicaSet').some((w) => containersOf(s, w) > replicasOf(s, w)),
     { source: 'https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-based-evictions' },
   );
 }

@@ -26,7 +26,7 @@
  * otherwise and a new one is always greater than every one present.
  */
 import type { JsonValue } from '../../checker/index.js';
-import { nodeName, type ClusterState, type NodeObject, type PodObject } from '../state.js';
+import { nodeName, podRunningAndReady, replicasOf, type ClusterState, type NodeObject, type PodObject } from '../state.js';
 
 /** An owner of an object: the garbage collector deletes the object once no object of `kind` has `uid`. */
 export interface OwnerReference {
@@ -90,6 +90,17 @@ export interface CustomStore {
   readonly identities?: Readonly<Record<string, string>>;
   /** Operator replicas cut off from the kube-apiserver (their pod's network), by name. */
   readonly partitioned?: readonly string[];
+  /** The cluster's workloads (`cluster.workloads`) as their objects are served; fixed for a run but for `api.scale`. */
+  readonly workloads?: readonly WorkloadSpec[];
+}
+
+/** A workload of the cluster as the API serves its object (a Deployment is its ReplicaSet, of the same name). */
+export interface WorkloadSpec {
+  readonly kind: 'ReplicaSet' | 'StatefulSet' | 'DaemonSet';
+  readonly name: string;
+  /** The configured `spec.replicas`. */
+  readonly replicas: number;
+  readonly podManagementPolicy?: 'OrderedReady' | 'Parallel';
 }
 
 /** A write to the API, or a call outside the cluster, as a controller or a user issues it. */
@@ -110,13 +121,44 @@ export type Write =
 
 /**
  * The cluster's own kinds an operator may watch and read (`for`, `owns`, `watches`, `view.reader`)
- * as API objects, and delete (Pods). They are the model's Pod and Node objects seen through the
- * API: a Pod's `spec.nodeName` and `metadata.deletionTimestamp`, a Node's Ready condition, taints
- * and `spec.unschedulable`. The model keeps no resourceVersion for them (it is empty); a Pod's
- * uid tells its incarnations apart. Other writes to them are not modelled.
+ * as API objects. They are the model's objects seen through the API: a Pod's `spec.nodeName` and
+ * `metadata.deletionTimestamp`; a Node's Ready condition, taints and `spec.unschedulable`; a
+ * workload's `spec.replicas` (and a StatefulSet's `podManagementPolicy`) with `status.replicas`
+ * (its pod objects not Terminating) and `status.readyReplicas` (those Running and Ready), as the
+ * status is once its controller has written it. A Deployment is served as its ReplicaSet, under
+ * the same name (kind `Deployment` or `ReplicaSet`). The model keeps no resourceVersion for them
+ * (it is empty, and an update of one is never a Conflict); a Pod's uid tells its incarnations
+ * apart. Writes: Pods are deleted (graceful or forced); a Deployment's, ReplicaSet's or
+ * StatefulSet's `spec.replicas` is patched or updated (a scale, as `kubectl scale` does); other
+ * writes to them are not modelled and are refused when a reconcile makes one.
  */
-export const STOCK_KINDS: readonly string[] = ['Pod', 'Node'];
+export const STOCK_KINDS: readonly string[] = ['Pod', 'Node', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet'];
 export const isStockKind = (kind: string): boolean => STOCK_KINDS.includes(kind);
+/** The stock kinds whose objects name nodes (so an operator reading them is not symmetric in nodes). */
+export const namesNodes = (kind: string): boolean => kind === 'Pod' || kind === 'Node';
+/** The kinds whose `spec.replicas` an operator may write. */
+export const SCALABLE_KINDS: readonly string[] = ['Deployment', 'ReplicaSet', 'StatefulSet'];
+/** The model's workload kind of a stock kind's object (a Deployment is its ReplicaSet). */
+const workloadKind = (kind: string): WorkloadSpec['kind'] | undefined => (kind === 'Deployment' || kind === 'ReplicaSet' ? 'ReplicaSet' : kind === 'StatefulSet' || kind === 'DaemonSet' ? kind : undefined);
+
+/** The workload a stock object of `kind` and `name` is, if any. */
+export function workloadSpecOf(s: ClusterState, kind: string, name: string): WorkloadSpec | undefined {
+  const k = workloadKind(kind);
+  return k === undefined ? undefined : s.custom?.workloads?.find((w) => w.kind === k && w.name === name);
+}
+
+/** A workload's object as the API serves it now. */
+export function workloadAsObject(s: ClusterState, kind: string, w: WorkloadSpec): ApiObject {
+  let replicas = 0;
+  let readyReplicas = 0;
+  for (const p of s.api.pods) {
+    if (p.workload !== w.name || p.deletion !== null) continue;
+    replicas++;
+    if (podRunningAndReady(s, p)) readyReplicas++;
+  }
+  const spec = w.kind === 'DaemonSet' ? {} : { replicas: replicasOf(s, w), ...(w.kind === 'StatefulSet' ? { podManagementPolicy: w.podManagementPolicy ?? 'OrderedReady' } : {}) };
+  return { kind, metadata: { name: w.name, uid: `${kind}-${w.name}`, resourceVersion: '', generation: 1 }, spec, status: { replicas, readyReplicas } };
+}
 
 const podObjects = new WeakMap<readonly PodObject[], readonly ApiObject[]>();
 const nodeObjects = new WeakMap<readonly (NodeObject | null)[], readonly ApiObject[]>();
@@ -140,8 +182,18 @@ export function nodeAsObject(n: NodeObject, i: number): ApiObject {
   };
 }
 
+const workloadObjects = new WeakMap<ClusterState, Map<string, readonly ApiObject[]>>();
+
 /** The objects of a stock kind in the API now, sorted by name (the same list while the API's part is unchanged). */
 export function stockObjects(s: ClusterState, kind: string): readonly ApiObject[] {
+  const wk = workloadKind(kind);
+  if (wk !== undefined) {
+    let byKind = workloadObjects.get(s);
+    if (byKind === undefined) workloadObjects.set(s, (byKind = new Map()));
+    let out = byKind.get(kind);
+    if (out === undefined) byKind.set(kind, (out = (s.custom?.workloads ?? []).filter((w) => w.kind === wk).map((w) => workloadAsObject(s, kind, w)).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))));
+    return out;
+  }
   if (kind === 'Pod') {
     let out = podObjects.get(s.api.pods);
     if (out === undefined) podObjects.set(s.api.pods, (out = s.api.pods.map(podAsObject).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))));
@@ -369,4 +421,26 @@ export function opaqueView(store: CustomStore, memories: JsonValue | undefined):
     return v;
   };
   return rename(body);
+}
+
+/**
+ * A write of a workload's `spec.replicas` (a scale: `kubectl scale`, or a patch or update of the
+ * field), as the API applies it: NotFound for no such workload, Invalid for a count that is not
+ * a whole number at least 0 (apps/v1 validation). The workload's controller acts on it at its
+ * next sync. A scale-down of a ReplicaSet below its active pods records how many were active,
+ * which the at-most-replicas promise allows until the controller has synced the set.
+ */
+export function scaleWorkload(s: ClusterState, kind: string, name: string, replicas: unknown): [ClusterState, WriteOutcome] {
+  const w = workloadSpecOf(s, kind, name);
+  if (w === undefined || w.kind === 'DaemonSet') return [s, 'NotFound'];
+  if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) return [s, 'Invalid'];
+  let active = 0;
+  for (const p of s.api.pods) if (p.workload === w.name && p.deletion === null) active++;
+  const was = s.api.scale?.[w.name];
+  const ceiling = w.kind === 'ReplicaSet' && replicas < active ? Math.max(active, was?.ceiling ?? 0) : was?.ceiling;
+  const { [w.name]: _old, ...others } = s.api.scale ?? {};
+  const entry = ceiling === undefined && replicas === w.replicas ? undefined : { replicas, ...(ceiling === undefined ? {} : { ceiling }) };
+  const scale = entry === undefined ? others : { ...others, [w.name]: entry };
+  const { scale: _scale, ...api } = s.api;
+  return [{ ...s, api: Object.keys(scale).length === 0 ? api : { ...api, scale } }, 'ok'];
 }

@@ -34,7 +34,7 @@ import { clusterAction, type ClusterAction } from '../context.js';
 import { canWrite, type ClusterState } from '../state.js';
 import { deletePod } from '../informers.js';
 import { modelError, ModelErrorCode } from '../errors.js';
-import { applyWrite, EMPTY_STORE, isStockKind, objectName, stockObjects, type ApiObject, type CustomStore, type ObjectInit, type WatchEvent, type Write, type WriteOutcome } from './api.js';
+import { applyWrite, EMPTY_STORE, isStockKind, namesNodes, objectName, SCALABLE_KINDS, scaleWorkload, stockObjects, workloadSpecOf, type ApiObject, type CustomStore, type ObjectInit, type WatchEvent, type Write, type WriteOutcome } from './api.js';
 
 /** What a reconcile reads. */
 export interface ReconcileView<M extends JsonValue = JsonValue> {
@@ -243,13 +243,37 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       const [custom, outcome] = applyWrite(store(s), w);
       return [{ ...s, custom }, outcome];
     }
-    if (w.op !== 'delete' || kind !== 'Pod') modelError(ModelErrorCode.invalidShape, `operator ${name}: a ${w.op} of a ${kind} is not modelled; of the cluster's own objects an operator deletes Pods`);
+    const replicas = w.op === 'delete' && kind === 'Pod' ? undefined : scaleOf(s, w, kind);
     // A write to etcd needs quorum (an operator runs on the control plane's network, so only quorum can fail it).
     if (!canWrite(s, false)) return [s, 'Unavailable'];
+    if (w.op === 'patch') return scaleWorkload(s, kind, w.name, replicas);
+    if (w.op === 'update') return scaleWorkload(s, kind, w.object.metadata.name, replicas);
+    if (w.op !== 'delete') return [s, 'Invalid'];
     const uid = w.preconditions?.uid;
     const incarnation = uid === undefined ? undefined : Number(uid.slice(uid.lastIndexOf('-') + 1));
     const r = deletePod(s, w.name, { force: w.gracePeriodSeconds === 0, ...(incarnation === undefined ? {} : { uid: incarnation }) });
     return [r.state, r.outcome === 'deleted' ? 'ok' : r.outcome === 'conflict' ? 'Conflict' : 'NotFound'];
+  };
+
+  /**
+   * The `spec.replicas` a patch or update of a workload writes; anything else it would change is
+   * refused as not modelled (the model's workloads are their replicas and their pods).
+   */
+  const scaleOf = (s: ClusterState, w: Write, kind: string): unknown => {
+    const refuse = (what: string): never =>
+      modelError(ModelErrorCode.invalidShape, `operator ${name}: ${what} is not modelled; of the cluster's own objects an operator deletes Pods and scales Deployments, ReplicaSets and StatefulSets (spec.replicas, by patch or update)`);
+    if (!SCALABLE_KINDS.includes(kind) || (w.op !== 'patch' && w.op !== 'update')) return refuse(`a ${w.op} of a ${kind}`);
+    if (w.op === 'patch') {
+      const { spec, ...rest } = w.patch;
+      const fields = spec !== null && typeof spec === 'object' && !Array.isArray(spec) ? Object.keys(spec) : [];
+      if (Object.keys(rest).length > 0 || fields.length !== 1 || fields[0] !== 'replicas') return refuse(`a patch of ${objectName(kind, w.name)} other than {spec: {replicas}}`);
+      return (spec as { replicas: unknown }).replicas;
+    }
+    const now = workloadSpecOf(s, kind, w.object.metadata.name);
+    const spec = (w.object.spec ?? {}) as Record<string, JsonValue>;
+    if (now !== undefined && now.kind === 'StatefulSet' && spec.podManagementPolicy !== undefined && spec.podManagementPolicy !== (now.podManagementPolicy ?? 'OrderedReady')) return refuse(`a change of ${objectName(kind, w.object.metadata.name)}'s podManagementPolicy (immutable in Kubernetes too)`);
+    if (Object.keys(spec).some((k) => k !== 'replicas' && k !== 'podManagementPolicy')) return refuse(`an update of ${objectName(kind, w.object.metadata.name)}'s spec beyond replicas`);
+    return spec.replicas;
   };
 
   /** The requests one object's event queues. */
@@ -284,7 +308,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     const live = (kind: string): readonly ApiObject[] => {
       if (cutOff(s, i)) throw new LiveReadUnanswered(`${replicaNames[i]} cannot reach the kube-apiserver for a live read of ${kind}`);
       // The cluster's Pods and Nodes name nodes: an operator reading them says so by watching them (so symmetry is off for it).
-      if (isStockKind(kind) && !kinds.includes(kind)) modelError(ModelErrorCode.invalidShape, `operator ${name}: reads ${kind}s; list ${kind} in watches (or owns) to read the cluster's ${kind}s`);
+      if (namesNodes(kind) && !kinds.includes(kind)) modelError(ModelErrorCode.invalidShape, `operator ${name}: reads ${kind}s; list ${kind} in watches (or owns) to read the cluster's ${kind}s`);
       return objectsIn(s, kind);
     };
     return {
@@ -603,7 +627,11 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
   return {
     name,
     prepare: (s: ClusterState, config): ClusterState => {
-      let st: CustomStore = { ...store(s), pauseSeconds: config.faults.processPauseDuration };
+      let st: CustomStore = {
+        ...store(s),
+        pauseSeconds: config.faults.processPauseDuration,
+        workloads: config.cluster.workloads.map((w) => ({ kind: w.kind, name: w.name, replicas: w.replicas, ...(w.podManagementPolicy === undefined ? {} : { podManagementPolicy: w.podManagementPolicy }) })),
+      };
       // The cluster's own objects of the kinds this operator declares (`cluster.objects`, from the
       // user's manifests) join its own; one of the same kind and name replaces the definition's.
       const given = (config.cluster.objects ?? []).filter((o) => kinds.includes(o.kind));
@@ -646,6 +674,6 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     properties,
     ...(def.liveness === undefined ? {} : { liveness: def.liveness }),
     // A cache of the cluster's Pods or Nodes names nodes, which symmetry would rename under it.
-    symmetric: stockKinds.length === 0 && (def.symmetric ?? true),
+    symmetric: !stockKinds.some(namesNodes) && (def.symmetric ?? true),
   };
 }
