@@ -3,7 +3,7 @@
  * objects, watches and `reconcile` with {@link operator}; pass the result where an extension
  * goes (`kubecheck check --extension`, `kubernetesScenario(..., { extensions })`).
  */
-export { applyWrite, callCount, callsOf, garbageCollectable, mergePatch, objectName, objectOf, objectsOf, STOCK_KINDS } from './api.js';
-export type { ApiObject, CustomStore, ObjectInit, ObjectMeta, OwnerReference, WatchEvent, Write, WriteOutcome } from './api.js';
-export { operator } from './operator.js';
-export type { ClientAction, OperatorDefinition, OperatorMemory, ReconcileResult, ReconcileView, Watch } from './operator.js';
+export { applyWrite, callCount, callsOf, garbageCollectable, mergePatch, objectName, objectOf, objectsOf, SCALABLE_KINDS, STOCK_KINDS } from './api.js';
+export type { ApiObject, CustomStore, ObjectInit, ObjectMeta, OwnerReference, WatchEvent, WorkloadSpec, Write, WriteOutcome } from './api.js';
+export { backoffOf, operator } from './operator.js';
+export type { ClientAction, OperatorDefinition, OperatorMemory, Reconciling, ReconcileResult, ReconcileView, Watch } from './operator.js';

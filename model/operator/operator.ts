@@ -9,22 +9,30 @@
  *   write already changed). Delivering an event queues the request it maps to (the object's name
  *   for the primary kind `for`; the controller owner's name for kinds in `owns`; your `map` for
  *   other `watches`).
- * - **Workqueue.** A request already queued is not queued twice (events coalesce); one worker
- *   (controller-runtime's default MaxConcurrentReconciles = 1) takes the oldest request; a request
- *   that arrives while it is being reconciled is queued again and runs after.
+ * - **Workqueue.** A request already queued is not queued twice (events coalesce); each free
+ *   worker (`maxConcurrentReconciles`, controller-runtime's MaxConcurrentReconciles, default 1)
+ *   takes the oldest request no other worker is reconciling; a request that arrives while it is
+ *   being reconciled is queued again and runs after.
  * - **Reconcile.** `reconcile(request, view)` reads only `view` (the cache, your memory, and the
  *   API reader controller-runtime gives as `mgr.GetAPIReader()`) and returns the writes it makes,
  *   in order. The first write that fails ends the reconcile with that error: the request is
- *   queued again (the default rate limiter's first retries are 5 ms apart, instant at the model's
- *   one-second grain). `requeue: true` queues it again at once, `requeueAfter: N` after at least N
- *   seconds. Between two writes of one reconcile anything else may happen, a restart included.
+ *   queued again through the rate limiter (`AddRateLimited`). Given `rateLimiter`, its
+ *   per-request backoff is exact: it doubles with each failure (controller-runtime's 5 ms × 2^n
+ *   up to 1000 s: the first eight retries at once at the model's one-second grain, the later ones
+ *   after 1, 2, 5 … 1000 s) and a success forgets the count; without it a retry is queued at once
+ *   and may run at any later instant, which covers every backoff. `requeue: true` is queued again
+ *   the same way, `requeueAfter: N` after at least N seconds. The overall token bucket (10 per
+ *   second, burst 100) is not modelled.
+ *   Between two writes of one reconcile anything else may happen, a restart included.
  * - **Restart** (`<name>-restart`, budget `faults.extensionRestart`): the process loses its
  *   memory, cache, queue and the rest of its reconcile; it lists every watched kind again and
  *   queues every object of `for`. The API objects and the calls made outside stay.
  *
- * Sources: sigs.k8s.io/controller-runtime pkg/internal/controller/controller.go (one worker,
- * reconcileHandler: error → AddRateLimited, Requeue, RequeueAfter), client-go util/workqueue
- * (dirty set: an item is queued once; re-added after Done if it changed while processed),
+ * Sources: sigs.k8s.io/controller-runtime pkg/internal/controller/controller.go (MaxConcurrentReconciles
+ * workers; reconcileHandler: error or Requeue → AddRateLimited, RequeueAfter → Forget and AddAfter,
+ * success → Forget), client-go util/workqueue (dirty and processing sets: an item is queued once,
+ * never handed to two workers, re-added after Done if it changed while processed;
+ * DefaultTypedControllerRateLimiter, ItemExponentialFailureRateLimiter),
  * client-go tools/cache (reflector ListAndWatch, store keyed by namespace/name).
  */
 import { action, type AnyActionDef, type JsonValue, type LivenessProperty, type Property, type StepDescription } from '../../checker/index.js';
@@ -106,6 +114,27 @@ export interface OperatorDefinition<M extends JsonValue = JsonValue> {
   readonly replicas?: number;
   /** The manager's leader-election timings in seconds (controller-runtime's defaults: 15, 10, 2). */
   readonly leaderElection?: { readonly leaseDurationSeconds?: number; readonly renewDeadlineSeconds?: number; readonly retryPeriodSeconds?: number };
+  /**
+   * Workers of its controller (controller-runtime's `MaxConcurrentReconciles`, default 1, at most
+   * 3): that many reconciles run at once, never two of one request (the workqueue hands a request
+   * being processed to no other worker; one queued meanwhile waits for it to finish).
+   */
+  readonly maxConcurrentReconciles?: number;
+  /**
+   * The per-request backoff of the controller's rate limiter, modelled exactly: a failed
+   * reconcile (or one asking `requeue`) is queued again after `baseDelaySeconds` × 2^(failures
+   * so far), at most `maxDelaySeconds`; a success forgets the count. Each field defaults to
+   * controller-runtime's (`DefaultTypedControllerRateLimiter`'s exponential part: 5 ms and
+   * 1000 s; at the model's one-second grain the first eight retries are at once, then 1, 2, 5, 10,
+   * 20, 40, 81, 163, 327, 655 and 1000 s), so `rateLimiter: {}` is controller-runtime's default.
+   *
+   * Without it, a failed reconcile is queued again at once and, since a reconcile is never forced
+   * to run at an instant, may run at any later one: that covers every delay a rate limiter could
+   * choose, so a property that holds without it holds with any limiter, at a fraction of the
+   * states (the failure counts and their timers are not kept). Give it when a verdict depends on
+   * how soon a retry can come (a violation whose retry beats a timer the backoff would not let it).
+   */
+  readonly rateLimiter?: { readonly baseDelaySeconds?: number; readonly maxDelaySeconds?: number };
   /** Whether its memory is unchanged by renaming nodes (default true: a reconcile reads only its view). */
   readonly symmetric?: boolean;
 }
@@ -126,8 +155,21 @@ export interface OperatorMemory {
   readonly cache: Readonly<Record<string, readonly ApiObject[]>>;
   readonly queue: readonly string[];
   readonly later: readonly { readonly request: string; readonly in: number }[];
-  readonly inflight: { readonly request: string; readonly writes: readonly Write[]; readonly next: number; readonly ignore: readonly WriteOutcome[]; readonly requeue: boolean; readonly after: number } | null;
+  /** The reconciles under way, one per busy worker, sorted by request (workers are alike, so which one runs it does not matter). */
+  readonly inflight: readonly Reconciling[];
+  /** The rate limiter's count of failures per request since it last succeeded (`Forget`), saturating where the delay reaches its cap. */
+  readonly failures: Readonly<Record<string, number>>;
   readonly memory: JsonValue;
+}
+
+/** One reconcile under way: its writes, the next to send, and what to do when they are done. */
+export interface Reconciling {
+  readonly request: string;
+  readonly writes: readonly Write[];
+  readonly next: number;
+  readonly ignore: readonly WriteOutcome[];
+  readonly requeue: boolean;
+  readonly after: number;
 }
 
 const sameObject = (a: ApiObject | undefined, b: ApiObject): boolean => a === b || (a !== undefined && JSON.stringify(a) === JSON.stringify(b));
@@ -163,6 +205,18 @@ function applyAll(store: CustomStore, writes: readonly Write[]): CustomStore {
 /** A live read (`view.reader`) of a replica cut off from the kube-apiserver: no answer. */
 class LiveReadUnanswered extends Error {}
 
+/** controller-runtime's per-item exponential backoff (workqueue.DefaultTypedControllerRateLimiter). */
+const DEFAULT_RATE_LIMITER = { baseDelaySeconds: 0.005, maxDelaySeconds: 1000 };
+
+/**
+ * The rate limiter's delay, in whole seconds at the model's grain, for a request that failed `n`
+ * times before (`ItemExponentialFailureRateLimiter.When`), and the count past which it stays at its cap.
+ */
+export function backoffOf(limiter: { readonly baseDelaySeconds: number; readonly maxDelaySeconds: number }): { readonly delay: (n: number) => number; readonly cap: number } {
+  const cap = Math.max(0, Math.ceil(Math.log2(limiter.maxDelaySeconds / limiter.baseDelaySeconds)));
+  return { delay: (n) => Math.floor(Math.min(limiter.maxDelaySeconds, limiter.baseDelaySeconds * 2 ** Math.min(n, cap))), cap };
+}
+
 /** A definition that cannot run is refused when it is built, in one coded line (KC1xx, exit 2 on the command line). */
 function validate(def: OperatorDefinition): void {
   const bad = (why: string): never => modelError(ModelErrorCode.invalidShape, `operator ${typeof def?.name === 'string' ? def.name : '(no name)'}: ${why}`);
@@ -171,6 +225,11 @@ function validate(def: OperatorDefinition): void {
   if (typeof def.for !== 'string' || def.for === '') bad('for must name the primary kind');
   if (typeof def.reconcile !== 'function') bad('reconcile must be a function');
   if (def.replicas !== undefined && (!Number.isInteger(def.replicas) || def.replicas < 1 || def.replicas > 3)) bad(`replicas must be 1, 2 or 3 (got ${String(def.replicas)})`);
+  if (def.maxConcurrentReconciles !== undefined && (!Number.isInteger(def.maxConcurrentReconciles) || def.maxConcurrentReconciles < 1 || def.maxConcurrentReconciles > 3)) bad(`maxConcurrentReconciles must be 1, 2 or 3 (got ${String(def.maxConcurrentReconciles)})`);
+  const rl = { ...DEFAULT_RATE_LIMITER, ...def.rateLimiter };
+  if (typeof rl.baseDelaySeconds !== 'number' || !(rl.baseDelaySeconds > 0) || !Number.isFinite(rl.baseDelaySeconds)) bad(`rateLimiter.baseDelaySeconds must be a number of seconds above 0 (got ${String(rl.baseDelaySeconds)})`);
+  if (typeof rl.maxDelaySeconds !== 'number' || !Number.isInteger(rl.maxDelaySeconds) || rl.maxDelaySeconds < 1 || rl.maxDelaySeconds > 3600) bad(`rateLimiter.maxDelaySeconds must be a whole number of seconds from 1 to 3600 (got ${String(rl.maxDelaySeconds)})`);
+  if (rl.maxDelaySeconds < rl.baseDelaySeconds) bad('rateLimiter.maxDelaySeconds must not be below baseDelaySeconds');
   const le = { leaseDurationSeconds: 15, renewDeadlineSeconds: 10, retryPeriodSeconds: 2, ...def.leaderElection };
   for (const [k, v] of Object.entries(le)) if (!Number.isInteger(v) || v < 1) bad(`leaderElection.${k} must be a whole number of seconds, at least 1 (got ${String(v)})`);
   // client-go's NewLeaderElector refuses these.
@@ -218,6 +277,11 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
   const lease = `${name}-leader`;
   const replicaNames = Array.from({ length: replicas }, (_, i) => (elected ? `${name}-${i + 1}` : name));
   const indices = replicaNames.map((_, i) => i);
+  const workers = def.maxConcurrentReconciles ?? 1;
+  // A write step names its replica, and with several workers the reconcile (by its place in `inflight`).
+  const slots: (number | number[])[] = workers === 1 ? indices : indices.flatMap((i) => Array.from({ length: workers }, (_, k) => [i, k]));
+  // Without a rate limiter given, retries are not counted: a retry may come at any later instant.
+  const backoff = def.rateLimiter === undefined ? undefined : backoffOf({ ...DEFAULT_RATE_LIMITER, ...def.rateLimiter });
   const kinds = [...new Set([def.for, ...(def.owns ?? []), ...(def.watches ?? []).map((w) => w.kind)])];
   // Kinds of the operator's own store stream watch events; the cluster's Pods and Nodes are watched by comparing.
   const customKinds = kinds.filter((k) => !isStockKind(k));
@@ -299,7 +363,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
   const started = (s: ClusterState): OperatorMemory => {
     const cache: Record<string, readonly ApiObject[]> = {};
     for (const k of kinds) cache[k] = objectsIn(s, k);
-    return { role: elected ? 'follower' : 'single', retryIn: 0, sinceRenew: 0, observed: '', observedAge: 0, paused: 0, cache, queue: elected ? [] : everything(cache), later: [], inflight: null, memory: fresh };
+    return { role: elected ? 'follower' : 'single', retryIn: 0, sinceRenew: 0, observed: '', observedAge: 0, paused: 0, cache, queue: elected ? [] : everything(cache), later: [], inflight: [], failures: {}, memory: fresh };
   };
   const watching = (): Record<string, readonly WatchEvent[]> => Object.fromEntries(customKinds.map((k) => [k, []]));
 
@@ -327,12 +391,39 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       throw e;
     }
   };
-  /** The end of a reconcile: requeue as it asked (or after an error). */
-  const finish = (m: OperatorMemory, request: string, requeue: boolean, after: number): OperatorMemory => {
-    if (requeue) return { ...m, inflight: null, queue: enqueue(m.queue, [request]) };
-    if (after > 0 && !m.later.some((l) => l.request === request)) return { ...m, inflight: null, later: [...m.later, { request, in: after }] };
-    return { ...m, inflight: null };
+  /** `AddAfter`: a request waiting already keeps the earlier of its two times. */
+  const addAfter = (later: OperatorMemory['later'], request: string, after: number): OperatorMemory['later'] => {
+    const waiting = later.find((l) => l.request === request);
+    if (waiting === undefined) return [...later, { request, in: after }];
+    return waiting.in <= after ? later : later.map((l) => (l === waiting ? { request, in: after } : l));
   };
+  /**
+   * The end of a reconcile (controller-runtime's reconcileHandler): an error, or `requeue`, is
+   * queued again through the rate limiter (`AddRateLimited`: at once or after the backoff); a
+   * success forgets the request's failures and, with `requeueAfter`, queues it after that long.
+   */
+  const finish = (m: OperatorMemory, request: string, end: 'failed' | 'requeue' | 'done', after: number): OperatorMemory => {
+    const inflight = m.inflight.some((f) => f.request === request) ? m.inflight.filter((f) => f.request !== request) : m.inflight;
+    if (end === 'done' || (end === 'requeue' && after > 0)) {
+      const { [request]: _forgotten, ...failures } = m.failures;
+      return { ...m, inflight, failures, ...(after > 0 ? { later: addAfter(m.later, request, after) } : {}) };
+    }
+    if (backoff === undefined) return { ...m, inflight, queue: enqueue(m.queue, [request]) };
+    const n = m.failures[request] ?? 0;
+    const failures = { ...m.failures, [request]: Math.min(n + 1, backoff.cap) };
+    const delay = backoff.delay(n);
+    return delay === 0 ? { ...m, inflight, failures, queue: enqueue(m.queue, [request]) } : { ...m, inflight, failures, later: addAfter(m.later, request, delay) };
+  };
+  /** How a failed reconcile of `request` is queued again, as traces say it. */
+  const requeued = (m: OperatorMemory, request: string): string => {
+    const n = m.failures[request] ?? 0;
+    const delay = backoff?.delay(n) ?? 0;
+    return delay === 0 ? `${request} is queued again` : `${request} is queued again in ${delay}s (the rate limiter's backoff after ${n + 1} failures)`;
+  };
+  /** The first queued request no worker is reconciling (the workqueue never hands out one being processed). */
+  const nextRequest = (m: OperatorMemory): string | undefined => m.queue.find((r) => !m.inflight.some((f) => f.request === r));
+  /** A write or lost-answer step's replica and worker slot. */
+  const slotOf = (p: number | readonly number[]): readonly [number, number] => (typeof p === 'number' ? [p, 0] : [p[0], p[1]]);
   /** A replica's process starts over (a restart, or the exit after losing leadership). */
   const restarted = (s: ClusterState, i: number): ClusterState => {
     const st = store(s);
@@ -385,47 +476,58 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     action<ClusterState, number>({
       name: `${name}-reconcile`,
       params: indices,
-      enabled: (s, i) => acting(mem(s, i)) && mem(s, i).inflight === null && mem(s, i).queue.length > 0,
+      enabled: (s, i) => acting(mem(s, i)) && mem(s, i).inflight.length < workers && nextRequest(mem(s, i)) !== undefined,
       apply: (s, i) => {
         const m = mem(s, i);
-        const [request, ...queue] = m.queue;
+        const request = nextRequest(m)!;
+        const queue = m.queue.filter((q) => q !== request);
         const r = reconcileOf(s, m, i, request);
         // controller-runtime requeues a reconcile that returns an error (here: a live read unanswered).
-        if (r === 'unanswered') return withMem(s, i, finish({ ...m, queue }, request, true, 0));
+        if (r === 'unanswered') return withMem(s, i, finish({ ...m, queue }, request, 'failed', 0));
         const memory = r.memory === undefined ? m.memory : (r.memory as JsonValue);
         const taken: OperatorMemory = { ...m, queue, memory };
         const writes = r.writes ?? [];
-        if (writes.length === 0) return withMem(s, i, finish(taken, request, r.requeue === true, r.requeueAfter ?? 0));
-        return withMem(s, i, { ...taken, inflight: { request, writes, next: 0, ignore: r.ignore ?? [], requeue: r.requeue === true, after: r.requeueAfter ?? 0 } });
+        if (writes.length === 0) return withMem(s, i, finish(taken, request, r.requeue === true ? 'requeue' : 'done', r.requeueAfter ?? 0));
+        const started: Reconciling = { request, writes, next: 0, ignore: r.ignore ?? [], requeue: r.requeue === true, after: r.requeueAfter ?? 0 };
+        return withMem(s, i, { ...taken, inflight: [...m.inflight, started].sort((a, b) => (a.request < b.request ? -1 : 1)) });
       },
       fair: 'strong',
     }),
-    action<ClusterState, number>({
+    action<ClusterState, number | number[]>({
       name: `${name}-write`,
-      params: indices,
-      enabled: (s, i) => acting(mem(s, i)) && mem(s, i).inflight !== null,
-      apply: (s, i) => {
+      params: slots,
+      enabled: (s, p) => {
+        const [i, k] = slotOf(p);
+        return acting(mem(s, i)) && mem(s, i).inflight.length > k;
+      },
+      apply: (s, p) => {
+        const [i, k] = slotOf(p);
         const m = mem(s, i);
-        const f = m.inflight!;
+        const f = m.inflight[k];
         const [after, outcome] = send(s, i, f.writes[f.next]);
         const failed = outcome !== 'ok' && !f.ignore.includes(outcome);
         const done = failed || f.next + 1 === f.writes.length;
-        const next = done ? finish(m, f.request, failed || f.requeue, failed ? 0 : f.after) : { ...m, inflight: { ...f, next: f.next + 1 } };
+        const next = done ? finish(m, f.request, failed ? 'failed' : f.requeue ? 'requeue' : 'done', failed ? 0 : f.after) : { ...m, inflight: m.inflight.map((x) => (x === f ? { ...f, next: f.next + 1 } : x)) };
         return withMem(after, i, next, store(after));
       },
       fair: 'strong',
     }),
-    action<ClusterState, number>({
+    action<ClusterState, number | number[]>({
       // A fault: the write reaches the kube-apiserver and is applied, the answer never comes back
       // (a timeout, a connection reset): the reconcile fails and its request is queued again.
       name: `${name}-lost-answer`,
-      params: indices,
-      enabled: (s, i) => (s.budget.operatorLostAnswer ?? 0) > 0 && acting(mem(s, i)) && mem(s, i).inflight !== null && mem(s, i).inflight!.writes[mem(s, i).inflight!.next].op !== 'external' && !cutOff(s, i),
-      apply: (s, i) => {
+      params: slots,
+      enabled: (s, p) => {
+        const [i, k] = slotOf(p);
+        const f = mem(s, i).inflight[k];
+        return (s.budget.operatorLostAnswer ?? 0) > 0 && acting(mem(s, i)) && f !== undefined && f.writes[f.next].op !== 'external' && !cutOff(s, i);
+      },
+      apply: (s, p) => {
+        const [i, k] = slotOf(p);
         const m = mem(s, i);
-        const f = m.inflight!;
+        const f = m.inflight[k];
         const [after] = applyTo(s, f.writes[f.next]);
-        return withMem({ ...after, budget: { ...after.budget, operatorLostAnswer: after.budget.operatorLostAnswer - 1 } }, i, finish(m, f.request, true, 0), store(after));
+        return withMem({ ...after, budget: { ...after.budget, operatorLostAnswer: after.budget.operatorLostAnswer - 1 } }, i, finish(m, f.request, 'failed', 0), store(after));
       },
     }),
     action<ClusterState, number>({
@@ -589,29 +691,32 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       return { actor, summary: `its ${kind} informer catches up (${seen.length === 0 ? 'none' : seen.map((o) => o.metadata.name + (o.metadata.deletionTimestamp === undefined ? '' : ' Terminating')).join(', ')})${queued.length > 0 ? `, queues ${queued.join(', ')}` : ''}` };
     }
     if (a.name === `${name}-reconcile`) {
-      const request = m.queue[0];
-      const f = mem(after, i).inflight;
+      const request = nextRequest(m)!;
+      const f = mem(after, i).inflight.find((x) => x.request === request);
       const cached = m.cache[def.for]?.find((o) => o.metadata.name === request);
       const read = cached === undefined ? `its cache has no ${def.for} ${request}` : `its cache has ${def.for} ${request}${cached.metadata.resourceVersion === '' ? '' : ` at ${cached.metadata.resourceVersion}`}${cached.metadata.deletionTimestamp === undefined ? '' : ', being deleted'}`;
-      if (reconcileOf(before, m, i, request) === 'unanswered') return { actor, summary: `reconciles ${request} (${read}): its live read gets no answer (cut off from the kube-apiserver), so the reconcile fails and ${request} is queued again` };
-      const plan = f === null ? 'nothing to write' : `plans ${f.writes.map(describeWrite).join('; ')}`;
+      if (reconcileOf(before, m, i, request) === 'unanswered') return { actor, summary: `reconciles ${request} (${read}): its live read gets no answer (cut off from the kube-apiserver), so the reconcile fails and ${requeued(m, request)}` };
+      const plan = f === undefined ? 'nothing to write' : `plans ${f.writes.map(describeWrite).join('; ')}`;
       return { actor, summary: `reconciles ${request} (${read}): ${plan}` };
     }
     if (a.name === `${name}-write`) {
-      const f = m.inflight!;
+      const f = m.inflight[slotOf(a.param as number | number[])[1]];
       const outcome = send(before, i, f.writes[f.next])[1];
       const failed = outcome !== 'ok' && !f.ignore.includes(outcome);
       const w = f.writes[f.next];
       const stale = m.role === 'leader' && m.sinceRenew >= le.renewDeadlineSeconds ? ` (it has not renewed ${lease} for ${m.sinceRenew}s: it no longer leads, but has not noticed)` : '';
-      return { actor, summary: `${describeWrite(w)}: ${OUTCOME[outcome]}${failed ? `, so the reconcile of ${f.request} fails and ${f.request} is queued again` : ''}${stale}`, to: [w.op === 'external' ? 'outside the cluster' : 'kube-apiserver'] };
+      return { actor, summary: `${describeWrite(w)}: ${OUTCOME[outcome]}${failed ? `, so the reconcile of ${f.request} fails and ${requeued(m, f.request)}` : ''}${stale}`, to: [w.op === 'external' ? 'outside the cluster' : 'kube-apiserver'] };
     }
     if (a.name === `${name}-lost-answer`) {
-      const f = m.inflight!;
+      const f = m.inflight[slotOf(a.param as number | number[])[1]];
       const w = f.writes[f.next];
       const outcome = applyWrite(store(before), w)[1];
-      return { actor: 'fault', summary: `${describeWrite(w)} from ${actor} reaches the kube-apiserver (${OUTCOME[outcome]}), but the answer is lost: the reconcile of ${f.request} fails and ${f.request} is queued again`, to: ['kube-apiserver'], affects: [actor] };
+      return { actor: 'fault', summary: `${describeWrite(w)} from ${actor} reaches the kube-apiserver (${OUTCOME[outcome]}), but the answer is lost: the reconcile of ${f.request} fails and ${requeued(m, f.request)}`, to: ['kube-apiserver'], affects: [actor] };
     }
-    if (a.name === `${name}-requeue`) return { actor, summary: `queues ${m.later.find((l) => l.in === 0)?.request} again (requeueAfter)` };
+    if (a.name === `${name}-requeue`) {
+      const due = m.later.find((l) => l.in === 0)?.request ?? '?';
+      return { actor, summary: `queues ${due} again (${(m.failures[due] ?? 0) > 0 ? "the rate limiter's backoff is over" : 'requeueAfter'})` };
+    }
     if (a.name === `${name}-restart`) return { actor: 'fault', summary: `${actor} restarts: its memory, cache and queue are lost, and it lists ${kinds.join(', ')} again`, affects: [actor] };
     if (a.name === `${name}-stop-leading`) return { actor, summary: `stops leading (no renewal of ${lease} for ${le.renewDeadlineSeconds}s) and exits; it restarts as a follower`, affects: [actor] };
     if (a.name === `${name}-partition`) return { actor: 'fault', summary: `${actor} is cut off from the kube-apiserver (keeps running)`, affects: [actor] };
