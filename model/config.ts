@@ -56,7 +56,7 @@ export type Outage = 'none' | 'kube-scheduler' | 'kube-controller-manager' | 'ku
 /** An object of `cluster.objects`: what a manifest says of it that the API keeps (names are cluster-wide here). */
 export interface CustomObjectConfig {
   readonly kind: string;
-  readonly metadata: { readonly name: string; readonly labels?: Readonly<Record<string, string>>; readonly finalizers?: readonly string[] };
+  readonly metadata: { readonly name: string; readonly namespace?: string; readonly labels?: Readonly<Record<string, string>>; readonly finalizers?: readonly string[] };
   readonly spec?: JsonValue;
   readonly status?: JsonValue;
 }

@@ -1,5 +1,6 @@
 /** One-line descriptions of cluster states for people. */
 import { candidateName, ELECTION_NAMES, nodeName, quorum, type ClusterState } from './state.js';
+import { objectKey, objectName } from './operator/api.js';
 
 export function describeState(s: ClusterState): string {
   const nodes = s.nodes.map((n, i) => {
@@ -29,7 +30,7 @@ function customObjects(s: ClusterState): string[] {
         continue;
       }
       const deleting = o.metadata.deletionTimestamp === undefined ? '' : ' (being deleted)';
-      out.push(`${o.kind}/${o.metadata.name} ${o.metadata.uid} ${o.metadata.resourceVersion}${deleting}${o.status === undefined ? '' : ` status ${JSON.stringify(o.status)}`}`);
+      out.push(`${objectName(o.kind, objectKey(o.metadata))} ${o.metadata.uid} ${o.metadata.resourceVersion}${deleting}${o.status === undefined ? '' : ` status ${JSON.stringify(o.status)}`}`);
     }
   }
   const calls = Object.entries(s.custom.calls);

@@ -211,11 +211,13 @@ function parseObjects(key: string, raw: unknown): CustomObjectConfig[] {
     for (const k of Object.keys(o)) if (!OBJECT_FIELDS.includes(k)) modelError(ModelErrorCode.unknownParameter, `unknown parameter "${at}.${k}" (config file); an object has ${OBJECT_FIELDS.join(', ')}`);
     if (typeof o.kind !== 'string' || !/^[A-Z][A-Za-z0-9]*$/.test(o.kind)) modelError(ModelErrorCode.invalidValue, `${at}.kind: expected a kind such as Backup, got ${quoted(o.kind)}`);
     const meta = o.metadata;
-    if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) modelError(ModelErrorCode.invalidValue, `${at}.metadata: expected { name, labels?, finalizers? }, got ${quoted(meta)}`);
+    if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) modelError(ModelErrorCode.invalidValue, `${at}.metadata: expected { name, namespace?, labels?, finalizers? }, got ${quoted(meta)}`);
     const m = meta as Record<string, unknown>;
     if (typeof m.name !== 'string' || !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(m.name)) modelError(ModelErrorCode.invalidValue, `${at}.metadata.name: expected a DNS subdomain name, got ${quoted(m.name)}`);
-    const id = `${o.kind}/${m.name}`;
-    if (seen.has(id)) modelError(ModelErrorCode.invalidValue, `${at}: ${id} is given twice (names are cluster-wide here)`);
+    const namespace = m.namespace;
+    if (namespace !== undefined && (typeof namespace !== 'string' || !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(namespace))) modelError(ModelErrorCode.invalidValue, `${at}.metadata.namespace: expected a namespace name (a DNS label), got ${quoted(namespace)}`);
+    const id = `${o.kind}/${namespace === undefined ? '' : `${namespace}/`}${m.name}`;
+    if (seen.has(id)) modelError(ModelErrorCode.invalidValue, `${at}: ${id} is given twice`);
     seen.add(id);
     const finalizers = m.finalizers;
     if (finalizers !== undefined && (!Array.isArray(finalizers) || finalizers.some((f) => typeof f !== 'string'))) modelError(ModelErrorCode.invalidValue, `${at}.metadata.finalizers: expected a list of strings, got ${quoted(finalizers)}`);
@@ -223,7 +225,7 @@ function parseObjects(key: string, raw: unknown): CustomObjectConfig[] {
     const labels = stringMap(`${at}.metadata.labels`, m.labels);
     return {
       kind: o.kind,
-      metadata: { name: m.name, ...(labels ? { labels } : {}), ...(finalizers ? { finalizers: finalizers as string[] } : {}) },
+      metadata: { name: m.name, ...(namespace === undefined ? {} : { namespace: namespace as string }), ...(labels ? { labels } : {}), ...(finalizers ? { finalizers: finalizers as string[] } : {}) },
       ...(o.spec !== undefined ? { spec: o.spec as JsonValue } : {}),
       ...(o.status !== undefined ? { status: o.status as JsonValue } : {}),
     };

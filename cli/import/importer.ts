@@ -611,7 +611,7 @@ function object(c: Collector, file: string, doc: unknown, nodes: NodeInput[], wo
   const name = typeof meta.name === 'string' ? ` ${typeof meta.namespace === 'string' ? `${meta.namespace}/` : ''}${meta.name}` : '';
   // A named object of an API group's kind (a custom resource) is kept for an operator that declares it.
   if (typeof meta.name === 'string' && apiVersion.includes('/') && group.includes('.')) {
-    c.customObjects.push({ object: { kind: k, metadata: { name: meta.name, ...(isObj(meta.labels) ? { labels: meta.labels } : {}), ...(Array.isArray(meta.finalizers) ? { finalizers: meta.finalizers } : {}) }, ...(o.spec !== undefined ? { spec: o.spec } : {}), ...(o.status !== undefined ? { status: o.status } : {}) }, origin: `${file}: ${k}${name}` });
+    c.customObjects.push({ object: { kind: k, metadata: { name: meta.name, ...(typeof meta.namespace === 'string' && meta.namespace !== '' ? { namespace: meta.namespace } : {}), ...(isObj(meta.labels) ? { labels: meta.labels } : {}), ...(Array.isArray(meta.finalizers) ? { finalizers: meta.finalizers } : {}) }, ...(o.spec !== undefined ? { spec: o.spec } : {}), ...(o.status !== undefined ? { status: o.status } : {}) }, origin: `${file}: ${k}${name}` });
     c.skip(`${file}: ${k}${name} (${apiVersion}: custom resource, kept in cluster.objects)`);
     return;
   }
@@ -973,12 +973,13 @@ export function importSources(sources: readonly ImportSource[]): Imported {
     c.set('cluster.statefulSetTolerationSeconds', 'none', c.noDefaultTolerations);
   }
   if (c.customObjects.length > 0) {
-    // Names are cluster-wide in the model: the first of a kind and name is kept.
-    const unique = c.customObjects.filter((x, i) => c.customObjects.findIndex((y) => y.object.kind === x.object.kind && (y.object.metadata as Obj).name === (x.object.metadata as Obj).name) === i);
+    // The first of a kind, namespace and name is kept.
+    const id = (x: { readonly object: Obj }): string => `${x.object.kind as string}/${((x.object.metadata as Obj).namespace as string | undefined) ?? ''}/${(x.object.metadata as Obj).name as string}`;
+    const unique = c.customObjects.filter((x, i) => c.customObjects.findIndex((y) => id(y) === id(x)) === i);
     const kept = unique.slice(0, MAX_OBJECTS);
     if (unique.length > kept.length) c.notes.push(`cluster.objects: ${unique.length} custom resources found, the first ${MAX_OBJECTS} kept (the most the model takes)`);
     c.set('cluster.objects', kept.map((x) => x.object), kept.length === 1 ? kept[0].origin : `${kept.length} custom resources (${kept[0].origin}, ...)`);
-    c.notes.push(`cluster.objects: ${kept.length} custom resource${kept.length === 1 ? '' : 's'} kept (namespaces dropped: names are cluster-wide in the model); an operator (kubecheck/operator) that declares the kind runs on them, the model's own components ignore them`);
+    c.notes.push(`cluster.objects: ${kept.length} custom resource${kept.length === 1 ? '' : 's'} kept (with their namespaces: a namespaced one is reconciled as namespace/name); an operator (kubecheck/operator) that declares the kind runs on them, the model's own components ignore them`);
   }
   const config = record();
   const origins = record() as Record<string, string>;

@@ -40,6 +40,8 @@ export interface OwnerReference {
 /** `metadata` as the API keeps it. */
 export interface ObjectMeta {
   readonly name: string;
+  /** Its namespace; absent for a cluster-scoped object (or one you address by name alone). */
+  readonly namespace?: string;
   readonly uid: string;
   readonly resourceVersion: string;
   readonly generation: number;
@@ -61,7 +63,7 @@ export interface ApiObject {
 /** What a create (or a manifest) gives: a name and what you choose; the API fills in the rest. */
 export interface ObjectInit {
   readonly kind: string;
-  readonly metadata: { readonly name: string; readonly labels?: Readonly<Record<string, string>>; readonly finalizers?: readonly string[]; readonly ownerReferences?: readonly OwnerReference[] };
+  readonly metadata: { readonly name: string; readonly namespace?: string; readonly labels?: Readonly<Record<string, string>>; readonly finalizers?: readonly string[]; readonly ownerReferences?: readonly OwnerReference[] };
   readonly spec?: JsonValue;
   readonly status?: JsonValue;
 }
@@ -110,12 +112,16 @@ export type Write =
   | { readonly op: 'update'; readonly object: ApiObject }
   /** Replaces status only; carries the resourceVersion it read. */
   | { readonly op: 'updateStatus'; readonly object: ApiObject }
-  /** A merge patch of metadata and spec; unconditional unless it names a resourceVersion. */
-  | { readonly op: 'patch'; readonly kind: string; readonly name: string; readonly patch: { readonly labels?: Readonly<Record<string, string>>; readonly finalizers?: readonly string[]; readonly spec?: JsonValue }; readonly resourceVersion?: string }
+  /**
+   * A merge patch of metadata and spec; unconditional unless it names a resourceVersion. Here and
+   * below `name` may be the object's key (`namespace/name`, as a request names it) or its name with
+   * `namespace` beside it.
+   */
+  | { readonly op: 'patch'; readonly kind: string; readonly name: string; readonly namespace?: string; readonly patch: { readonly labels?: Readonly<Record<string, string>>; readonly finalizers?: readonly string[]; readonly spec?: JsonValue }; readonly resourceVersion?: string }
   /** A merge patch of status; unconditional unless it names a resourceVersion. */
-  | { readonly op: 'patchStatus'; readonly kind: string; readonly name: string; readonly status: JsonValue; readonly resourceVersion?: string }
+  | { readonly op: 'patchStatus'; readonly kind: string; readonly name: string; readonly namespace?: string; readonly status: JsonValue; readonly resourceVersion?: string }
   /** Of a Pod: graceful (the kubelet stops its containers, then the object goes) unless `gracePeriodSeconds` is 0 (`--grace-period=0 --force`). */
-  | { readonly op: 'delete'; readonly kind: string; readonly name: string; readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string }; readonly gracePeriodSeconds?: 0 }
+  | { readonly op: 'delete'; readonly kind: string; readonly name: string; readonly namespace?: string; readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string }; readonly gracePeriodSeconds?: 0 }
   /** A call outside the cluster, recorded in `calls`. */
   | { readonly op: 'external'; readonly call: string };
 
@@ -215,9 +221,10 @@ export function objectsOf(s: ClusterState, kind: string): readonly ApiObject[] {
   return s.custom?.objects[kind] ?? [];
 }
 
-/** One object by kind and name, or undefined. */
-export function objectOf(s: ClusterState, kind: string, name: string): ApiObject | undefined {
-  return objectsOf(s, kind).find((o) => o.metadata.name === name);
+/** One object by kind and name (or key, `namespace/name`), or undefined. */
+export function objectOf(s: ClusterState, kind: string, name: string, namespace?: string): ApiObject | undefined {
+  const key = keyOf(name, namespace);
+  return objectsOf(s, kind).find((o) => objectKey(o.metadata) === key);
 }
 
 /** How many times `call` was made outside the cluster (0, 1, or 2 for twice or more). */
@@ -230,8 +237,23 @@ export function callsOf(s: ClusterState): Readonly<Record<string, number>> {
   return s.custom?.calls ?? {};
 }
 
-/** `kind/name`, as traces and messages name an object. */
-export const objectName = (kind: string, name: string): string => `${kind}/${name}`;
+/** `kind/name` (`kind/namespace/name`), as traces and messages name an object; `name` may be its key. */
+export const objectName = (kind: string, name: string, namespace?: string): string => `${kind}/${keyOf(name, namespace)}`;
+
+/**
+ * An object's key in a store and in a workqueue: `namespace/name`, or `name` for an object without
+ * a namespace (client-go's MetaNamespaceKeyFunc; controller-runtime's Request prints the same).
+ */
+export const objectKey = (meta: { readonly name: string; readonly namespace?: string }): string => keyOf(meta.name, meta.namespace);
+/** The key of `name` in `namespace`; a name that is a key already (`namespace/name`) is kept. */
+export const keyOf = (name: string, namespace?: string): string => (namespace === undefined || namespace === '' || name.includes('/') ? name : `${namespace}/${name}`);
+const byKey = (a: ApiObject, b: ApiObject): number => {
+  const x = objectKey(a.metadata);
+  const y = objectKey(b.metadata);
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+/** The object of `kind` with `key` in the store. */
+const find = (store: CustomStore, kind: string, key: string): ApiObject | undefined => (store.objects[kind] ?? []).find((o) => objectKey(o.metadata) === key);
 
 const equal = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
@@ -246,9 +268,10 @@ function withEvent(store: CustomStore, kind: string, objects: readonly ApiObject
 }
 
 /** Writes one object's new value (ADDED or MODIFIED). */
-function put(store: CustomStore, kind: string, name: string, next: ApiObject, type: WatchEvent['type']): CustomStore {
+function put(store: CustomStore, kind: string, next: ApiObject, type: WatchEvent['type']): CustomStore {
+  const key = objectKey(next.metadata);
   const list = store.objects[kind] ?? [];
-  const objects = [...list.filter((o) => o.metadata.name !== name), next].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+  const objects = [...list.filter((o) => objectKey(o.metadata) !== key), next].sort(byKey);
   return withEvent(store, kind, objects, { type, object: next });
 }
 
@@ -274,12 +297,13 @@ function settleChange(store: CustomStore, before: ApiObject, changed: ApiObject)
   // A Lease's strategy keeps no generation (coordination.k8s.io/Lease: every renewal changes spec).
   const generation = equal(before.spec, changed.spec) || before.kind === 'Lease' ? before.metadata.generation : before.metadata.generation + 1;
   const [s1, next] = bump(store, { ...changed, metadata: { ...meta, generation } });
-  return [put(s1, before.kind, before.metadata.name, next, 'MODIFIED'), 'ok'];
+  return [put(s1, before.kind, next, 'MODIFIED'), 'ok'];
 }
 
 /** Removes an object; its DELETED event carries its last state. */
 function removeWithEvent(store: CustomStore, last: ApiObject): CustomStore {
-  const objects = (store.objects[last.kind] ?? []).filter((o) => o.metadata.name !== last.metadata.name);
+  const key = objectKey(last.metadata);
+  const objects = (store.objects[last.kind] ?? []).filter((o) => objectKey(o.metadata) !== key);
   return withEvent(store, last.kind, objects, { type: 'DELETED', object: last });
 }
 
@@ -295,38 +319,38 @@ export function applyWrite(store: CustomStore, w: Write): [CustomStore, WriteOut
     }
     case 'create': {
       const { kind, metadata } = w.object;
-      if ((store.objects[kind] ?? []).some((o) => o.metadata.name === metadata.name)) return [store, 'AlreadyExists'];
+      if (find(store, kind, objectKey(metadata)) !== undefined) return [store, 'AlreadyExists'];
       const uid = `uid-${store.nextUid}`;
       const meta: ObjectMeta = { ...metadata, uid, resourceVersion: '', generation: 1 };
       if (meta.finalizers !== undefined && meta.finalizers.length === 0) delete (meta as { finalizers?: readonly string[] }).finalizers;
       const [s1, created] = bump({ ...store, nextUid: store.nextUid + 1 }, { ...w.object, metadata: meta });
-      return [put(s1, kind, metadata.name, created, 'ADDED'), 'ok'];
+      return [put(s1, kind, created, 'ADDED'), 'ok'];
     }
     case 'update':
     case 'updateStatus': {
       const { kind, metadata } = w.object;
-      const cur = (store.objects[kind] ?? []).find((o) => o.metadata.name === metadata.name);
+      const cur = find(store, kind, objectKey(metadata));
       if (cur === undefined) return [store, 'NotFound'];
       if (!metadata.resourceVersion) return [store, 'Invalid']; // metadata.resourceVersion: must be specified for an update
       if (metadata.resourceVersion !== cur.metadata.resourceVersion || (metadata.uid && metadata.uid !== cur.metadata.uid)) return [store, 'Conflict'];
       if (w.op === 'updateStatus') {
         if (equal(cur.status, w.object.status)) return [store, 'ok'];
         const [s1, next] = bump(store, { ...cur, ...(w.object.status === undefined ? {} : { status: w.object.status }) });
-        return [put(s1, kind, metadata.name, next, 'MODIFIED'), 'ok'];
+        return [put(s1, kind, next, 'MODIFIED'), 'ok'];
       }
       const changed: ApiObject = { ...cur, metadata: { ...cur.metadata, labels: metadata.labels, finalizers: metadata.finalizers, ownerReferences: metadata.ownerReferences }, ...(w.object.spec === undefined ? {} : { spec: w.object.spec }) };
       return noOp(cur, changed) ? [store, 'ok'] : settleChange(store, cur, clean(changed));
     }
     case 'patch':
     case 'patchStatus': {
-      const cur = (store.objects[w.kind] ?? []).find((o) => o.metadata.name === w.name);
+      const cur = find(store, w.kind, keyOf(w.name, w.namespace));
       if (cur === undefined) return [store, 'NotFound'];
       if (w.resourceVersion !== undefined && w.resourceVersion !== cur.metadata.resourceVersion) return [store, 'Conflict'];
       if (w.op === 'patchStatus') {
         const status = mergePatch(cur.status, w.status);
         if (equal(cur.status, status)) return [store, 'ok'];
         const [s1, next] = bump(store, { ...cur, status });
-        return [put(s1, w.kind, w.name, next, 'MODIFIED'), 'ok'];
+        return [put(s1, w.kind, next, 'MODIFIED'), 'ok'];
       }
       const p = w.patch;
       const changed: ApiObject = {
@@ -337,14 +361,14 @@ export function applyWrite(store: CustomStore, w: Write): [CustomStore, WriteOut
       return noOp(cur, changed) ? [store, 'ok'] : settleChange(store, cur, clean(changed));
     }
     case 'delete': {
-      const cur = (store.objects[w.kind] ?? []).find((o) => o.metadata.name === w.name);
+      const cur = find(store, w.kind, keyOf(w.name, w.namespace));
       if (cur === undefined) return [store, 'NotFound'];
       const pre = w.preconditions;
       if ((pre?.uid !== undefined && pre.uid !== cur.metadata.uid) || (pre?.resourceVersion !== undefined && pre.resourceVersion !== cur.metadata.resourceVersion)) return [store, 'Conflict'];
       if (finalizersOf(cur).length > 0) {
         if (cur.metadata.deletionTimestamp !== undefined) return [store, 'ok'];
         const [s1, next] = bump(store, { ...cur, metadata: { ...cur.metadata, deletionTimestamp: 'set' } });
-        return [put(s1, w.kind, w.name, next, 'MODIFIED'), 'ok'];
+        return [put(s1, w.kind, next, 'MODIFIED'), 'ok'];
       }
       const [s1, last] = bump(store, cur);
       return [removeWithEvent(s1, last), 'ok'];
@@ -383,7 +407,7 @@ export function garbageCollectable(store: CustomStore): readonly { readonly kind
   for (const list of Object.values(store.objects))
     for (const o of list) {
       if (o.metadata.deletionTimestamp !== undefined) continue;
-      if ((o.metadata.ownerReferences ?? []).some((r) => !uids.has(`${r.kind}/${r.uid}`))) out.push({ kind: o.kind, name: o.metadata.name, uid: o.metadata.uid });
+      if ((o.metadata.ownerReferences ?? []).some((r) => !uids.has(`${r.kind}/${r.uid}`))) out.push({ kind: o.kind, name: objectKey(o.metadata), uid: o.metadata.uid });
     }
   return out;
 }

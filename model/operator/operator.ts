@@ -42,16 +42,20 @@ import { clusterAction, type ClusterAction } from '../context.js';
 import { canWrite, type ClusterState } from '../state.js';
 import { deletePod } from '../informers.js';
 import { modelError, ModelErrorCode } from '../errors.js';
-import { applyWrite, EMPTY_STORE, isStockKind, namesNodes, objectName, SCALABLE_KINDS, scaleWorkload, stockObjects, workloadSpecOf, type ApiObject, type CustomStore, type ObjectInit, type WatchEvent, type Write, type WriteOutcome } from './api.js';
+import { applyWrite, EMPTY_STORE, isStockKind, keyOf, namesNodes, objectKey, objectName, SCALABLE_KINDS, scaleWorkload, stockObjects, workloadSpecOf, type ApiObject, type CustomStore, type ObjectInit, type WatchEvent, type Write, type WriteOutcome } from './api.js';
 
-/** What a reconcile reads. */
+/**
+ * What a reconcile reads. Objects are found by name and namespace, or by their key
+ * (`namespace/name`, what a request of a namespaced object is; a bare name for an object
+ * without a namespace), as controller-runtime's `client.ObjectKey` and client-go's cache keys do.
+ */
 export interface ReconcileView<M extends JsonValue = JsonValue> {
   /** From the operator's informer cache (possibly stale). */
-  get(kind: string, name: string): ApiObject | undefined;
-  /** Every cached object of `kind`, sorted by name. */
-  list(kind: string): readonly ApiObject[];
+  get(kind: string, name: string, namespace?: string): ApiObject | undefined;
+  /** Every cached object of `kind` (of `namespace` when given: `client.InNamespace`), sorted by key. */
+  list(kind: string, namespace?: string): readonly ApiObject[];
   /** A live read from the API, bypassing the cache (controller-runtime's `mgr.GetAPIReader()`). */
-  readonly reader: { get(kind: string, name: string): ApiObject | undefined; list(kind: string): readonly ApiObject[] };
+  readonly reader: { get(kind: string, name: string, namespace?: string): ApiObject | undefined; list(kind: string, namespace?: string): readonly ApiObject[] };
   /** The operator's own in-process memory (lost on restart). */
   readonly memory: M;
 }
@@ -174,22 +178,28 @@ export interface Reconciling {
 
 const sameObject = (a: ApiObject | undefined, b: ApiObject): boolean => a === b || (a !== undefined && JSON.stringify(a) === JSON.stringify(b));
 const sameObjects = (a: readonly ApiObject[], b: readonly ApiObject[]): boolean => a === b || (a.length === b.length && a.every((o, k) => sameObject(o, b[k])));
-const byName = (a: ApiObject, b: ApiObject): number => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0);
+const byKey = (a: ApiObject, b: ApiObject): number => {
+  const x = objectKey(a.metadata);
+  const y = objectKey(b.metadata);
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+/** The objects of one namespace (all of them when none is named). */
+const inNamespace = (list: readonly ApiObject[], namespace: string | undefined): readonly ApiObject[] => (namespace === undefined ? list : list.filter((o) => (o.metadata.namespace ?? '') === namespace));
 const describeWrite = (w: Write): string => {
   switch (w.op) {
     case 'external':
       return `call ${w.call}`;
     case 'create':
-      return `create ${objectName(w.object.kind, w.object.metadata.name)}`;
+      return `create ${objectName(w.object.kind, objectKey(w.object.metadata))}`;
     case 'update':
     case 'updateStatus':
-      return `${w.op} ${objectName(w.object.kind, w.object.metadata.name)} (resourceVersion ${w.object.metadata.resourceVersion || 'none'})`;
+      return `${w.op} ${objectName(w.object.kind, objectKey(w.object.metadata))} (resourceVersion ${w.object.metadata.resourceVersion || 'none'})`;
     case 'patch':
     case 'patchStatus':
-      return `${w.op} ${objectName(w.kind, w.name)}${w.resourceVersion === undefined ? '' : ` (resourceVersion ${w.resourceVersion})`}`;
+      return `${w.op} ${objectName(w.kind, w.name, w.namespace)}${w.resourceVersion === undefined ? '' : ` (resourceVersion ${w.resourceVersion})`}`;
     case 'delete': {
       const pre = w.preconditions === undefined ? '' : ` (preconditions ${Object.entries(w.preconditions).map(([k, v]) => `${k}=${v}`).join(', ')})`;
-      return `delete ${objectName(w.kind, w.name)}${pre}${w.gracePeriodSeconds === 0 ? ' (--grace-period=0 --force)' : ''}`;
+      return `delete ${objectName(w.kind, w.name, w.namespace)}${pre}${w.gracePeriodSeconds === 0 ? ' (--grace-period=0 --force)' : ''}`;
     }
   }
 };
@@ -239,7 +249,7 @@ function validate(def: OperatorDefinition): void {
   for (const o of def.objects ?? []) {
     if (typeof o?.kind !== 'string' || typeof o.metadata?.name !== 'string' || o.metadata.name === '') bad('every object needs a kind and metadata.name');
     if (isStockKind(o.kind)) bad(`objects: ${o.kind} ${o.metadata.name}: the cluster's own ${o.kind}s come from the scenario (cluster.workloads, cluster.nodes), not from an operator`);
-    const key = objectName(o.kind, o.metadata.name);
+    const key = objectName(o.kind, objectKey(o.metadata));
     if (names.has(key)) bad(`${key} is given twice in objects`);
     names.add(key);
   }
@@ -310,12 +320,12 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     const replicas = w.op === 'delete' && kind === 'Pod' ? undefined : scaleOf(s, w, kind);
     // A write to etcd needs quorum (an operator runs on the control plane's network, so only quorum can fail it).
     if (!canWrite(s, false)) return [s, 'Unavailable'];
-    if (w.op === 'patch') return scaleWorkload(s, kind, w.name, replicas);
-    if (w.op === 'update') return scaleWorkload(s, kind, w.object.metadata.name, replicas);
+    if (w.op === 'patch') return scaleWorkload(s, kind, bareName(w.name), replicas);
+    if (w.op === 'update') return scaleWorkload(s, kind, bareName(w.object.metadata.name), replicas);
     if (w.op !== 'delete') return [s, 'Invalid'];
     const uid = w.preconditions?.uid;
     const incarnation = uid === undefined ? undefined : Number(uid.slice(uid.lastIndexOf('-') + 1));
-    const r = deletePod(s, w.name, { force: w.gracePeriodSeconds === 0, ...(incarnation === undefined ? {} : { uid: incarnation }) });
+    const r = deletePod(s, bareName(w.name), { force: w.gracePeriodSeconds === 0, ...(incarnation === undefined ? {} : { uid: incarnation }) });
     return [r.state, r.outcome === 'deleted' ? 'ok' : r.outcome === 'conflict' ? 'Conflict' : 'NotFound'];
   };
 
@@ -340,11 +350,15 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     return spec.replicas;
   };
 
+  /** The cluster's own objects have no namespace in the model: a write that names one (`default/db-0`) reaches the object of that name. */
+  const bareName = (name: string): string => name.slice(name.indexOf('/') + 1);
+
   /** The requests one object's event queues. */
   const requestsOf = (o: ApiObject): readonly string[] => {
-    if (o.kind === def.for) return [o.metadata.name];
+    if (o.kind === def.for) return [objectKey(o.metadata)];
     const out: string[] = [];
-    if (def.owns?.includes(o.kind)) for (const r of o.metadata.ownerReferences ?? []) if (r.controller === true && r.kind === def.for) out.push(r.name);
+    // An owner is in its dependent's namespace (owner references name no namespace).
+    if (def.owns?.includes(o.kind)) for (const r of o.metadata.ownerReferences ?? []) if (r.controller === true && r.kind === def.for) out.push(keyOf(r.name, o.metadata.namespace));
     for (const w of def.watches ?? []) if (w.kind === o.kind) out.push(...w.map(o));
     return out;
   };
@@ -376,9 +390,9 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       return objectsIn(s, kind);
     };
     return {
-      get: (kind, n) => (m.cache[kind] ?? []).find((o) => o.metadata.name === n),
-      list: (kind) => m.cache[kind] ?? [],
-      reader: { get: (kind, n) => live(kind).find((o) => o.metadata.name === n), list: (kind) => live(kind) },
+      get: (kind, n, namespace) => (m.cache[kind] ?? []).find((o) => objectKey(o.metadata) === keyOf(n, namespace)),
+      list: (kind, namespace) => inNamespace(m.cache[kind] ?? [], namespace),
+      reader: { get: (kind, n, namespace) => live(kind).find((o) => objectKey(o.metadata) === keyOf(n, namespace)), list: (kind, namespace) => inNamespace(live(kind), namespace) },
       memory: m.memory as M,
     };
   };
@@ -442,8 +456,9 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
         const w = replicaNames[i];
         const [event, ...rest] = st.watches[w][kind];
         const m = mem(s, i);
-        const others = (m.cache[kind] ?? []).filter((o) => o.metadata.name !== event.object.metadata.name);
-        const list = event.type === 'DELETED' ? others : [...others, event.object].sort(byName);
+        const key = objectKey(event.object.metadata);
+        const others = (m.cache[kind] ?? []).filter((o) => objectKey(o.metadata) !== key);
+        const list = event.type === 'DELETED' ? others : [...others, event.object].sort(byKey);
         // A follower's informer keeps its cache; only a running controller queues requests.
         const next: OperatorMemory = { ...m, cache: { ...m.cache, [kind]: list }, queue: m.role === 'follower' ? m.queue : enqueue(m.queue, requestsOf(event.object)) };
         return withMem(s, i, next, { ...st, watches: { ...st.watches, [w]: { ...st.watches[w], [kind]: rest } } });
@@ -464,10 +479,10 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
         const now = stockObjects(s, kind);
         let queue = m.queue;
         if (m.role !== 'follower') {
-          const old = new Map(before.map((o) => [o.metadata.name, o]));
-          for (const o of now) if (!sameObject(old.get(o.metadata.name), o)) queue = enqueue(queue, requestsOf(o));
-          const current = new Set(now.map((o) => o.metadata.name));
-          for (const o of before) if (!current.has(o.metadata.name)) queue = enqueue(queue, requestsOf(o));
+          const old = new Map(before.map((o) => [objectKey(o.metadata), o]));
+          for (const o of now) if (!sameObject(old.get(objectKey(o.metadata)), o)) queue = enqueue(queue, requestsOf(o));
+          const current = new Set(now.map((o) => objectKey(o.metadata)));
+          for (const o of before) if (!current.has(objectKey(o.metadata))) queue = enqueue(queue, requestsOf(o));
         }
         return withMem(s, i, { ...m, cache: { ...m.cache, [kind]: now }, queue });
       },
@@ -682,7 +697,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       const kind = (a.param as [number, string])[1];
       const event = store(before).watches[actor][kind][0];
       const queued = m.role === 'follower' ? [] : requestsOf(event.object).filter((r) => !m.queue.includes(r));
-      return { actor, summary: `its informer hears ${event.type} ${objectName(event.object.kind, event.object.metadata.name)} (${event.object.metadata.resourceVersion})${queued.length > 0 ? `, queues ${queued.join(', ')}` : ''}` };
+      return { actor, summary: `its informer hears ${event.type} ${objectName(event.object.kind, objectKey(event.object.metadata))} (${event.object.metadata.resourceVersion})${queued.length > 0 ? `, queues ${queued.join(', ')}` : ''}` };
     }
     if (a.name === `${name}-watch-cluster`) {
       const kind = (a.param as [number, string])[1];
@@ -693,7 +708,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     if (a.name === `${name}-reconcile`) {
       const request = nextRequest(m)!;
       const f = mem(after, i).inflight.find((x) => x.request === request);
-      const cached = m.cache[def.for]?.find((o) => o.metadata.name === request);
+      const cached = m.cache[def.for]?.find((o) => objectKey(o.metadata) === request);
       const read = cached === undefined ? `its cache has no ${def.for} ${request}` : `its cache has ${def.for} ${request}${cached.metadata.resourceVersion === '' ? '' : ` at ${cached.metadata.resourceVersion}`}${cached.metadata.deletionTimestamp === undefined ? '' : ', being deleted'}`;
       if (reconcileOf(before, m, i, request) === 'unanswered') return { actor, summary: `reconciles ${request} (${read}): its live read gets no answer (cut off from the kube-apiserver), so the reconcile fails and ${requeued(m, request)}` };
       const plan = f === undefined ? 'nothing to write' : `plans ${f.writes.map(describeWrite).join('; ')}`;
@@ -740,11 +755,11 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       // The cluster's own objects of the kinds this operator declares (`cluster.objects`, from the
       // user's manifests) join its own; one of the same kind and name replaces the definition's.
       const given = (config.cluster.objects ?? []).filter((o) => kinds.includes(o.kind));
-      const own = (def.objects ?? []).filter((o) => !given.some((g) => g.kind === o.kind && g.metadata.name === o.metadata.name));
+      const own = (def.objects ?? []).filter((o) => !given.some((g) => g.kind === o.kind && objectKey(g.metadata) === objectKey(o.metadata)));
       const objects = [...own, ...(given as readonly ObjectInit[]), ...(elected ? [{ kind: 'Lease', metadata: { name: lease }, spec: { holderIdentity: '', holder: '', leaseDurationSeconds: le.leaseDurationSeconds, renewTime: 0, leaseTransitions: 0 } }] : [])];
       for (const o of objects) {
         const [next, outcome] = applyWrite(st, { op: 'create', object: o });
-        if (outcome !== 'ok') throw new Error(`initial object ${objectName(o.kind, o.metadata.name)}: ${OUTCOME[outcome]}`);
+        if (outcome !== 'ok') throw new Error(`initial object ${objectName(o.kind, objectKey(o.metadata))}: ${OUTCOME[outcome]}`);
         st = next;
       }
       const clients = { ...st.clients };

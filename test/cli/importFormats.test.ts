@@ -233,10 +233,10 @@ describe('manifests with kinds the model does not know', () => {
     const cr = { apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name: 'tls', namespace: 'web' } };
     const r = importSources([objects('app.yaml', cr, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 2 } })]);
     expect(r.notModelled).toEqual(['app.yaml: Certificate web/tls (cert-manager.io/v1: custom resource, kept in cluster.objects)']);
-    // A custom resource named on its own is kept for an operator that declares its kind (its namespace dropped).
+    // A custom resource named on its own is kept for an operator that declares its kind, with its namespace.
     const alone = importSources(readSources([fixture('kube-prometheus/alertmanager-alertmanager.yaml')]).sources);
-    expect((alone.config.cluster as { objects: { kind: string; metadata: { name: string } }[] }).objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['Alertmanager/main']);
-    expect(resolveConfig('node-failure', { file: alone.config }).cluster.objects[0].kind).toBe('Alertmanager');
+    expect((alone.config.cluster as { objects: { kind: string; metadata: { name: string; namespace?: string } }[] }).objects.map((o) => `${o.kind}/${o.metadata.namespace}/${o.metadata.name}`)).toEqual(['Alertmanager/monitoring/main']);
+    expect(resolveConfig('node-failure', { file: alone.config }).cluster.objects[0].metadata).toMatchObject({ name: 'main', namespace: 'monitoring' });
     expect(alone.notes.join('\n')).toMatch(/cluster.objects: 1 custom resource kept/);
     // More than the model takes: the first 256 are kept, and the output says so.
     const many = importSources([objects('many.yaml', ...Array.from({ length: 300 }, (_, i) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: `w-${i}` } })))]);

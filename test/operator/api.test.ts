@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { applyWrite, EMPTY_STORE, garbageCollectable, mergePatch, opaqueView, type CustomStore, type Write } from '../../model/operator/api.js';
+import { run } from './helpers.js';
 
 const db = (name: string, extra: object = {}): Write => ({ op: 'create', object: { kind: 'Database', metadata: { name, ...extra }, spec: { size: 1 } } });
-const run = (writes: readonly Write[], start: CustomStore = EMPTY_STORE): { store: CustomStore; outcomes: string[] } => {
-  let store = start;
-  const outcomes: string[] = [];
-  for (const w of writes) {
-    const [next, outcome] = applyWrite(store, w);
-    store = next;
-    outcomes.push(outcome);
-  }
-  return { store, outcomes };
-};
 const get = (s: CustomStore, kind: string, name: string) => s.objects[kind]?.find((o) => o.metadata.name === name);
 
 describe('the API rules for declared kinds', () => {

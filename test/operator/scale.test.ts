@@ -6,13 +6,14 @@
  * (OrderedReady: one at a time, each once the one above is gone; Parallel: all at once).
  */
 import { describe, expect, it } from 'vitest';
-import { alwaysStep, check, sometimes, type CheckResult, type Model, type Property } from '../../checker/index.js';
+import { alwaysStep, check, sometimes, type Property } from '../../checker/index.js';
 import { stateKey } from '../../model/key.js';
 import { kubernetesScenario } from '../../cli/testing.js';
 import { objectOf, operator, type ApiObject, type Write } from '../../model/operator/index.js';
 import type { ClusterExtension } from '../../model/clusterModel.js';
 import type { ClusterState } from '../../model/state.js';
 import { timelineSteps } from '../../reports/timeline.js';
+import { checkWith, statusOf } from './helpers.js';
 
 /** A `Scaler` custom resource names a workload and the replicas it should have; the operator writes them. */
 function scaler(options: { readonly target: string; readonly from: number; readonly to: number; readonly how?: 'patch' | 'update' }): ClusterExtension {
@@ -40,10 +41,6 @@ const podsOf = (s: ClusterState, w: string): string[] => s.api.pods.filter((p) =
 const running = (s: ClusterState, w: string): string[] => s.nodes.flatMap((n) => n.running.filter((r) => r.startsWith(`${w}-`))).sort();
 const dbFile = (policy: 'OrderedReady' | 'Parallel', replicas: number) => ({ cluster: { workloads: [{ kind: 'StatefulSet', name: 'db', replicas, podManagementPolicy: policy }] } });
 
-/** The model with `extra` properties, checked alone with `also` (ids of the model's own). */
-const checkWith = (model: Model<ClusterState>, extra: readonly Property<ClusterState>[], also: readonly string[] = []): CheckResult<ClusterState> =>
-  check({ ...model, properties: [...model.properties, ...extra] }, { properties: [...also, ...extra.map((p) => p.id)] });
-const statusOf = (r: CheckResult<ClusterState>): Record<string, string> => Object.fromEntries(r.properties.map((p) => [p.id, p.status]));
 
 /** Reachable: the state where the workload's pods and running containers are exactly `pods`. */
 const settled = (w: string, pods: readonly string[]): Property<ClusterState> =>
