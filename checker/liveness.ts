@@ -32,8 +32,8 @@
  */
 import { fail, CheckerErrorCode } from './errors.js';
 import type { ActionLabel, Model } from './model.js';
-import { forEachSuccessor, labelOf } from './successors.js';
-import { initialStatesOf } from './validateModel.js';
+import type { SearchVisitor } from './options.js';
+import { Search } from './searchCore.js';
 
 /** A liveness property over states. */
 export interface LivenessProperty<S> {
@@ -95,43 +95,38 @@ export interface StateGraph<S> {
   readonly strongActions: readonly string[];
 }
 
-const keyOf = <S>(model: Model<S>, s: S): string => {
-  const v = model.view ? model.view(s) : s;
-  return typeof v === 'string' ? v : JSON.stringify(v);
-};
-
-/** Builds the whole reachable graph of `model` (no symmetry), breadth-first. */
+/**
+ * Builds the whole reachable graph of `model` (no symmetry): the checker's own breadth-first
+ * search with a visitor that keeps every state and every step (self-loops and duplicates
+ * included), so it has the search's fingerprints and memory guard.
+ */
 export function buildGraph<S>(model: Model<S>, maxStates = 200_000): StateGraph<S> {
-  const ids = new Map<string, number>();
   const states: S[] = [];
   const edges: { to: number; action: ActionLabel; fair: boolean }[][] = [];
   const fairEnabled: Set<string>[] = [];
-  const add = (s: S): number => {
-    const k = keyOf(model, s);
-    let id = ids.get(k);
-    if (id === undefined) {
-      if (states.length >= maxStates) fail(CheckerErrorCode.livenessUnsupported, `liveness: the space has more than ${maxStates} states; liveness keeps the whole graph, so check a smaller configuration`);
-      id = states.length;
-      ids.set(k, id);
-      states.push(s);
-      edges.push([]);
-      fairEnabled.push(new Set());
-    }
-    return id;
+  const initial: number[] = [];
+  const fairness = new Map(model.actions.map((a) => [a.name, a.fair === true || a.fair === 'weak' || a.fair === 'strong']));
+  const visitor: SearchVisitor<S> = {
+    state: (s, id, root) => {
+      states[id] = s;
+      edges[id] = [];
+      fairEnabled[id] = new Set();
+      if (root) initial.push(id);
+    },
+    step: (from, action, _to, toId) => {
+      const fair = fairness.get(action.name) === true;
+      edges[from].push({ to: toId, action, fair });
+      if (fair) fairEnabled[from].add(action.name);
+    },
   };
-  const initial = initialStatesOf(model).map(add);
-  for (let i = 0; i < states.length; i++) {
-    const s = states[i];
-    forEachSuccessor(model, s, (next, _o, def, param) => {
-      const to = add(next);
-      const fair = def.fair === true || def.fair === 'weak' || def.fair === 'strong';
-      edges[i].push({ to, action: labelOf(def, param), fair });
-      if (fair) fairEnabled[i].add(def.name);
-    });
+  const r = new Search(model, { properties: [], symmetry: false, maxStates, visitor: visitor as SearchVisitor<unknown> }).run();
+  if (r.stoppedBy !== undefined) {
+    const why = r.stoppedBy.bound === 'states' ? `the space has more than ${maxStates} states` : `the ${r.stoppedBy.bound} bound stopped building the graph at ${r.stats.distinctStates} states`;
+    fail(CheckerErrorCode.livenessUnsupported, `liveness: ${why}; liveness keeps the whole graph, so check a smaller configuration`);
   }
   const fairActions = [...new Set(model.actions.filter((a) => a.fair === true || a.fair === 'weak').map((a) => a.name))];
   const strongActions = [...new Set(model.actions.filter((a) => a.fair === 'strong').map((a) => a.name))];
-  return { states, edges, fairEnabled, initial: [...new Set(initial)], fairActions, strongActions };
+  return { states, edges, fairEnabled, initial, fairActions, strongActions };
 }
 
 /** Strongly connected components of the subgraph of `inside` states (Tarjan, iterative). */

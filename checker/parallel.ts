@@ -371,7 +371,7 @@ export class ParallelSearch<S> extends Search<S> {
       ordinals[m] = ordinal;
       const fp = recs[w].fps[i];
       if (fp === 0n) continue; // a self-loop
-      if (atDepthLimit || this.table.size >= this.maxStates) {
+      if (atDepthLimit || this.table.size >= this.budget.maxStates) {
         if (this.table.get(fp as never) !== -1) continue;
         if (atDepthLimit) {
           if (!depthSeen) events.push({ parent, ordinal, phase: 1, kind: 'depth' });
@@ -424,7 +424,7 @@ export class ParallelSearch<S> extends Search<S> {
     for (const e of events) {
       if (halt !== undefined && (e.parent > halt.parent || (e.parent === halt.parent && e.ordinal > halt.ordinal))) break;
       if (e.kind === 'decide') this.decide(e.property as string, e.at as Discovery);
-      else if (e.kind === 'states') this.stop('states', this.maxStates);
+      else if (e.kind === 'states') this.stop('states', this.budget.maxStates);
       else this.stoppedBy ??= { bound: 'depth', limit: this.options.maxDepth ?? 0 };
       if (this.halted && halt === undefined) halt = e;
     }

@@ -74,7 +74,6 @@ export class Search<S> {
   private readonly plainFingerprints: boolean;
   /** Time, memory and states bounds, and progress. */
   protected readonly budget: Budget;
-  protected readonly maxStates: number;
 
   protected generated = 0;
   protected depth = 0;
@@ -96,7 +95,6 @@ export class Search<S> {
     this.key = keyFunction(model, this.symmetry);
     this.visitor = options.visitor as SearchVisitor<S> | undefined;
     this.budget = new Budget(options);
-    this.maxStates = this.budget.maxStates;
   }
 
   run(): CheckResult<S> {
@@ -195,13 +193,13 @@ export class Search<S> {
   protected store(state: S, observed: readonly unknown[], parent: number, ordinal: number, atDepthLimit: boolean): number {
     const fp = this.fingerprintOf(state, observed);
     const id = this.table.size;
-    if (atDepthLimit || id >= this.maxStates) {
+    if (atDepthLimit || id >= this.budget.maxStates) {
       this.storedAs = this.table.get(fp);
       if (this.storedAs === -1) {
         // Something lies beyond the depth bound: the search goes on with the other states of
         // the last level (their edges are still checked) but can no longer say "ok".
         if (atDepthLimit) this.stoppedBy ??= { bound: 'depth', limit: this.options.maxDepth ?? 0 };
-        else this.stop('states', this.maxStates);
+        else this.stop('states', this.budget.maxStates);
       }
       return -1;
     }

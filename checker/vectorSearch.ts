@@ -123,10 +123,10 @@ export class VectorSearch extends Search<VectorState> {
    */
   private admit(v: VectorState, lo: number, hi: number, parent: number, ordinal: number, atDepthLimit: boolean): boolean {
     const id = this.distinct;
-    if (atDepthLimit || id >= this.maxStates) {
+    if (atDepthLimit || id >= this.budget.maxStates) {
       if (!this.visited.has(lo, hi)) {
         if (atDepthLimit) this.stoppedBy ??= { bound: 'depth', limit: this.options.maxDepth ?? 0 };
-        else this.stop('states', this.maxStates);
+        else this.stop('states', this.budget.maxStates);
       }
       return false;
     }

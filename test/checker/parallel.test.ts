@@ -5,13 +5,13 @@
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { check, type CheckOptions, type CheckResult } from './index.js';
-import { balancePlan } from './parallel.js';
-import { graphModel, type GraphSpec } from './parallelTestModels.js';
-import { twoPhasePlain } from '../examples/two-phase-commit/index.js';
+import { check, type CheckOptions, type CheckResult } from '../../checker/index.js';
+import { balancePlan } from '../../checker/parallel.js';
+import { graphModel, type GraphSpec } from '../toys/graphModels.js';
+import { twoPhasePlain } from '../../examples/two-phase-commit/index.js';
 
-const GRAPH = new URL('./parallelTestModels.ts', import.meta.url).href;
-const TWO_PHASE = new URL('../examples/two-phase-commit/index.ts', import.meta.url).href;
+const GRAPH = new URL('../toys/graphModels.ts', import.meta.url).href;
+const TWO_PHASE = new URL('../../examples/two-phase-commit/index.ts', import.meta.url).href;
 
 /** What must agree between a one-thread and a parallel search. */
 function summary<S>(r: CheckResult<S>) {

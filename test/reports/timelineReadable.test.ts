@@ -3,9 +3,9 @@
  * full, objects that appear show their fields, and diffs carry structured paths for programs.
  */
 import { describe, expect, it } from 'vitest';
-import type { Model, Trace } from '../checker/index.js';
-import { diffStates, formatChange } from './diff.js';
-import { foldTime, formatTimeline, timelineSteps } from './timeline.js';
+import type { Model, Trace } from '../../checker/index.js';
+import { diffStates, formatChange } from '../../reports/diff.js';
+import { foldTime, formatTimeline, timelineSteps } from '../../reports/timeline.js';
 
 interface Clock {
   readonly t: number;

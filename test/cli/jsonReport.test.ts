@@ -2,10 +2,10 @@
  * The `--json` object, schema 1: versioned, every counterexample, structured diffs, seeds whole.
  */
 import { describe, expect, it } from 'vitest';
-import { always, check, type Model } from '../checker/index.js';
-import { twoPhasePlain } from '../examples/two-phase-commit/index.js';
-import { kubecheckAsync } from '../test/cli/run.js';
-import { outcomeJson, JSON_SCHEMA_VERSION } from './json.js';
+import { always, check, type Model } from '../../checker/index.js';
+import { twoPhasePlain } from '../../examples/two-phase-commit/index.js';
+import { kubecheckAsync } from './run.js';
+import { outcomeJson, JSON_SCHEMA_VERSION } from '../../reports/json.js';
 
 describe('--json schema 1', () => {
   it('should carry the schema version and every counterexample with structured changes', () => {

@@ -4,11 +4,11 @@
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { always, check, replayLabels, replayPath, sometimes, type CheckResult, type Model } from './index.js';
-import { counter } from '../test/toys/counter.js';
-import { waterJugs, type Jugs } from '../test/toys/waterJugs.js';
-import { binaryTree, grid } from '../test/toys/binaryTree.js';
-import { referenceBfs } from '../test/toys/referenceBfs.js';
+import { always, check, replayLabels, replayPath, sometimes, type CheckResult, type Model } from '../../checker/index.js';
+import { counter } from '../toys/counter.js';
+import { waterJugs, type Jugs } from '../toys/waterJugs.js';
+import { binaryTree, grid } from '../toys/binaryTree.js';
+import { referenceBfs } from '../toys/referenceBfs.js';
 
 function outcome<S>(r: CheckResult<S>, id: string) {
   const o = r.properties.find((p) => p.id === id);

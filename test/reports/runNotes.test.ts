@@ -4,12 +4,12 @@
  * (timing and diff: test/cli/warnings.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { check } from '../checker/index.js';
-import { twoPhasePlain } from '../examples/two-phase-commit/index.js';
-import { htmlReport } from './html.js';
-import { outcomeJson } from './json.js';
-import { markdownReport } from './markdown.js';
-import type { RunInfo } from './outcome.js';
+import { check } from '../../checker/index.js';
+import { twoPhasePlain } from '../../examples/two-phase-commit/index.js';
+import { htmlReport } from '../../reports/html.js';
+import { outcomeJson } from '../../reports/json.js';
+import { markdownReport } from '../../reports/markdown.js';
+import type { RunInfo } from '../../reports/outcome.js';
 
 const model = twoPhasePlain({ rms: 2 });
 const result = check(model);

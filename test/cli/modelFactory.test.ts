@@ -3,11 +3,11 @@
  * factory that lets worker threads rebuild a Kubernetes model from its resolved config.
  */
 import { describe, it, expect } from 'vitest';
-import { check, type CheckResult } from '../checker/index.js';
-import { kubecheck } from '../test/cli/run.js';
-import { MAX_CLUSTER_SIZE, parseSize } from './limits.js';
-import { modelFactoryOf, modelOfConfig } from './modelFactory.js';
-import { resolveFromOptions } from './subjects.js';
+import { check, type CheckResult } from '../../checker/index.js';
+import { kubecheck } from './run.js';
+import { MAX_CLUSTER_SIZE, parseSize } from '../../cli/limits.js';
+import { modelFactoryOf, modelOfConfig } from '../../cli/modelFactory.js';
+import { resolveFromOptions } from '../../cli/subjects.js';
 
 function summary<S>(r: CheckResult<S>) {
   return {

@@ -2,7 +2,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { produce, setAutoFreeze } from 'immer';
-import { check, exactEncoding, fingerprint, hashString, type Model } from './index.js';
+import { check, exactEncoding, fingerprint, hashString, type Model } from '../../checker/index.js';
 
 /** A deep copy with every object's keys inserted in reverse order (new identities throughout). */
 function reordered(value: unknown): unknown {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { exactEncoding, fingerprint } from './fingerprint.js';
-import { KeyBuffer } from './keyBuffer.js';
+import { exactEncoding, fingerprint } from '../../checker/fingerprint.js';
+import { KeyBuffer } from '../../checker/keyBuffer.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const keyOf = (write: (w: KeyBuffer) => void): string => {

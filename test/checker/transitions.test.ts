@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { check, forEachTransition } from './index.js';
-import { counter } from '../test/toys/counter.js';
-import { twoPhasePlain } from '../examples/two-phase-commit/index.js';
+import { check, forEachTransition } from '../../checker/index.js';
+import { counter } from '../toys/counter.js';
+import { twoPhasePlain } from '../../examples/two-phase-commit/index.js';
 
 describe('forEachTransition', () => {
   it('should visit every step out of every distinct state once: the generated count less the initial states', () => {

@@ -3,7 +3,7 @@
  * (`modelFactory`): a finite graph whose states are objects `{ at }`, with invariants, goals,
  * action properties, observers, deadlock and a symmetry all given as data.
  */
-import { action, alwaysStep, always, observer, sometimes, type Model, type Property } from './index.js';
+import { action, alwaysStep, always, observer, sometimes, type Model, type Property } from '../../checker/index.js';
 
 export interface GraphSpec {
   /** Out-edges of each node, in order (self-loops and parallel edges allowed). */

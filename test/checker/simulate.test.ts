@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { check } from './search.js';
-import { fastCheckSeed, minimizeTrace, simulate, traceArbitrary } from './simulate.js';
-import { action, type Model } from './model.js';
-import { always, observer } from './properties.js';
-import { replayPath } from './trace.js';
-import { twoPhasePlain } from '../examples/two-phase-commit/index.js';
+import { check } from '../../checker/search.js';
+import { fastCheckSeed, minimizeTrace, simulate, traceArbitrary } from '../../checker/simulate.js';
+import { action, type Model } from '../../checker/model.js';
+import { always, observer } from '../../checker/properties.js';
+import { replayPath } from '../../checker/trace.js';
+import { twoPhasePlain } from '../../examples/two-phase-commit/index.js';
 
 describe('random exploration', () => {
   it('should shrink to a minimal trace on a seeded bug, whatever the seed', () => {

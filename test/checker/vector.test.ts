@@ -10,9 +10,9 @@ import fc from 'fast-check';
 import {
   alwaysStep, always, check, FingerprintPairTable, KubecheckError, replayPath, sometimes, vectorAction, VectorErrorCode, vectorModel,
   type CheckOptions, type CheckResult, type Model, type VectorSpec, type VectorState, type VectorView,
-} from './index.js';
-import { vectorSearchFor } from './vectorSearch.js';
-import { referenceBfs, referenceSuccessors } from '../test/toys/referenceBfs.js';
+} from '../../checker/index.js';
+import { vectorSearchFor } from '../../checker/vectorSearch.js';
+import { referenceBfs, referenceSuccessors } from '../toys/referenceBfs.js';
 
 /** A random vector model, as data. Values are `(v[slot] + add + param) % size`. */
 interface RandomSpec {

@@ -3,13 +3,13 @@
  * actions between them, a counterexample's path in bold; only checked properties colour it.
  */
 import { describe, expect, it } from 'vitest';
-import { check } from '../checker/index.js';
-import { twoPhasePlain } from '../examples/two-phase-commit/index.js';
-import { kubernetesSubject } from '../cli/kubernetesSubject.js';
-import { kubecheckAsync } from '../test/cli/run.js';
-import { graphToDot } from './dot.js';
-import { projectedGraph, projectionVisitor } from './projected.js';
-import { wholeGraph } from './graph.js';
+import { check } from '../../checker/index.js';
+import { twoPhasePlain } from '../../examples/two-phase-commit/index.js';
+import { kubernetesSubject } from '../../cli/kubernetesSubject.js';
+import { kubecheckAsync } from './run.js';
+import { graphToDot } from '../../reports/dot.js';
+import { projectedGraph, projectionVisitor } from '../../reports/projected.js';
+import { wholeGraph } from '../../reports/graph.js';
 
 describe('projected state graph', () => {
   it('should draw node-failure, thousands of states, as a few dozen groups with the trace in bold', () => {

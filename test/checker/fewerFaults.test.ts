@@ -3,8 +3,8 @@
  * order the actions are listed in.
  */
 import { describe, expect, it } from 'vitest';
-import { action, always, alwaysStep, check, observer, type ActionLabel, type Model } from './index.js';
-import { faultSteps } from './fewerFaults.js';
+import { action, always, alwaysStep, check, observer, type ActionLabel, type Model } from '../../checker/index.js';
+import { faultSteps } from '../../checker/fewerFaults.js';
 
 interface Counter {
   readonly x: number;

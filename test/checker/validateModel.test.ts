@@ -1,8 +1,8 @@
 /** Misuse fails at once with a stable code and a one-line sentence; never a stack of nonsense. */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { action, always, check, KubecheckError, replayPath, sometimes, type CheckOptions, type Model, type Property } from './index.js';
-import { counter } from '../test/toys/counter.js';
+import { action, always, check, KubecheckError, replayPath, sometimes, type CheckOptions, type Model, type Property } from '../../checker/index.js';
+import { counter } from '../toys/counter.js';
 
 /** Runs `f` and returns the `KubecheckError` it must throw. */
 function thrown(f: () => unknown): KubecheckError {

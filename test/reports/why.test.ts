@@ -4,15 +4,15 @@
  * property without a hook gets no line and no placeholder.
  */
 import { describe, expect, it } from 'vitest';
-import { always, alwaysStep, check, type Model } from '../checker/index.js';
-import { counter } from '../test/toys/counter.js';
-import { githubAnnotations } from './githubAnnotations.js';
-import { htmlReport } from './html.js';
-import { outcomeJson } from './json.js';
-import { junitReport } from './junit.js';
-import { markdownReport } from './markdown.js';
-import { formatOutcome, violationWhy } from './outcome.js';
-import { sarifReport } from './sarif.js';
+import { always, alwaysStep, check, type Model } from '../../checker/index.js';
+import { counter } from '../toys/counter.js';
+import { githubAnnotations } from '../../reports/githubAnnotations.js';
+import { htmlReport } from '../../reports/html.js';
+import { outcomeJson } from '../../reports/json.js';
+import { junitReport } from '../../reports/junit.js';
+import { markdownReport } from '../../reports/markdown.js';
+import { formatOutcome, violationWhy } from '../../reports/outcome.js';
+import { sarifReport } from '../../reports/sarif.js';
 
 // `small` explains itself from the last state; `slow` (no hook) says nothing.
 const small = always<number>('small', 'x stays below 3', (x) => x < 3, { explain: (x) => `x is ${x} <at> 3 & more` });

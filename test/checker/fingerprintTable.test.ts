@@ -1,7 +1,7 @@
 /** The visited table against a reference `Map<bigint, number>` under random operation sequences. */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { FingerprintTable, type Fingerprint } from './index.js';
+import { FingerprintTable, type Fingerprint } from '../../checker/index.js';
 
 const MAX64 = 2n ** 64n - 1n;
 

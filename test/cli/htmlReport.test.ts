@@ -9,13 +9,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { kubernetesSubject } from '../cli/kubernetesSubject.js';
-import { runArtifacts } from '../cli/artifacts.js';
-import { htmlReport } from './html.js';
-import { check, type CheckResult } from '../checker/index.js';
+import { kubernetesSubject } from '../../cli/kubernetesSubject.js';
+import { runArtifacts } from '../../cli/artifacts.js';
+import { htmlReport } from '../../reports/html.js';
+import { check, type CheckResult } from '../../checker/index.js';
 
-import { Browser, chromium, pngFacts } from '../test/browser.js';
-import { partitioned as resolved, partitionedCopyResult } from '../test/fixtures/partitionedCopy.js';
+import { Browser, chromium, pngFacts } from '../browser.js';
+import { partitioned as resolved, partitionedCopyResult } from '../fixtures/partitionedCopy.js';
 
 const result = partitionedCopyResult();
 const info = { command: 'check' as const, scenario: 'node-partition', config: resolved.config };

@@ -6,10 +6,10 @@
  * test/model/presentation.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import type { ActionLabel, CheckResult, Model, Trace } from '../checker/index.js';
-import { markdownReport } from './markdown.js';
-import { mermaidSequence } from './mermaid.js';
-import { foldQuiet, formatTimeline, isQuiet, timelineSteps, type TimelineStep } from './timeline.js';
+import type { ActionLabel, CheckResult, Model, Trace } from '../../checker/index.js';
+import { markdownReport } from '../../reports/markdown.js';
+import { mermaidSequence } from '../../reports/mermaid.js';
+import { foldQuiet, formatTimeline, isQuiet, timelineSteps, type TimelineStep } from '../../reports/timeline.js';
 
 interface Toy {
   readonly t: number;

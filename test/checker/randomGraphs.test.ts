@@ -5,8 +5,8 @@
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { action, always, check, replayPath, type Model } from './index.js';
-import { referenceBfs } from '../test/toys/referenceBfs.js';
+import { action, always, check, replayPath, type Model } from '../../checker/index.js';
+import { referenceBfs } from '../toys/referenceBfs.js';
 
 interface Graph {
   readonly edges: readonly (readonly number[])[];

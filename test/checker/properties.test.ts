@@ -4,8 +4,8 @@
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { always, alwaysStep, boundedResponse, check, explainViolation, observer, replayPath, sometimes, type CheckResult, type Property } from './index.js';
-import { counter, tickingCounter, type TickState } from '../test/toys/counter.js';
+import { always, alwaysStep, boundedResponse, check, explainViolation, observer, replayPath, sometimes, type CheckResult, type Property } from '../../checker/index.js';
+import { counter, tickingCounter, type TickState } from '../toys/counter.js';
 
 function outcome<S>(r: CheckResult<S>, id: string) {
   const o = r.properties.find((p) => p.id === id);

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { check } from '../checker/index.js';
-import { twoPhasePlain } from '../examples/two-phase-commit/index.js';
-import { diffStates, formatChange } from './diff.js';
-import { formatDuration } from '../checker/duration.js';
-import { fromItfValue, parseItf, toItf, toItfValue } from './itf.js';
-import { mermaidSequence, mermaidText } from './mermaid.js';
-import { replayItf } from './replay.js';
-import { actionText, formatTimeline, foldTime, timelineSteps } from './timeline.js';
-import { partitioned, partitionedCopyResult } from '../test/fixtures/partitionedCopy.js';
-import { traceNeighbourhood, wholeGraph } from './graph.js';
-import { graphToDot } from './dot.js';
-import type { Model } from '../checker/index.js';
+import { check } from '../../checker/index.js';
+import { twoPhasePlain } from '../../examples/two-phase-commit/index.js';
+import { diffStates, formatChange } from '../../reports/diff.js';
+import { formatDuration } from '../../checker/duration.js';
+import { fromItfValue, parseItf, toItf, toItfValue } from '../../reports/itf.js';
+import { mermaidSequence, mermaidText } from '../../reports/mermaid.js';
+import { replayItf } from '../../reports/replay.js';
+import { actionText, formatTimeline, foldTime, timelineSteps } from '../../reports/timeline.js';
+import { partitioned, partitionedCopyResult } from '../fixtures/partitionedCopy.js';
+import { traceNeighbourhood, wholeGraph } from '../../reports/graph.js';
+import { graphToDot } from '../../reports/dot.js';
+import type { Model } from '../../checker/index.js';
 
 const buggy = twoPhasePlain({ rms: 3, bug: 'commit-on-any-prepared' });
 const trace = check(buggy).properties[0].trace!;
