@@ -53,7 +53,7 @@ export function failingNodeCount(config: ClusterConfig): number {
 /** What is down from the start in `component-outage`. */
 export type Outage = 'none' | 'kube-scheduler' | 'kube-controller-manager' | 'kube-apiserver';
 
-/** An object of `cluster.objects`: what a manifest says of it that the API keeps (names are cluster-wide here). */
+/** An object of `cluster.objects`: what a manifest says of it that the API keeps (an object is known by its kind, namespace and name). */
 export interface CustomObjectConfig {
   readonly kind: string;
   readonly metadata: { readonly name: string; readonly namespace?: string; readonly labels?: Readonly<Record<string, string>>; readonly finalizers?: readonly string[] };

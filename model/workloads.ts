@@ -24,7 +24,7 @@
  *   container is Ready), minReadySeconds (0: Ready is Available), failed or
  *   succeeded pods being deleted and recreated, updates. A scale-down (an operator's write of
  *   `spec.replicas`, `api.scale`) deletes the condemned ordinals from the highest, one at a time
- *   and each once the previous is gone (OrderedReady), or all at once (Parallel).
+ *   and each once the previous is gone (OrderedReady), or one per sync without waiting (Parallel).
  *   Every controller reads `spec.replicas` as it is in the API (its workload informer is not lagged).
  *   podManagementPolicy Parallel (from the workload list or a manifest) creates every missing
  *   ordinal without waiting for the lower ones.
@@ -111,7 +111,9 @@ const ordinalOf = (set: string, pod: string): number => Number(pod.slice(set.len
  * unbound, hence not Ready, so nothing above it is due until it runs). Then the condemned pods,
  * ordinals at or above spec.replicas (a scale-down), from the highest: one that is Terminating is
  * waited for (OrderedReady) or skipped (Parallel); OrderedReady deletes the highest only when it
- * is Running and Ready or is the first unhealthy pod, one per sync; Parallel deletes every one.
+ * is Running and Ready or is the first unhealthy pod, one per sync; Parallel deletes one per sync
+ * without waiting for the one above to go (Kubernetes deletes them all in one sync; here they
+ * are urgent steps of one instant, so no fault or operator step comes between them either).
  */
 export function statefulSetStepOf(s: ClusterState, w: WorkloadCtx, parallel = false): StatefulSetStep | undefined {
   const pods = s.api.pods;

@@ -130,8 +130,9 @@ export type Write =
  * as API objects. They are the model's objects seen through the API: a Pod's `spec.nodeName` and
  * `metadata.deletionTimestamp`; a Node's Ready condition, taints and `spec.unschedulable`; a
  * workload's `spec.replicas` (and a StatefulSet's `podManagementPolicy`) with `status.replicas`
- * (its pod objects not Terminating) and `status.readyReplicas` (those Running and Ready), as the
- * status is once its controller has written it. A Deployment is served as its ReplicaSet, under
+ * (a ReplicaSet's pods not Terminating, a StatefulSet's every pod, Terminating ones too) and
+ * `status.readyReplicas` (those Running and Ready), as the status is once its controller has
+ * written it. They are the objects of namespace `default`, served without `metadata.namespace`. A Deployment is served as its ReplicaSet, under
  * the same name (kind `Deployment` or `ReplicaSet`). The model keeps no resourceVersion for them
  * (it is empty, and an update of one is never a Conflict); a Pod's uid tells its incarnations
  * apart. Writes: Pods are deleted (graceful or forced); a Deployment's, ReplicaSet's or
@@ -157,10 +158,13 @@ export function workloadSpecOf(s: ClusterState, kind: string, name: string): Wor
 export function workloadAsObject(s: ClusterState, kind: string, w: WorkloadSpec): ApiObject {
   let replicas = 0;
   let readyReplicas = 0;
+  // A ReplicaSet counts its active pods (FilterActivePods); a StatefulSet every pod it created,
+  // Terminating ones too, and those Running and Ready among them (computeReplicaStatus).
+  const stateful = w.kind === 'StatefulSet';
   for (const p of s.api.pods) {
-    if (p.workload !== w.name || p.deletion !== null) continue;
+    if (p.workload !== w.name || (!stateful && p.deletion !== null)) continue;
     replicas++;
-    if (podRunningAndReady(s, p)) readyReplicas++;
+    if (podRunningAndReady(s, p.deletion === null ? p : { ...p, deletion: null })) readyReplicas++;
   }
   const spec = w.kind === 'DaemonSet' ? {} : { replicas: replicasOf(s, w), ...(w.kind === 'StatefulSet' ? { podManagementPolicy: w.podManagementPolicy ?? 'OrderedReady' } : {}) };
   return { kind, metadata: { name: w.name, uid: `${kind}-${w.name}`, resourceVersion: '', generation: 1 }, spec, status: { replicas, readyReplicas } };
@@ -401,13 +405,15 @@ export function mergePatch(target: JsonValue | undefined, patch: JsonValue): Jso
  * of that kind has (owner deleted, or a new incarnation of its name). Background propagation.
  */
 export function garbageCollectable(store: CustomStore): readonly { readonly kind: string; readonly name: string; readonly uid: string }[] {
+  // An owner is looked for among the cluster-scoped objects and those of its dependent's namespace.
   const uids = new Set<string>();
-  for (const list of Object.values(store.objects)) for (const o of list) uids.add(`${o.kind}/${o.metadata.uid}`);
+  for (const list of Object.values(store.objects)) for (const o of list) uids.add(`${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.uid}`);
+  const present = (o: ApiObject, r: OwnerReference): boolean => uids.has(`${r.kind}//${r.uid}`) || (o.metadata.namespace !== undefined && uids.has(`${r.kind}/${o.metadata.namespace}/${r.uid}`));
   const out: { kind: string; name: string; uid: string }[] = [];
   for (const list of Object.values(store.objects))
     for (const o of list) {
       if (o.metadata.deletionTimestamp !== undefined) continue;
-      if ((o.metadata.ownerReferences ?? []).some((r) => !uids.has(`${r.kind}/${r.uid}`))) out.push({ kind: o.kind, name: objectKey(o.metadata), uid: o.metadata.uid });
+      if ((o.metadata.ownerReferences ?? []).some((r) => !present(o, r))) out.push({ kind: o.kind, name: objectKey(o.metadata), uid: o.metadata.uid });
     }
   return out;
 }
@@ -460,8 +466,8 @@ export function scaleWorkload(s: ClusterState, kind: string, name: string, repli
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) return [s, 'Invalid'];
   let active = 0;
   for (const p of s.api.pods) if (p.workload === w.name && p.deletion === null) active++;
-  const was = s.api.scale?.[w.name];
-  const ceiling = w.kind === 'ReplicaSet' && replicas < active ? Math.max(active, was?.ceiling ?? 0) : was?.ceiling;
+  // Active pods grow only through a sync, which ends the allowance: the pods active now are its bound.
+  const ceiling = w.kind === 'ReplicaSet' && replicas < active ? active : undefined;
   const { [w.name]: _old, ...others } = s.api.scale ?? {};
   const entry = ceiling === undefined && replicas === w.replicas ? undefined : { replicas, ...(ceiling === undefined ? {} : { ceiling }) };
   const scale = entry === undefined ? others : { ...others, [w.name]: entry };

@@ -1,14 +1,14 @@
 /**
  * An operator as controller-runtime runs it, inside the cluster model: informers per watched
- * kind feed a workqueue, one worker takes requests in order and calls your `reconcile`, whose
+ * kind feed a workqueue, its workers take requests in order and call your `reconcile`, whose
  * writes go to the API one by one.
  *
  * - **Informers.** Each watched kind has its own watch stream: every change of an object of
  *   that kind is an event, delivered to the operator's cache in order, each at any later instant
  *   (so every staleness of the cache is explored: a reconcile may read an object its own last
- *   write already changed). Delivering an event queues the request it maps to (the object's name
- *   for the primary kind `for`; the controller owner's name for kinds in `owns`; your `map` for
- *   other `watches`).
+ *   write already changed). Delivering an event queues the request it maps to (the object's key,
+ *   `namespace/name` or a bare name, for the primary kind `for`; the controller owner's key, in
+ *   the dependent's namespace, for kinds in `owns`; your `map` for other `watches`).
  * - **Workqueue.** A request already queued is not queued twice (events coalesce); each free
  *   worker (`maxConcurrentReconciles`, controller-runtime's MaxConcurrentReconciles, default 1)
  *   takes the oldest request no other worker is reconciling; a request that arrives while it is
@@ -17,10 +17,10 @@
  *   API reader controller-runtime gives as `mgr.GetAPIReader()`) and returns the writes it makes,
  *   in order. The first write that fails ends the reconcile with that error: the request is
  *   queued again through the rate limiter (`AddRateLimited`). Given `rateLimiter`, its
- *   per-request backoff is exact: it doubles with each failure (controller-runtime's 5 ms × 2^n
- *   up to 1000 s: the first eight retries at once at the model's one-second grain, the later ones
- *   after 1, 2, 5 … 1000 s) and a success forgets the count; without it a retry is queued at once
- *   and may run at any later instant, which covers every backoff. `requeue: true` is queued again
+ *   per-request backoff doubles with each failure (controller-runtime's 5 ms × 2^n up to 1000 s,
+ *   rounded down to the model's one second: the first eight retries at once, the later ones after
+ *   at least 1, 2, 5 … 1000 s) and a success forgets the count; without it a retry is queued at
+ *   once (as the first ones are) and may run at any later instant. `requeue: true` is queued again
  *   the same way, `requeueAfter: N` after at least N seconds. The overall token bucket (10 per
  *   second, burst 100) is not modelled.
  *   Between two writes of one reconcile anything else may happen, a restart included.
@@ -93,9 +93,9 @@ export interface Watch {
 /** An operator: its kinds and objects, its watches, its reconcile, and what it promises. */
 export interface OperatorDefinition<M extends JsonValue = JsonValue> {
   readonly name: string;
-  /** The primary kind: its events queue the object's own name. */
+  /** The primary kind: its events queue the object's own key (`namespace/name`, or its name when it has no namespace). */
   readonly for: string;
-  /** Kinds it creates with itself as controller owner: their events queue the owner's name. */
+  /** Kinds it creates with itself as controller owner: their events queue the owner's key (in the dependent's namespace). */
   readonly owns?: readonly string[];
   readonly watches?: readonly Watch[];
   /** Objects in the API at the start (your custom resources, as manifests give them). */
@@ -125,18 +125,22 @@ export interface OperatorDefinition<M extends JsonValue = JsonValue> {
    */
   readonly maxConcurrentReconciles?: number;
   /**
-   * The per-request backoff of the controller's rate limiter, modelled exactly: a failed
+   * The per-request backoff of the controller's rate limiter: a failed
    * reconcile (or one asking `requeue`) is queued again after `baseDelaySeconds` × 2^(failures
    * so far), at most `maxDelaySeconds`; a success forgets the count. Each field defaults to
    * controller-runtime's (`DefaultTypedControllerRateLimiter`'s exponential part: 5 ms and
    * 1000 s; at the model's one-second grain the first eight retries are at once, then 1, 2, 5, 10,
    * 20, 40, 81, 163, 327, 655 and 1000 s), so `rateLimiter: {}` is controller-runtime's default.
    *
-   * Without it, a failed reconcile is queued again at once and, since a reconcile is never forced
-   * to run at an instant, may run at any later one: that covers every delay a rate limiter could
-   * choose, so a property that holds without it holds with any limiter, at a fraction of the
-   * states (the failure counts and their timers are not kept). Give it when a verdict depends on
-   * how soon a retry can come (a violation whose retry beats a timer the backoff would not let it).
+   * The delays are kept at the model's one-second grain (rounded down) as lower bounds: a due
+   * retry is queued at some instant after.
+   *
+   * Without it, a failed reconcile is queued again at once, as the first retries of
+   * controller-runtime's default are (5 ms apart), and since a reconcile is never forced to run at
+   * an instant it may run at any later one; the failure counts and their timers are not kept, at
+   * a fraction of the states. What it leaves out is a retry that must wait while other events
+   * come and go (with a backoff, an event in the meantime is reconciled, and the retry runs after
+   * it). Give it when a verdict may depend on how late a retry comes.
    */
   readonly rateLimiter?: { readonly baseDelaySeconds?: number; readonly maxDelaySeconds?: number };
   /** Whether its memory is unchanged by renaming nodes (default true: a reconcile reads only its view). */
@@ -183,8 +187,25 @@ const byKey = (a: ApiObject, b: ApiObject): number => {
   const y = objectKey(b.metadata);
   return x < y ? -1 : x > y ? 1 : 0;
 };
+/**
+ * The cluster's own objects (Pods, Nodes, workloads) are those of namespace `default`, served
+ * without `metadata.namespace`: a read or write naming `default` (or `default/web`) finds them.
+ */
+const stockName = (name: string, namespace?: string): string => {
+  const key = keyOf(name, namespace);
+  return key.startsWith('default/') ? key.slice('default/'.length) : key;
+};
+/** One object of `kind` by name and namespace, or by key. */
+const find = (list: readonly ApiObject[], kind: string, name: string, namespace?: string): ApiObject | undefined => {
+  const key = isStockKind(kind) ? stockName(name, namespace) : keyOf(name, namespace);
+  return list.find((o) => objectKey(o.metadata) === key);
+};
 /** The objects of one namespace (all of them when none is named). */
-const inNamespace = (list: readonly ApiObject[], namespace: string | undefined): readonly ApiObject[] => (namespace === undefined ? list : list.filter((o) => (o.metadata.namespace ?? '') === namespace));
+const inNamespace = (list: readonly ApiObject[], kind: string, namespace: string | undefined): readonly ApiObject[] => {
+  if (namespace === undefined) return list;
+  if (isStockKind(kind)) return namespace === 'default' ? list : [];
+  return list.filter((o) => (o.metadata.namespace ?? '') === namespace);
+};
 const describeWrite = (w: Write): string => {
   switch (w.op) {
     case 'external':
@@ -320,12 +341,12 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     const replicas = w.op === 'delete' && kind === 'Pod' ? undefined : scaleOf(s, w, kind);
     // A write to etcd needs quorum (an operator runs on the control plane's network, so only quorum can fail it).
     if (!canWrite(s, false)) return [s, 'Unavailable'];
-    if (w.op === 'patch') return scaleWorkload(s, kind, bareName(w.name), replicas);
-    if (w.op === 'update') return scaleWorkload(s, kind, bareName(w.object.metadata.name), replicas);
+    if (w.op === 'patch') return scaleWorkload(s, kind, stockName(w.name, w.namespace), replicas);
+    if (w.op === 'update') return scaleWorkload(s, kind, stockName(w.object.metadata.name, w.object.metadata.namespace), replicas);
     if (w.op !== 'delete') return [s, 'Invalid'];
     const uid = w.preconditions?.uid;
     const incarnation = uid === undefined ? undefined : Number(uid.slice(uid.lastIndexOf('-') + 1));
-    const r = deletePod(s, bareName(w.name), { force: w.gracePeriodSeconds === 0, ...(incarnation === undefined ? {} : { uid: incarnation }) });
+    const r = deletePod(s, stockName(w.name, w.namespace), { force: w.gracePeriodSeconds === 0, ...(incarnation === undefined ? {} : { uid: incarnation }) });
     return [r.state, r.outcome === 'deleted' ? 'ok' : r.outcome === 'conflict' ? 'Conflict' : 'NotFound'];
   };
 
@@ -350,8 +371,6 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     return spec.replicas;
   };
 
-  /** The cluster's own objects have no namespace in the model: a write that names one (`default/db-0`) reaches the object of that name. */
-  const bareName = (name: string): string => name.slice(name.indexOf('/') + 1);
 
   /** The requests one object's event queues. */
   const requestsOf = (o: ApiObject): readonly string[] => {
@@ -390,9 +409,9 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       return objectsIn(s, kind);
     };
     return {
-      get: (kind, n, namespace) => (m.cache[kind] ?? []).find((o) => objectKey(o.metadata) === keyOf(n, namespace)),
-      list: (kind, namespace) => inNamespace(m.cache[kind] ?? [], namespace),
-      reader: { get: (kind, n, namespace) => live(kind).find((o) => objectKey(o.metadata) === keyOf(n, namespace)), list: (kind, namespace) => inNamespace(live(kind), namespace) },
+      get: (kind, n, namespace) => find(m.cache[kind] ?? [], kind, n, namespace),
+      list: (kind, namespace) => inNamespace(m.cache[kind] ?? [], kind, namespace),
+      reader: { get: (kind, n, namespace) => find(live(kind), kind, n, namespace), list: (kind, namespace) => inNamespace(live(kind), kind, namespace) },
       memory: m.memory as M,
     };
   };
@@ -405,12 +424,14 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       throw e;
     }
   };
-  /** `AddAfter`: a request waiting already keeps the earlier of its two times. */
+  /** `AddAfter`: a request waiting already keeps the earlier of its two times; the list is kept sorted by request (one state per set of waiting requests). */
   const addAfter = (later: OperatorMemory['later'], request: string, after: number): OperatorMemory['later'] => {
     const waiting = later.find((l) => l.request === request);
-    if (waiting === undefined) return [...later, { request, in: after }];
+    if (waiting === undefined) return [...later, { request, in: after }].sort((a, b) => (a.request < b.request ? -1 : 1));
     return waiting.in <= after ? later : later.map((l) => (l === waiting ? { request, in: after } : l));
   };
+  /** `Done`: a request queued again while it was being reconciled (the workqueue's dirty set) goes to the back of the queue. */
+  const done = (queue: readonly string[], request: string): readonly string[] => (queue.includes(request) && queue[queue.length - 1] !== request ? [...queue.filter((r) => r !== request), request] : queue);
   /**
    * The end of a reconcile (controller-runtime's reconcileHandler): an error, or `requeue`, is
    * queued again through the rate limiter (`AddRateLimited`: at once or after the backoff); a
@@ -418,15 +439,16 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
    */
   const finish = (m: OperatorMemory, request: string, end: 'failed' | 'requeue' | 'done', after: number): OperatorMemory => {
     const inflight = m.inflight.some((f) => f.request === request) ? m.inflight.filter((f) => f.request !== request) : m.inflight;
+    // The rate limiter's retry is added before Done (reconcileHandler, then processNextWorkItem's deferred Done).
     if (end === 'done' || (end === 'requeue' && after > 0)) {
       const { [request]: _forgotten, ...failures } = m.failures;
-      return { ...m, inflight, failures, ...(after > 0 ? { later: addAfter(m.later, request, after) } : {}) };
+      return { ...m, inflight, failures, queue: done(m.queue, request), ...(after > 0 ? { later: addAfter(m.later, request, after) } : {}) };
     }
-    if (backoff === undefined) return { ...m, inflight, queue: enqueue(m.queue, [request]) };
+    if (backoff === undefined) return { ...m, inflight, queue: done(enqueue(m.queue, [request]), request) };
     const n = m.failures[request] ?? 0;
     const failures = { ...m.failures, [request]: Math.min(n + 1, backoff.cap) };
     const delay = backoff.delay(n);
-    return delay === 0 ? { ...m, inflight, failures, queue: enqueue(m.queue, [request]) } : { ...m, inflight, failures, later: addAfter(m.later, request, delay) };
+    return delay === 0 ? { ...m, inflight, failures, queue: done(enqueue(m.queue, [request]), request) } : { ...m, inflight, failures, queue: done(m.queue, request), later: addAfter(m.later, request, delay) };
   };
   /** How a failed reconcile of `request` is queued again, as traces say it. */
   const requeued = (m: OperatorMemory, request: string): string => {
@@ -613,7 +635,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
   }
 
   /** The Lease as the API holds it. */
-  const leaseOf = (s: ClusterState): ApiObject => (store(s).objects.Lease ?? []).find((o) => o.metadata.name === lease)!;
+  const leaseOf = (s: ClusterState): ApiObject => (store(s).objects.Lease ?? []).find((o) => objectKey(o.metadata) === lease)!;
   const holderOf = (o: ApiObject): string => (o.spec as { holderIdentity: string }).holderIdentity;
   /** The holder as people read it: the replica, and which process of it when it restarted since. */
   const holderName = (o: ApiObject): string => (o.spec as { holder: string }).holder || 'none';
@@ -633,7 +655,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     const spec = l.spec as { holderIdentity: string; renewTime: number; leaseTransitions: number };
     const taking = holder !== me;
     const [custom] = applyWrite(store(s), { op: 'update', object: { ...l, spec: { ...spec, holderIdentity: me, holder: replicaNames[i], renewTime: 1 - spec.renewTime, leaseTransitions: taking ? Math.min(spec.leaseTransitions + 1, 2) : spec.leaseTransitions } } });
-    const rv = custom.objects.Lease.find((o) => o.metadata.name === lease)!.metadata.resourceVersion;
+    const rv = custom.objects.Lease.find((o) => objectKey(o.metadata) === lease)!.metadata.resourceVersion;
     const becomes = m.role !== 'leader';
     const next: OperatorMemory = { ...m, observed: rv, observedAge: 0, retryIn: le.retryPeriodSeconds, sinceRenew: 0, role: 'leader', queue: becomes ? everything(m.cache) : m.queue };
     return { state: withMem(s, i, next, custom), outcome: taking ? `takes ${lease}${holder === '' ? '' : ` from ${holderName(l)} (unchanged for ${m.observedAge}s)`} and starts its controller` : becomes ? `holds ${lease} again and starts its controller` : `renews ${lease}` };
@@ -753,7 +775,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
         workloads: config.cluster.workloads.map((w) => ({ kind: w.kind, name: w.name, replicas: w.replicas, ...(w.podManagementPolicy === undefined ? {} : { podManagementPolicy: w.podManagementPolicy }) })),
       };
       // The cluster's own objects of the kinds this operator declares (`cluster.objects`, from the
-      // user's manifests) join its own; one of the same kind and name replaces the definition's.
+      // user's manifests) join its own; one of the same kind, namespace and name replaces the definition's.
       const given = (config.cluster.objects ?? []).filter((o) => kinds.includes(o.kind));
       const own = (def.objects ?? []).filter((o) => !given.some((g) => g.kind === o.kind && objectKey(g.metadata) === objectKey(o.metadata)));
       const objects = [...own, ...(given as readonly ObjectInit[]), ...(elected ? [{ kind: 'Lease', metadata: { name: lease }, spec: { holderIdentity: '', holder: '', leaseDurationSeconds: le.leaseDurationSeconds, renewTime: 0, leaseTransitions: 0 } }] : [])];

@@ -4,10 +4,10 @@
  * dependents' namespace, and the user's manifests keep their namespaces.
  */
 import { describe, expect, it } from 'vitest';
-import { sometimes } from '../../checker/index.js';
+import { alwaysStep, sometimes } from '../../checker/index.js';
 import { kubernetesScenario } from '../../cli/testing.js';
 import { applyWrite, garbageCollectable, type Write } from '../../model/operator/api.js';
-import { callCount, objectOf, operator } from '../../model/operator/index.js';
+import { callCount, objectOf, operator, type OperatorMemory } from '../../model/operator/index.js';
 import { resolveConfig } from '../../model/resolve.js';
 import type { ClusterState } from '../../model/state.js';
 import { timelineSteps } from '../../reports/timeline.js';
@@ -79,6 +79,17 @@ describe('an operator of namespaced objects', () => {
     const steps = timelineSteps(model, r.properties[0].trace!).map((s) => s.summary);
     expect(steps.some((x) => /^reconciles prod\/orders \(its cache has Database prod\/orders at rv-\d+\): plans call backup prod\/orders; create Job\/prod\/backup$/.test(x))).toBe(true);
     expect(steps.some((x) => /^create Job\/test\/backup: ok$/.test(x))).toBe(true);
+    // The Job's event queues its owner by the owner's key in the Job's namespace.
+    const owner = alwaysStep<ClusterState>('job-queues-owner', 'no Job event queues a Database', (b, a, x) => {
+      const before = (b.extensions!.backups as unknown as OperatorMemory[])[0].queue;
+      const after = (x.extensions!.backups as unknown as OperatorMemory[])[0].queue;
+      return !(a.name === 'backups-watch' && (a.param as [number, string])[1] === 'Job' && after.some((q) => !before.includes(q)));
+    });
+    const o = checkWith(model, [owner]);
+    expect(o.properties[0].status).toBe('violated');
+    expect(timelineSteps(model, o.properties[0].trace!).at(-1)!.summary).toMatch(/^its informer hears ADDED Job\/(prod|test)\/backup \(rv-\d+\), queues (prod|test)\/orders$/);
+    const [, ns1, ns2] = /Job\/(\w+)\/backup .*queues (\w+)\/orders$/.exec(timelineSteps(model, o.properties[0].trace!).at(-1)!.summary)!;
+    expect(ns1).toBe(ns2);
   });
 
   it('takes the namespaces of the user\'s manifests (cluster.objects), and refuses one that is not a namespace name', async () => {

@@ -3,7 +3,7 @@
  * Deployment (its ReplicaSet) by patching or updating spec.replicas, reads the workload objects
  * with their status, and the workload controllers follow: a ReplicaSet creates or deletes pods, a
  * StatefulSet creates ordinals from the lowest and deletes condemned ones from the highest
- * (OrderedReady: one at a time, each once the one above is gone; Parallel: all at once).
+ * (OrderedReady: one at a time, each once the one above is gone; Parallel: without waiting).
  */
 import { describe, expect, it } from 'vitest';
 import { alwaysStep, check, sometimes, type Property } from '../../checker/index.js';
