@@ -33,6 +33,7 @@
 import { fail, CheckerErrorCode } from './errors.js';
 import type { ActionLabel, Model } from './model.js';
 import type { SearchVisitor } from './options.js';
+import type { LivenessOutcome } from './result.js';
 import { Search } from './searchCore.js';
 
 /** A liveness property over states. */
@@ -58,21 +59,6 @@ export function alwaysEventually<S>(id: string, description: string, q: (s: S) =
 /** `P leads-to Q`: whenever P holds, Q holds then or later. */
 export function leadsTo<S>(id: string, description: string, p: (s: S) => boolean, q: (s: S) => boolean): LivenessProperty<S> {
   return { id, description, kind: 'leads-to', p, q };
-}
-
-/** A lasso: `states[0..]` with `actions[i]` from `states[i]` to `states[i + 1]`; the last state equals `states[loop]`. */
-export interface Lasso<S> {
-  readonly states: readonly S[];
-  readonly actions: readonly ActionLabel[];
-  /** Index in `states` where the cycle starts; the cycle may be a stutter (no actions after `loop`). */
-  readonly loop: number;
-}
-
-export interface LivenessOutcome<S> {
-  readonly id: string;
-  readonly description: string;
-  readonly status: 'holds' | 'violated';
-  readonly lasso?: Lasso<S>;
 }
 
 export interface LivenessOptions {

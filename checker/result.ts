@@ -70,11 +70,41 @@ export interface SearchStats {
 export interface CheckResult<S> {
   readonly model: string;
   readonly strategy: 'bfs' | 'dfs' | 'random';
+  /** The verdict of the whole check: a liveness property violated makes it `violation`. */
   readonly verdict: Verdict;
   readonly properties: readonly PropertyOutcome<S>[];
   readonly stats: SearchStats;
   /** Set when a bound stopped the search. */
   readonly stoppedBy?: BoundReached;
+  /**
+   * The liveness properties checked (`CheckOptions.liveness`), on the whole reachable graph
+   * without symmetry, each with its lasso when violated.
+   */
+  readonly liveness?: readonly LivenessOutcome<S>[];
+  /** With liveness properties: the verdict of the search for the other properties alone. */
+  readonly searchVerdict?: Verdict;
+}
+
+/** A lasso: `states[0..]` with `actions[i]` from `states[i]` to `states[i + 1]`; the last state equals `states[loop]`. */
+export interface Lasso<S> {
+  readonly states: readonly S[];
+  readonly actions: readonly ActionLabel[];
+  /** Index in `states` where the cycle starts; the cycle may be a stutter (no actions after `loop`). */
+  readonly loop: number;
+}
+
+/** A liveness property's outcome: `violated` with a lasso, a behaviour that never gets there. */
+export interface LivenessOutcome<S> {
+  readonly id: string;
+  readonly description: string;
+  readonly status: 'holds' | 'violated';
+  readonly lasso?: Lasso<S>;
+}
+
+/** The result with liveness outcomes attached: a violated one makes the verdict `violation`. */
+export function withLiveness<S>(result: CheckResult<S>, liveness: readonly LivenessOutcome<S>[]): CheckResult<S> {
+  const violated = liveness.some((l) => l.status === 'violated');
+  return { ...result, verdict: violated ? 'violation' : result.verdict, liveness, searchVerdict: result.verdict };
 }
 
 /** What a result says of any checked property, the checker's own `deadlock` included. */

@@ -5,16 +5,33 @@
  * explored breadth-first by the state-vector search (`vectorSearch.ts`), with the same results
  * as the generic search, unless something only the generic search does is asked for.
  */
+import { checkLiveness, type LivenessProperty } from './liveness.js';
 import type { Model } from './model.js';
 import { validateOptions, type CheckOptions } from './options.js';
 import { ParallelSearch } from './parallel.js';
-import type { CheckResult } from './result.js';
+import { withLiveness, type CheckResult } from './result.js';
 import { Search } from './searchCore.js';
 import type { VectorState } from './vectorModel.js';
 import { VectorSearch, vectorSearchFor } from './vectorSearch.js';
 
+/** The liveness properties a check decides beside the others (see `liveness.ts`). */
+export interface LivenessSelection<S> {
+  /**
+   * Checked after the search, on the whole reachable graph without symmetry (a lasso on a reduced
+   * graph need not be a behaviour), whatever the search's options; the graph is kept whole, so
+   * this is for spaces that fit in memory as objects. Their outcomes are the result's `liveness`.
+   */
+  readonly liveness?: readonly LivenessProperty<S>[];
+}
+
 /** Explores `model` and returns the verdict, every property's outcome and the statistics. */
-export function check<S>(model: Model<S>, options: CheckOptions = {}): CheckResult<S> {
+export function check<S>(model: Model<S>, options: CheckOptions & LivenessSelection<S> = {}): CheckResult<S> {
+  const { liveness, ...search } = options;
+  const result = explore(model, search);
+  return liveness === undefined ? result : withLiveness(result, checkLiveness(model, liveness));
+}
+
+function explore<S>(model: Model<S>, options: CheckOptions): CheckResult<S> {
   validateOptions(options);
   if ((options.workers ?? 1) > 1) return new ParallelSearch(model, options).run();
   const vector = vectorSearchFor(model, options);

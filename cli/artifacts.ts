@@ -20,12 +20,12 @@
 import { chmodSync, closeSync, copyFileSync, linkSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { CheckResult, Model, Property, Trace } from '../checker/index.js';
-import type { Lasso } from '../reports/html.js';
 import { dotToSvg, graphToDot } from '../reports/dot.js';
 import { fail, KubecheckError, ToolErrorCode } from '../reports/errors.js';
 import { traceNeighbourhood, wholeGraph } from '../reports/graph.js';
 import { itfOf, outcomeJson } from '../reports/json.js';
 import { htmlReport } from '../reports/html.js';
+import { lassoTraces } from '../reports/liveness.js';
 import { markdownReport } from '../reports/markdown.js';
 import { projectedGraph, type Projection, type ProjectedTrace } from '../reports/projected.js';
 import type { RunInfo } from '../reports/outcome.js';
@@ -58,7 +58,6 @@ export async function runArtifacts<S>(
   info: RunInfo,
   participants: readonly string[] | undefined,
   maxNodes: number,
-  lassos: readonly Lasso<S>[] = [],
   /** Fold quiet stretches of the timelines, diagrams and stepper (default true; `--unfold` clears it). */
   fold = true,
   /**
@@ -102,8 +101,8 @@ export async function runArtifacts<S>(
       files.push({ name: 'state-graph.dot', content: dot }, { name: 'state-graph.svg', content: await dotToSvg(dot) });
     }
   }
-  const html = htmlReport(model, result, info, { graphs, fold, lassos: lassos as readonly Lasso<unknown>[], ...(participants ? { participants } : {}) });
-  files.push({ name: 'report.html', content: html });
+  const html = htmlReport(model, result, info, { graphs, fold, ...(participants ? { participants } : {}) });
+  files.push({ name: 'report.html', content: html }, ...lassoTraces(model, result, info));
   const names = ['report.md', 'result.json', ...files.map((f) => f.name)];
   files.unshift(
     { name: 'report.md', content: markdownReport(model, result, info, { traceFiles, fold, ...(participants ? { participants } : {}) }) },

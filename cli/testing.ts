@@ -127,7 +127,7 @@ export function counterexampleBrief<S>(model: Model<S>, id: string, description:
  */
 async function failWith<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, headline: string, options: ReportOptions, hurried = false): Promise<never> {
   const dir = reportFolder(options);
-  const files = await runArtifacts(model, result, info, undefined, 200, [], true, hurried ? 0 : undefined);
+  const files = await runArtifacts(model, result, info, undefined, 200, true, hurried ? 0 : undefined);
   writeArtifacts({ dir, force: false, earlier: [] }, files);
   const lines = [headline];
   for (const p of result.properties) {

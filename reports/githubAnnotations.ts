@@ -7,7 +7,7 @@
  * Escaping follows GitHub's own toolkit (`@actions/core`, command.ts): in the message `%`, `\r`
  * and `\n` become `%25`, `%0D` and `%0A`; in a property value also `:` and `,` (`%3A`, `%2C`).
  */
-import type { CheckResult, LivenessOutcome, Model } from '../checker/index.js';
+import type { CheckResult, Model } from '../checker/index.js';
 import { violationWhy, type RunInfo } from './outcome.js';
 
 /** Escapes a workflow command's message. */
@@ -27,7 +27,7 @@ export function workflowCommand(command: 'error' | 'warning' | 'notice', message
 }
 
 /** The workflow command lines of a run (each without its newline): errors first, then warnings. */
-export function githubAnnotations<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, liveness: readonly LivenessOutcome<S>[] = []): string[] {
+export function githubAnnotations<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo): string[] {
   const scenario = info.scenario ?? model.name;
   const out: string[] = [];
   for (const p of result.properties) {
@@ -40,7 +40,7 @@ export function githubAnnotations<S>(model: Model<S>, result: CheckResult<S>, in
       out.push(workflowCommand('error', `kubecheck ${scenario}: ${p.id}: goal never reached on the whole state space (${p.description}); the scenario may be vacuous`, { title: p.id }));
     }
   }
-  for (const l of liveness) {
+  for (const l of result.liveness ?? []) {
     if (l.status !== 'violated') continue;
     const lasso = l.lasso ? `; a lasso of ${l.lasso.actions.length} steps whose cycle starts after step ${l.lasso.loop}` : '';
     out.push(workflowCommand('error', `kubecheck ${scenario}: ${l.id} violated: ${l.description}${lasso}`, { title: l.id }));

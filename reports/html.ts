@@ -100,18 +100,7 @@ export function sequenceSvg<S>(model: Model<S>, outcome: PropertyOutcome<S>, ord
   return `<svg class="sequence" xmlns="http://www.w3.org/2000/svg" width="100%" style="max-width:${width}px" viewBox="0 0 ${width} ${height}" role="img" aria-label="sequence diagram of ${escapeHtml(outcome.id)}"><defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>${heads.join('')}${out.join('')}</svg>`;
 }
 
-/** A liveness violation to draw: its lasso, the cycle starting after step `loop`. */
-export interface Lasso<S> {
-  readonly id: string;
-  readonly description: string;
-  readonly states: readonly S[];
-  readonly actions: readonly ActionLabel[];
-  readonly loop: number;
-}
-
 export interface HtmlOptions {
-  /** Liveness violations, each drawn like a counterexample with its cycle marked. */
-  readonly lassos?: readonly Lasso<unknown>[];
   /** Participants placed first in sequence diagrams. */
   readonly participants?: readonly string[];
   /** SVG of the projected state graph per property id (made by the caller with Graphviz). */
@@ -201,15 +190,16 @@ window.addEventListener('hashchange', fromAddress);
 /** The report as one HTML page. */
 export function htmlReport<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, options: HtmlOptions = {}): string {
   const subject = info.scenario ?? model.name;
-  const lassos = (options.lassos ?? []) as readonly Lasso<S>[];
-  const asOutcome = (l: Lasso<S>): PropertyOutcome<S> =>
+  // Liveness violations are drawn like counterexamples, each with its cycle marked.
+  const lassos = (result.liveness ?? []).flatMap((l) => (l.lasso ? [{ id: l.id, description: l.description, ...l.lasso }] : []));
+  const asOutcome = (l: (typeof lassos)[number]): PropertyOutcome<S> =>
     ({ id: l.id, description: `${l.description} (liveness: a lasso whose cycle, marked, repeats forever)`, kind: 'liveness', status: 'violated', trace: { states: l.states, actions: l.actions, path: { initial: 0, steps: [] } } }) as unknown as PropertyOutcome<S>;
   const violated = [...result.properties.filter((p) => p.status === 'violated' && p.trace), ...lassos.map(asOutcome)];
   const loopOf = (id: string): number | undefined => lassos.find((l) => l.id === id)?.loop;
   const data = violated.map((p) => counterexampleData(model, p));
   const out: string[] = [];
   out.push('<!doctype html><html lang="en"><head><meta charset="utf-8">');
-  const { verdict, exitCode } = runVerdict(result, info);
+  const { verdict, exitCode } = runVerdict(result);
   out.push(`<title>kubecheck ${escapeHtml(info.command)} ${escapeHtml(subject)}: ${verdict}</title>`);
   out.push(`<style>${STYLE}</style></head><body>`);
   out.push(`<h1>kubecheck ${escapeHtml(info.command)} <code>${escapeHtml(subject)}</code>: <span class="${verdict === 'ok' ? 'holds' : verdict === 'violation' ? 'violated' : 'unknown'}" id="verdict">${verdict}</span></h1>`);

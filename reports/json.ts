@@ -26,6 +26,7 @@ export const JSON_SCHEMA_VERSION = 1;
 import { faultTest, type CheckResult, type JsonValue, type Model, type PropertyOutcome } from '../checker/index.js';
 import { jsonOf, type Change } from './diff.js';
 import { toItf, type ItfTrace } from './itf.js';
+import { livenessSummary } from './liveness.js';
 import { runVerdict, violationWhy, type RunInfo } from './outcome.js';
 import { presented, timelineSteps, traceDuration } from './timeline.js';
 
@@ -109,7 +110,7 @@ export function outcomeJson<S>(model: Model<S>, result: CheckResult<S>, info: Ru
   const violated = result.properties.filter((p) => p.status === 'violated' && p.trace);
   const counterexamples = violated.map((p) => counterexampleJson(model, p, info));
   const whyOf = new Map(counterexamples.flatMap((c) => (c.why === undefined ? [] : [[c.property, c.why] as const])));
-  const { verdict, exitCode } = runVerdict(result, info);
+  const { verdict, exitCode } = runVerdict(result);
   return {
     schema: JSON_SCHEMA_VERSION,
     verdict,
@@ -133,7 +134,7 @@ export function outcomeJson<S>(model: Model<S>, result: CheckResult<S>, info: Ru
     ...(info.leftOut ? { leftOut: info.leftOut } : {}),
     ...(info.warnings ? { warnings: info.warnings } : {}),
     ...(info.notModelled ? { notModelled: info.notModelled } : {}),
-    ...(info.liveness ? { liveness: info.liveness } : {}),
+    ...(result.liveness ? { liveness: livenessSummary(result) } : {}),
     counterexamples,
     counterexample: counterexamples[0] ?? null,
     ...(files.length > 0 ? { files } : {}),

@@ -21,11 +21,6 @@ import { formatDuration } from '../checker/duration.js';
 import { formatStats, formatStop, formatVerdict, runVerdict, violationWhy, type RunInfo } from './outcome.js';
 import { formatTimeline, timelineSteps, traceDuration } from './timeline.js';
 
-export interface JunitOptions<S> {
-  /** The liveness outcomes of `check --liveness`, each a testcase of class `liveness`. */
-  readonly liveness?: readonly LivenessOutcome<S>[];
-}
-
 /** Characters XML 1.0 cannot hold (controls other than tab, newline and carriage return; lone surrogates; U+FFFE/U+FFFF). */
 // eslint-disable-next-line no-control-regex
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -107,7 +102,7 @@ export function kindOf<S>(model: Model<S>, id: string): string {
 /** The run's figures as `<property>` name/value pairs. */
 function runProperties<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo): [string, string][] {
   const s = result.stats;
-  const { verdict, exitCode } = runVerdict(result, info);
+  const { verdict, exitCode } = runVerdict(result);
   const out: [string, string][] = [
     ['verdict', verdict],
     ['exitCode', String(exitCode)],
@@ -127,12 +122,12 @@ function runProperties<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo
 }
 
 /** The JUnit XML document of a `check` run (with an XML declaration and a final newline). */
-export function junitReport<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, options: JunitOptions<S> = {}): string {
+export function junitReport<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo): string {
   const stop = formatStop(result);
   const undecided = `undecided: ${stop ?? 'the search stopped before deciding it'}`;
   const cases: Case[] = [
     ...result.properties.map((p) => caseOf(model, p, undecided)),
-    ...(options.liveness ?? []).map((l) => livenessCase(model, l)),
+    ...(result.liveness ?? []).map((l) => livenessCase(model, l)),
     ...(info.leftOut ?? []).map((l) => ({ classname: kindOf(model, l.id), name: l.id, skipped: `not checked: ${l.reason}` })),
   ];
   const failures = cases.filter((c) => c.failure).length;
@@ -144,7 +139,7 @@ export function junitReport<S>(model: Model<S>, result: CheckResult<S>, info: Ru
     ...(info.warnings ?? []).map((w) => `warning: ${w}`),
     formatStats(result),
     ...(stop ? [stop] : []),
-    formatVerdict(result, plain, info),
+    formatVerdict(result, plain),
   ].join('\n');
   const props = runProperties(model, result, info).map(([n, v]) => `      ${element('property', { name: n, value: v })}`);
   return [

@@ -41,7 +41,7 @@ function markdownText(text: string): string {
 export function markdownReport<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, options: MarkdownOptions = {}): string {
   const out: string[] = [];
   const subject = info.scenario ?? model.name;
-  const { verdict, exitCode } = runVerdict(result, info);
+  const { verdict, exitCode } = runVerdict(result);
   out.push(`## ${ICON[verdict]} kubecheck ${info.command} \`${subject}\`: ${verdict}`, '');
   out.push(`Model \`${model.name}\`; exit code ${exitCode}.`, '');
   out.push('| property | kind | status | what must hold | source |', '| --- | --- | --- | --- | --- |');

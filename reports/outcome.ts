@@ -7,16 +7,8 @@
 import { explainViolation, type ActionLabel, type CheckResult, type JsonValue, type Model, type PropertyOutcome, type PropertyStatus, type Verdict } from '../checker/index.js';
 import { plain, type Palette } from './colors.js';
 import { formatDuration } from '../checker/duration.js';
+import { formatLiveness } from './liveness.js';
 import { formatTimeline, timelineSteps, traceDuration } from './timeline.js';
-
-/** A liveness property's outcome as the reports give it (`check --liveness`). */
-export interface LivenessSummary {
-  readonly id: string;
-  readonly description: string;
-  readonly status: 'holds' | 'violated';
-  /** A violation's lasso: the step after which its cycle starts, its steps, and their number. */
-  readonly lasso?: { readonly loop: number; readonly actions: readonly ActionLabel[]; readonly length: number };
-}
 
 /** What the command ran, beside the checker's result. */
 export interface RunInfo {
@@ -48,8 +40,6 @@ export interface RunInfo {
     readonly faultSteps?: number;
     readonly swarm?: boolean;
   };
-  /** The liveness properties checked on the whole graph (`check --liveness`). */
-  readonly liveness?: readonly LivenessSummary[];
 }
 
 /**
@@ -71,12 +61,11 @@ export function exitCodeOf(verdict: Verdict): 0 | 1 | 3 {
 }
 
 /**
- * The verdict of a whole run and its exit code, decided here only: the search's verdict, made a
- * violation by a liveness property that fails. The terminal, `--json` and result.json all read it.
+ * The verdict of a whole run and its exit code (a liveness property that fails made the result's
+ * verdict a violation). The terminal, `--json`, JUnit, SARIF and result.json all read it.
  */
-export function runVerdict<S>(result: Pick<CheckResult<S>, 'verdict'>, info: Pick<RunInfo, 'liveness'>): { readonly verdict: Verdict; readonly exitCode: 0 | 1 | 3 } {
-  const verdict: Verdict = info.liveness?.some((l) => l.status === 'violated') ? 'violation' : result.verdict;
-  return { verdict, exitCode: exitCodeOf(verdict) };
+export function runVerdict<S>(result: Pick<CheckResult<S>, 'verdict'>): { readonly verdict: Verdict; readonly exitCode: 0 | 1 | 3 } {
+  return { verdict: result.verdict, exitCode: exitCodeOf(result.verdict) };
 }
 
 /**
@@ -126,16 +115,17 @@ export function formatStop<S>(result: CheckResult<S>): string | undefined {
  * The verdict line, e.g. `violation: 1 property violated (exit 1)`; with liveness properties the
  * line of the search, whose exit code a liveness violation decides (said below it).
  */
-export function formatVerdict<S>(result: CheckResult<S>, c: Palette = plain, info: Pick<RunInfo, 'liveness'> = {}): string {
-  const whole = runVerdict(result, info);
-  if (whole.verdict !== result.verdict) {
-    const holds = result.verdict === 'ok' ? 'ok: every checked property holds on the whole state space' : 'incomplete: no safety violation found';
+export function formatVerdict<S>(result: CheckResult<S>, c: Palette = plain): string {
+  const whole = runVerdict(result);
+  const search = result.searchVerdict ?? result.verdict;
+  if (whole.verdict !== search) {
+    const holds = search === 'ok' ? 'ok: every checked property holds on the whole state space' : 'incomplete: no safety violation found';
     return c.yellow(`${holds}; a liveness property is violated (exit ${whole.exitCode}, see below)`);
   }
   const code = whole.exitCode;
   const failed = result.properties.filter((p) => p.status === 'violated' || p.status === 'unwitnessed').length;
   const unknown = result.properties.filter((p) => p.status === 'unknown').length;
-  switch (result.verdict) {
+  switch (search) {
     case 'ok':
       return c.green(`ok: every checked property holds on the whole state space (exit ${code})`);
     case 'violation':
@@ -191,6 +181,7 @@ export function formatOutcome<S>(model: Model<S>, result: CheckResult<S>, info: 
   out.push(c.dim(formatStats(result)));
   const stop = formatStop(result);
   if (stop) out.push(c.yellow(stop));
-  out.push(formatVerdict(result, c, info));
+  out.push(formatVerdict(result, c));
+  if (result.liveness !== undefined) out.push('', formatLiveness(model, result.liveness, c, options.fold !== false));
   return out.join('\n');
 }

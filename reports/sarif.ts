@@ -18,7 +18,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { isAbsolute, sep } from 'node:path';
-import type { CheckResult, LivenessOutcome, Model, Trace } from '../checker/index.js';
+import type { CheckResult, Model, Trace } from '../checker/index.js';
 import { formatTime } from '../checker/duration.js';
 import { kindOf } from './junit.js';
 import { formatStop, runVerdict, violationWhy, type RunInfo } from './outcome.js';
@@ -27,13 +27,11 @@ import { foldQuiet, timelineSteps } from './timeline.js';
 /** The `$schema` written: the OASIS standard's schema of SARIF 2.1.0 (errata 01). */
 export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
-export interface SarifOptions<S> {
+export interface SarifOptions {
   /** The version of kubecheck, as `tool.driver.version`. */
   readonly toolVersion?: string;
   /** The `--config` files and folders: where each result is located. */
   readonly configFiles?: readonly string[];
-  /** The liveness outcomes of `check --liveness`: rules, and results for the violated ones. */
-  readonly liveness?: readonly LivenessOutcome<S>[];
 }
 
 /** A SARIF message. */
@@ -108,8 +106,8 @@ function threadFlow<S>(model: Model<S>, trace: Trace<S>): SarifThreadFlowLocatio
 }
 
 /** The SARIF 2.1.0 log of a `check` run, as an object (`JSON.stringify` it). */
-export function sarifReport<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, options: SarifOptions<S> = {}): SarifLog {
-  const liveness = options.liveness ?? [];
+export function sarifReport<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, options: SarifOptions = {}): SarifLog {
+  const liveness = result.liveness ?? [];
   const firstUrl = (source: string | undefined): string | undefined => source?.match(/https?:\/\/[^\s;,()"]+/)?.[0];
   const rules: SarifRule[] = [
     ...result.properties.map((p) => {
@@ -174,7 +172,7 @@ export function sarifReport<S>(model: Model<S>, result: CheckResult<S>, info: Ru
     ...(stop ? [{ level: 'warning' as const, message: { text: `${stop}; undecided: ${undecided.join(', ') || 'none'}` } }] : []),
     ...(info.leftOut ?? []).map((l) => ({ level: 'note' as const, message: { text: `${l.id} (${kindOf(model, l.id)}) not checked: ${l.reason}` } })),
   ];
-  const { verdict, exitCode } = runVerdict(result, info);
+  const { verdict, exitCode } = runVerdict(result);
   const scenario = info.scenario ?? model.name;
   return {
     $schema: SARIF_SCHEMA_URI,

@@ -1,15 +1,12 @@
 /** `kubecheck check` and `kubecheck simulate`: search, print the outcome, write the reports, exit by verdict. */
-import { check, checkLiveness, minimizeTrace, simulate, type CheckResult, type LivenessOutcome, type Property, type SearchVisitor } from '../../checker/index.js';
-import type { Palette } from '../../reports/colors.js';
-import { formatTimeline } from '../../reports/timeline.js';
+import { check, minimizeTrace, simulate, type CheckResult, type Property, type SearchVisitor } from '../../checker/index.js';
 import { projectionVisitor } from '../../reports/projected.js';
 import { outcomeJson } from '../../reports/json.js';
 import { githubAnnotations } from '../../reports/githubAnnotations.js';
 import { junitReport } from '../../reports/junit.js';
 import { sarifReport } from '../../reports/sarif.js';
 import { formatOutcome, runVerdict, type RunInfo } from '../../reports/outcome.js';
-import { prepareOut, runArtifacts, stageArtifacts, type Artifact, type OutPlan } from '../artifacts.js';
-import { toItf } from '../../reports/itf.js';
+import { prepareOut, runArtifacts, stageArtifacts, type OutPlan } from '../artifacts.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import type { Model } from '../../checker/index.js';
 import { modelFactoryOf } from '../modelFactory.js';
@@ -144,6 +141,9 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
   const recorder = command === 'check' && outPlan !== undefined && (opts.workers ?? 1) <= 1 && r.model.stateVector === undefined
     ? projectionVisitor(r.model, r.model.properties.filter((p) => properties.includes(p.id)) as readonly Property<unknown>[])
     : undefined;
+  if (command === 'check' && opts.liveness && (r.liveness === undefined || r.liveness.length === 0)) {
+    fail(ToolErrorCode.badOption, `--liveness: scenario ${r.scenario} has no liveness properties`);
+  }
   if (command === 'check') {
     const progress = progressReporter({ quiet: opts.quiet === true });
     try {
@@ -159,6 +159,8 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
         ...(opts.maxMemory === undefined ? {} : { maxMemoryBytes: opts.maxMemory }),
         ...(opts.stopAtFirst ? { stopAtFirstViolation: true } : {}),
         ...(progress ? { onProgress: progress.onProgress, progressIntervalMs: progress.intervalMs } : {}),
+        // Liveness: on the whole graph, without symmetry (a lasso on the reduced graph need not be a behaviour).
+        ...(opts.liveness ? { liveness: r.liveness } : {}),
       });
     } finally {
       progress?.stop();
@@ -187,13 +189,6 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
     const { actionsTaken, actions, faultSteps, swarm } = sim.coverage;
     info = { ...info, simulation: { seed: sim.seed, runs: sim.runs, steps: sim.steps, distinct: sim.stats.distinctStates, ...(exhaustive === undefined ? {} : { exhaustive }), actionsTaken, actions, faultSteps, swarm, ...replay } };
   }
-  // Liveness: on the whole graph, without symmetry (a lasso on the reduced graph need not be a behaviour).
-  let liveness: LivenessOutcome<unknown>[] | undefined;
-  if (command === 'check' && opts.liveness) {
-    if (r.liveness === undefined || r.liveness.length === 0) fail(ToolErrorCode.badOption, `--liveness: scenario ${r.scenario} has no liveness properties`);
-    liveness = checkLiveness(r.model, r.liveness);
-    info = { ...info, liveness: liveness.map((l) => ({ id: l.id, description: l.description, status: l.status, ...(l.lasso ? { lasso: { loop: l.lasso.loop, actions: l.lasso.actions, length: l.lasso.actions.length } } : {}) })) };
-  }
   let written: string[] = [];
   if (outPlan !== undefined) {
     // Ctrl-C while the reports are built and written: say what was explored, and leave the earlier
@@ -204,10 +199,9 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
       ? `interrupted as the report was put in place; ${outPlan.dir} holds this run's report, whole`
       : `interrupted after the search (${done.stats.distinctStates.toLocaleString('en-US')} distinct states, depth ${done.stats.depth}, verdict ${done.verdict}); nothing was written to ${outPlan.dir}`);
     try {
-      const lassos = (liveness ?? []).flatMap((l) => (l.lasso ? [{ id: l.id, description: l.description, ...l.lasso }] : []));
-      const files = await runArtifacts(r.model, result, info, r.subject.participants, opts.maxNodes ?? 500, lassos, opts.unfold !== true, recorder?.projection);
+      const files = await runArtifacts(r.model, result, info, r.subject.participants, opts.maxNodes ?? 500, opts.unfold !== true, recorder?.projection);
       await signalsDelivered();
-      const staged = stageArtifacts(outPlan, [...files, ...lassoArtifacts(r.model, liveness ?? [], info)]);
+      const staged = stageArtifacts(outPlan, files);
       await signalsDelivered(); // a Ctrl-C during the writing ends here: the earlier report stays
       written = staged.commit();
       placed = true;
@@ -218,8 +212,8 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
   }
   if (format === 'junit' || format === 'sarif') {
     const document = format === 'junit'
-      ? junitReport(r.model, result, info, { ...(liveness ? { liveness } : {}) })
-      : `${JSON.stringify(sarifReport(r.model, result, info, { toolVersion: KUBECHECK_VERSION, configFiles: configPaths(opts), ...(liveness ? { liveness } : {}) }), null, 2)}\n`;
+      ? junitReport(r.model, result, info)
+      : `${JSON.stringify(sarifReport(r.model, result, info, { toolVersion: KUBECHECK_VERSION, configFiles: configPaths(opts) }), null, 2)}\n`;
     process.stdout.write(document);
     if (written.length > 0) process.stderr.write(`kubecheck: wrote ${written.length} files to ${opts.out}: ${written.map((w) => w.slice(opts.out!.length).replace(/^[\\/]/, '')).join(', ')}\n`);
   } else if (opts.json) {
@@ -228,52 +222,15 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
   } else {
     const c = stdoutPalette(opts.color === false);
     let text = formatOutcome(r.model, result, info, { colors: c, fold: opts.unfold !== true });
-    if (liveness !== undefined) text += `\n\n${formatLiveness(r.model, liveness, c, opts.unfold !== true)}`;
     if (written.length > 0) text += `\n${c.dim(`wrote ${written.length} files to ${opts.out}: ${written.map((w) => w.slice(opts.out!.length).replace(/^[\\/]/, '')).join(', ')}`)}`;
     process.stdout.write(`${text}\n`);
   }
   if (command === 'check' && inGithubActions()) {
     // With the text report on stdout, as GitHub documents; beside a JSON, JUnit or SARIF document
     // on stderr, which the runner reads for workflow commands too, so stdout stays one document.
-    const lines = githubAnnotations(r.model, result, info, liveness ?? []);
+    const lines = githubAnnotations(r.model, result, info);
     if (lines.length > 0) (format === 'text' ? process.stdout : process.stderr).write(lines.map((l) => `${l}\n`).join(''));
   }
   // The exit code and the printed verdict come from one place (liveness included).
-  return runVerdict(result, info).exitCode;
-}
-
-/**
- * Each liveness violation as an ITF trace with its `loop` index (the ITF format's field for a
- * lasso: the last state equals `states[loop]`), which `kubecheck replay` re-executes.
- */
-function lassoArtifacts(model: Model<unknown>, outcomes: readonly LivenessOutcome<unknown>[], info: RunInfo): Artifact[] {
-  const key = (s: unknown): string => JSON.stringify(model.view ? model.view(s) : s);
-  const roots = model.initialStates().map(key);
-  return outcomes.flatMap((l) => {
-    if (l.lasso === undefined) return [];
-    const initial = Math.max(0, roots.indexOf(key(l.lasso.states[0])));
-    const itf = toItf({ states: l.lasso.states, actions: l.lasso.actions, path: { initial, steps: [] } }, {
-      property: l.id,
-      status: 'violated',
-      ...(info.scenario === undefined ? {} : { scenario: info.scenario }),
-      ...(info.config === undefined ? {} : { config: info.config }),
-      ...(info.allowUnsafeConfig ? { allowUnsafeConfig: true } : {}),
-    });
-    return [{ name: `liveness-${l.id}.itf.json`, content: `${JSON.stringify({ ...itf, loop: l.lasso.loop }, null, 2)}\n` }];
-  });
-}
-
-/** The liveness outcomes, each violation with its lasso as a timeline and where its cycle starts. */
-function formatLiveness(model: Model<unknown>, outcomes: readonly LivenessOutcome<unknown>[], c: Palette, fold: boolean): string {
-  const out = [c.bold('liveness (whole graph, no symmetry; the components\' work, time and Lease takeover are strongly fair)')];
-  for (const l of outcomes) out.push(`  ${l.status === 'holds' ? c.green('✓') : c.red('✗')} ${l.id}  ${l.status === 'holds' ? c.green('holds') : c.red('violated')}  ${c.dim(l.description)}`);
-  for (const l of outcomes) {
-    if (l.lasso === undefined) continue;
-    const cycle = l.lasso.actions.length - l.lasso.loop;
-    out.push('', c.red(`✗ ${l.id}: a behaviour that never gets there, as a lasso: ${l.lasso.loop} steps, then a cycle of ${cycle === 0 ? 'stuttering' : `${cycle} steps`} back to the state after step ${l.lasso.loop}, forever`));
-    out.push(formatTimeline(model, { states: l.lasso.states, actions: l.lasso.actions, path: { initial: 0, steps: [] } }, { colors: c, fold, loop: l.lasso.loop }));
-  }
-  const failed = outcomes.filter((l) => l.status === 'violated').length;
-  out.push('', failed === 0 ? c.green('liveness: every property holds under fairness (exit by the safety verdict above)') : c.red(`liveness: ${failed} ${failed === 1 ? 'property' : 'properties'} violated (exit 1)`));
-  return out.join('\n');
+  return runVerdict(result).exitCode;
 }

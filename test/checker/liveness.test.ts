@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { action, KubecheckError, successors, type Model } from '../../checker/index.js';
-import { alwaysEventually, buildGraph, checkLiveness, components, eventually, leadsTo, type Lasso } from '../../checker/liveness.js';
+import { alwaysEventually, buildGraph, checkLiveness, components, eventually, leadsTo } from '../../checker/liveness.js';
+import type { Lasso } from '../../checker/result.js';
 
 /** Replays a lasso: each action leads from one state to the next, and the last state is `states[loop]`. */
 function replays<S>(model: Model<S>, lasso: Lasso<S>): boolean {
