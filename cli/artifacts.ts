@@ -17,99 +17,11 @@
  * killed run left beside the folder is removed (or, for an earlier report moved aside, put back)
  * by the next.
  */
+export type { Artifact } from '../reports/artifacts.js';
 import { chmodSync, closeSync, copyFileSync, linkSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { CheckResult, Model, Property, Trace } from '../checker/index.js';
-import { dotToSvg, graphToDot } from '../reports/dot.js';
+import type { Artifact } from '../reports/artifacts.js';
 import { fail, KubecheckError, ToolErrorCode } from '../reports/errors.js';
-import { traceNeighbourhood, wholeGraph } from '../reports/graph.js';
-import { itfOf, outcomeJson } from '../reports/json.js';
-import { htmlReport } from '../reports/html.js';
-import { lassoTraces } from '../reports/liveness.js';
-import { markdownReport } from '../reports/markdown.js';
-import { projectedGraph, type Projection, type ProjectedTrace } from '../reports/projected.js';
-import type { RunInfo } from '../reports/outcome.js';
-import { formatTimeline } from '../reports/timeline.js';
-
-/** Counterexamples that get a projected state graph, and the states each may explore. */
-const MAX_PROJECTED = 3;
-const PROJECTED_STATES = 50_000;
-
-export interface Artifact {
-  readonly name: string;
-  readonly content: string;
-}
-
-/**
- * Whether a check explored every reachable state (a property that holds, or a goal never
- * reached, needs them all; a search that decided every property may stop before), and what the
- * graph of its states then says.
- */
-export function exploredSpace<T extends ProjectedTrace>(result: CheckResult<unknown>, drawn: T): [boolean, T & { readonly note?: string }] {
-  if (result.stoppedBy !== undefined) return [false, { ...drawn, note: `the states the check explored before its ${result.stoppedBy.bound} bound stopped it` }];
-  if (result.properties.some((p) => p.status === 'holds' || p.status === 'unwitnessed')) return [true, drawn];
-  return [false, { ...drawn, note: 'the states the check explored until it had decided every property' }];
-}
-
-/** Builds every file of a run (nothing written yet). */
-export async function runArtifacts<S>(
-  model: Model<S>,
-  result: CheckResult<S>,
-  info: RunInfo,
-  participants: readonly string[] | undefined,
-  maxNodes: number,
-  /** Fold quiet stretches of the timelines, diagrams and stepper (default true; `--unfold` clears it). */
-  fold = true,
-  /**
-   * The projected graphs: drawn from the check's own states (its `projectionVisitor`), else from
-   * an exploration of at most this many states (0: none, where the time left is short).
-   */
-  projected: number | Projection<S> = PROJECTED_STATES,
-): Promise<Artifact[]> {
-
-  const files: Artifact[] = [];
-  const traceFiles: Record<string, string> = {};
-  const graphs: Record<string, string> = {};
-  // Only the checked properties colour states.
-  const checked = model.properties.filter((q) => result.properties.some((r) => r.id === q.id)) as unknown as readonly Property<unknown>[];
-  const violated = result.properties.filter((q) => q.status === 'violated' && q.trace);
-  for (const [k, p] of violated.entries()) {
-    const trace = p.trace!;
-    traceFiles[p.id] = `${p.id}.itf.json`;
-    files.push({ name: `${p.id}.itf.json`, content: `${JSON.stringify(itfOf(model, p, info), null, 2)}\n` });
-    files.push({ name: `${p.id}.timeline.txt`, content: `${formatTimeline(model, trace, { fold })}\n` });
-    const dot = graphToDot(traceNeighbourhood(model, trace, { property: p.id, status: 'violated' }, { maxNodes, properties: checked }));
-    files.push({ name: `${p.id}.dot`, content: dot }, { name: `${p.id}.svg`, content: await dotToSvg(dot) });
-    if (k < MAX_PROJECTED && projected !== 0) {
-      const mark = { property: p.id, status: 'violated' } as const;
-      const drawn = { trace: trace as Trace<unknown>, mark };
-      const graph = typeof projected === 'number'
-        ? projectedGraph(model, { properties: checked, ...drawn, maxStates: projected })
-        : projected.graph(...exploredSpace(result as CheckResult<unknown>, drawn));
-      // A view that barely groups the space (a model without `abstract`) draws no picture.
-      if (graph.nodes.length <= maxNodes) {
-        const pdot = graphToDot(graph);
-        graphs[p.id] = await dotToSvg(pdot);
-        files.push({ name: `${p.id}.projected.dot`, content: pdot }, { name: `${p.id}.projected.svg`, content: graphs[p.id] });
-      }
-    }
-  }
-  if (violated.length === 0 && projected !== 0) {
-    const whole = wholeGraph(model, { maxNodes, properties: checked });
-    if (whole) {
-      const dot = graphToDot(whole);
-      files.push({ name: 'state-graph.dot', content: dot }, { name: 'state-graph.svg', content: await dotToSvg(dot) });
-    }
-  }
-  const html = htmlReport(model, result, info, { graphs, fold, ...(participants ? { participants } : {}) });
-  files.push({ name: 'report.html', content: html }, ...lassoTraces(model, result, info));
-  const names = ['report.md', 'result.json', ...files.map((f) => f.name)];
-  files.unshift(
-    { name: 'report.md', content: markdownReport(model, result, info, { traceFiles, fold, ...(participants ? { participants } : {}) }) },
-    { name: 'result.json', content: `${JSON.stringify(outcomeJson(model, result, info, names), null, 2)}\n` },
-  );
-  return files;
-}
 
 /** What `--out` will do, decided before the search. */
 export interface OutPlan {

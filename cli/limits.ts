@@ -8,7 +8,7 @@ import { configToObject, resolveConfig } from '../model/index.js';
 import { ModelErrorCode, modelError } from '../model/errors.js';
 import { MAX_COUNT, parameterSpecs } from '../model/parameters.js';
 import { fail, ToolErrorCode } from '../reports/errors.js';
-import type { ConfigInput } from './subject.js';
+import type { ConfigInput } from './subjects.js';
 
 /**
  * The most nodes, etcd members, kube-apiserver instances, leader-election candidates or replicas

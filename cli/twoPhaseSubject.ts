@@ -6,7 +6,7 @@
 import { fail, type JsonValue } from '../checker/index.js';
 import { twoPhasePlain, type TwoPhaseBug } from '../examples/two-phase-commit/index.js';
 import { ToolErrorCode } from '../reports/errors.js';
-import type { ConfigInput, Resolved, Subject } from './subject.js';
+import type { ConfigInput, Resolved, Subject } from './subjects.js';
 
 const BUGS: readonly (TwoPhaseBug | 'none')[] = ['none', 'commit-on-any-prepared', 'rm-commits-on-prepared'];
 const KEYS = ['rms', 'bug'] as const;

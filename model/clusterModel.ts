@@ -38,16 +38,6 @@ import { workloadActions } from './workloads.js';
 import { apiserverCacheName, informerActions, informersOn, relist, relistSources, syncInformers, tickInformers, watchEventActions } from './informers.js';
 
 export interface ClusterModelOptions {
-  /**
-   * Extra urgent actions (e.g. a user's controller), placed after the built-in ones in the
-   * urgency order. Each must stop being enabled once it has acted, or time would stop.
-   */
-  readonly urgentActions?: readonly ClusterAction[];
-  /**
-   * Extra non-urgent actions (e.g. an operator or a remediation controller that may act at any
-   * instant after its condition holds). They run between instants, like faults.
-   */
-  readonly extraActions?: readonly (ClusterAction | AnyActionDef<ClusterState>)[];
   /** Use symmetry reduction (default true); the checker's `symmetry: false` also turns it off. */
   readonly symmetry?: boolean;
   /** Users' own controllers with a memory of their own (see {@link ClusterExtension}). */
@@ -249,12 +239,11 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
   // What the extensions say they cause (`causes`) counts for every "cannot happen" shortcut.
   const ctx = makeCtx(config, options.extensions ?? []);
   const extensions = (options.extensions ?? []).map(guardedExtension);
-  const urgent = [...urgentActions(ctx), ...(options.urgentActions ?? []), ...extensions.flatMap((e) => e.urgentActions ?? [])];
+  const urgent = [...urgentActions(ctx), ...extensions.flatMap((e) => e.urgentActions ?? [])];
   const cached = informersOn(ctx) ? extensions.filter((e) => e.informer === true) : [];
   const background: (ClusterAction | AnyActionDef<ClusterState>)[] = [
     ...backgroundActions(ctx),
     ...(cached.length > 0 && config.faults.extensionRestart > 0 ? [extensionRestart(cached)] : []),
-    ...(options.extraActions ?? []),
     ...extensions.flatMap((e) => e.actions),
     // Objects of users' kinds (an extension's `prepare` adds them) have owners to collect.
     ...(extensions.some((e) => e.prepare !== undefined) ? [garbageCollector] : []),

@@ -10,7 +10,7 @@ import { dotToSvg, graphToDot } from '../../reports/dot.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import { formatStats } from '../../reports/outcome.js';
 import { groupOf, projectedGraph, projectionVisitor } from '../../reports/projected.js';
-import { exploredSpace } from '../artifacts.js';
+import { exploredSpace } from '../../reports/artifacts.js';
 import { answer, formatPath, parsePath, tracesOf, type ExplorerSession } from '../explorer.js';
 import { configPaths, checkPropertyIds, resolveFromOptions, type ConfigOptions } from '../subjects.js';
 

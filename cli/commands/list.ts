@@ -5,7 +5,7 @@
 import { extensionProperties } from '../../model/index.js';
 import { loadExtensions } from '../extensions.js';
 import { allSubjects, extensionCatalogue } from '../subjects.js';
-import type { Subject } from '../subject.js';
+import type { Subject } from '../subjects.js';
 import { stdoutPalette } from '../terminal.js';
 
 export interface ListOptions {

@@ -18,7 +18,7 @@ const cachedBeingDeleted = (s: ClusterState): boolean => {
 };
 
 const cluster = (checkLive: boolean, restarts = 0) =>
-  kubernetesScenario<ClusterState>('node-failure', { set: { 'faults.nodeCrash': '0', 'faults.extensionRestart': String(restarts) }, extensions: [databaseOperator({ checkLive })] });
+  kubernetesScenario('node-failure', { set: { 'faults.nodeCrash': '0', 'faults.extensionRestart': String(restarts) }, extensions: [databaseOperator({ checkLive })] });
 
 describe('database operator', () => {
   it('drops the data of a recreated Database when a resync reads the deleted one from its cache', async () => {
@@ -38,7 +38,7 @@ describe('database operator', () => {
   });
 
   it('with the live read cut off, fails the reconcile and retries it, and still never drops a live Database\'s data', async () => {
-    const { model, properties } = await kubernetesScenario<ClusterState>('node-failure', {
+    const { model, properties } = await kubernetesScenario('node-failure', {
       set: { 'faults.nodeCrash': '0', 'faults.operatorPartition': '1', 'faults.operatorPartitionHeal': '1' },
       extensions: [databaseOperator({ checkLive: true })],
     });
@@ -56,7 +56,7 @@ describe('database operator', () => {
       { kind: 'Database', metadata: { name: 'billing', labels: { team: 'pay' } }, spec: { size: '5Gi' } },
       { kind: 'Alertmanager', metadata: { name: 'main' }, spec: {} },
     ];
-    const { model } = await kubernetesScenario<ClusterState>('node-failure', { set: { 'faults.nodeCrash': '0', 'cluster.objects': JSON.stringify(objects) }, extensions: [databaseOperator({ checkLive: true })] });
+    const { model } = await kubernetesScenario('node-failure', { set: { 'faults.nodeCrash': '0', 'cluster.objects': JSON.stringify(objects) }, extensions: [databaseOperator({ checkLive: true })] });
     const [initial] = model.initialStates();
     expect(objectOf(initial, 'Database', 'orders')?.spec).toEqual({ size: '20Gi' });
     expect(objectOf(initial, 'Database', 'billing')?.metadata.labels).toEqual({ team: 'pay' });

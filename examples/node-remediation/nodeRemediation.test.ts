@@ -14,7 +14,7 @@ import { nodeRemediation } from './nodeRemediation.js';
 
 // Two nodes and the StatefulSet alone: the smallest cluster the bug needs.
 const SMALL = { 'cluster.nodes': '2', 'cluster.replicaSetReplicas': '0' };
-const cluster = (force: boolean) => kubernetesScenario<ClusterState>('node-partition', { set: SMALL, extensions: [nodeRemediation({ force })] });
+const cluster = (force: boolean) => kubernetesScenario('node-partition', { set: SMALL, extensions: [nodeRemediation({ force })] });
 
 describe('node-remediation operator', () => {
   it('force-deletes the pod of a cut-off node, and the StatefulSet runs its identity twice', async () => {
@@ -39,10 +39,10 @@ describe('node-remediation operator', () => {
 
   it('reads the cluster\'s Pods and Nodes it watches, deletes Pods and nothing else, and turns symmetry off', async () => {
     const reads = operator({ name: 'reads', for: 'Node', reconcile: (_n, view) => (view.reader.list('Pod'), {}) });
-    const { model } = await kubernetesScenario<ClusterState>('node-failure', { extensions: [reads] });
+    const { model } = await kubernetesScenario('node-failure', { extensions: [reads] });
     expect(() => check(model, { maxStates: 500 })).toThrow(/reads Pods; list Pod in watches/);
     const creates = operator({ name: 'creates', for: 'Node', reconcile: (n) => ({ writes: [{ op: 'create', object: { kind: 'Pod', metadata: { name: `x-${n}` } } }] }) });
-    const c = await kubernetesScenario<ClusterState>('node-failure', { extensions: [creates] });
+    const c = await kubernetesScenario('node-failure', { extensions: [creates] });
     expect(() => check(c.model, { maxStates: 500 })).toThrow(/a create of a Pod is not modelled/);
     expect(() => operator({ name: 'own', for: 'Backup', objects: [{ kind: 'Pod', metadata: { name: 'p' } }], reconcile: () => ({}) })).toThrow(/come from the scenario/);
     expect(nodeRemediation({ force: true }).symmetric).toBe(false);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../../checker/index.js';
-import { expectHolds, expectNoRandomViolation } from '../../cli/testing.js';
+import { expectHolds, expectNoRandomViolation } from '../../api/testing.js';
 import { resolveConfig } from '../../model/index.js';
 import { kubernetesModel } from '../../properties/index.js';
 import { remediationOperator } from './remediationOperator.js';

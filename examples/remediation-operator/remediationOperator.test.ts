@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { check } from '../../checker/index.js';
-import { expectHolds, expectViolation } from '../../cli/testing.js';
+import { expectHolds, expectViolation } from '../../api/testing.js';
 import { resolveConfig } from '../../model/index.js';
 import { kubernetesModel } from '../../properties/index.js';
 import { timelineSteps } from '../../reports/timeline.js';

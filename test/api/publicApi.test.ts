@@ -43,7 +43,8 @@ describe('kubecheck/model', () => {
   it('should resolve a scenario and attach extensions with kubernetesScenario', () => {
     const stock = kubernetesScenario('node-partition', { set: { 'cluster.statefulSetReplicas': '1' } });
     const extended = kubernetesScenario('node-partition', { extensions: [deleteOnUnknown] });
-    expect(stock.config.cluster.nodes).toBe(3);
+    expect(stock.clusterConfig.cluster.nodes).toBe(3);
+    expect(resolveConfig('node-partition', { file: stock.config })).toEqual(stock.clusterConfig);
     expect(extended.model.actions.map((a) => a.name)).toContain('delete-on-unknown');
     expect(stock.model.actions.map((a) => a.name)).not.toContain('delete-on-unknown');
     expect(extended.model.initialStates()[0].extensions).toEqual({ [NAME]: 0 });

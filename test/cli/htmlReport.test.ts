@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { kubernetesSubject } from '../../cli/kubernetesSubject.js';
-import { runArtifacts } from '../../cli/artifacts.js';
+import { runArtifacts } from '../../reports/artifacts.js';
 import { htmlReport } from '../../reports/html.js';
 import { check, type CheckResult } from '../../checker/index.js';
 

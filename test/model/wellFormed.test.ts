@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { check, successors } from '../../checker/index.js';
 import { kubernetesModel } from '../../properties/index.js';
-import { clusterModel, configToObject, resolveConfig, scenarios, type ClusterConfig, type ClusterState } from '../../model/index.js';
+import { clusterModel, configToObject, resolveConfig, scenarios, type ClusterConfig, type ClusterExtension, type ClusterState } from '../../model/index.js';
 
 const ALL_FAULTS = {
   'faults.nodeCrash': '1', 'faults.nodeRestart': '1', 'faults.kubeletCrash': '1', 'faults.kubeletRestart': '1',
@@ -74,11 +74,14 @@ describe('random walks', () => {
     }
   });
 
-  it('should accept a user controller as extra actions (a remediation operator)', () => {
+  it('should accept a user controller as an extension (a remediation operator)', () => {
     // Force-deletes pods on a node marked Unknown: a user's controller written as a pure action.
     const config = resolveConfig('node-partition');
-    const model = clusterModel(config, {
-      extraActions: [
+    const remediation: ClusterExtension = {
+      name: 'remediation',
+      initial: () => 0,
+      symmetric: true,
+      actions: [
         {
           name: 'remediate',
           params: (s: ClusterState) => s.api.pods.map((p) => p.name),
@@ -89,10 +92,11 @@ describe('random walks', () => {
           apply: (s: ClusterState, pod: unknown) => ({ ...s, api: { ...s.api, pods: s.api.pods.filter((q) => q.name !== pod) } }),
         },
       ],
-    });
+    };
+    const model = clusterModel(config, { extensions: [remediation] });
     expect(model.actions.map((a) => a.name)).toContain('remediate');
     // ...and with the Kubernetes properties it breaks StatefulSet at-most-one on a partition.
-    const withProps = kubernetesModel(config, { extraActions: model.actions.filter((a) => a.name === 'remediate') });
+    const withProps = kubernetesModel(config, { extensions: [remediation] });
     const r = check(withProps, { properties: ['statefulset-at-most-one'] });
     expect(r.properties[0].status).toBe('violated');
     expect(r.properties[0].trace!.actions.slice(-4).map((a) => a.name)).toEqual(['statefulset-sync', 'schedule', 'bind', 'kubelet-sync']);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { alwaysStep, sometimes } from '../../checker/index.js';
-import { kubernetesScenario } from '../../cli/testing.js';
+import { kubernetesScenario } from '../../api/testing.js';
 import { applyWrite, garbageCollectable, type Write } from '../../model/operator/api.js';
 import { callCount, objectOf, operator, type OperatorMemory } from '../../model/operator/index.js';
 import { resolveConfig } from '../../model/resolve.js';
@@ -69,7 +69,7 @@ describe('an operator of namespaced objects', () => {
     },
   });
   const scenario = (extra: Record<string, string> = {}) =>
-    kubernetesScenario<ClusterState>('node-failure', { set: { 'faults.nodeCrash': '0', 'cluster.nodes': '1', 'cluster.replicaSetReplicas': '0', 'cluster.statefulSetReplicas': '0', ...extra }, extensions: [backups] });
+    kubernetesScenario('node-failure', { set: { 'faults.nodeCrash': '0', 'cluster.nodes': '1', 'cluster.replicaSetReplicas': '0', 'cluster.statefulSetReplicas': '0', ...extra }, extensions: [backups] });
 
   it('reconciles each Database by its namespace/name key, and its Job of the same name in each namespace queues its own owner', async () => {
     const { model } = await scenario();

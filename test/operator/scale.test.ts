@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { alwaysStep, check, sometimes, type Property } from '../../checker/index.js';
 import { stateKey } from '../../model/key.js';
-import { kubernetesScenario } from '../../cli/testing.js';
+import { kubernetesScenario } from '../../api/testing.js';
 import { objectOf, operator, type ApiObject, type Write } from '../../model/operator/index.js';
 import type { ClusterExtension } from '../../model/clusterModel.js';
 import type { ClusterState } from '../../model/state.js';
@@ -35,7 +35,7 @@ function scaler(options: { readonly target: string; readonly from: number; reado
 }
 
 const scenario = (extension: ClusterExtension, set: Record<string, string> = {}, file?: unknown) =>
-  kubernetesScenario<ClusterState>('node-failure', { set: { 'faults.nodeCrash': '0', ...set }, extensions: [extension], ...(file === undefined ? {} : { file }) });
+  kubernetesScenario('node-failure', { set: { 'faults.nodeCrash': '0', ...set }, extensions: [extension], ...(file === undefined ? {} : { file }) });
 
 const podsOf = (s: ClusterState, w: string): string[] => s.api.pods.filter((p) => p.workload === w).map((p) => `${p.name}${p.deletion === null ? '' : ' (Terminating)'}`);
 const running = (s: ClusterState, w: string): string[] => s.nodes.flatMap((n) => n.running.filter((r) => r.startsWith(`${w}-`))).sort();

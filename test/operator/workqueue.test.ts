@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { alwaysStep, sometimes, type Model, type Property } from '../../checker/index.js';
-import { kubernetesScenario } from '../../cli/testing.js';
+import { kubernetesScenario } from '../../api/testing.js';
 import { backoffOf, objectOf, operator, type OperatorMemory, type Write } from '../../model/operator/index.js';
 import type { ClusterExtension } from '../../model/clusterModel.js';
 import type { ClusterState } from '../../model/state.js';
@@ -13,7 +13,7 @@ import { timelineSteps } from '../../reports/timeline.js';
 import { checkWith, statusOf } from './helpers.js';
 
 const scenario = (extension: ClusterExtension) =>
-  kubernetesScenario<ClusterState>('node-failure', { set: { 'faults.nodeCrash': '0', 'cluster.nodes': '1', 'cluster.replicaSetReplicas': '0', 'cluster.statefulSetReplicas': '0' }, extensions: [extension] });
+  kubernetesScenario('node-failure', { set: { 'faults.nodeCrash': '0', 'cluster.nodes': '1', 'cluster.replicaSetReplicas': '0', 'cluster.statefulSetReplicas': '0' }, extensions: [extension] });
 const memoryOf = (s: ClusterState, name: string): OperatorMemory => (s.extensions![name] as unknown as OperatorMemory[])[0];
 /** Seconds of model time along a trace. */
 const elapsed = (model: Model<ClusterState>, states: readonly ClusterState[], actions: readonly { name: string; param?: unknown }[]): number =>

@@ -62,7 +62,8 @@ describe('the packed package', () => {
     expect(installed).toEqual(['README.md', 'bin', 'dist', 'docs', 'package.json']);
     const cli = readdirSync(join(project, 'node_modules', 'kubecheck', 'dist', 'cli'));
     expect(cli.some((f) => f.includes('.test.'))).toBe(false);
-    expect(cli).toContain('model.d.ts');
+    // The public entries are one folder, with their declarations.
+    expect(readdirSync(join(project, 'node_modules', 'kubecheck', 'dist', 'api')).filter((f) => f.endsWith('.d.ts')).sort()).toEqual(['index.d.ts', 'model.d.ts', 'operator.d.ts', 'testing.d.ts']);
 
     // Plain Node imports the three entry points as compiled ES modules, no loader.
     writeFileSync(join(project, 'app.mjs'), [

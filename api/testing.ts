@@ -14,7 +14,7 @@
  * fresh folder under the system's temporary directory. Random runs take their seed from
  * `$KUBECHECK_SEED` when set and print it on every failure.
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -24,11 +24,11 @@ import {
 import { formatDuration, formatTime } from '../checker/duration.js';
 import type { RunInfo } from '../reports/outcome.js';
 import { stateParts, timelineSteps, traceDuration, type TimelineStep } from '../reports/timeline.js';
-import { runArtifacts, writeArtifacts } from './artifacts.js';
-import type { ConfigInput } from './subject.js';
-import type { ClusterExtension } from '../model/index.js';
+import { runArtifacts } from '../reports/artifacts.js';
 import { fail, ToolErrorCode } from '../reports/errors.js';
-import { resolveWithExtensions, subjectOf } from './subjects.js';
+
+export { kubernetesScenario } from '../properties/scenario.js';
+export type { KubernetesScenario, KubernetesScenarioInput } from '../properties/scenario.js';
 
 /** Where a failing assertion writes its report, and what it says the run was. */
 export interface ReportOptions {
@@ -37,43 +37,6 @@ export interface ReportOptions {
   /** Scenario name and config shown in the report and saved in the ITF trace (for replay). */
   readonly scenario?: string;
   readonly config?: JsonValue;
-}
-
-/** A scenario of the Kubernetes model, resolved as `kubecheck check --scenario` would. */
-export interface ResolvedScenario<S> {
-  readonly model: Model<S>;
-  readonly scenario: string;
-  readonly config: JsonValue;
-  /** The property ids `kubecheck check` checks for this scenario by default. */
-  readonly properties: readonly string[];
-  /** The liveness properties `kubecheck check --liveness` checks (the extensions' included). */
-  readonly liveness: readonly LivenessProperty<S>[];
-}
-
-/**
- * Resolves a scenario with a config (a parsed file and/or `--set`-style pairs). `extensions` attach
- * users' own controllers to the Kubernetes model (their memory and timers), as `kubernetesScenario`
- * of `kubecheck/model` does; `extend` adds the
- * user's own controllers: it receives the stock model and returns one with more actions (or
- * properties). Bad config throws the same one-line `KubecheckError` as the command line.
- */
-export async function kubernetesScenario<S = unknown>(
-  name: string,
-  input: ConfigInput & { readonly extend?: (model: Model<S>) => Model<S>; readonly extensions?: readonly ClusterExtension[] } = {},
-): Promise<ResolvedScenario<S>> {
-  const { subject, scenario } = await subjectOf(name);
-  const extensions = input.extensions ?? [];
-  if (extensions.length > 0 && subject.name !== 'kubernetes') fail(ToolErrorCode.badOption, `extensions are controllers added to the Kubernetes model; scenario ${name} is not one`);
-  // The same as the command line's --extension: memory, timers and the extensions' own properties attach.
-  const resolved = resolveWithExtensions(subject, scenario, input, extensions);
-  const base = resolved.model as Model<S>;
-  return {
-    model: input.extend ? input.extend(base) : base,
-    scenario,
-    config: resolved.config,
-    properties: resolved.defaultProperties,
-    liveness: (resolved.liveness ?? []) as readonly LivenessProperty<S>[],
-  };
 }
 
 function reportFolder(options: ReportOptions): string {
@@ -128,7 +91,8 @@ export function counterexampleBrief<S>(model: Model<S>, id: string, description:
 async function failWith<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, headline: string, options: ReportOptions, hurried = false): Promise<never> {
   const dir = reportFolder(options);
   const files = await runArtifacts(model, result, info, undefined, 200, true, hurried ? 0 : undefined);
-  writeArtifacts({ dir, force: false, earlier: [] }, files);
+  // A fresh folder of its own: nothing is there to replace.
+  for (const f of files) writeFileSync(join(dir, f.name), f.content);
   const lines = [headline];
   for (const p of result.properties) {
     if (p.status === 'violated' && p.trace) {
