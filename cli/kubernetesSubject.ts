@@ -6,7 +6,8 @@ import type { ClusterExtension } from '../model/index.js';
 import { parameters, resolveConfig, scenarios } from '../model/index.js';
 import { propertyCatalog } from '../properties/index.js';
 import { kubernetesLiveness, livenessFairness } from '../properties/liveness.js';
-import { kubernetesScenario } from '../properties/scenario.js';
+import { scenarioOf } from '../properties/scenario.js';
+import { refuseOversizedConfig } from './limits.js';
 import type { ConfigInput, Resolved, Subject } from './subjects.js';
 
 /** The Kubernetes subject. */
@@ -18,10 +19,14 @@ export const kubernetesSubject: Subject = {
   liveness: kubernetesLiveness(resolveConfig('node-failure')).map((p) => ({ id: p.id, kind: p.kind, description: p.description, fairness: livenessFairness })),
   participants: ['kubelet', 'kube-apiserver', 'etcd', 'kube-scheduler', 'kube-controller-manager'],
   resolve(scenario: string, input: ConfigInput, extensions: readonly ClusterExtension[] = []): Resolved {
-    const built = kubernetesScenario(scenario, { ...input, extensions });
+    // Resolved once; its sizes are refused before the model is built.
+    const clusterConfig = resolveConfig(scenario, input);
+    refuseOversizedConfig(clusterConfig);
+    const built = scenarioOf(scenario, clusterConfig, extensions);
     return {
       scenario,
       config: built.config,
+      clusterConfig,
       model: built.model as Resolved['model'],
       defaultProperties: built.properties,
       leftOut: built.leftOut,

@@ -4,7 +4,7 @@
  * allocate for minutes and then abort on memory. Sizes above these limits are refused at once,
  * whichever source gives them (--set, a config file, a trace's #meta.config).
  */
-import { configToObject, resolveConfig } from '../model/index.js';
+import { configToObject, type ClusterConfig } from '../model/index.js';
 import { ModelErrorCode, modelError } from '../model/errors.js';
 import { MAX_COUNT, parameterSpecs } from '../model/parameters.js';
 import { fail, ToolErrorCode } from '../reports/errors.js';
@@ -31,9 +31,11 @@ function at(object: unknown, path: string): unknown {
 /**
  * Refuses (KC213) a Kubernetes config with a count above its declared bound (every count
  * parameter, the number of workloads and each one's replicas), before the model is built, and
- * (KC104) a kubernetesVersion that is no 1.x release.
+ * (KC104) a kubernetesVersion that is no 1.x release: the values as given here, before they are
+ * resolved, and the resolved config in {@link refuseOversizedConfig} (the Kubernetes subject's
+ * resolve calls it before it builds the model).
  */
-export function refuseOversizedCluster(subject: string, scenario: string, input: ConfigInput): void {
+export function refuseOversizedInput(subject: string, input: ConfigInput): void {
   if (subject !== 'kubernetes') return;
   // The values as given first, so that no other rule (nor the work it does) comes before the bound.
   for (const { key, max } of countBounds()) {
@@ -45,7 +47,10 @@ export function refuseOversizedCluster(subject: string, scenario: string, input:
   // A list of workloads too long is refused before each entry is read (reading them is quadratic).
   const given = at(input.file, 'cluster.workloads');
   if (Array.isArray(given) && given.length > MAX_COUNT) tooLarge('cluster.workloads (their number)', given.length, MAX_COUNT);
-  const resolved = resolveConfig(scenario, input);
+}
+
+/** The resolved config's sizes against their bounds (KC213) and its kubernetesVersion (KC104): see {@link refuseOversizedInput}. */
+export function refuseOversizedConfig(resolved: ClusterConfig): void {
   // The model's version-dependent defaults are those of Kubernetes 1.x; "9.99" is no release of it.
   const version = /^v?(\d+)\.(\d+)/.exec(resolved.kubernetesVersion);
   if (version !== null && Number(version[1]) !== 1) {

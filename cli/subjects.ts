@@ -7,12 +7,12 @@
  */
 import type { JsonValue, LivenessProperty, Model } from '../checker/index.js';
 import { fail, ToolErrorCode } from '../reports/errors.js';
-import type { ClusterExtension } from '../model/index.js';
+import type { ClusterConfig, ClusterExtension } from '../model/index.js';
 import { loadExtensions } from './extensions.js';
 import { importSources, type Imported } from './import/importer.js';
 import { readSources } from './import/read.js';
 import { kubernetesSubject } from './kubernetesSubject.js';
-import { refuseOversizedCluster } from './limits.js';
+import { refuseOversizedInput } from './limits.js';
 import { twoPhaseSubject } from './twoPhaseSubject.js';
 
 /** A named starting point. */
@@ -72,6 +72,8 @@ export interface Resolved<S = unknown> {
   readonly warnings?: readonly string[];
   /** Liveness properties `check --liveness` checks on the whole graph (no symmetry). */
   readonly liveness?: readonly LivenessProperty<S>[];
+  /** The Kubernetes subject's config, typed (`config` is its JSON form). */
+  readonly clusterConfig?: ClusterConfig;
 }
 
 export interface Subject {
@@ -173,7 +175,7 @@ export async function resolveFromOptions(opts: ConfigOptions): Promise<ResolvedF
     ...(opts.set ? { set: opts.set } : {}),
     ...(opts.allowUnsafeConfig ? { allowUnsafe: true } : {}),
   };
-  refuseOversizedCluster(subject.name, scenario, input);
+  refuseOversizedInput(subject.name, input);
   const extensions = opts.extension && opts.extension.length > 0 ? await loadExtensions(opts.extension) : [];
   const resolved = resolveWithExtensions(subject, scenario, input, extensions);
   const notModelled = imported === undefined ? [] : [...imported.notModelled, ...imported.skipped.map((f) => `${f} (not a .yaml, .yml, .json or .flags file)`)];

@@ -8,10 +8,16 @@
 import type { JsonValue, LivenessProperty, Model } from '../checker/index.js';
 import { configToObject, configWarnings, extensionProperties, resolveConfig, type ClusterConfig, type ClusterExtension, type ClusterState, type ResolveInput } from '../model/index.js';
 import { defaultProperties, kubernetesModel, type LeftOut } from './index.js';
+import { ModelErrorCode, modelError } from '../model/errors.js';
 import { kubernetesLiveness } from './liveness.js';
 
 /** What {@link kubernetesScenario} takes: a config as `--config`/`--set` give it, and your controllers. */
 export interface KubernetesScenarioInput extends ResolveInput {
+  /**
+   * A kubecheck config as a file gives it, parsed (`{ cluster: { nodes: 2 } }`), or the `config`
+   * of another scenario; `file` is the same (give one of them).
+   */
+  readonly config?: unknown;
   /** Your own controllers (and operators), attached to the model with their memory, timers and properties. */
   readonly extensions?: readonly ClusterExtension[];
 }
@@ -42,8 +48,13 @@ export interface KubernetesScenario {
  * built-in one, or another extension's, is refused.
  */
 export function kubernetesScenario(scenario: string, input: KubernetesScenarioInput = {}): KubernetesScenario {
-  const { extensions = [], ...resolveInput } = input;
-  const clusterConfig = resolveConfig(scenario, resolveInput);
+  const { extensions = [], config, ...resolveInput } = input;
+  if (config !== undefined && resolveInput.file !== undefined) modelError(ModelErrorCode.invalidValue, 'kubernetesScenario: give the config as config or as file, not both');
+  return scenarioOf(scenario, resolveConfig(scenario, config === undefined ? resolveInput : { ...resolveInput, file: config }), extensions);
+}
+
+/** The scenario of a config already resolved (`resolveConfig`), with the extensions attached. */
+export function scenarioOf(scenario: string, clusterConfig: ClusterConfig, extensions: readonly ClusterExtension[] = []): KubernetesScenario {
   const model = kubernetesModel(clusterConfig, extensions.length > 0 ? { extensions } : {});
   const liveness = kubernetesLiveness(clusterConfig);
   // What the extensions promise is checked by default, beside the cluster's own properties, and

@@ -13,7 +13,7 @@ import { checkTraceMeta, configDifference, replayItf, valueAt } from '../../repo
 import { formatTimeline, timelineSteps } from '../../reports/timeline.js';
 import { readTraceText, refuseForbiddenKeys } from '../input.js';
 import { loadExtensions } from '../extensions.js';
-import { refuseOversizedCluster } from '../limits.js';
+import { refuseOversizedInput } from '../limits.js';
 import { resolveFromOptions, resolveWithExtensions, subjectOf, type ConfigOptions } from '../subjects.js';
 import { stdoutPalette } from '../terminal.js';
 
@@ -41,7 +41,7 @@ export async function runReplay(file: string, opts: ReplayOptions): Promise<numb
   const unsafe = meta.allowUnsafeConfig === true || opts.allowUnsafeConfig === true;
   refuseForbiddenKeys(meta.config, `${file}: #meta.config`, { parameterKeys: true });
   const savedInput = { ...(meta.config === undefined ? {} : { file: meta.config }), ...(unsafe ? { allowUnsafe: true } : {}) };
-  refuseOversizedCluster(subject.name, scenario, savedInput);
+  refuseOversizedInput(subject.name, savedInput);
   const extensions = opts.extension && opts.extension.length > 0 ? await loadExtensions(opts.extension) : [];
   const rebuilt = resolveWithExtensions(subject, scenario, savedInput, extensions);
   if (opts.config !== undefined || opts.set !== undefined) {

@@ -5,7 +5,7 @@
  * covered the whole space, 3 when a bound stopped it (the figures are then of the part explored).
  */
 import type { JsonValue, Model } from '../../checker/index.js';
-import { resolveConfig, type ClusterState } from '../../model/index.js';
+import type { ClusterState } from '../../model/index.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import { measureTiming, type TimingRow, type TimingTable } from '../../properties/timing.js';
 import { kubernetesSubject } from '../kubernetesSubject.js';
@@ -29,8 +29,7 @@ export function formatRange(row: Pick<TimingRow, 'earliest' | 'latest' | 'latest
 /** The timing of a resolved Kubernetes config (the same search `kubecheck timing` runs). */
 export function timingOf(r: ResolvedFromOptions, opts: Pick<TimingOptions, 'maxStates' | 'timeLimit' | 'symmetry' | 'allowUnsafeConfig'>): TimingTable {
   if (r.subject !== kubernetesSubject) fail(ToolErrorCode.badOption, `timing measures Kubernetes node failure handling; scenario ${r.scenario} is not a Kubernetes scenario`);
-  const config = resolveConfig(r.scenario, { file: r.config, ...(opts.allowUnsafeConfig ? { allowUnsafe: true } : {}) });
-  return measureTiming(r.model as Model<ClusterState>, config, {
+  return measureTiming(r.model as Model<ClusterState>, r.clusterConfig!, {
     ...(opts.maxStates === undefined ? {} : { maxStates: opts.maxStates }),
     ...(opts.timeLimit === undefined ? {} : { timeLimitSeconds: opts.timeLimit }),
     ...(opts.symmetry === undefined ? {} : { symmetry: opts.symmetry }),

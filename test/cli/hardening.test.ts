@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importSources } from '../../cli/import/importer.js';
 import { collectSet, readConfigFile } from '../../cli/input.js';
-import { countBounds, MAX_CLUSTER_SIZE, refuseOversizedCluster } from '../../cli/limits.js';
+import { countBounds, MAX_CLUSTER_SIZE, refuseOversizedConfig, refuseOversizedInput } from '../../cli/limits.js';
 import { parameterSpecs } from '../../model/parameters.js';
+import { resolveConfig } from '../../model/resolve.js';
 import { BIN, kubecheckAsync, ROOT, type Run } from './run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kubecheck-hard-'));
@@ -183,6 +184,11 @@ describe('every count has its bound from the parameter declarations (KC213)', ()
     for (const key of ['cluster.nodes', 'cluster.apiservers', 'cluster.etcdMembers', 'cluster.zones', 'faults.nodeCrash', 'operator.deleteNode']) expect(bounds.map((b) => b.key)).toContain(key);
     // Every count at its bound at once (so that no other rule, such as zones at most nodes, speaks first).
     const atBounds = Object.fromEntries(bounds.map(({ key, max }) => [key, String(max)]));
+    // As the command line does: the values given, then the config they resolve to.
+    const refuseOversizedCluster = (_subject: string, scenario: string, input: { set: Record<string, string>; allowUnsafe: boolean }): void => {
+      refuseOversizedInput('kubernetes', input);
+      refuseOversizedConfig(resolveConfig(scenario, input));
+    };
     expect(() => refuseOversizedCluster('kubernetes', 'node-failure', { set: atBounds, allowUnsafe: true })).not.toThrow();
     for (const { key, max } of bounds) {
       expect(max).toBe(MAX_CLUSTER_SIZE);
