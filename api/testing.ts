@@ -4,7 +4,7 @@
  * ```ts
  * import { expectHolds, expectViolation, kubernetesScenario } from 'kubecheck/testing';
  * it('node-failure holds with our timing', async () => {
- *   const { model, properties } = await kubernetesScenario('node-failure', { set: { 'kubeControllerManager.nodeMonitorGracePeriod': '40s' } });
+ *   const { model, properties } = kubernetesScenario('node-failure', { set: { 'kubeControllerManager.nodeMonitorGracePeriod': '40s' } });
  *   await expectHolds(model, { properties });
  * });
  * ```

@@ -1,13 +1,11 @@
 /**
- * `--out DIR`: the files a run leaves behind for people and programs: the Markdown report, the
- * JSON outcome, the HTML report (one self-contained page with a trace stepper, the sequence
- * diagram and the projected state graph), and per counterexample its timeline, ITF trace, and
- * its graphs as DOT and SVG (the trace's neighbourhood, and the projected space).
+ * `--out DIR`: where the files a run leaves behind (built by `reports/artifacts.ts`: the Markdown,
+ * JSON and HTML reports, each counterexample's timeline, ITF trace and graphs) are written.
  *
  * Nothing the user has is lost and nothing is half-written: {@link prepareOut} runs before the
  * search and refuses a folder that already holds files (unless `--force`), a file where the folder
  * should be, a symbolic link that leads nowhere, a name too long, or a place that cannot be
- * written; {@link writeArtifacts} writes every file into a temporary folder beside the report
+ * written; {@link stageArtifacts} writes every file into a temporary folder beside the report
  * folder first, and only then replaces the folder as a whole (renamed aside, the new one renamed
  * in, the earlier one removed; the user's own files in it come along as hard links), so a failure
  * (no space, a folder in the way), a kill or Ctrl-C leaves the earlier report as it was, and two
@@ -468,16 +466,6 @@ function undo(steps: () => void): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * Writes the files of a run as {@link prepareOut} planned: all into a temporary folder beside
- * the report folder, which then replaces it as a whole (the user's own files in it come along),
- * the earlier report removed after. KC214 when anything fails; the folder is then as it was.
- * Returns the paths written.
- */
-export function writeArtifacts(plan: OutPlan, files: readonly Artifact[]): string[] {
-  return stageArtifacts(plan, files).commit();
 }
 
 /**

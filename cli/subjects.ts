@@ -76,6 +76,9 @@ export interface Resolved<S = unknown> {
   readonly clusterConfig?: ClusterConfig;
 }
 
+/** A config a subject has resolved and validated (its own typed form), for its `resolve`. */
+export type ValidatedConfig = { readonly validatedFor: string };
+
 export interface Subject {
   /** `kubernetes` or an example's name. */
   readonly name: string;
@@ -84,11 +87,19 @@ export interface Subject {
   readonly properties: readonly PropertyInfo[];
   /** Liveness properties (`check --liveness`), if the subject has any. */
   readonly liveness?: readonly LivenessInfo[];
+  /** The fairness the liveness check assumes, in a few words for the report's liveness heading. */
+  readonly livenessHeading?: string;
+  /**
+   * Resolves and validates the config alone, before anything else is loaded (users' extensions
+   * are code): a KubecheckError names a bad field and its rule. What it returns is handed to
+   * {@link resolve}, which then does not resolve the config again.
+   */
+  validate?(scenario: string, input: ConfigInput): ValidatedConfig;
   /**
    * Throws a KubecheckError naming a bad field and its rule. `extensions` (users' controllers)
-   * only the Kubernetes subject takes.
+   * only the Kubernetes subject takes; `validated` is what its `validate` returned for this input.
    */
-  resolve(scenario: string, input: ConfigInput, extensions?: readonly ClusterExtension[]): Resolved;
+  resolve(scenario: string, input: ConfigInput, extensions?: readonly ClusterExtension[], validated?: ValidatedConfig): Resolved;
   /** Participants placed first in sequence diagrams, e.g. kubelet, kube-apiserver, etcd. */
   readonly participants?: readonly string[];
 }
@@ -150,10 +161,21 @@ export function importFromPaths(paths: readonly string[]): Imported & { readonly
  * `subject.resolve`, with the user's extensions attached to the Kubernetes model; refused for a
  * subject that is not Kubernetes.
  */
-export function resolveWithExtensions(subject: Subject, scenario: string, input: ConfigInput, extensions: readonly ClusterExtension[]): Resolved {
-  if (extensions.length === 0) return subject.resolve(scenario, input);
-  if (subject !== kubernetesSubject) fail(ToolErrorCode.badOption, `--extension adds controllers to the Kubernetes model; scenario ${scenario} is not one of its scenarios`);
-  return subject.resolve(scenario, input, extensions);
+export function resolveWithExtensions(subject: Subject, scenario: string, input: ConfigInput, extensions: readonly ClusterExtension[], validated?: ValidatedConfig): Resolved {
+  if (extensions.length > 0 && subject.name !== kubernetesSubject.name) fail(ToolErrorCode.badOption, `--extension adds controllers to the Kubernetes model; scenario ${scenario} is not one of its scenarios`);
+  return subject.resolve(scenario, input, extensions, validated);
+}
+
+/**
+ * The config of `input` resolved, validated and its sizes refused before any extension module is
+ * loaded (a bad config is named before the user's code runs), then the model built with the
+ * extensions the paths name.
+ */
+export async function resolveWithExtensionPaths(subject: Subject, scenario: string, input: ConfigInput, paths: readonly string[] | undefined): Promise<{ readonly resolved: Resolved; readonly extensions: readonly ClusterExtension[] }> {
+  refuseOversizedInput(subject.name, input);
+  const validated = subject.validate?.(scenario, input);
+  const extensions = paths && paths.length > 0 ? await loadExtensions(paths) : [];
+  return { resolved: resolveWithExtensions(subject, scenario, input, extensions, validated), extensions };
 }
 
 /**
@@ -175,9 +197,7 @@ export async function resolveFromOptions(opts: ConfigOptions): Promise<ResolvedF
     ...(opts.set ? { set: opts.set } : {}),
     ...(opts.allowUnsafeConfig ? { allowUnsafe: true } : {}),
   };
-  refuseOversizedInput(subject.name, input);
-  const extensions = opts.extension && opts.extension.length > 0 ? await loadExtensions(opts.extension) : [];
-  const resolved = resolveWithExtensions(subject, scenario, input, extensions);
+  const { resolved, extensions } = await resolveWithExtensionPaths(subject, scenario, input, opts.extension);
   const notModelled = imported === undefined ? [] : [...imported.notModelled, ...imported.skipped.map((f) => `${f} (not a .yaml, .yml, .json or .flags file)`)];
   if (notModelled.length > 0 && !opts.json) process.stderr.write(formatNotModelled(notModelled));
   // What the cluster's files left to the scenario's defaults (unless --set gives it), once each.

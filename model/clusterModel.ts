@@ -15,7 +15,7 @@ import type { ActionLabel, AnyActionDef, JsonValue, Model, StepDescription } fro
 import type { Property } from '../checker/properties.js';
 import type { LivenessProperty } from '../checker/liveness.js';
 import { KubecheckError } from '../checker/errors.js';
-import { modelError, ModelErrorCode } from './errors.js';
+import { modelError, ModelErrorCode, refuseUnknownOptions } from './errors.js';
 import type { ExtensionCauses } from './possible.js';
 import type { ClusterConfig } from './config.js';
 import { clusterAction, makeCtx, type ClusterAction, type Ctx } from './context.js';
@@ -236,6 +236,8 @@ function isClusterAction(a: ClusterAction | AnyActionDef<ClusterState>): a is Cl
 
 /** The Kubernetes cluster as a checker `Model`, without properties (see `properties/`). */
 export function clusterModel(config: ClusterConfig, options: ClusterModelOptions = {}): Model<ClusterState> {
+  const asExtension = 'give your controller as an extension: extensions: [{ name, initial, actions, urgentActions }] (ClusterExtension)';
+  refuseUnknownOptions('clusterModel', options, ['symmetry', 'extensions'], { extraActions: asExtension, urgentActions: asExtension });
   // What the extensions say they cause (`causes`) counts for every "cannot happen" shortcut.
   const ctx = makeCtx(config, options.extensions ?? []);
   const extensions = (options.extensions ?? []).map(guardedExtension);

@@ -33,7 +33,26 @@ export const ModelErrorCode = {
   forbiddenKey: 'KC109',
   /** A user's extension threw while the model ran it (its memory, a guard, a step, a description). */
   extensionFailed: 'KC110',
+  /**
+   * An option a library function (`kubernetesScenario`, `clusterModel`) does not take, such as
+   * one that is gone (`extend`, `extraActions`, `urgentActions`: controllers are extensions now);
+   * the message names what to use instead.
+   */
+  unknownOption: 'KC111',
 } as const;
+
+/**
+ * Refuses (KC111) any key of `options` that `known` does not list, rather than ignore it: an
+ * option a function no longer takes would otherwise leave a check silently without the
+ * controllers it was meant to add. `gone` says what replaces a removed option.
+ */
+export function refuseUnknownOptions(fn: string, options: object, known: readonly string[], gone: Readonly<Record<string, string>> = {}): void {
+  for (const key of Object.keys(options)) {
+    if (known.includes(key)) continue;
+    const instead = Object.hasOwn(gone, key) ? `: ${gone[key]}` : `; it takes ${known.join(', ')}`;
+    throw new KubecheckError(ModelErrorCode.unknownOption, `${fn} takes no option "${key}"${instead}`);
+  }
+}
 
 /** Throws a {@link KubecheckError} with a model error code. */
 export function modelError(code: (typeof ModelErrorCode)[keyof typeof ModelErrorCode], message: string): never {

@@ -8,7 +8,7 @@
 import type { JsonValue, LivenessProperty, Model } from '../checker/index.js';
 import { configToObject, configWarnings, extensionProperties, resolveConfig, type ClusterConfig, type ClusterExtension, type ClusterState, type ResolveInput } from '../model/index.js';
 import { defaultProperties, kubernetesModel, type LeftOut } from './index.js';
-import { ModelErrorCode, modelError } from '../model/errors.js';
+import { ModelErrorCode, modelError, refuseUnknownOptions } from '../model/errors.js';
 import { kubernetesLiveness } from './liveness.js';
 
 /** What {@link kubernetesScenario} takes: a config as `--config`/`--set` give it, and your controllers. */
@@ -48,6 +48,9 @@ export interface KubernetesScenario {
  * built-in one, or another extension's, is refused.
  */
 export function kubernetesScenario(scenario: string, input: KubernetesScenarioInput = {}): KubernetesScenario {
+  refuseUnknownOptions('kubernetesScenario', input, ['config', 'file', 'set', 'allowUnsafe', 'extensions'], {
+    extend: 'add your controllers as extensions: [...] (ClusterExtension, or an operator of kubecheck/operator)',
+  });
   const { extensions = [], config, ...resolveInput } = input;
   if (config !== undefined && resolveInput.file !== undefined) modelError(ModelErrorCode.invalidValue, 'kubernetesScenario: give the config as config or as file, not both');
   return scenarioOf(scenario, resolveConfig(scenario, config === undefined ? resolveInput : { ...resolveInput, file: config }), extensions);

@@ -88,7 +88,9 @@ export async function runArtifacts<S>(
     }
   }
   const html = htmlReport(model, result, info, { graphs, fold, ...(participants ? { participants } : {}) });
-  files.push({ name: 'report.html', content: html }, ...lassoTraces(model, result, info));
+  const lassos = lassoTraces(model, result, info);
+  for (const l of lassos) traceFiles[l.id] = l.name;
+  files.push({ name: 'report.html', content: html }, ...lassos.map(({ name, content }) => ({ name, content })));
   const names = ['report.md', 'result.json', ...files.map((f) => f.name)];
   files.unshift(
     { name: 'report.md', content: markdownReport(model, result, info, { traceFiles, fold, ...(participants ? { participants } : {}) }) },

@@ -28,9 +28,13 @@ export function livenessSummary<S>(result: Pick<CheckResult<S>, 'liveness'>): Li
   }));
 }
 
-/** The terminal's liveness section: each outcome, each violation's lasso as a timeline, where its cycle starts. */
-export function formatLiveness<S>(model: Model<S>, outcomes: readonly LivenessOutcome<S>[], c: Palette, fold: boolean): string {
-  const out = [c.bold('liveness (whole graph, no symmetry; the components\' work, time and Lease takeover are strongly fair)')];
+/**
+ * The terminal's liveness section: each outcome, each violation's lasso as a timeline, where its
+ * cycle starts. `fairness` says in the heading which steps the check takes to happen eventually
+ * (the subject's words, e.g. the Kubernetes components' work).
+ */
+export function formatLiveness<S>(model: Model<S>, outcomes: readonly LivenessOutcome<S>[], c: Palette, fold: boolean, fairness?: string): string {
+  const out = [c.bold(`liveness (whole graph, no symmetry${fairness === undefined ? '' : `; ${fairness}`})`)];
   for (const l of outcomes) out.push(`  ${l.status === 'holds' ? c.green('✓') : c.red('✗')} ${l.id}  ${l.status === 'holds' ? c.green('holds') : c.red('violated')}  ${c.dim(l.description)}`);
   for (const l of outcomes) {
     if (l.lasso === undefined) continue;
@@ -48,7 +52,7 @@ export function formatLiveness<S>(model: Model<S>, outcomes: readonly LivenessOu
  * format's field for a lasso: the last state equals `states[loop]`), which `kubecheck replay`
  * re-executes.
  */
-export function lassoTraces<S>(model: Model<S>, result: Pick<CheckResult<S>, 'liveness'>, info: RunInfo): { readonly name: string; readonly content: string }[] {
+export function lassoTraces<S>(model: Model<S>, result: Pick<CheckResult<S>, 'liveness'>, info: RunInfo): { readonly id: string; readonly name: string; readonly content: string }[] {
   const key = (s: S): string => JSON.stringify(model.view ? model.view(s) : s);
   const roots = model.initialStates().map(key);
   return (result.liveness ?? []).flatMap((l) => {
@@ -61,6 +65,6 @@ export function lassoTraces<S>(model: Model<S>, result: Pick<CheckResult<S>, 'li
       ...(info.config === undefined ? {} : { config: info.config }),
       ...(info.allowUnsafeConfig ? { allowUnsafeConfig: true } : {}),
     });
-    return [{ name: `liveness-${l.id}.itf.json`, content: `${JSON.stringify({ ...itf, loop: l.lasso.loop }, null, 2)}\n` }];
+    return [{ id: l.id, name: `liveness-${l.id}.itf.json`, content: `${JSON.stringify({ ...itf, loop: l.lasso.loop }, null, 2)}\n` }];
   });
 }

@@ -48,6 +48,8 @@ export function markdownReport<S>(model: Model<S>, result: CheckResult<S>, info:
   for (const p of result.properties) {
     out.push(`| \`${p.id}\` | ${p.kind} | ${STATUS[p.status]} | ${cell(p.description)} | ${cell(p.source ?? '')} |`);
   }
+  // Liveness properties, decided on the whole graph without symmetry.
+  for (const l of result.liveness ?? []) out.push(`| \`${l.id}\` | liveness | ${STATUS[l.status]} | ${cell(l.description)} | |`);
   out.push('');
   const s = result.stats;
   out.push(options.timings === false
@@ -76,6 +78,16 @@ export function markdownReport<S>(model: Model<S>, result: CheckResult<S>, info:
     const folded = fold && foldQuiet(steps).some((l) => l.steps[0] !== l.steps[1]);
     out.push(`<details><summary>Timeline with state changes${folded ? ' (quiet stretches folded: time passing and routine work, with the steps each covers)' : ''}</summary>`, '', '```text', text, '```', '', '</details>');
     const file = options.traceFiles?.[p.id];
+    if (file) out.push('', `ITF trace: [\`${file}\`](${file}); re-execute it with \`npx kubecheck replay ${file}\`.`);
+  }
+  for (const l of result.liveness ?? []) {
+    if (l.lasso === undefined) continue;
+    const lasso = { states: l.lasso.states, actions: l.lasso.actions, path: { initial: 0, steps: [] } };
+    const cycle = l.lasso.actions.length - l.lasso.loop;
+    out.push('', `### Liveness counterexample to \`${l.id}\` (a lasso)`, '');
+    out.push(`${l.description}: a behaviour that never gets there, ${l.lasso.loop} steps and then a cycle of ${cycle === 0 ? 'stuttering' : `${cycle} steps`} back to the state after step ${l.lasso.loop}, forever.`, '');
+    out.push('<details><summary>Timeline, the cycle marked</summary>', '', '```text', formatTimeline(model, lasso, { fold: options.fold !== false, loop: l.lasso.loop }), '```', '', '</details>');
+    const file = options.traceFiles?.[l.id];
     if (file) out.push('', `ITF trace: [\`${file}\`](${file}); re-execute it with \`npx kubecheck replay ${file}\`.`);
   }
   if (info.config !== undefined) {

@@ -18,6 +18,8 @@ export interface RunInfo {
   readonly config?: JsonValue;
   /** The config was accepted with `--allow-unsafe-config` (replay needs the same switch). */
   readonly allowUnsafeConfig?: boolean;
+  /** How the liveness section's heading says which steps are fair (the subject's words), if at all. */
+  readonly livenessFairness?: string;
   /** Properties the default selection left out, each with the reason. */
   readonly leftOut?: readonly { readonly id: string; readonly reason: string }[];
   /** Config warnings (what Kubernetes accepts but documents as unsafe). */
@@ -182,6 +184,6 @@ export function formatOutcome<S>(model: Model<S>, result: CheckResult<S>, info: 
   const stop = formatStop(result);
   if (stop) out.push(c.yellow(stop));
   out.push(formatVerdict(result, c));
-  if (result.liveness !== undefined) out.push('', formatLiveness(model, result.liveness, c, options.fold !== false));
+  if (result.liveness !== undefined) out.push('', formatLiveness(model, result.liveness, c, options.fold !== false, info.livenessFairness));
   return out.join('\n');
 }

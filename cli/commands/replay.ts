@@ -12,9 +12,7 @@ import { parseItf } from '../../reports/itf.js';
 import { checkTraceMeta, configDifference, replayItf, valueAt } from '../../reports/replay.js';
 import { formatTimeline, timelineSteps } from '../../reports/timeline.js';
 import { readTraceText, refuseForbiddenKeys } from '../input.js';
-import { loadExtensions } from '../extensions.js';
-import { refuseOversizedInput } from '../limits.js';
-import { resolveFromOptions, resolveWithExtensions, subjectOf, type ConfigOptions } from '../subjects.js';
+import { resolveFromOptions, resolveWithExtensionPaths, subjectOf, type ConfigOptions } from '../subjects.js';
 import { stdoutPalette } from '../terminal.js';
 
 export interface ReplayOptions extends ConfigOptions {
@@ -41,9 +39,7 @@ export async function runReplay(file: string, opts: ReplayOptions): Promise<numb
   const unsafe = meta.allowUnsafeConfig === true || opts.allowUnsafeConfig === true;
   refuseForbiddenKeys(meta.config, `${file}: #meta.config`, { parameterKeys: true });
   const savedInput = { ...(meta.config === undefined ? {} : { file: meta.config }), ...(unsafe ? { allowUnsafe: true } : {}) };
-  refuseOversizedInput(subject.name, savedInput);
-  const extensions = opts.extension && opts.extension.length > 0 ? await loadExtensions(opts.extension) : [];
-  const rebuilt = resolveWithExtensions(subject, scenario, savedInput, extensions);
+  const { resolved: rebuilt, extensions } = await resolveWithExtensionPaths(subject, scenario, savedInput, opts.extension);
   if (opts.config !== undefined || opts.set !== undefined) {
     const asked = await resolveFromOptions({ ...opts, scenario, extension: [] });
     const diff = configDifference(rebuilt.config, asked.config);

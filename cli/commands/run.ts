@@ -1,5 +1,5 @@
 /** `kubecheck check` and `kubecheck simulate`: search, print the outcome, write the reports, exit by verdict. */
-import { check, minimizeTrace, simulate, type CheckResult, type Property, type SearchVisitor } from '../../checker/index.js';
+import { check, checkLiveness, minimizeTrace, simulate, withLiveness, type CheckResult, type Property, type SearchVisitor } from '../../checker/index.js';
 import { projectionVisitor } from '../../reports/projected.js';
 import { outcomeJson } from '../../reports/json.js';
 import { githubAnnotations } from '../../reports/githubAnnotations.js';
@@ -134,6 +134,7 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
     ...(opts.allowUnsafeConfig ? { allowUnsafeConfig: true } : {}),
     ...(r.warnings && r.warnings.length > 0 ? { warnings: r.warnings } : {}),
     ...(properties === r.defaultProperties && r.leftOut && r.leftOut.length > 0 ? { leftOut: r.leftOut } : {}),
+    ...(opts.liveness && r.subject.livenessHeading !== undefined ? { livenessFairness: r.subject.livenessHeading } : {}),
     ...(r.notModelled.length > 0 ? { notModelled: r.notModelled } : {}),
   };
   if (!opts.json) for (const w of r.warnings ?? []) process.stderr.write(`kubecheck: warning: ${w}\n`);
@@ -160,12 +161,13 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
         ...(opts.maxMemory === undefined ? {} : { maxMemoryBytes: opts.maxMemory }),
         ...(opts.stopAtFirst ? { stopAtFirstViolation: true } : {}),
         ...(progress ? { onProgress: progress.onProgress, progressIntervalMs: progress.intervalMs } : {}),
-        // Liveness: on the whole graph, without symmetry (a lasso on the reduced graph need not be a behaviour).
-        ...(opts.liveness ? { liveness: r.liveness } : {}),
       });
     } finally {
       progress?.stop();
     }
+    // Liveness: on the whole graph, without symmetry (a lasso on the reduced graph need not be a
+    // behaviour), after the search's progress line is gone; its outcomes join the one result.
+    if (opts.liveness && r.liveness !== undefined) result = withLiveness(result, checkLiveness(r.model, r.liveness));
     if (opts.minimize) result = minimized(r.model, result);
   } else {
     const sim = simulateOrRefuse(() => simulate(r.model, {

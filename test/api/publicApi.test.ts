@@ -60,6 +60,15 @@ describe('kubecheck/model', () => {
     expect(stock.properties[0].status).toBe('holds');
   });
 
+  it('should refuse an option it does not take rather than check without it (KC111)', () => {
+    const input = { extend: (m: unknown) => m } as unknown as Parameters<typeof kubernetesScenario>[1];
+    expect(() => kubernetesScenario('node-partition', input)).toThrow(/^KC111: kubernetesScenario takes no option "extend": add your controllers as extensions/);
+    const options = { extraActions: [] } as unknown as Parameters<typeof clusterModel>[1];
+    expect(() => clusterModel(resolveConfig('node-failure'), options)).toThrow(/^KC111: clusterModel takes no option "extraActions": give your controller as an extension/);
+    expect(() => kubernetesScenario('node-partition', { config: {}, file: {} })).toThrow(/KC104: kubernetesScenario: give the config as config or as file, not both/);
+    expect(kubernetesScenario('node-failure', { config: { cluster: { nodes: 2 } } }).clusterConfig.cluster.nodes).toBe(2);
+  });
+
   it('should export the model builders the lower-level way too', () => {
     const config = resolveConfig('node-failure', { set: { 'kubeControllerManager.nodeMonitorGracePeriod': '40s' } });
     expect(config.kubeControllerManager.nodeMonitorGracePeriod).toBe(40);

@@ -10,6 +10,7 @@ import { outcomeJson } from '../../reports/json.js';
 import { junitReport } from '../../reports/junit.js';
 import { sarifReport } from '../../reports/sarif.js';
 import { githubAnnotations } from '../../reports/githubAnnotations.js';
+import { markdownReport } from '../../reports/markdown.js';
 
 /** x counts 0, 1, 2, 0, ...; with `fair` false it may stop anywhere. */
 const counter = (fair: boolean): Model<number> => ({
@@ -49,5 +50,9 @@ describe('check with liveness properties', () => {
     expect(junitReport(model, result, info)).toMatch(/<testcase classname="liveness" name="back-to-zero"[^>]*>\s*<failure/);
     expect(sarifReport(model, result, info).runs[0].results.map((r) => r.ruleId)).toEqual(['back-to-zero']);
     expect(githubAnnotations(model, result, info).filter((l) => l.startsWith('::error')).length).toBe(1);
+    expect(markdownReport(model, result, info)).toMatch(/\| `back-to-zero` \| liveness \| ❌ violated \|[\s\S]*### Liveness counterexample to `back-to-zero` \(a lasso\)/);
+    // The heading says only what this model's check assumes: no fairness words of another subject.
+    expect(text).toContain('liveness (whole graph, no symmetry)\n');
+    expect(formatOutcome(model, result, { ...info, livenessFairness: 'inc is fair' })).toContain('liveness (whole graph, no symmetry; inc is fair)');
   });
 });

@@ -67,4 +67,20 @@ describe('check --extension with the extension\'s own properties', () => {
     expect(r.stderr).toMatch(/^kubecheck: KC110: extension boom: the step boom-act threw: kaboom$/m);
     expect(r.stderr).not.toMatch(/unexpected error/);
   });
+
+  it('should name a bad config before it loads an extension (its code never runs on a config that is refused)', async () => {
+    const file = join(work, 'loud.mjs');
+    writeFileSync(file, "process.stderr.write('extension loaded\\n');\nexport default { name: 'loud', initial: () => 0, actions: [] };\n");
+    const r = await kubecheckAsync(['check', '--set', 'kubernetesVersion=9.99', '--extension', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^kubecheck: KC104: kubernetesVersion: "9\.99" is not a Kubernetes release/m);
+    expect(r.stderr).not.toMatch(/extension loaded/);
+  });
+
+  it('should run timing and diff on a scenario whose extension declares properties', async () => {
+    const r = await kubecheckAsync(['diff', '--set', 'faults.nodeCrash=0', '--extension', 'examples/backup-operator/backupOperatorFixed.ts']);
+    expect(r.stderr).not.toMatch(/not a Kubernetes scenario/);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/base: ok, head: ok/);
+  }, 120_000);
 });

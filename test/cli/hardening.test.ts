@@ -185,16 +185,16 @@ describe('every count has its bound from the parameter declarations (KC213)', ()
     // Every count at its bound at once (so that no other rule, such as zones at most nodes, speaks first).
     const atBounds = Object.fromEntries(bounds.map(({ key, max }) => [key, String(max)]));
     // As the command line does: the values given, then the config they resolve to.
-    const refuseOversizedCluster = (_subject: string, scenario: string, input: { set: Record<string, string>; allowUnsafe: boolean }): void => {
+    const refuse = (scenario: string, input: { set: Record<string, string>; allowUnsafe: boolean }): void => {
       refuseOversizedInput('kubernetes', input);
       refuseOversizedConfig(resolveConfig(scenario, input));
     };
-    expect(() => refuseOversizedCluster('kubernetes', 'node-failure', { set: atBounds, allowUnsafe: true })).not.toThrow();
+    expect(() => refuse('node-failure', { set: atBounds, allowUnsafe: true })).not.toThrow();
     for (const { key, max } of bounds) {
       expect(max).toBe(MAX_CLUSTER_SIZE);
       let error: unknown;
       try {
-        refuseOversizedCluster('kubernetes', 'node-failure', { set: { ...atBounds, [key]: String(max + 1) }, allowUnsafe: true });
+        refuse('node-failure', { set: { ...atBounds, [key]: String(max + 1) }, allowUnsafe: true });
       } catch (e) {
         error = e;
       }
