@@ -8,6 +8,7 @@
 import type { JsonValue, LivenessProperty, Model } from '../checker/index.js';
 import { fail, ToolErrorCode } from '../reports/errors.js';
 import type { ClusterConfig, ClusterExtension } from '../model/index.js';
+import type { ParameterInfo } from '../model/parameters.js';
 import { loadExtensions } from './extensions.js';
 import { importSources, type Imported } from './import/importer.js';
 import { readSources } from './import/read.js';
@@ -21,17 +22,12 @@ export interface ScenarioInfo {
   readonly description: string;
 }
 
-/** A parameter settable with `--set key=value` or in a config file. */
-export interface ParameterInfo {
-  /** Dotted key, e.g. `kubeControllerManager.nodeMonitorGracePeriod`. */
-  readonly key: string;
-  /** The name Kubernetes gives it, e.g. `--node-monitor-grace-period`. */
-  readonly kubernetesName?: string;
-  readonly component?: string;
-  /** Default as written, e.g. `50s`. */
-  readonly defaultValue: string;
-  readonly description: string;
-}
+/**
+ * A parameter settable with `--set key=value` or in a config file, as `list parameters` shows it:
+ * the part of the Kubernetes parameter declarations (`model/parameters.ts`) that every subject
+ * has (an example's parameters have no Kubernetes name or component).
+ */
+export type SubjectParameter = Pick<ParameterInfo, 'key' | 'defaultValue' | 'description'> & Partial<Pick<ParameterInfo, 'kubernetesName' | 'component'>>;
 
 /** A property in the catalogue. */
 export interface PropertyInfo {
@@ -83,7 +79,7 @@ export interface Subject {
   /** `kubernetes` or an example's name. */
   readonly name: string;
   readonly scenarios: readonly ScenarioInfo[];
-  parameters(): readonly ParameterInfo[];
+  parameters(): readonly SubjectParameter[];
   readonly properties: readonly PropertyInfo[];
   /** Liveness properties (`check --liveness`), if the subject has any. */
   readonly liveness?: readonly LivenessInfo[];
