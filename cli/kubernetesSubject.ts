@@ -11,14 +11,10 @@ import { refuseOversizedConfig } from './limits.js';
 import type { ConfigInput, Resolved, Subject, ValidatedConfig } from './subjects.js';
 
 /** The Kubernetes subject's validated config: resolved, its sizes and version refused. */
-interface Validated extends ValidatedConfig {
-  readonly clusterConfig: ClusterConfig;
-}
-
-function validated(scenario: string, input: ConfigInput): Validated {
+function validated(scenario: string, input: ConfigInput): ClusterConfig {
   const clusterConfig = resolveConfig(scenario, input);
   refuseOversizedConfig(clusterConfig);
-  return { validatedFor: scenario, clusterConfig };
+  return clusterConfig;
 }
 
 /** The Kubernetes subject. */
@@ -33,7 +29,7 @@ export const kubernetesSubject: Subject = {
   validate: (scenario: string, input: ConfigInput): ValidatedConfig => validated(scenario, input),
   resolve(scenario: string, input: ConfigInput, extensions: readonly ClusterExtension[] = [], given?: ValidatedConfig): Resolved {
     // Resolved once; its sizes are refused before the model is built.
-    const clusterConfig = ((given as Validated | undefined) ?? validated(scenario, input)).clusterConfig;
+    const clusterConfig = (given as ClusterConfig | undefined) ?? validated(scenario, input);
     const built = scenarioOf(scenario, clusterConfig, extensions);
     return {
       scenario,

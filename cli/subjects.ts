@@ -72,8 +72,8 @@ export interface Resolved<S = unknown> {
   readonly clusterConfig?: ClusterConfig;
 }
 
-/** A config a subject has resolved and validated (its own typed form), for its `resolve`. */
-export type ValidatedConfig = { readonly validatedFor: string };
+/** A config a subject has resolved and validated, in a form only that subject reads, for its `resolve`. */
+export type ValidatedConfig = object;
 
 export interface Subject {
   /** `kubernetes` or an example's name. */

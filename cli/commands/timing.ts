@@ -27,7 +27,7 @@ export function formatRange(row: Pick<TimingRow, 'earliest' | 'latest' | 'latest
 }
 
 /** The timing of a resolved Kubernetes config (the same search `kubecheck timing` runs). */
-export function timingOf(r: ResolvedFromOptions, opts: Pick<TimingOptions, 'maxStates' | 'timeLimit' | 'symmetry' | 'allowUnsafeConfig'>): TimingTable {
+export function timingOf(r: ResolvedFromOptions, opts: Pick<TimingOptions, 'maxStates' | 'timeLimit' | 'symmetry'>): TimingTable {
   if (r.subject.name !== kubernetesSubject.name) fail(ToolErrorCode.badOption, `timing measures Kubernetes node failure handling; scenario ${r.scenario} is not a Kubernetes scenario`);
   return measureTiming(r.model as Model<ClusterState>, r.clusterConfig!, {
     ...(opts.maxStates === undefined ? {} : { maxStates: opts.maxStates }),
