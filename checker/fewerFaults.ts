@@ -11,7 +11,7 @@
  * search (one thread or many) met the states, so every search returns the same trace. It runs
  * only when the counterexample has a fault step to save.
  */
-import { fingerprintWithObservers, keyFunction, NO_OBSERVERS } from './searchCore.js';
+import { fingerprintWithObservers, keyFunction, NO_OBSERVERS } from './kernel.js';
 import type { Fingerprint } from './fingerprint.js';
 import { faultTest, type Model } from './model.js';
 import type { Observer, Property } from './properties.js';

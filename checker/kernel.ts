@@ -6,12 +6,46 @@
  * (`successors.ts`) is the one enumeration of a state's candidates.
  */
 import { getHeapStatistics } from 'node:v8';
+import { encode, fingerprint, hashString, type Fingerprint } from './fingerprint.js';
 import type { Model } from './model.js';
 import { MemoryGuard, memoryBound } from './memory.js';
 import type { CheckOptions } from './options.js';
 import type { ActionProperty, Invariant, Observer, Property, Reachability } from './properties.js';
 import { checkedProperties, type BoundReached, type CheckedProperty } from './result.js';
 import { selectProperties } from './validateModel.js';
+
+/** The observers' states of a state that has none to watch (shared, never written). */
+export const NO_OBSERVERS: readonly unknown[] = Object.freeze([]);
+
+/**
+ * The function from a state to what is fingerprinted: view ∘ canonicalize, each when present
+ * (the model's `canonicalView` when it gives one, under symmetry).
+ */
+export function keyFunction<S>(model: Model<S>, symmetry: boolean): (state: S) => unknown {
+  if (symmetry && model.canonicalize && model.canonicalView) return (s) => (model.canonicalView as (s: S) => unknown)(s);
+  const canonicalize = symmetry && model.canonicalize ? (s: S): S => (model.canonicalize as (s: S) => S)(s) : undefined;
+  const view = model.view ? (s: S): unknown => (model.view as (s: S) => unknown)(s) : undefined;
+  if (canonicalize && view) return (s) => view(canonicalize(s));
+  return canonicalize ?? view ?? ((s: S): unknown => s);
+}
+
+/** The observers' states as text, each after a separator: what is appended to a key's encoding. */
+export function observedText<S>(observers: readonly Observer<S, unknown>[], observed: readonly unknown[]): string {
+  let text = '';
+  for (let i = 0; i < observers.length; i++) {
+    const ob = observers[i];
+    text += '\u0001' + (ob.encode ? ob.encode(observed[i]) : encode(observed[i]));
+  }
+  return text;
+}
+
+/**
+ * The fingerprint of a state with its observers' states, as every search computes it: the key
+ * alone when there are no observers.
+ */
+export function fingerprintWithObservers<S>(key: unknown, observers: readonly Observer<S, unknown>[], observed: readonly unknown[]): Fingerprint {
+  return observers.length === 0 ? fingerprint(key) : hashString(encode(key) + observedText(observers, observed));
+}
 
 /** The properties a search checks, split by kind; `deadlock` when the model asks and it was selected. */
 export class PropertySet<S> {

@@ -4,11 +4,11 @@
  * parent links (parent id, candidate ordinal) in typed arrays, and traces are rebuilt by replaying
  * from the initial state, as TLC does.
  */
-import { encode, exactEncoding, fingerprint, hashString, type Fingerprint } from './fingerprint.js';
+import { exactEncoding, type Fingerprint } from './fingerprint.js';
 import { FingerprintTable } from './fingerprintTable.js';
 import { GrowableInt32Array } from './growableArray.js';
 import type { ActionLabel, Model } from './model.js';
-import { Budget, PropertySet } from './kernel.js';
+import { Budget, fingerprintWithObservers, keyFunction, NO_OBSERVERS, observedText, PropertySet } from './kernel.js';
 import type { CheckOptions, SearchVisitor } from './options.js';
 import type { Observer } from './properties.js';
 import { outcomeOf, type BoundReached, type CheckResult, type Path, type PropertyStatus, type Trace, type Verdict } from './result.js';
@@ -17,39 +17,10 @@ import { fewestFaults } from './fewerFaults.js';
 import { replayPath } from './trace.js';
 import { initialStatesOf } from './validateModel.js';
 
-export const NO_OBSERVERS: readonly unknown[] = Object.freeze([]);
-const SEPARATOR = '\u0001';
-
 /** Where a property was decided: the state `id`, and the step `ordinal` out of it (or -1). */
 export interface Discovery {
   readonly id: number;
   readonly ordinal: number;
-}
-
-/**
- * The function from a state to what is fingerprinted: view ∘ canonicalize, each when present
- * (the model's `canonicalView` when it gives one, under symmetry).
- */
-export function keyFunction<S>(model: Model<S>, symmetry: boolean): (state: S) => unknown {
-  if (symmetry && model.canonicalize && model.canonicalView) return (s) => (model.canonicalView as (s: S) => unknown)(s);
-  const canonicalize = symmetry && model.canonicalize ? (s: S): S => (model.canonicalize as (s: S) => S)(s) : undefined;
-  const view = model.view ? (s: S): unknown => (model.view as (s: S) => unknown)(s) : undefined;
-  if (canonicalize && view) return (s) => view(canonicalize(s));
-  return canonicalize ?? view ?? ((s: S): unknown => s);
-}
-
-/**
- * The fingerprint of a state with its observers' states, as the search computes it (without
- * collision detection): the key alone when there are no observers.
- */
-export function fingerprintWithObservers<S>(key: unknown, observers: readonly Observer<S, unknown>[], observed: readonly unknown[]): Fingerprint {
-  if (observers.length === 0) return fingerprint(key);
-  let obsText = '';
-  for (let i = 0; i < observers.length; i++) {
-    const ob = observers[i];
-    obsText += SEPARATOR + (ob.encode ? ob.encode(observed[i]) : encode(observed[i]));
-  }
-  return hashString(encode(key) + obsText);
 }
 
 /**
@@ -70,8 +41,6 @@ export class Search<S> {
   private collisions = 0;
 
   protected readonly symmetry: boolean;
-  /** No observers and no collision detection: a fingerprint is the hash of the key alone. */
-  private readonly plainFingerprints: boolean;
   /** Time, memory and states bounds, and progress. */
   protected readonly budget: Budget;
 
@@ -91,7 +60,6 @@ export class Search<S> {
     this.pending = this.props.count;
     this.exact = options.detectCollisions ? new Map() : undefined;
     this.symmetry = (options.symmetry ?? true) && model.canonicalize !== undefined;
-    this.plainFingerprints = this.observers.length === 0 && this.exact === undefined;
     this.key = keyFunction(model, this.symmetry);
     this.visitor = options.visitor as SearchVisitor<S> | undefined;
     this.budget = new Budget(options);
@@ -117,20 +85,9 @@ export class Search<S> {
 
   protected fingerprintOf(state: S, observed: readonly unknown[]): Fingerprint {
     const key = this.key(state);
-    if (this.plainFingerprints) return fingerprint(key);
-    let fp: Fingerprint;
-    let obsText = '';
-    if (this.observers.length === 0) {
-      fp = fingerprint(key);
-    } else {
-      for (let i = 0; i < this.observers.length; i++) {
-        const ob = this.observers[i];
-        obsText += SEPARATOR + (ob.encode ? ob.encode(observed[i]) : encode(observed[i]));
-      }
-      fp = hashString(encode(key) + obsText);
-    }
+    const fp = fingerprintWithObservers(key, this.observers, observed);
     if (this.exact !== undefined) {
-      const text = exactEncoding(key) + obsText;
+      const text = exactEncoding(key) + observedText(this.observers, observed);
       const prior = this.exact.get(fp);
       if (prior === undefined) this.exact.set(fp, text);
       else if (prior !== text) this.collisions++;

@@ -10,8 +10,7 @@
 import fc from 'fast-check';
 import { FingerprintTable } from './fingerprintTable.js';
 import { faultTest, type ActionLabel, type AnyActionDef, type JsonValue, type Model } from './model.js';
-import { fingerprintWithObservers, keyFunction } from './searchCore.js';
-import { PropertySet } from './kernel.js';
+import { fingerprintWithObservers, keyFunction, PropertySet } from './kernel.js';
 import { outcomeOf, type CheckResult, type Trace } from './result.js';
 import { labelOf, ordinalOf, successors } from './successors.js';
 import { CheckerErrorCode, fail } from './errors.js';
