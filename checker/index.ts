@@ -12,8 +12,8 @@ export { check } from './search.js';
 export type { LivenessSelection } from './search.js';
 export { defaultMaxMemoryBytes } from './options.js';
 export type { CheckOptions, ModelFactory, Progress, SearchVisitor } from './options.js';
-export type { BoundReached, CheckResult, Lasso, LivenessOutcome, Path, PropertyOutcome, PropertyStatus, SearchStats, Trace, Verdict } from './result.js';
-export { failures, violations, witnesses, withLiveness } from './result.js';
+export type { BoundReached, CheckResult, Lasso, Path, PropertyOutcome, PropertyStatus, SearchStats, Trace, Verdict } from './result.js';
+export { failures, isLiveness, violations, witnesses } from './result.js';
 export { forEachSuccessor, labelOf, successors, successorAt, ordinalOf } from './successors.js';
 export type { Successor } from './successors.js';
 export { replayPath, replayLabels } from './trace.js';
@@ -28,5 +28,5 @@ export { fastCheckSeed, minimizeTrace, simulate, swarmOf, traceArbitrary, traceO
 export type { SimulateOptions, SimulationCoverage, SimulationResult, Swarm } from './simulate.js';
 export { forEachTransition } from './transitions.js';
 export { alwaysEventually, checkLiveness, eventually, leadsTo } from './liveness.js';
-export type { LivenessOptions, LivenessProperty } from './liveness.js';
+export type { LivenessKind, LivenessOptions, LivenessProperty } from './liveness.js';
 export type { TransitionOptions, TransitionStats, TransitionVisitor } from './transitions.js';

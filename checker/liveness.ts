@@ -33,14 +33,17 @@
 import { fail, CheckerErrorCode } from './errors.js';
 import type { ActionLabel, Model } from './model.js';
 import type { SearchVisitor } from './options.js';
-import type { LivenessOutcome } from './result.js';
+import type { PropertyOutcome } from './result.js';
 import { Search } from './searchCore.js';
+
+/** The kinds of liveness property. */
+export type LivenessKind = 'eventually' | 'always-eventually' | 'leads-to';
 
 /** A liveness property over states. */
 export interface LivenessProperty<S> {
   readonly id: string;
   readonly description: string;
-  readonly kind: 'eventually' | 'always-eventually' | 'leads-to';
+  readonly kind: LivenessKind;
   /** The premise of `leads-to`. */
   readonly p?: (s: S) => boolean;
   readonly q: (s: S) => boolean;
@@ -275,8 +278,11 @@ function cycleIn<S>(g: StateGraph<S>, c: readonly number[], entry: number): { id
   return { ids, labels };
 }
 
-/** Checks liveness properties on the whole reachable graph of `model`. */
-export function checkLiveness<S>(model: Model<S>, properties: readonly LivenessProperty<S>[], options: LivenessOptions = {}): LivenessOutcome<S>[] {
+/**
+ * Checks liveness properties on the whole reachable graph of `model`: one outcome per property, of
+ * its kind, `holds` or `violated` with a lasso.
+ */
+export function checkLiveness<S>(model: Model<S>, properties: readonly LivenessProperty<S>[], options: LivenessOptions = {}): PropertyOutcome<S>[] {
   if (options.symmetry === true) {
     fail(CheckerErrorCode.livenessUnsupported, 'liveness is not checked with symmetry: a lasso in the reduced graph need not be a behaviour (the unsoundness of tlaplus/tlaplus#59); check without symmetry');
   }
@@ -292,7 +298,8 @@ export function checkLiveness<S>(model: Model<S>, properties: readonly LivenessP
     const bad = fairComponents(g, notQ);
     const targets = new Set(bad.flatMap((c) => c));
     const reach = pathTo(g, starts, targets, notQ);
-    if (reach === undefined) return { id: prop.id, description: prop.description, status: 'holds' as const };
+    const outcome = { id: prop.id, kind: prop.kind, description: prop.description };
+    if (reach === undefined) return { ...outcome, status: 'holds' as const };
     // The prefix from an initial state to the start of the ¬Q run, then the run, then the cycle.
     const first = reach.ids[0];
     const lead = prop.kind === 'eventually' ? { ids: [first], labels: [] } : pathTo(g, g.initial, new Set([first]), () => true)!;
@@ -302,6 +309,6 @@ export function checkLiveness<S>(model: Model<S>, properties: readonly LivenessP
     const ids = [...lead.ids, ...reach.ids.slice(1), ...cycle.ids.slice(1)];
     const actions = [...lead.labels, ...reach.labels, ...cycle.labels];
     const loop = lead.ids.length - 1 + reach.ids.length - 1;
-    return { id: prop.id, description: prop.description, status: 'violated' as const, lasso: { states: ids.map((i) => g.states[i]), actions, loop } };
+    return { ...outcome, status: 'violated' as const, lasso: { states: ids.map((i) => g.states[i]), actions, loop } };
   });
 }

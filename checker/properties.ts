@@ -2,6 +2,7 @@
  * Properties are named values with stable kebab-case ids. A violation is a discovery (data),
  * never an exception.
  */
+import type { LivenessKind } from './liveness.js';
 import type { ActionLabel } from './model.js';
 
 /** Where a property's promise comes from: a document, a source file, a paper. */
@@ -82,8 +83,11 @@ export type Property<S> =
   // Observer state types differ per observer; the checker treats them opaquely.
   | Observer<S, unknown>;
 
-/** The kinds of property, as reported. `deadlock` is the checker's own. */
-export type PropertyKind = Property<unknown>['kind'] | 'deadlock';
+/**
+ * The kinds of property, as reported. `deadlock` is the checker's own; the liveness kinds
+ * (`eventually`, `always-eventually`, `leads-to`) are those of `liveness.ts`.
+ */
+export type PropertyKind = Property<unknown>['kind'] | 'deadlock' | LivenessKind;
 
 type Meta = Omit<PropertyMeta, 'id' | 'description'>;
 

@@ -1,4 +1,5 @@
 /** Results are data: the checker returns them, reports format them, nothing throws a violation. */
+import type { LivenessKind } from './liveness.js';
 import type { ActionLabel } from './model.js';
 import type { PropertyKind } from './properties.js';
 
@@ -19,7 +20,8 @@ export interface Trace<S> {
 
 /**
  * A property's outcome. `holds`: no violation on the explored space (with verdict `ok`, on the
- * whole space). `violated`: a counterexample is attached. `witnessed`: a reachability goal with
+ * whole space; a liveness property: on the whole graph under fairness). `violated`: a
+ * counterexample is attached (a liveness property: a lasso). `witnessed`: a reachability goal with
  * its witness. `unwitnessed`: a goal not reached on the whole space. `unknown`: the search was
  * stopped by a bound before the property was decided.
  */
@@ -33,6 +35,8 @@ export interface PropertyOutcome<S> {
   readonly status: PropertyStatus;
   /** Shortest counterexample (violated) or witness (witnessed) under BFS. */
   readonly trace?: Trace<S>;
+  /** A violated liveness property's counterexample: a behaviour that never gets there. */
+  readonly lasso?: Lasso<S>;
 }
 
 /** `ok`: every property holds on the whole space and every goal is witnessed. */
@@ -72,15 +76,15 @@ export interface CheckResult<S> {
   readonly strategy: 'bfs' | 'dfs' | 'random';
   /** The verdict of the whole check: a liveness property violated makes it `violation`. */
   readonly verdict: Verdict;
+  /**
+   * Every checked property's outcome: the search's, then those of the liveness properties
+   * (`check`'s `liveness`, see {@link isLiveness}), decided on the whole reachable graph without
+   * symmetry.
+   */
   readonly properties: readonly PropertyOutcome<S>[];
   readonly stats: SearchStats;
   /** Set when a bound stopped the search. */
   readonly stoppedBy?: BoundReached;
-  /**
-   * The liveness properties checked (`CheckOptions.liveness`), on the whole reachable graph
-   * without symmetry, each with its lasso when violated.
-   */
-  readonly liveness?: readonly LivenessOutcome<S>[];
   /** With liveness properties: the verdict of the search for the other properties alone. */
   readonly searchVerdict?: Verdict;
 }
@@ -93,18 +97,21 @@ export interface Lasso<S> {
   readonly loop: number;
 }
 
-/** A liveness property's outcome: `violated` with a lasso, a behaviour that never gets there. */
-export interface LivenessOutcome<S> {
-  readonly id: string;
-  readonly description: string;
-  readonly status: 'holds' | 'violated';
-  readonly lasso?: Lasso<S>;
+const LIVENESS_KINDS: ReadonlySet<PropertyKind> = new Set<LivenessKind>(['eventually', 'always-eventually', 'leads-to']);
+
+/** Whether an outcome is a liveness property's: decided on the whole graph, a lasso when violated. */
+export function isLiveness(outcome: { readonly kind: PropertyKind }): boolean {
+  return LIVENESS_KINDS.has(outcome.kind);
 }
 
-/** The result with liveness outcomes attached: a violated one makes the verdict `violation`. */
-export function withLiveness<S>(result: CheckResult<S>, liveness: readonly LivenessOutcome<S>[]): CheckResult<S> {
+/**
+ * The result with liveness outcomes after the search's: a violated one makes the verdict
+ * `violation`, and `searchVerdict` keeps the search's. No outcome leaves the result as it is.
+ */
+export function withLiveness<S>(result: CheckResult<S>, liveness: readonly PropertyOutcome<S>[]): CheckResult<S> {
+  if (liveness.length === 0) return result;
   const violated = liveness.some((l) => l.status === 'violated');
-  return { ...result, verdict: violated ? 'violation' : result.verdict, liveness, searchVerdict: result.verdict };
+  return { ...result, verdict: violated ? 'violation' : result.verdict, properties: [...result.properties, ...liveness], searchVerdict: result.verdict };
 }
 
 /** What a result says of any checked property, the checker's own `deadlock` included. */

@@ -19,15 +19,22 @@ export interface LivenessSelection<S> {
   /**
    * Checked after the search, on the whole reachable graph without symmetry (a lasso on a reduced
    * graph need not be a behaviour), whatever the search's options; the graph is kept whole, so
-   * this is for spaces that fit in memory as objects. Their outcomes are the result's `liveness`.
+   * this is for spaces that fit in memory as objects. Their outcomes follow the search's in the
+   * result's `properties`.
    */
   readonly liveness?: readonly LivenessProperty<S>[];
+  /**
+   * Called once the search has ended, before the liveness properties are checked: liveness
+   * reports no progress, so a progress display of the search is closed here.
+   */
+  readonly onSearchEnd?: () => void;
 }
 
 /** Explores `model` and returns the verdict, every property's outcome and the statistics. */
 export function check<S>(model: Model<S>, options: CheckOptions & LivenessSelection<S> = {}): CheckResult<S> {
-  const { liveness, ...search } = options;
+  const { liveness, onSearchEnd, ...search } = options;
   const result = explore(model, search);
+  onSearchEnd?.();
   return liveness === undefined ? result : withLiveness(result, checkLiveness(model, liveness));
 }
 

@@ -11,7 +11,7 @@ import { dotToSvg, graphToDot } from './dot.js';
 import { traceNeighbourhood, wholeGraph } from './graph.js';
 import { itfOf, outcomeJson } from './json.js';
 import { htmlReport } from './html.js';
-import { lassoTraces } from './liveness.js';
+import { lassoTraces, searchOutcomes } from './liveness.js';
 import { markdownReport } from './markdown.js';
 import { projectedGraph, type Projection, type ProjectedTrace } from './projected.js';
 import type { RunInfo } from './outcome.js';
@@ -27,13 +27,13 @@ export interface Artifact {
 }
 
 /**
- * Whether a check explored every reachable state (a property that holds, or a goal never
- * reached, needs them all; a search that decided every property may stop before), and what the
- * graph of its states then says.
+ * Whether a check explored every reachable state (a property of the search that holds, or a goal
+ * never reached, needs them all; a search that decided every property may stop before), and
+ * what the graph of its states then says.
  */
 export function exploredSpace<T extends ProjectedTrace>(result: CheckResult<unknown>, drawn: T): [boolean, T & { readonly note?: string }] {
   if (result.stoppedBy !== undefined) return [false, { ...drawn, note: `the states the check explored before its ${result.stoppedBy.bound} bound stopped it` }];
-  if (result.properties.some((p) => p.status === 'holds' || p.status === 'unwitnessed')) return [true, drawn];
+  if (searchOutcomes(result).some((p) => p.status === 'holds' || p.status === 'unwitnessed')) return [true, drawn];
   return [false, { ...drawn, note: 'the states the check explored until it had decided every property' }];
 }
 

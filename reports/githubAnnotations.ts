@@ -7,7 +7,7 @@
  * Escaping follows GitHub's own toolkit (`@actions/core`, command.ts): in the message `%`, `\r`
  * and `\n` become `%25`, `%0D` and `%0A`; in a property value also `:` and `,` (`%3A`, `%2C`).
  */
-import type { CheckResult, Model } from '../checker/index.js';
+import { isLiveness, type CheckResult, type Model } from '../checker/index.js';
 import { violationWhy, type RunInfo } from './outcome.js';
 
 /** Escapes a workflow command's message. */
@@ -31,7 +31,11 @@ export function githubAnnotations<S>(model: Model<S>, result: CheckResult<S>, in
   const scenario = info.scenario ?? model.name;
   const out: string[] = [];
   for (const p of result.properties) {
-    if (p.status === 'violated') {
+    if (isLiveness(p)) {
+      if (p.status !== 'violated') continue;
+      const lasso = p.lasso ? `; a lasso of ${p.lasso.actions.length} steps whose cycle starts after step ${p.lasso.loop}` : '';
+      out.push(workflowCommand('error', `kubecheck ${scenario}: ${p.id} violated: ${p.description}${lasso}`, { title: p.id }));
+    } else if (p.status === 'violated') {
       const n = p.trace?.actions.length;
       const length = n === undefined ? '' : `; counterexample of ${n} ${n === 1 ? 'step' : 'steps'}`;
       const why = violationWhy(model, p);
@@ -39,11 +43,6 @@ export function githubAnnotations<S>(model: Model<S>, result: CheckResult<S>, in
     } else if (p.status === 'unwitnessed') {
       out.push(workflowCommand('error', `kubecheck ${scenario}: ${p.id}: goal never reached on the whole state space (${p.description}); the scenario may be vacuous`, { title: p.id }));
     }
-  }
-  for (const l of result.liveness ?? []) {
-    if (l.status !== 'violated') continue;
-    const lasso = l.lasso ? `; a lasso of ${l.lasso.actions.length} steps whose cycle starts after step ${l.lasso.loop}` : '';
-    out.push(workflowCommand('error', `kubecheck ${scenario}: ${l.id} violated: ${l.description}${lasso}`, { title: l.id }));
   }
   for (const w of info.warnings ?? []) out.push(workflowCommand('warning', w, { title: `kubecheck ${scenario}: config warning` }));
   return out;

@@ -11,6 +11,7 @@ import type { ActionLabel, CheckResult, JsonValue, Model, PropertyOutcome } from
 import { faultTest } from '../checker/index.js';
 import { formatChange, jsonOf } from './diff.js';
 import { formatDuration, formatTime } from '../checker/duration.js';
+import { lassoTrace, livenessOutcomes, reportKind, searchOutcomes } from './liveness.js';
 import { formatStats, runNotes, runVerdict, violationWhy, type RunInfo } from './outcome.js';
 import { foldQuiet, lineTime, loopMark, presented, stateParts, timelineSteps, traceDuration, unfolded, type TimelineLine, type TimelineStep } from './timeline.js';
 import { sequenceParticipants } from './mermaid.js';
@@ -191,11 +192,11 @@ window.addEventListener('hashchange', fromAddress);
 export function htmlReport<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, options: HtmlOptions = {}): string {
   const subject = info.scenario ?? model.name;
   // Liveness violations are drawn like counterexamples, each with its cycle marked.
-  const lassos = (result.liveness ?? []).flatMap((l) => (l.lasso ? [{ id: l.id, description: l.description, ...l.lasso }] : []));
-  const asOutcome = (l: (typeof lassos)[number]): PropertyOutcome<S> =>
-    ({ id: l.id, description: `${l.description} (liveness: a lasso whose cycle, marked, repeats forever)`, kind: 'liveness', status: 'violated', trace: { states: l.states, actions: l.actions, path: { initial: 0, steps: [] } } }) as unknown as PropertyOutcome<S>;
-  const violated = [...result.properties.filter((p) => p.status === 'violated' && p.trace), ...lassos.map(asOutcome)];
-  const loopOf = (id: string): number | undefined => lassos.find((l) => l.id === id)?.loop;
+  const lassos = livenessOutcomes(result).filter((l) => l.lasso !== undefined);
+  const asCounterexample = (l: PropertyOutcome<S>): PropertyOutcome<S> =>
+    ({ ...l, description: `${l.description} (liveness: a lasso whose cycle, marked, repeats forever)`, trace: lassoTrace(l.lasso!) });
+  const violated = [...searchOutcomes(result).filter((p) => p.status === 'violated' && p.trace), ...lassos.map(asCounterexample)];
+  const loopOf = (id: string): number | undefined => lassos.find((l) => l.id === id)?.lasso?.loop;
   const data = violated.map((p) => counterexampleData(model, p));
   const out: string[] = [];
   out.push('<!doctype html><html lang="en"><head><meta charset="utf-8">');
@@ -205,7 +206,7 @@ export function htmlReport<S>(model: Model<S>, result: CheckResult<S>, info: Run
   out.push(`<h1>kubecheck ${escapeHtml(info.command)} <code>${escapeHtml(subject)}</code>: <span class="${verdict === 'ok' ? 'holds' : verdict === 'violation' ? 'violated' : 'unknown'}" id="verdict">${verdict}</span></h1>`);
   out.push(`<p>Model <code>${escapeHtml(model.name)}</code>; exit code ${exitCode}. ${escapeHtml(formatStats(result))}.</p>`);
   out.push('<table><tr><th>property</th><th>kind</th><th>status</th><th>what must hold</th></tr>');
-  for (const p of result.properties) out.push(`<tr><td><code>${escapeHtml(p.id)}</code></td><td>${p.kind}</td><td class="${p.status}">${p.status}</td><td>${escapeHtml(p.description)}</td></tr>`);
+  for (const p of result.properties) out.push(`<tr><td><code>${escapeHtml(p.id)}</code></td><td>${reportKind(p)}</td><td class="${p.status}">${p.status}</td><td>${escapeHtml(p.description)}</td></tr>`);
   out.push('</table>');
   const notes = runNotes(info);
   for (const w of notes.warnings) out.push(`<p class="warning"><b>Config warning:</b> ${escapeHtml(w)}</p>`);

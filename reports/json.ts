@@ -26,7 +26,7 @@ export const JSON_SCHEMA_VERSION = 1;
 import { faultTest, type CheckResult, type JsonValue, type Model, type PropertyOutcome } from '../checker/index.js';
 import { jsonOf, type Change } from './diff.js';
 import { toItf, type ItfTrace } from './itf.js';
-import { livenessSummary } from './liveness.js';
+import { livenessSummary, searchOutcomes } from './liveness.js';
 import { runVerdict, violationWhy, type RunInfo } from './outcome.js';
 import { presented, timelineSteps, traceDuration } from './timeline.js';
 
@@ -105,9 +105,14 @@ export function counterexampleJson<S>(model: Model<S>, outcome: PropertyOutcome<
   };
 }
 
-/** The `--json` object. */
+/**
+ * The `--json` object: the search's outcomes as `properties`, the liveness ones as `liveness`
+ * (each violation's lasso in brief).
+ */
 export function outcomeJson<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, files: readonly string[] = []): Record<string, unknown> {
-  const violated = result.properties.filter((p) => p.status === 'violated' && p.trace);
+  const searched = searchOutcomes(result);
+  const violated = searched.filter((p) => p.status === 'violated' && p.trace);
+  const liveness = livenessSummary(result);
   const counterexamples = violated.map((p) => counterexampleJson(model, p, info));
   const whyOf = new Map(counterexamples.flatMap((c) => (c.why === undefined ? [] : [[c.property, c.why] as const])));
   const { verdict, exitCode } = runVerdict(result);
@@ -119,7 +124,7 @@ export function outcomeJson<S>(model: Model<S>, result: CheckResult<S>, info: Ru
     scenario: info.scenario ?? null,
     model: model.name,
     config: info.config ?? null,
-    properties: result.properties.map((p) => ({
+    properties: searched.map((p) => ({
       id: p.id,
       kind: p.kind,
       description: p.description,
@@ -134,7 +139,7 @@ export function outcomeJson<S>(model: Model<S>, result: CheckResult<S>, info: Ru
     ...(info.leftOut ? { leftOut: info.leftOut } : {}),
     ...(info.warnings ? { warnings: info.warnings } : {}),
     ...(info.notModelled ? { notModelled: info.notModelled } : {}),
-    ...(result.liveness ? { liveness: livenessSummary(result) } : {}),
+    ...(liveness === undefined ? {} : { liveness }),
     counterexamples,
     counterexample: counterexamples[0] ?? null,
     ...(files.length > 0 ? { files } : {}),

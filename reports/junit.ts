@@ -15,9 +15,10 @@
  * Testcases carry no `time`: the search decides every property together; the suite's `time` is
  * the search's. Text is escaped for XML 1.0 and characters XML cannot hold are dropped.
  */
-import type { CheckResult, LivenessOutcome, Model, PropertyOutcome } from '../checker/index.js';
+import { isLiveness, type CheckResult, type Model, type PropertyOutcome } from '../checker/index.js';
 import { plain } from './colors.js';
 import { formatDuration } from '../checker/duration.js';
+import { cycleLength, lassoTrace, reportKind } from './liveness.js';
 import { formatStats, formatStop, formatVerdict, runVerdict, violationWhy, type RunInfo } from './outcome.js';
 import { formatTimeline, timelineSteps, traceDuration } from './timeline.js';
 
@@ -52,7 +53,7 @@ interface Case {
 
 /** The testcase of one property outcome of the search. */
 function caseOf<S>(model: Model<S>, p: PropertyOutcome<S>, undecided: string): Case {
-  const base = { classname: p.kind, name: p.id };
+  const base = { classname: reportKind(p), name: p.id };
   if (p.status === 'violated') {
     if (p.trace === undefined) return { ...base, failure: { message: `${p.description}: violated`, type: 'violated', body: '' } };
     const steps = timelineSteps(model, p.trace);
@@ -76,12 +77,12 @@ function caseOf<S>(model: Model<S>, p: PropertyOutcome<S>, undecided: string): C
 }
 
 /** The testcase of one liveness outcome; a violation's body is its lasso. */
-function livenessCase<S>(model: Model<S>, l: LivenessOutcome<S>): Case {
-  const base = { classname: 'liveness', name: l.id };
-  if (l.status === 'holds' || l.lasso === undefined) return base;
-  const cycle = l.lasso.actions.length - l.lasso.loop;
+function livenessCase<S>(model: Model<S>, l: PropertyOutcome<S>): Case {
+  const base = { classname: reportKind(l), name: l.id };
+  if (l.status !== 'violated' || l.lasso === undefined) return base;
+  const cycle = cycleLength(l.lasso);
   const head = `${l.id}: ${l.description}\na behaviour that never gets there, as a lasso: ${l.lasso.loop} steps, then a cycle of ${cycle === 0 ? 'stuttering' : `${cycle} steps`} back to the state after step ${l.lasso.loop}, forever`;
-  const timeline = formatTimeline(model, { states: l.lasso.states, actions: l.lasso.actions, path: { initial: 0, steps: [] } }, { colors: plain });
+  const timeline = formatTimeline(model, lassoTrace(l.lasso), { colors: plain });
   return { ...base, failure: { message: `${l.description} (lasso: ${l.lasso.loop} steps, then a cycle of ${cycle})`, type: 'violated', body: `${head}\n${timeline}` } };
 }
 
@@ -126,8 +127,7 @@ export function junitReport<S>(model: Model<S>, result: CheckResult<S>, info: Ru
   const stop = formatStop(result);
   const undecided = `undecided: ${stop ?? 'the search stopped before deciding it'}`;
   const cases: Case[] = [
-    ...result.properties.map((p) => caseOf(model, p, undecided)),
-    ...(result.liveness ?? []).map((l) => livenessCase(model, l)),
+    ...result.properties.map((p) => (isLiveness(p) ? livenessCase(model, p) : caseOf(model, p, undecided))),
     ...(info.leftOut ?? []).map((l) => ({ classname: kindOf(model, l.id), name: l.id, skipped: `not checked: ${l.reason}` })),
   ];
   const failures = cases.filter((c) => c.failure).length;

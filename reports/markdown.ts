@@ -4,8 +4,9 @@
  * renders it) followed by its timeline with the state changes.
  */
 import { stringify } from 'yaml';
-import type { CheckResult, Model } from '../checker/index.js';
+import { isLiveness, type CheckResult, type Model } from '../checker/index.js';
 import { formatDuration } from '../checker/duration.js';
+import { cycleLength, lassoTrace, livenessOutcomes, reportKind, searchOutcomes } from './liveness.js';
 import { mermaidSequence, type MermaidOptions } from './mermaid.js';
 import { formatStats, formatStop, runNotes, runVerdict, violationWhy, type RunInfo } from './outcome.js';
 import { foldQuiet, formatTimeline, timelineSteps, traceDuration } from './timeline.js';
@@ -46,10 +47,10 @@ export function markdownReport<S>(model: Model<S>, result: CheckResult<S>, info:
   out.push(`Model \`${model.name}\`; exit code ${exitCode}.`, '');
   out.push('| property | kind | status | what must hold | source |', '| --- | --- | --- | --- | --- |');
   for (const p of result.properties) {
-    out.push(`| \`${p.id}\` | ${p.kind} | ${STATUS[p.status]} | ${cell(p.description)} | ${cell(p.source ?? '')} |`);
+    // A liveness property names no source: its row's source cell is bare.
+    const source = isLiveness(p) ? ' ' : ` ${cell(p.source ?? '')} `;
+    out.push(`| \`${p.id}\` | ${reportKind(p)} | ${STATUS[p.status]} | ${cell(p.description)} |${source}|`);
   }
-  // Liveness properties, decided on the whole graph without symmetry.
-  for (const l of result.liveness ?? []) out.push(`| \`${l.id}\` | liveness | ${STATUS[l.status]} | ${cell(l.description)} | |`);
   out.push('');
   const s = result.stats;
   out.push(options.timings === false
@@ -65,7 +66,7 @@ export function markdownReport<S>(model: Model<S>, result: CheckResult<S>, info:
     const sim = info.simulation;
     out.push('', `Random exploration: seed \`${sim.seed}\`, ${sim.runs} runs, ${sim.steps} steps${sim.replay ? `; replay path \`${sim.replay}\`` : ''}.`);
   }
-  for (const p of result.properties.filter((q) => q.status === 'violated' && q.trace)) {
+  for (const p of searchOutcomes(result).filter((q) => q.status === 'violated' && q.trace)) {
     const trace = p.trace!;
     const steps = timelineSteps(model, trace);
     out.push('', `### Counterexample to \`${p.id}\``, '');
@@ -80,10 +81,10 @@ export function markdownReport<S>(model: Model<S>, result: CheckResult<S>, info:
     const file = options.traceFiles?.[p.id];
     if (file) out.push('', `ITF trace: [\`${file}\`](${file}); re-execute it with \`npx kubecheck replay ${file}\`.`);
   }
-  for (const l of result.liveness ?? []) {
+  for (const l of livenessOutcomes(result)) {
     if (l.lasso === undefined) continue;
-    const lasso = { states: l.lasso.states, actions: l.lasso.actions, path: { initial: 0, steps: [] } };
-    const cycle = l.lasso.actions.length - l.lasso.loop;
+    const lasso = lassoTrace(l.lasso);
+    const cycle = cycleLength(l.lasso);
     out.push('', `### Liveness counterexample to \`${l.id}\` (a lasso)`, '');
     out.push(`${l.description}: a behaviour that never gets there, ${l.lasso.loop} steps and then a cycle of ${cycle === 0 ? 'stuttering' : `${cycle} steps`} back to the state after step ${l.lasso.loop}, forever.`, '');
     out.push('<details><summary>Timeline, the cycle marked</summary>', '', '```text', formatTimeline(model, lasso, { fold: options.fold !== false, loop: l.lasso.loop }), '```', '', '</details>');

@@ -7,7 +7,7 @@
 import { explainViolation, type ActionLabel, type CheckResult, type JsonValue, type Model, type PropertyOutcome, type PropertyStatus, type Verdict } from '../checker/index.js';
 import { plain, type Palette } from './colors.js';
 import { formatDuration } from '../checker/duration.js';
-import { formatLiveness } from './liveness.js';
+import { formatLiveness, livenessOutcomes, searchOutcomes } from './liveness.js';
 import { formatTimeline, timelineSteps, traceDuration } from './timeline.js';
 
 /** What the command ran, beside the checker's result. */
@@ -125,8 +125,9 @@ export function formatVerdict<S>(result: CheckResult<S>, c: Palette = plain): st
     return c.yellow(`${holds}; a liveness property is violated (exit ${whole.exitCode}, see below)`);
   }
   const code = whole.exitCode;
-  const failed = result.properties.filter((p) => p.status === 'violated' || p.status === 'unwitnessed').length;
-  const unknown = result.properties.filter((p) => p.status === 'unknown').length;
+  const searched = searchOutcomes(result);
+  const failed = searched.filter((p) => p.status === 'violated' || p.status === 'unwitnessed').length;
+  const unknown = searched.filter((p) => p.status === 'unknown').length;
   switch (search) {
     case 'ok':
       return c.green(`ok: every checked property holds on the whole state space (exit ${code})`);
@@ -145,14 +146,19 @@ export interface FormatOptions {
   readonly fold?: boolean;
 }
 
-/** The whole terminal report of `check` or `simulate`. */
+/**
+ * The whole terminal report of `check` or `simulate`: the search's properties, their
+ * counterexamples, the statistics and the verdict, then the liveness properties in a section of
+ * their own (decided on the whole graph after the search), each violation's lasso as a timeline.
+ */
 export function formatOutcome<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, options: FormatOptions = {}): string {
   const c = options.colors ?? plain;
   const out: string[] = [];
+  const searched = searchOutcomes(result);
   out.push(c.bold(`${info.command} ${info.scenario ?? model.name}`) + (info.scenario ? c.dim(`  (${model.name})`) : ''));
-  out.push(formatProperties(result.properties, c));
+  out.push(formatProperties(searched, c));
   for (const l of info.leftOut ?? []) out.push(c.dim(`  - ${l.id}  not checked: ${l.reason}`));
-  const violated = result.properties.filter((p) => p.status === 'violated' && p.trace);
+  const violated = searched.filter((p) => p.status === 'violated' && p.trace);
   const max = options.maxTraces ?? 3;
   for (const p of violated.slice(0, max)) {
     const trace = p.trace!;
@@ -165,7 +171,7 @@ export function formatOutcome<S>(model: Model<S>, result: CheckResult<S>, info: 
     out.push(formatTimeline(model, trace, { colors: c, fold: options.fold !== false }));
   }
   if (violated.length > max) out.push(c.dim(`… and ${violated.length - max} more counterexamples (use --out DIR to write them all)`));
-  for (const p of result.properties.filter((q) => q.status === 'unwitnessed')) {
+  for (const p of searched.filter((q) => q.status === 'unwitnessed')) {
     out.push('', c.red(`✗ ${p.id}: goal never reached on the whole state space: the scenario may be vacuous`));
   }
   if (info.simulation) {
@@ -184,6 +190,7 @@ export function formatOutcome<S>(model: Model<S>, result: CheckResult<S>, info: 
   const stop = formatStop(result);
   if (stop) out.push(c.yellow(stop));
   out.push(formatVerdict(result, c));
-  if (result.liveness !== undefined) out.push('', formatLiveness(model, result.liveness, c, options.fold !== false, info.livenessFairness));
+  const liveness = livenessOutcomes(result);
+  if (liveness.length > 0) out.push('', formatLiveness(model, liveness, c, options.fold !== false, info.livenessFairness));
   return out.join('\n');
 }

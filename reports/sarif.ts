@@ -18,9 +18,10 @@
  */
 import { pathToFileURL } from 'node:url';
 import { isAbsolute, sep } from 'node:path';
-import type { CheckResult, Model, Trace } from '../checker/index.js';
+import { isLiveness, type CheckResult, type Model, type Trace } from '../checker/index.js';
 import { formatTime } from '../checker/duration.js';
 import { kindOf } from './junit.js';
+import { lassoTrace, reportKind, searchOutcomes } from './liveness.js';
 import { formatStop, runVerdict, violationWhy, type RunInfo } from './outcome.js';
 import { foldQuiet, timelineSteps } from './timeline.js';
 
@@ -107,33 +108,38 @@ function threadFlow<S>(model: Model<S>, trace: Trace<S>): SarifThreadFlowLocatio
 
 /** The SARIF 2.1.0 log of a `check` run, as an object (`JSON.stringify` it). */
 export function sarifReport<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo, options: SarifOptions = {}): SarifLog {
-  const liveness = result.liveness ?? [];
   const firstUrl = (source: string | undefined): string | undefined => source?.match(/https?:\/\/[^\s;,()"]+/)?.[0];
-  const rules: SarifRule[] = [
-    ...result.properties.map((p) => {
-      const helpUri = firstUrl(p.source);
-      return {
-        id: p.id,
-        shortDescription: { text: p.description },
-        fullDescription: { text: p.source ? `${p.description} (source: ${p.source})` : p.description },
-        ...(helpUri ? { helpUri } : {}),
-        defaultConfiguration: { level: 'error' as const },
-        properties: { kind: p.kind, ...(p.source ? { source: p.source } : {}) },
-      };
-    }),
-    ...liveness.map((l) => ({
-      id: l.id,
-      shortDescription: { text: l.description },
-      fullDescription: { text: l.description },
+  const rules: SarifRule[] = result.properties.map((p) => {
+    const helpUri = firstUrl(p.source);
+    return {
+      id: p.id,
+      shortDescription: { text: p.description },
+      fullDescription: { text: p.source ? `${p.description} (source: ${p.source})` : p.description },
+      ...(helpUri ? { helpUri } : {}),
       defaultConfiguration: { level: 'error' as const },
-      properties: { kind: 'liveness' },
-    })),
-  ];
+      properties: { kind: reportKind(p), ...(p.source ? { source: p.source } : {}) },
+    };
+  });
   const index = new Map(rules.map((r, i) => [r.id, i]));
   const locations: SarifLocation[] = (options.configFiles ?? []).map((f) => ({ physicalLocation: { artifactLocation: { uri: pathUri(f) } } }));
   const located = locations.length > 0 ? { locations } : {};
   const results: SarifResult[] = [];
   for (const p of result.properties) {
+    if (isLiveness(p)) {
+      if (p.status !== 'violated' || p.lasso === undefined) continue;
+      const n = p.lasso.actions.length;
+      results.push({
+        ruleId: p.id,
+        ruleIndex: index.get(p.id)!,
+        kind: 'fail',
+        level: 'error',
+        message: { text: `${p.description}: violated; a lasso of ${n} steps whose cycle starts after step ${p.lasso.loop}` },
+        ...located,
+        codeFlows: [{ message: { text: `lasso: the steps after step ${p.lasso.loop} repeat forever` }, threadFlows: [{ locations: threadFlow(model, lassoTrace(p.lasso)) }] }],
+        properties: { steps: n, loop: p.lasso.loop },
+      });
+      continue;
+    }
     const base = { ruleId: p.id, ruleIndex: index.get(p.id)!, kind: 'fail' as const, level: 'error' as const, ...located };
     if (p.status === 'violated' && p.trace) {
       const n = p.trace.actions.length;
@@ -150,23 +156,8 @@ export function sarifReport<S>(model: Model<S>, result: CheckResult<S>, info: Ru
       results.push({ ...base, message: { text: `${p.description}: goal never reached on the whole state space (the scenario may be vacuous)` } });
     }
   }
-  for (const l of liveness) {
-    if (l.status !== 'violated' || l.lasso === undefined) continue;
-    const trace = { states: l.lasso.states, actions: l.lasso.actions, path: { initial: 0, steps: [] } };
-    const n = l.lasso.actions.length;
-    results.push({
-      ruleId: l.id,
-      ruleIndex: index.get(l.id)!,
-      kind: 'fail',
-      level: 'error',
-      message: { text: `${l.description}: violated; a lasso of ${n} steps whose cycle starts after step ${l.lasso.loop}` },
-      ...located,
-      codeFlows: [{ message: { text: `lasso: the steps after step ${l.lasso.loop} repeat forever` }, threadFlows: [{ locations: threadFlow(model, trace) }] }],
-      properties: { steps: n, loop: l.lasso.loop },
-    });
-  }
   const stop = formatStop(result);
-  const undecided = result.properties.filter((p) => p.status === 'unknown').map((p) => p.id);
+  const undecided = searchOutcomes(result).filter((p) => p.status === 'unknown').map((p) => p.id);
   const notifications: SarifNotification[] = [
     ...(info.warnings ?? []).map((w) => ({ level: 'warning' as const, message: { text: w } })),
     ...(stop ? [{ level: 'warning' as const, message: { text: `${stop}; undecided: ${undecided.join(', ') || 'none'}` } }] : []),

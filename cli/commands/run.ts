@@ -1,5 +1,5 @@
 /** `kubecheck check` and `kubecheck simulate`: search, print the outcome, write the reports, exit by verdict. */
-import { check, checkLiveness, minimizeTrace, simulate, withLiveness, type CheckResult, type Property, type SearchVisitor } from '../../checker/index.js';
+import { check, minimizeTrace, simulate, type CheckResult, type Property, type SearchVisitor } from '../../checker/index.js';
 import { projectionVisitor } from '../../reports/projected.js';
 import { outcomeJson } from '../../reports/json.js';
 import { githubAnnotations } from '../../reports/githubAnnotations.js';
@@ -147,7 +147,11 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
     fail(ToolErrorCode.badOption, `--liveness: scenario ${r.scenario} has no liveness properties`);
   }
   if (command === 'check') {
-    const progress = progressReporter({ quiet: opts.quiet === true });
+    let progress = progressReporter({ quiet: opts.quiet === true });
+    const endProgress = (): void => {
+      progress?.stop();
+      progress = undefined;
+    };
     try {
       result = check(r.model, {
         properties,
@@ -161,13 +165,13 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
         ...(opts.maxMemory === undefined ? {} : { maxMemoryBytes: opts.maxMemory }),
         ...(opts.stopAtFirst ? { stopAtFirstViolation: true } : {}),
         ...(progress ? { onProgress: progress.onProgress, progressIntervalMs: progress.intervalMs } : {}),
+        // Liveness: on the whole graph, without symmetry (a lasso on the reduced graph need not be
+        // a behaviour), once the search's progress line is gone; its outcomes join the result's.
+        ...(opts.liveness && r.liveness !== undefined ? { liveness: r.liveness, onSearchEnd: endProgress } : {}),
       });
     } finally {
-      progress?.stop();
+      endProgress();
     }
-    // Liveness: on the whole graph, without symmetry (a lasso on the reduced graph need not be a
-    // behaviour), after the search's progress line is gone; its outcomes join the one result.
-    if (opts.liveness && r.liveness !== undefined) result = withLiveness(result, checkLiveness(r.model, r.liveness));
     if (opts.minimize) result = minimized(r.model, result);
   } else {
     const sim = simulateOrRefuse(() => simulate(r.model, {
