@@ -4,6 +4,7 @@
 // model) is loaded through tsx, registered only when the command line names a TypeScript file.
 // From a checkout that was never built, the sources run through tsx instead.
 import { existsSync } from 'node:fs';
+import { register as registerHook } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const compiled = new URL('../dist/cli/main.js', import.meta.url);
@@ -12,6 +13,8 @@ const namesTypeScript = process.argv.slice(2).some((a) => /\.[cm]?tsx?$/.test(a.
 if (!built || namesTypeScript) {
   const { register } = await import('tsx/esm/api');
   register();
+  // A user's .ts loads as an ES module whatever its package.json says (see the hook's comment).
+  registerHook(new URL(built ? '../dist/checker/typescriptModuleHook.js' : '../checker/typescriptModuleHook.js', import.meta.url));
   globalThis.__kubecheckTypeScript = true;
 }
 globalThis.__kubecheckBin = true;

@@ -3,6 +3,7 @@
 // registered first; resolving it from here, not from the working directory, lets that work wherever
 // the sources are. A model factory written in TypeScript registers tsx itself (parallelWorker.ts).
 import { existsSync } from 'node:fs';
+import { register as registerHook } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const compiled = new URL('./parallelWorker.js', import.meta.url);
@@ -11,6 +12,7 @@ if (existsSync(fileURLToPath(compiled))) {
 } else {
   const { register } = await import('tsx/esm/api');
   register();
+  registerHook(new URL('./typescriptModuleHook.js', import.meta.url));
   globalThis.__kubecheckTypeScript = true;
   await import(new URL('./parallelWorker.ts', import.meta.url).href);
 }

@@ -1,8 +1,11 @@
 /**
  * Users write models, factories and extensions in TypeScript; the checker itself runs as compiled
  * JavaScript. Before importing a user's `.ts` module, tsx's loader is registered once (in this
- * thread), and only then: compiled code never goes through a loader.
+ * thread), and only then: compiled code never goes through a loader. A user's `.ts` file loads as
+ * an ES module whatever its package.json says (`typescriptModuleHook.js`).
  */
+import { register as registerHook } from 'node:module';
+
 const TYPESCRIPT = /\.[cm]?tsx?$/;
 
 /** Whether a module path or URL names TypeScript. */
@@ -16,5 +19,6 @@ export async function ensureTypeScriptLoader(pathOrUrl: string): Promise<void> {
   if (!isTypeScriptModule(pathOrUrl) || g.__kubecheckTypeScript === true || import.meta.url.endsWith('.ts')) return;
   const { register } = (await import('tsx/esm/api')) as { register: () => unknown };
   register();
+  registerHook(new URL('./typescriptModuleHook.js', import.meta.url));
   g.__kubecheckTypeScript = true;
 }

@@ -73,10 +73,10 @@ async function importBounded(p: string, href: string): Promise<Record<string, un
       notFound = false;
     }
     if (notFound) fail(ToolErrorCode.unreadableFile, `cannot load extension ${p}: no such file`);
-    // tsx loads a .ts file outside a "type": "module" package as CommonJS, where a top-level await
-    // cannot be: Node then says only "Cannot require() ES Module ... in a cycle".
-    if (/\.[cm]?tsx?$/.test(p) && !/\.mtsx?$/.test(p) && /Cannot require\(\) ES Module .* in a cycle/.test(describeThrown(e))) {
-      fail(ToolErrorCode.extensionFailed, `extension ${p} failed while loading: it uses top-level await, which a .ts file outside a "type": "module" package cannot (it loads as CommonJS); name it .mts or add "type": "module" to its package.json`);
+    // A .ts or .tsx file loads as an ES module whatever its package.json says (the checker's
+    // module hook): CommonJS's require and module.exports are not defined there.
+    if (/\.tsx?$/.test(p) && /\b(require|module|exports) is not defined in ES module scope/.test(describeThrown(e))) {
+      fail(ToolErrorCode.extensionFailed, `extension ${p} failed while loading: ${describeThrown(e)}; a .ts extension loads as an ES module: use import and export, or name it .cts`);
     }
     return fail(ToolErrorCode.extensionFailed, `extension ${p} failed while loading: ${describeThrown(e)}`);
   } finally {

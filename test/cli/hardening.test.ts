@@ -427,15 +427,27 @@ describe('an extension cannot hang, end or crash the check (KC215)', () => {
     expect(runs[13].stderr).toMatch(/TypeError: boom/);
   }, 90_000);
 
-  it('should say why a .ts extension with a top-level await fails outside a "type": "module" package, and load it as .mts', async () => {
-    const text = 'await Promise.resolve(1);\nexport default { name: "tla", initial: () => 0, actions: [], symmetric: true };\n';
-    const [asTs, asMts] = await Promise.all([
-      kubecheckAsync(['check', '--extension', ext('tla-cjs.ts', text), '--max-states', '5']),
-      kubecheckAsync(['check', '--extension', ext('tla-esm.mts', text), '--max-states', '5']),
+  it('should load a .ts extension as an ES module in a project whose package.json has no "type": "module", top-level await and imports of kubecheck included', async () => {
+    // A user's project: kubecheck installed in node_modules, a package.json without "type".
+    const project = join(dir, 'commonjs-project');
+    mkdirSync(join(project, 'node_modules'), { recursive: true });
+    writeFileSync(join(project, 'package.json'), '{ "name": "my-operators", "version": "1.0.0" }\n');
+    symlinkSync(ROOT, join(project, 'node_modules', 'kubecheck'));
+    const operator = readFileSync(join(ROOT, 'examples/backup-operator/backupOperator.ts'), 'utf8');
+    writeFileSync(join(project, 'myop.ts'), operator);
+    writeFileSync(join(project, 'tla.ts'), 'await Promise.resolve(1);\nexport default { name: "tla", initial: () => 0, actions: [], symmetric: true };\n');
+    writeFileSync(join(project, 'cjs.ts'), 'const fs = require("fs");\nmodule.exports = { name: "cjs", initial: () => 0, actions: [] };\n');
+    const [mine, tla, cjs] = await Promise.all([
+      kubecheckAsync(['check', '--set', 'faults.nodeCrash=0', '--extension', './myop.ts', '-q'], { cwd: project }),
+      kubecheckAsync(['check', '--extension', './tla.ts', '--max-states', '5'], { cwd: project }),
+      kubecheckAsync(['check', '--extension', './cjs.ts'], { cwd: project }),
     ]);
-    expectOneLine(asTs, 'KC215', /uses top-level await, which a \.ts file outside a "type": "module" package cannot .*name it \.mts/);
-    expect(asMts.code, asMts.stderr).toBe(3);
-  }, 60_000);
+    // The operator's own property is checked and found violated, as from the repository.
+    expect(mine.code, mine.stderr).toBe(1);
+    expect(mine.stdout).toMatch(/backup-operator-external-call-once\s+violated/);
+    expect(tla.code, tla.stderr).toBe(3);
+    expectOneLine(cjs, 'KC215', /require is not defined in ES module scope.*loads as an ES module: use import and export, or name it \.cts/);
+  }, 90_000);
 
   it('should keep the exit code the check earned when an extension calls process.exit(0) from a timer after the command returned', async () => {
     // The check violates healthy-node-not-unknown (a 4 s grace period); the extension's timer fires while the process winds down.
