@@ -47,6 +47,9 @@ export function fingerprintWithObservers<S>(key: unknown, observers: readonly Ob
   return observers.length === 0 ? fingerprint(key) : hashString(encode(key) + observedText(observers, observed));
 }
 
+/** A property decided on a stored state rather than on a step. */
+export type StateProperty<S> = Invariant<S> | Reachability<S> | Observer<S, unknown>;
+
 /** The properties a search checks, split by kind; `deadlock` when the model asks and it was selected. */
 export class PropertySet<S> {
   readonly selected: readonly Property<S>[];
@@ -54,8 +57,13 @@ export class PropertySet<S> {
   readonly actions: readonly ActionProperty<S>[];
   readonly goals: readonly Reachability<S>[];
   readonly observers: readonly Observer<S, unknown>[];
+  /** Invariants, goals and observers, in the model's order (the parallel search reports them so). */
+  readonly stateProperties: readonly StateProperty<S>[];
+  readonly stateIds: readonly string[];
   readonly checkDeadlock: boolean;
   private readonly goalIds: ReadonlySet<string>;
+  /** Per state property: its index among the observers (where its observed state is), or -1. */
+  private readonly observerAt: readonly number[];
 
   /** `ids` as `CheckOptions.properties`: every property of the model when absent. */
   constructor(model: Model<S>, ids: readonly string[] | undefined) {
@@ -64,18 +72,32 @@ export class PropertySet<S> {
     this.actions = this.selected.filter((p): p is ActionProperty<S> => p.kind === 'action');
     this.goals = this.selected.filter((p): p is Reachability<S> => p.kind === 'reachable');
     this.observers = this.selected.filter((p): p is Observer<S, unknown> => p.kind === 'observer');
+    this.stateProperties = this.selected.filter((p): p is StateProperty<S> => p.kind !== 'action');
+    this.stateIds = this.stateProperties.map((p) => p.id);
     this.checkDeadlock = model.checkDeadlock === true && (ids === undefined || ids.includes('deadlock'));
     this.goalIds = new Set(this.goals.map((g) => g.id));
+    let observer = 0;
+    this.observerAt = this.stateProperties.map((p) => (p.kind === 'observer' ? observer++ : -1));
+  }
+
+  /**
+   * The index in {@link stateProperties} of the first one, from `from` on and not in `decided`,
+   * that `state` decides (an invariant or observer violated, a goal reached), or -1. `observed`
+   * holds the observers' states in the order of {@link observers}.
+   */
+  decidedOn(state: S, observed: readonly unknown[], from = 0, decided?: Pick<ReadonlySet<string>, 'has'>): number {
+    const list = this.stateProperties;
+    for (let j = from; j < list.length; j++) {
+      const p = list[j];
+      if (decided !== undefined && decided.has(p.id)) continue;
+      if (p.kind === 'invariant' ? !p.holds(state) : p.kind === 'reachable' ? p.reached(state) : !p.holds(observed[this.observerAt[j]], state)) return j;
+    }
+    return -1;
   }
 
   /** How many verdicts the search owes: every selected property, and deadlock. */
   get count(): number {
     return this.selected.length + (this.checkDeadlock ? 1 : 0);
-  }
-
-  /** Ids of the properties decided on a stored state, in the order the parallel search reports them. */
-  get stateIds(): string[] {
-    return [...this.invariants, ...this.goals, ...this.observers].map((p) => p.id);
   }
 
   /** Whether deciding `id` is a witness (a goal reached) rather than a violation. */

@@ -175,7 +175,6 @@ export class ParallelSearch<S> extends Search<S> {
   private readonly workerCount: number;
   private readonly factory: ModelFactory;
   private group: Group | undefined;
-  private readonly stateIds: string[];
   private readonly actionIds: string[];
   private queued = 0;
 
@@ -183,7 +182,6 @@ export class ParallelSearch<S> extends Search<S> {
     super(model, options);
     this.workerCount = options.workers as number;
     this.factory = options.modelFactory as ModelFactory;
-    this.stateIds = this.props.stateIds;
     this.actionIds = this.props.actions.map((p) => p.id);
   }
 
@@ -416,7 +414,7 @@ export class ParallelSearch<S> extends Search<S> {
     commit.forEach((r) => {
       (r.stateEvents ?? []).forEach((id, j) => {
         if (id < 0) return;
-        events.push({ parent: this.parents.at(id), ordinal: this.ordinals.at(id), phase: 1, kind: 'decide', property: this.stateIds[j], at: { id, ordinal: -1 } });
+        events.push({ parent: this.parents.at(id), ordinal: this.ordinals.at(id), phase: 1, kind: 'decide', property: this.props.stateIds[j], at: { id, ordinal: -1 } });
       });
     });
     events.sort(compareEvents);

@@ -13,7 +13,6 @@ import { FingerprintTable } from './fingerprintTable.js';
 import { MemoryGuard } from './memory.js';
 import type { Model } from './model.js';
 import { fingerprintWithObservers, keyFunction, NO_OBSERVERS, PropertySet } from './kernel.js';
-import type { ActionProperty, Invariant, Observer, Reachability } from './properties.js';
 import { forEachSuccessor, labelOf } from './successors.js';
 import type { InitMessage, MainMessage, StepMessage, StepReply, WorkerData, WorkerMessage } from './parallelProtocol.js';
 import { ensureTypeScriptLoader } from './typescriptLoader.js';
@@ -70,12 +69,8 @@ class Records {
 }
 
 class WorkerSearch {
-  private readonly invariants: readonly Invariant<unknown>[];
-  private readonly actionProperties: readonly ActionProperty<unknown>[];
-  private readonly goals: readonly Reachability<unknown>[];
-  private readonly observers: readonly Observer<unknown, unknown>[];
+  private readonly props: PropertySet<unknown>;
   private readonly key: (state: unknown) => unknown;
-  private readonly checkDeadlock: boolean;
   private readonly memory: MemoryGuard;
 
   private frontier: Item[] = [];
@@ -86,8 +81,7 @@ class WorkerSearch {
     private readonly model: Model<unknown>,
     private readonly init: InitMessage,
   ) {
-    const props = new PropertySet(model, init.properties);
-    ({ invariants: this.invariants, actions: this.actionProperties, goals: this.goals, observers: this.observers, checkDeadlock: this.checkDeadlock } = props);
+    this.props = new PropertySet(model, init.properties);
     this.key = keyFunction(model, init.symmetry && model.canonicalize !== undefined);
     this.memory = new MemoryGuard(init.memoryBytes);
   }
@@ -101,7 +95,7 @@ class WorkerSearch {
       this.frontier = [];
       for (let i = 0; i < m.roots.length; i += 2) {
         const state = init[m.roots[i]];
-        const observed = this.observers.length ? this.observers.map((ob) => ob.initial(state)) : NO_OBSERVERS;
+        const observed = this.props.observers.length ? this.props.observers.map((ob) => ob.initial(state)) : NO_OBSERVERS;
         this.frontier.push({ state, observed, id: m.roots[i + 1] });
       }
     }
@@ -129,23 +123,15 @@ class WorkerSearch {
     return { type: 'step', ...(stateEvents ? { stateEvents } : {}), ...this.expand(m.atDepthLimit, decided), frontier: this.frontier.length };
   }
 
-  /** Per state property (invariants, goals, observers in order): the least id where it is decided, or -1. */
+  /** Per state property (`PropertySet.stateIds`): the least id of `items` where it is decided, or -1. */
   private checkStates(items: readonly Item[], decided: ReadonlySet<string>): number[] {
-    const nInv = this.invariants.length;
-    const nGoal = this.goals.length;
-    const events = new Array<number>(nInv + nGoal + this.observers.length).fill(-1);
-    for (let j = 0; j < events.length; j++) {
-      const id = j < nInv ? this.invariants[j].id : j < nInv + nGoal ? this.goals[j - nInv].id : this.observers[j - nInv - nGoal].id;
-      if (decided.has(id)) continue;
-      for (const item of items) {
-        let hit: boolean;
-        if (j < nInv) hit = !this.invariants[j].holds(item.state);
-        else if (j < nInv + nGoal) hit = this.goals[j - nInv].reached(item.state);
-        else hit = !this.observers[j - nInv - nGoal].holds(item.observed[j - nInv - nGoal], item.state);
-        if (hit) {
-          events[j] = item.id;
-          break;
-        }
+    const { stateIds } = this.props;
+    const events = new Array<number>(stateIds.length).fill(-1);
+    const skip = new Set(decided);
+    for (const { state, observed, id } of items) {
+      for (let j = this.props.decidedOn(state, observed, 0, skip); j >= 0; j = this.props.decidedOn(state, observed, j + 1, skip)) {
+        events[j] = id;
+        skip.add(stateIds[j]);
       }
     }
     return events;
@@ -159,12 +145,12 @@ class WorkerSearch {
     const seen = new FingerprintTable(12);
     const expandedIds = new Int32Array(this.frontier.length);
     const counts = new Int32Array(this.frontier.length);
-    const aps = this.actionProperties;
+    const aps = this.props.actions;
     const actionEvents = new Array<number>(2 * aps.length).fill(-1);
     const apOpen = aps.map((ap) => !decided.has(ap.id));
     let deadlock = -1;
-    const watchDeadlock = this.checkDeadlock && !decided.has('deadlock');
-    const observers = this.observers;
+    const watchDeadlock = this.props.checkDeadlock && !decided.has('deadlock');
+    const observers = this.props.observers;
     const hasStepWatchers = aps.length > 0 || observers.length > 0;
     const deadline = this.init.deadline;
     let stopped: 'time' | 'memory' | undefined;

@@ -105,15 +105,16 @@ export class Search<S> {
     if (this.pending === 0 || (isViolation && this.options.stopAtFirstViolation)) this.halted = true;
   }
 
-  /** Checks state properties on a newly stored state. */
+  /** Decides the state properties that the state stored as `id` violates or reaches. */
+  protected checkState(state: S, observed: readonly unknown[], id: number): void {
+    const props = this.props;
+    for (let j = props.decidedOn(state, observed, 0, this.found); j >= 0; j = props.decidedOn(state, observed, j + 1, this.found)) this.decide(props.stateIds[j], { id, ordinal: -1 });
+  }
+
+  /** Shows a newly stored state to the visitor and checks the state properties on it. */
   protected onNewState(state: S, observed: readonly unknown[], id: number): void {
     this.visitor?.state(state, id, this.parents.at(id) === -1);
-    for (const inv of this.props.invariants) if (!this.found.has(inv.id) && !inv.holds(state)) this.decide(inv.id, { id, ordinal: -1 });
-    for (const goal of this.props.goals) if (!this.found.has(goal.id) && goal.reached(state)) this.decide(goal.id, { id, ordinal: -1 });
-    for (let i = 0; i < this.observers.length; i++) {
-      const ob = this.observers[i];
-      if (!this.found.has(ob.id) && !ob.holds(observed[i], state)) this.decide(ob.id, { id, ordinal: -1 });
-    }
+    this.checkState(state, observed, id);
   }
 
   private stepObservers(observed: readonly unknown[], before: S, label: ActionLabel, after: S): readonly unknown[] {

@@ -15,7 +15,7 @@ import { outcomeOf, type CheckResult, type Trace } from './result.js';
 import { labelOf, ordinalOf, successors } from './successors.js';
 import { CheckerErrorCode, fail } from './errors.js';
 import { initialStatesOf } from './validateModel.js';
-import type { Observer, Property } from './properties.js';
+import type { Property } from './properties.js';
 
 export interface SimulateOptions {
   /** Number of random runs (default 100). */
@@ -335,24 +335,24 @@ interface RunFailure {
 /** Runs one list of choices and returns the first failure (the trace cut at it), if any. */
 function runOnce<S>(
   model: Model<S>,
-  properties: readonly Property<S>[],
+  props: PropertySet<S>,
   run: { readonly choices: readonly number[]; readonly swarm: Swarm | undefined; readonly kinds: FaultKinds<S> },
   onState: (state: S, observed: readonly unknown[]) => void,
   onGoal: (id: string, trace: () => Trace<S>) => void,
-  deadlock: boolean,
   outOfTime: () => boolean = () => false,
 ): RunFailure | undefined {
   const { choices, swarm, kinds } = run;
   const init = initialStatesOf(model);
   let state = init[choices.length ? choices[0] % init.length : 0];
-  const observed = properties.map((p) => (p.kind === 'observer' ? p.initial(state) : undefined));
+  const { actions, observers } = props;
+  const observed = observers.map((ob) => ob.initial(state));
+  // State properties in the model's order: goals reached before the first violation are reported.
   const checkState = (s: S, i: number): RunFailure | undefined => {
     onState(s, observed);
-    for (let k = 0; k < properties.length; k++) {
-      const p = properties[k];
-      if (p.kind === 'invariant' && !p.holds(s)) return { property: p.id, steps: i };
-      if (p.kind === 'observer' && !p.holds(observed[k], s)) return { property: p.id, steps: i };
-      if (p.kind === 'reachable' && p.reached(s)) onGoal(p.id, () => traceOfRun(model, choices.slice(0, i + 1), swarm, kinds));
+    for (let j = props.decidedOn(s, observed); j >= 0; j = props.decidedOn(s, observed, j + 1)) {
+      const p = props.stateProperties[j];
+      if (p.kind !== 'reachable') return { property: p.id, steps: i };
+      onGoal(p.id, () => traceOfRun(model, choices.slice(0, i + 1), swarm, kinds));
     }
     return undefined;
   };
@@ -361,12 +361,9 @@ function runOnce<S>(
   for (let i = 1; i < choices.length; i++) {
     if ((i & 255) === 0 && outOfTime()) return undefined;
     const step = stepBy(model, state, choices[i], swarm, kinds);
-    if (step === undefined) return deadlock ? { property: 'deadlock', steps: i - 1 } : undefined;
-    for (let k = 0; k < properties.length; k++) {
-      const p = properties[k];
-      if (p.kind === 'action' && !p.holds(state, step.action, step.next)) return { property: p.id, steps: i };
-      if (p.kind === 'observer') observed[k] = p.step(observed[k], state, step.action, step.next);
-    }
+    if (step === undefined) return props.checkDeadlock ? { property: 'deadlock', steps: i - 1 } : undefined;
+    for (const p of actions) if (!p.holds(state, step.action, step.next)) return { property: p.id, steps: i };
+    for (let k = 0; k < observers.length; k++) observed[k] = observers[k].step(observed[k], state, step.action, step.next);
     state = step.next;
     const failure = checkState(state, i);
     if (failure) return failure;
@@ -407,12 +404,9 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
     fail(CheckerErrorCode.invalidBound, `seed must be an integer, got ${String(options.seed)}`);
   }
   const props = new PropertySet(model, options.properties);
-  const { selected: properties, checkDeadlock: deadlock } = props;
   // Coverage counts states as `check` does: the same key (view of the canonical form) with the
   // observers' own states, so the two figures compare.
   const key = keyFunction(model, (options.symmetry ?? true) && model.canonicalize !== undefined);
-  const observerAt = properties.flatMap((p, k) => (p.kind === 'observer' ? [k] : []));
-  const observers = observerAt.map((k) => properties[k] as Observer<S, unknown>);
   const visited = new FingerprintTable();
   const kinds = new FaultKinds(model);
   const swarming = options.swarm ?? true;
@@ -423,7 +417,7 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
   const onState = (s: S, observed: readonly unknown[]): void => {
     if (!recording) return;
     steps++;
-    visited.insert(fingerprintWithObservers(key(s), observers, observerAt.map((k) => observed[k])), visited.size);
+    visited.insert(fingerprintWithObservers(key(s), props.observers, observed), visited.size);
   };
   const stopRecording = (): void => {
     if (recording) covered = { actions: kinds.taken.size, faultSteps: kinds.faultSteps };
@@ -446,7 +440,7 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
     fc.property(fc.nat(), fc.array(fc.nat(), { minLength: 1, maxLength: maxSteps + 1, size: 'max' }), (swarmSeed, choices) => {
       if (recording && choices.length > longest) longest = choices.length;
       const run = { choices, swarm: swarming ? swarmOf(swarmSeed) : undefined, kinds };
-      const failure = runOnce(model, properties, run, onState, onGoal, deadlock, outOfTime);
+      const failure = runOnce(model, props, run, onState, onGoal, outOfTime);
       if (failure) {
         stopRecording(); // shrinking replays are not new coverage
         lastFailure = failure;
@@ -473,10 +467,10 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
     const run = { choices, swarm: swarming ? swarmOf(swarmSeed) : undefined, kinds };
     // Rerun the minimal list to learn which property fails where, and cut the trace there.
     stopRecording();
-    const failure = runOnce(model, properties, run, () => {}, () => {}, deadlock) ?? lastFailure;
+    const failure = runOnce(model, props, run, () => {}, () => {}) ?? lastFailure;
     if (failure) {
       failedId = failure.property;
-      const property = properties.find((p) => p.id === failure.property) ?? 'deadlock';
+      const property = props.selected.find((p) => p.id === failure.property) ?? 'deadlock';
       const shrunk = cutTrace(traceOfRun(model, choices, run.swarm, kinds), failure.steps);
       failedTrace = minimiseByLabels(model, shrunk, (t) => failureStep(model, property, t));
     }

@@ -18,7 +18,7 @@ import type { CheckOptions } from './options.js';
 import type { CheckResult } from './result.js';
 import { Search } from './searchCore.js';
 import { initialStatesOf } from './validateModel.js';
-import { PropertySet } from './kernel.js';
+import { NO_OBSERVERS, PropertySet } from './kernel.js';
 import { VectorBuilder, vectorFingerprint, vectorSpecOf, type CompiledVectorSpec, type VectorState } from './vectorModel.js';
 
 /**
@@ -111,12 +111,6 @@ export class VectorSearch extends Search<VectorState> {
     return { ...r, stats: { ...r.stats, bytesPerState: d ? bytes / d : 0, engine: 'state-vector' } };
   }
 
-  /** Checks invariants and goals on a newly stored state (the scratch vector). */
-  private onNewVector(v: VectorState, id: number): void {
-    for (const inv of this.props.invariants) if (!this.found.has(inv.id) && !inv.holds(v)) this.decide(inv.id, { id, ordinal: -1 });
-    for (const goal of this.props.goals) if (!this.found.has(goal.id) && goal.reached(v)) this.decide(goal.id, { id, ordinal: -1 });
-  }
-
   /**
    * The generic search's `store` on a vector: whether (lo, hi) is new and was stored (with its
    * parent link and its properties checked); at the depth or state bound it is only looked up.
@@ -134,7 +128,7 @@ export class VectorSearch extends Search<VectorState> {
     this.distinct++;
     this.parents.push(parent);
     this.ordinals.push(ordinal);
-    if (this.checksStates) this.onNewVector(v, id);
+    if (this.checksStates) this.checkState(v, NO_OBSERVERS, id);
     return true;
   }
 
