@@ -122,20 +122,24 @@ export interface Done {
  * A search's budget: the wall clock, the memory bound and the states bound, with the progress
  * reports. `expansion` is called once per expanded state and looks at the clock and memory only
  * now and then: the clock on every expansion under a time limit (steps may be slow), else every
- * 1024th, when memory is read too.
+ * 1024th, when memory is read too. `started` is when the search began (`performance.now()` of
+ * this thread: a worker's budget is given the main thread's start).
  */
 export class Budget {
-  readonly started = performance.now();
   readonly maxStates: number;
   readonly memory: MemoryGuard;
   private readonly memoryReportMiB: number;
   private readonly timeLimitSeconds: number | undefined;
-  private lastProgress = this.started;
+  private lastProgress: number;
   private expansions = 0;
 
-  constructor(private readonly options: CheckOptions) {
+  constructor(
+    private readonly options: CheckOptions,
+    readonly started: number = performance.now(),
+  ) {
     this.maxStates = options.maxStates ?? Infinity;
     this.timeLimitSeconds = options.timeLimitSeconds;
+    this.lastProgress = started;
     const bound = memoryBound(options);
     this.memory = new MemoryGuard(bound.bytes);
     this.memoryReportMiB = bound.reportMiB;
@@ -149,10 +153,15 @@ export class Budget {
     if ((++this.expansions & 1023) !== 0 && this.timeLimitSeconds === undefined) return undefined;
     const now = performance.now();
     let stop: BoundReached | undefined;
-    if (this.timeLimitSeconds !== undefined && now - this.started > this.timeLimitSeconds * 1000) stop = { bound: 'time', limit: this.timeLimitSeconds };
+    if (this.outOfTime(now)) stop = { bound: 'time', limit: this.timeLimitSeconds as number };
     if (stop === undefined && (this.expansions & 1023) === 0 && this.memory.exceeded()) stop = this.memoryStop(this.memory.reason);
     if (this.options.onProgress && now - this.lastProgress >= (this.options.progressIntervalMs ?? 500)) this.progress(now, queued, { distinctStates, generatedStates, depth });
     return stop;
+  }
+
+  /** Whether the time limit, if any, has passed. */
+  outOfTime(now: number = performance.now()): boolean {
+    return this.timeLimitSeconds !== undefined && now - this.started > this.timeLimitSeconds * 1000;
   }
 
   /** Reports progress if the interval has passed since the last report. */
@@ -163,9 +172,9 @@ export class Budget {
     onProgress({ distinctStates: done.distinctStates, generatedStates: done.generatedStates, depth: done.depth, queued, seconds: (now - this.started) / 1000 });
   }
 
-  /** The memory stop: the bound given, or V8's heap limit when that was what came first. */
-  memoryStop(reason: 'rss' | 'heap' | undefined, heapLimitBytes?: number): BoundReached {
-    const limit = reason === 'heap' ? Math.round((heapLimitBytes ?? getHeapStatistics().heap_size_limit) / 1048576) : this.memoryReportMiB;
+  /** The memory stop: the bound given, or this thread's V8 heap limit when that was what came first. */
+  memoryStop(reason: 'rss' | 'heap' | undefined): BoundReached {
+    const limit = reason === 'heap' ? Math.round(getHeapStatistics().heap_size_limit / 1048576) : this.memoryReportMiB;
     return { bound: 'memory', limit };
   }
 

@@ -20,7 +20,6 @@
  * `check` stays synchronous: the main thread waits on a shared counter (`Atomics.wait`) and reads
  * replies with `receiveMessageOnPort`.
  */
-import { getHeapStatistics } from 'node:v8';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { CheckerErrorCode, fail, KubecheckError } from './errors.js';
 import type { Model } from './model.js';
@@ -216,7 +215,7 @@ export class ParallelSearch<S> extends Search<S> {
   // ---- workers ------------------------------------------------------------------------------
 
   private init(): void {
-    const deadline = this.options.timeLimitSeconds === undefined ? undefined : Date.now() + this.options.timeLimitSeconds * 1000 - (performance.now() - this.budget.started);
+    const { timeLimitSeconds, maxMemoryBytes, maxMemoryMB } = this.options;
     const init: InitMessage = {
       type: 'init',
       factory: this.factory,
@@ -224,8 +223,8 @@ export class ParallelSearch<S> extends Search<S> {
       actionCount: this.model.actions.length,
       properties: this.options.properties,
       symmetry: this.symmetry,
-      memoryBytes: this.budget.memory.bytes,
-      deadline,
+      bounds: { timeLimitSeconds, maxMemoryBytes, maxMemoryMB },
+      startedAt: performance.timeOrigin + this.budget.started,
     };
     for (const port of this.ports) port.postMessage(init);
     for (const r of this.collect()) if (r.type !== 'ready') fail(CheckerErrorCode.workerFailed, `unexpected answer ${r.type} to init`);
@@ -303,7 +302,7 @@ export class ParallelSearch<S> extends Search<S> {
     let replies = this.send(roots.map((r) => ({ type: 'step', roots: r, expand: true, atDepthLimit, decided: [...this.found.keys()] })));
     for (;;) {
       const level = this.merge(replies, atDepthLimit);
-      const stopped = replies.find((r) => r.stopped !== undefined);
+      const stopped = replies.find((r) => r.stopped !== undefined)?.stopped;
       const newCount = level.newPos.length;
       const memoryOut = !stopped && this.budget.memory.exceeded();
       const expandNext = !level.statesBound && !stopped && !memoryOut && newCount > 0;
@@ -322,9 +321,8 @@ export class ParallelSearch<S> extends Search<S> {
       }));
       const next = this.send(messages);
       this.finish(level, next);
-      if (stopped?.stopped === 'time') this.stop('time', this.options.timeLimitSeconds as number);
-      else if (stopped?.stopped === 'memory') this.stopOnMemory(stopped.heapLimit === undefined ? 'rss' : 'heap', stopped.heapLimit);
-      else if (memoryOut) this.stopOnMemory(this.budget.memory.reason, getHeapStatistics().heap_size_limit);
+      const reached = stopped ?? (memoryOut ? this.budget.memoryStop(this.budget.memory.reason) : undefined);
+      if (reached !== undefined) this.stop(reached.bound, reached.limit);
       if (this.halted || !expandNext) return;
       this.depth++;
       atDepthLimit = nextAtLimit;

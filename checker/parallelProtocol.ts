@@ -1,6 +1,7 @@
 /** Messages between the parallel search (`parallel.ts`) and its worker threads (`parallelWorker.ts`). */
 import type { MessagePort } from 'node:worker_threads';
-import type { ModelFactory } from './options.js';
+import type { CheckOptions, ModelFactory } from './options.js';
+import type { BoundReached } from './result.js';
 
 /** What a worker starts with; it serves one search after another (see {@link InitMessage}). */
 export interface WorkerData {
@@ -24,9 +25,10 @@ export interface InitMessage {
   readonly actionCount: number;
   readonly properties: readonly string[] | undefined;
   readonly symmetry: boolean;
-  readonly memoryBytes: number;
-  /** `Date.now()` after which expansion stops (time limit), if any. */
-  readonly deadline: number | undefined;
+  /** The check's time and memory bounds, for the worker's own `Budget`. */
+  readonly bounds: Pick<CheckOptions, 'timeLimitSeconds' | 'maxMemoryBytes' | 'maxMemoryMB'>;
+  /** When the search began: `performance.timeOrigin + performance.now()` on the main thread. */
+  readonly startedAt: number;
 }
 
 /** Ends a search: drop its states (no answer). */
@@ -70,10 +72,8 @@ export interface StepReply {
   readonly deadlock?: number;
   /** States expanded (all of the share unless stopped). */
   readonly expanded?: number;
-  /** A bound stopped the expansion part way. */
-  readonly stopped?: 'time' | 'memory';
-  /** V8's heap limit of the worker, when that is what stopped it. */
-  readonly heapLimit?: number;
+  /** The bound (time or memory) that stopped the expansion part way. */
+  readonly stopped?: BoundReached;
   /** States this worker holds after the step. */
   readonly frontier: number;
 }

@@ -6,14 +6,13 @@
  * share of the next level, checks the state properties on them, and trades states with the
  * other workers when the shares are uneven.
  */
-import { getHeapStatistics } from 'node:v8';
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { CheckerErrorCode, KubecheckError } from './errors.js';
 import { FingerprintTable } from './fingerprintTable.js';
-import { MemoryGuard } from './memory.js';
 import type { Model } from './model.js';
-import { fingerprintWithObservers, keyFunction, NO_OBSERVERS, PropertySet } from './kernel.js';
+import { Budget, fingerprintWithObservers, keyFunction, NO_OBSERVERS, PropertySet } from './kernel.js';
 import { forEachSuccessor, labelOf } from './successors.js';
+import type { BoundReached } from './result.js';
 import type { InitMessage, MainMessage, StepMessage, StepReply, WorkerData, WorkerMessage } from './parallelProtocol.js';
 import { ensureTypeScriptLoader } from './typescriptLoader.js';
 
@@ -71,7 +70,8 @@ class Records {
 class WorkerSearch {
   private readonly props: PropertySet<unknown>;
   private readonly key: (state: unknown) => unknown;
-  private readonly memory: MemoryGuard;
+  /** The main thread's time and memory bounds, from its start. */
+  private readonly budget: Budget;
 
   private frontier: Item[] = [];
   /** Successor states of the last expansion, one per record (null where not kept). */
@@ -79,11 +79,11 @@ class WorkerSearch {
 
   constructor(
     private readonly model: Model<unknown>,
-    private readonly init: InitMessage,
+    init: InitMessage,
   ) {
     this.props = new PropertySet(model, init.properties);
     this.key = keyFunction(model, init.symmetry && model.canonicalize !== undefined);
-    this.memory = new MemoryGuard(init.memoryBytes);
+    this.budget = new Budget(init.bounds, init.startedAt - performance.timeOrigin);
   }
 
   async step(m: StepMessage): Promise<StepReply> {
@@ -152,13 +152,11 @@ class WorkerSearch {
     const watchDeadlock = this.props.checkDeadlock && !decided.has('deadlock');
     const observers = this.props.observers;
     const hasStepWatchers = aps.length > 0 || observers.length > 0;
-    const deadline = this.init.deadline;
-    let stopped: 'time' | 'memory' | undefined;
+    const budget = this.budget;
+    let stopped: BoundReached | undefined;
     let expanded = 0;
     for (let i = 0; i < this.frontier.length; i++) {
-      // The clock is read on every expansion under a time limit (steps may be slow).
-      if (deadline !== undefined && Date.now() > deadline) stopped = 'time';
-      else if ((i & 1023) === 1023 && this.memory.exceeded()) stopped = 'memory';
+      stopped = budget.expansion(0, 0, 0, 0);
       if (stopped) break;
       if ((i & 255) === 255) beat();
       const { state, observed, id } = this.frontier[i];
@@ -190,7 +188,7 @@ class WorkerSearch {
       if (produced === 0 && watchDeadlock && deadlock === -1) deadlock = id;
     }
     beat();
-    if (stopped === undefined && this.memory.exceeded()) stopped = 'memory';
+    if (stopped === undefined && budget.memory.exceeded()) stopped = budget.memoryStop(budget.memory.reason);
     this.pending = pending;
     const n = records.length;
     return {
@@ -200,7 +198,7 @@ class WorkerSearch {
       actionEvents,
       deadlock,
       expanded,
-      ...(stopped === undefined ? {} : { stopped, ...(stopped === 'memory' && this.memory.reason === 'heap' ? { heapLimit: getHeapStatistics().heap_size_limit } : {}) }),
+      ...(stopped === undefined ? {} : { stopped }),
     };
   }
 }

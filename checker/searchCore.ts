@@ -130,12 +130,6 @@ export class Search<S> {
     this.halted = true;
   }
 
-  /** Stops on memory: the bound given, or V8's heap limit when that was what came first. */
-  protected stopOnMemory(reason: 'rss' | 'heap' | undefined, heapLimitBytes?: number): void {
-    const { bound, limit } = this.budget.memoryStop(reason, heapLimitBytes);
-    this.stop(bound, limit);
-  }
-
   /** Called once per expanded state: the budget's bounds and progress. */
   protected tick(queued: number, distinctStates: number = this.table.size): void {
     const stop = this.budget.expansion(queued, distinctStates, this.generated, this.depth);

@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { FingerprintTable } from './fingerprintTable.js';
 import { faultTest, type ActionLabel, type AnyActionDef, type JsonValue, type Model } from './model.js';
-import { fingerprintWithObservers, keyFunction, PropertySet } from './kernel.js';
+import { Budget, fingerprintWithObservers, keyFunction, PropertySet } from './kernel.js';
 import { outcomeOf, type CheckResult, type Trace } from './result.js';
 import { labelOf, ordinalOf, successors } from './successors.js';
 import { CheckerErrorCode, fail } from './errors.js';
@@ -429,12 +429,9 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
     if (recording && !witnesses.has(id)) witnesses.set(id, trace());
   };
   let lastFailure: RunFailure | undefined;
-  const started = performance.now();
+  const budget = new Budget({ timeLimitSeconds: limit });
   let timedOut = false;
-  const outOfTime = (): boolean => {
-    if (limit !== undefined && !timedOut && performance.now() - started >= limit * 1000) timedOut = true;
-    return timedOut;
-  };
+  const outOfTime = (): boolean => (timedOut ||= budget.outOfTime());
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
   const details = fc.check(
     fc.property(fc.nat(), fc.array(fc.nat(), { minLength: 1, maxLength: maxSteps + 1, size: 'max' }), (swarmSeed, choices) => {
@@ -458,7 +455,7 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
       ...(limit === undefined ? {} : { interruptAfterTimeLimit: limit * 1000 }),
     },
   );
-  const seconds = (performance.now() - started) / 1000;
+  const seconds = budget.seconds();
 
   let failedId: string | undefined;
   let failedTrace: Trace<S> | undefined;
