@@ -4,7 +4,11 @@
  * stale-read path of one replica is gone. But leader election is not fencing: a leader paused
  * (stop-the-world, `faults.processPause`) between planning and calling out loses its Lease to the
  * other replica, which takes the backup; the paused one wakes and makes the call it had planned.
- * `kubecheck check --set faults.processPause=1 --extension examples/backup-operator/twoReplicas.ts`
+ * On one node, with one candidate per built-in election and a 4 s pause, it is found in 13 steps:
+ *
+ *     kubecheck check --set faults.nodeCrash=0 --set faults.operatorPause=1 --set faults.processPauseDuration=4s \
+ *       --set cluster.nodes=1 --set cluster.controllerManagerCandidates=1 --set cluster.schedulerCandidates=1 \
+ *       --extension examples/backup-operator/twoReplicas.ts --property backup-operator-external-call-once
  */
 import { backupOperator } from './backupOperator.js';
 

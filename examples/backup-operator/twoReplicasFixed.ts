@@ -1,7 +1,6 @@
 /** Two replicas with the claim: the woken replica's conditioned claim fails with 409 Conflict before it calls out. */
 import { backupOperator } from './backupOperator.js';
+import { timings } from './twoReplicas.js';
 
-/** Short timings keep the example's space small; the bug does not depend on them, only on a pause longer than the lease. */
-export const timings = { leaseDurationSeconds: 4, renewDeadlineSeconds: 3, retryPeriodSeconds: 1 };
-
+/** The same Lease timings as the unclaimed version, so the two differ by the claim alone. */
 export default backupOperator({ claim: true, replicas: 2, label: false, leaderElection: timings });
