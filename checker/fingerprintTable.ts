@@ -1,16 +1,32 @@
 /**
- * The visited set: 64-bit fingerprints in an open-addressing table on typed arrays (linear
- * probing, load factor at most 1/2), each slot with the index of the state it stands for.
- * It grows by doubling, well past the 2^24 entries where JavaScript's `Set` and `Map` stop.
+ * Visited sets: 64-bit fingerprints in open-addressing tables on typed arrays (linear probing,
+ * load factor at most 1/2), growing by doubling well past the 2^24 entries where JavaScript's
+ * `Set` and `Map` stop.
  */
 import type { Fingerprint } from './fingerprint.js';
+
+/**
+ * A search's visited set: the fingerprints of the states it stored, `K` the fingerprint's form
+ * (a BigInt `Fingerprint`, or the two 32-bit lanes of a state vector's in an `Int32Array`).
+ */
+export interface VisitedSet<K> {
+  /** Number of fingerprints stored. */
+  readonly size: number;
+  /** Bytes held by the set's arrays. */
+  readonly bytes: number;
+  /** Whether `fp` is stored. */
+  has(fp: K): boolean;
+  /** Stores `fp` unless present; returns whether it was new. */
+  add(fp: K): boolean;
+}
 
 const INITIAL_BITS = 16;
 const SCRATCH_64 = new BigUint64Array(1);
 /** A 32-bit half of SCRATCH_64[0] (the low one on little-endian machines); either is well mixed. */
 const SCRATCH_32 = new Uint32Array(SCRATCH_64.buffer);
 
-export class FingerprintTable {
+/** A visited set of BigInt fingerprints, each with the id of the state it stands for. */
+export class FingerprintTable implements VisitedSet<Fingerprint> {
   private keys: BigUint64Array;
   private ids: Uint32Array;
   private mask: number;
@@ -58,6 +74,15 @@ export class FingerprintTable {
     }
   }
 
+  has(fp: Fingerprint): boolean {
+    return this.get(fp) !== -1;
+  }
+
+  /** Stores `fp` with the next id (its number of entries) unless present; whether it was new. */
+  add(fp: Fingerprint): boolean {
+    return this.insert(fp, this.count) === -1;
+  }
+
   /**
    * Inserts `fp` with `id` unless present. Returns -1 when it was inserted, else the id already
    * stored (so the caller learns in one probe whether the state is new).
@@ -100,12 +125,12 @@ export class FingerprintTable {
 }
 
 /**
- * A visited set of 64-bit fingerprints given as two 32-bit lanes (the state-vector search's
- * Zobrist fingerprints), with no BigInt: keys interleaved in one `Int32Array`, linear probing,
- * load factor at most 1/2, doubling. Only membership is kept (the search numbers states itself).
- * The fingerprint (0, 0) marks an empty slot and is stored as (1, 0).
+ * A visited set of 64-bit fingerprints given as two 32-bit lanes `fp[0]`, `fp[1]` (the
+ * state-vector search's Zobrist fingerprints), with no BigInt: keys interleaved in one
+ * `Int32Array`. Only membership is kept. The fingerprint (0, 0) marks an empty slot and is stored
+ * as (1, 0).
  */
-export class FingerprintPairTable {
+export class FingerprintPairTable implements VisitedSet<Int32Array> {
   private keys: Int32Array;
   private mask: number;
   private shift: number;
@@ -139,9 +164,9 @@ export class FingerprintPairTable {
     return Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> this.shift;
   }
 
-  /** Whether the fingerprint (lo, hi) is stored. */
-  has(lo: number, hi: number): boolean {
-    if ((lo | hi) === 0) lo = 1;
+  has(fp: Int32Array): boolean {
+    const hi = fp[1];
+    const lo = (fp[0] | hi) === 0 ? 1 : fp[0];
     const keys = this.keys;
     let i = this.home(lo, hi);
     for (;;) {
@@ -153,9 +178,9 @@ export class FingerprintPairTable {
     }
   }
 
-  /** Stores (lo, hi) unless present; returns whether it was new. */
-  add(lo: number, hi: number): boolean {
-    if ((lo | hi) === 0) lo = 1;
+  add(fp: Int32Array): boolean {
+    const hi = fp[1];
+    const lo = (fp[0] | hi) === 0 ? 1 : fp[0];
     if ((this.count + 1) * 2 > this.keys.length >> 1) this.grow();
     const keys = this.keys;
     const mask = this.mask;

@@ -7,11 +7,13 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import { encode, fingerprint, hashString, type Fingerprint } from './fingerprint.js';
+import type { VisitedSet } from './fingerprintTable.js';
+import { GrowableInt32Array } from './growableArray.js';
 import type { Model } from './model.js';
 import { MemoryGuard, memoryBound } from './memory.js';
 import type { CheckOptions } from './options.js';
 import type { ActionProperty, Invariant, Observer, Property, Reachability } from './properties.js';
-import { checkedProperties, type BoundReached, type CheckedProperty } from './result.js';
+import { checkedProperties, type BoundReached, type CheckedProperty, type Path } from './result.js';
 import { selectProperties } from './validateModel.js';
 
 /** The observers' states of a state that has none to watch (shared, never written). */
@@ -181,5 +183,78 @@ export class Budget {
   /** Seconds since the search began. */
   seconds(): number {
     return (performance.now() - this.started) / 1000;
+  }
+}
+
+/** Where a property was decided: the state `id`, and the step `ordinal` out of it (or -1). */
+export interface Discovery {
+  readonly id: number;
+  readonly ordinal: number;
+}
+
+/** {@link StateStore.store}'s answer for a state stored before. */
+export const SEEN = -1;
+/** {@link StateStore.store}'s answer for an unseen state at the depth limit. */
+export const BEYOND_DEPTH = -2;
+/** {@link StateStore.store}'s answer for an unseen state once the states bound is reached. */
+export const BEYOND_STATES = -3;
+
+/**
+ * The states a search stored: their fingerprints in a visited set and, per state (ids count up
+ * from 0 in discovery order), its parent link: the parent's id and the candidate ordinal of the
+ * step from it (for a root, -1 and its index among the initial states). Traces are rebuilt from
+ * the links by replay, as TLC does.
+ */
+export class StateStore<K> {
+  readonly parents = new GrowableInt32Array();
+  readonly ordinals = new GrowableInt32Array();
+  /** Links given again after the state was stored ({@link relink}). */
+  private relinked: Map<number, Discovery> | undefined;
+
+  constructor(
+    readonly visited: VisitedSet<K>,
+    private readonly maxStates: number,
+  ) {}
+
+  get size(): number {
+    return this.visited.size;
+  }
+
+  /** Bytes held by the visited set and the links. */
+  get bytes(): number {
+    return this.visited.bytes + this.parents.bytes + this.ordinals.bytes;
+  }
+
+  /**
+   * The bounded store step: stores `fp` with its parent link and returns its id, or {@link SEEN}.
+   * At the depth limit or the states bound `fp` is only looked up: {@link SEEN}, or the bound an
+   * unseen state lies beyond ({@link BEYOND_DEPTH}, {@link BEYOND_STATES}).
+   */
+  store(fp: K, parent: number, ordinal: number, atDepthLimit: boolean): number {
+    const visited = this.visited;
+    if (atDepthLimit || visited.size >= this.maxStates) return visited.has(fp) ? SEEN : atDepthLimit ? BEYOND_DEPTH : BEYOND_STATES;
+    if (!visited.add(fp)) return SEEN;
+    this.parents.push(parent);
+    this.ordinals.push(ordinal);
+    return visited.size - 1;
+  }
+
+  /** Gives state `id` the parent link `link` in place of the one it was stored with. */
+  relink(id: number, link: Discovery): void {
+    (this.relinked ??= new Map()).set(id, link);
+  }
+
+  /** The path from an initial state to a discovery. */
+  pathTo(at: Discovery): Path {
+    const steps: number[] = [];
+    let link = this.linkOf(at.id);
+    for (; link.id !== -1; link = this.linkOf(link.id)) steps.push(link.ordinal);
+    steps.reverse();
+    if (at.ordinal >= 0) steps.push(at.ordinal);
+    return { initial: link.ordinal, steps };
+  }
+
+  private linkOf(id: number): Discovery {
+    return this.relinked?.get(id) ?? { id: this.parents.at(id), ordinal: this.ordinals.at(id) };
   }
 }

@@ -22,11 +22,13 @@
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { CheckerErrorCode, fail, KubecheckError } from './errors.js';
+import type { Fingerprint } from './fingerprint.js';
 import type { Model } from './model.js';
 import type { CheckOptions, ModelFactory } from './options.js';
 import type { InitMessage, MainMessage, StepMessage, StepReply, WorkerData, WorkerMessage } from './parallelProtocol.js';
-import type { CheckResult } from './result.js';
-import { Search, type Discovery } from './searchCore.js';
+import type { CheckResult, SearchStats } from './result.js';
+import { BEYOND_DEPTH, BEYOND_STATES, type Discovery } from './kernel.js';
+import { Search } from './searchCore.js';
 import { forEachSuccessor } from './successors.js';
 import { replayPath } from './trace.js';
 import { initialStatesOf } from './validateModel.js';
@@ -171,6 +173,7 @@ function acquireGroup(n: number, heapMiB: number): Group {
 }
 
 export class ParallelSearch<S> extends Search<S> {
+  protected override readonly engine: SearchStats['engine'] = 'parallel';
   private readonly workerCount: number;
   private readonly factory: ModelFactory;
   private group: Group | undefined;
@@ -185,11 +188,6 @@ export class ParallelSearch<S> extends Search<S> {
   }
 
   override run(): CheckResult<S> {
-    const r = this.runLevels();
-    return { ...r, stats: { ...r.stats, engine: 'parallel' } };
-  }
-
-  private runLevels(): CheckResult<S> {
     const roots = initialStatesOf(this.model);
     const rootIds: number[] = [];
     this.storeRoots(roots, (_s, _o, id) => rootIds.push(id));
@@ -269,7 +267,7 @@ export class ParallelSearch<S> extends Search<S> {
       const interval = this.options.progressIntervalMs ?? 500;
       Atomics.wait(this.signal, 0, seen, Math.min(interval, 1000));
       const now = performance.now();
-      this.budget.progress(now, this.queued, { distinctStates: this.table.size, generatedStates: this.generated, depth: this.depth });
+      this.budget.progress(now, this.queued, { distinctStates: this.states.size, generatedStates: this.generated, depth: this.depth });
       for (let i = 0; i < n; i++) {
         const b = Atomics.load(this.heartbeat, i);
         if (b !== beats[i]) {
@@ -296,7 +294,7 @@ export class ParallelSearch<S> extends Search<S> {
     const n = this.workerCount;
     const maxDepth = this.options.maxDepth ?? Infinity;
     const roots: number[][] = Array.from({ length: n }, () => []);
-    rootIds.forEach((id, k) => roots[k % n].push(this.ordinals.at(id), id));
+    rootIds.forEach((id, k) => roots[k % n].push(this.states.ordinals.at(id), id));
     this.depth = 1;
     let atDepthLimit = this.depth >= maxDepth;
     let replies = this.send(roots.map((r) => ({ type: 'step', roots: r, expand: true, atDepthLimit, decided: [...this.found.keys()] })));
@@ -342,7 +340,7 @@ export class ParallelSearch<S> extends Search<S> {
     const newIds: number[][] = Array.from({ length: n }, () => []);
     const newPos: number[] = [];
     const events: LevelEvent[] = [];
-    const base = this.table.size;
+    const base = this.states.size;
     let statesBound = false;
     let depthSeen = false;
     let m = 0;
@@ -367,22 +365,17 @@ export class ParallelSearch<S> extends Search<S> {
       ordinals[m] = ordinal;
       const fp = recs[w].fps[i];
       if (fp === 0n) continue; // a self-loop
-      if (atDepthLimit || this.table.size >= this.budget.maxStates) {
-        if (this.table.get(fp as never) !== -1) continue;
-        if (atDepthLimit) {
-          if (!depthSeen) events.push({ parent, ordinal, phase: 1, kind: 'depth' });
-          depthSeen = true;
-          continue;
-        }
+      const id = this.states.store(fp as Fingerprint, parent, ordinal, atDepthLimit);
+      if (id === BEYOND_DEPTH) {
+        if (!depthSeen) events.push({ parent, ordinal, phase: 1, kind: 'depth' });
+        depthSeen = true;
+      } else if (id === BEYOND_STATES) {
         events.push({ parent, ordinal, phase: 1, kind: 'states' });
         statesBound = true;
         m++;
         break;
       }
-      const id = this.table.size;
-      if (this.table.insert(fp as never, id) !== -1) continue;
-      this.parents.push(parent);
-      this.ordinals.push(ordinal);
+      if (id < 0) continue;
       newIdx[w].push(i);
       newIds[w].push(id);
       newPos.push(m);
@@ -412,7 +405,7 @@ export class ParallelSearch<S> extends Search<S> {
     commit.forEach((r) => {
       (r.stateEvents ?? []).forEach((id, j) => {
         if (id < 0) return;
-        events.push({ parent: this.parents.at(id), ordinal: this.ordinals.at(id), phase: 1, kind: 'decide', property: this.props.stateIds[j], at: { id, ordinal: -1 } });
+        events.push({ parent: this.states.parents.at(id), ordinal: this.states.ordinals.at(id), phase: 1, kind: 'decide', property: this.props.stateIds[j], at: { id, ordinal: -1 } });
       });
     });
     events.sort(compareEvents);
@@ -434,7 +427,7 @@ export class ParallelSearch<S> extends Search<S> {
       for (let i = 0; i < e.ids.length && e.ids[i] < halt.parent; i++) this.generated += e.counts[i];
     }
     if (halt.ordinal >= 0) {
-      const state = replayPath(this.model, this.pathTo({ id: halt.parent, ordinal: -1 })).states.at(-1) as S;
+      const state = replayPath(this.model, this.states.pathTo({ id: halt.parent, ordinal: -1 })).states.at(-1) as S;
       forEachSuccessor(this.model, state, (_next, ordinal) => {
         if (ordinal <= halt.ordinal) this.generated++;
         return ordinal >= halt.ordinal;

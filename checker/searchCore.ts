@@ -1,48 +1,36 @@
 /**
  * Explicit-state search on one thread: breadth-first (shortest counterexamples) or depth-first, over
  * fingerprints. States of the frontier are kept; visited states are kept only as fingerprints with
- * parent links (parent id, candidate ordinal) in typed arrays, and traces are rebuilt by replaying
- * from the initial state, as TLC does.
+ * parent links (`StateStore`), and traces are rebuilt by replaying from the initial state.
  */
 import { exactEncoding, type Fingerprint } from './fingerprint.js';
-import { FingerprintTable } from './fingerprintTable.js';
-import { GrowableInt32Array } from './growableArray.js';
+import { FingerprintTable, type VisitedSet } from './fingerprintTable.js';
 import type { ActionLabel, Model } from './model.js';
-import { Budget, fingerprintWithObservers, keyFunction, NO_OBSERVERS, observedText, PropertySet } from './kernel.js';
+import { BEYOND_DEPTH, BEYOND_STATES, Budget, fingerprintWithObservers, keyFunction, NO_OBSERVERS, observedText, PropertySet, SEEN, StateStore, type Discovery } from './kernel.js';
 import type { CheckOptions, SearchVisitor } from './options.js';
 import type { Observer } from './properties.js';
-import { outcomeOf, type BoundReached, type CheckResult, type Path, type PropertyStatus, type Trace, type Verdict } from './result.js';
+import { outcomeOf, type BoundReached, type CheckResult, type PropertyStatus, type SearchStats, type Trace, type Verdict } from './result.js';
 import { forEachSuccessor, labelOf } from './successors.js';
 import { fewestFaults } from './fewerFaults.js';
 import { replayPath } from './trace.js';
 import { initialStatesOf } from './validateModel.js';
 
-/** Where a property was decided: the state `id`, and the step `ordinal` out of it (or -1). */
-export interface Discovery {
-  readonly id: number;
-  readonly ordinal: number;
-}
-
 /**
- * The sequential search, and the bookkeeping (visited table, parent links, decided properties,
- * bounds, result) that the parallel search reuses.
+ * What every search on the main thread keeps, whatever its states and fingerprints (`K`, the
+ * fingerprint's form): the properties decided, the stored states, the budget, and the result.
  */
-export class Search<S> {
+export abstract class SearchBase<S, K> {
   /** The checked properties, split by kind. */
   protected readonly props: PropertySet<S>;
-  protected readonly observers: readonly Observer<S, unknown>[];
   protected readonly found = new Map<string, Discovery>();
   protected pending: number;
-
-  protected readonly table = new FingerprintTable();
-  protected readonly parents = new GrowableInt32Array();
-  protected readonly ordinals = new GrowableInt32Array();
-  private readonly exact: Map<Fingerprint, string> | undefined;
-  private collisions = 0;
-
+  protected readonly states: StateStore<K>;
   protected readonly symmetry: boolean;
   /** Time, memory and states bounds, and progress. */
   protected readonly budget: Budget;
+  protected abstract readonly engine: SearchStats['engine'];
+  /** Fingerprint collisions seen, when they are looked for. */
+  protected collisions: number | undefined;
 
   protected generated = 0;
   protected depth = 0;
@@ -54,46 +42,16 @@ export class Search<S> {
   constructor(
     protected readonly model: Model<S>,
     protected readonly options: CheckOptions,
+    visited: VisitedSet<K>,
   ) {
     this.props = new PropertySet(model, options.properties);
-    this.observers = this.props.observers;
     this.pending = this.props.count;
-    this.exact = options.detectCollisions ? new Map() : undefined;
     this.symmetry = (options.symmetry ?? true) && model.canonicalize !== undefined;
-    this.key = keyFunction(model, this.symmetry);
-    this.visitor = options.visitor as SearchVisitor<S> | undefined;
     this.budget = new Budget(options);
+    this.states = new StateStore(visited, this.budget.maxStates);
   }
 
-  run(): CheckResult<S> {
-    const roots = initialStatesOf(this.model);
-    if ((this.options.strategy ?? 'bfs') === 'dfs') this.dfs(roots);
-    else this.bfs(roots);
-    return this.result();
-  }
-
-  // ---- fingerprints -------------------------------------------------------------------------
-
-  /** What is fingerprinted of a state: its view of its canonical form (chosen once, up front). */
-  private readonly key: (state: S) => unknown;
-
-  /** Sees each stored state and generated step (CheckOptions.visitor). */
-  private readonly visitor: SearchVisitor<S> | undefined;
-
-  /** The id the last `store` found its state under (new or already stored), or -1. */
-  private storedAs = -1;
-
-  protected fingerprintOf(state: S, observed: readonly unknown[]): Fingerprint {
-    const key = this.key(state);
-    const fp = fingerprintWithObservers(key, this.observers, observed);
-    if (this.exact !== undefined) {
-      const text = exactEncoding(key) + observedText(this.observers, observed);
-      const prior = this.exact.get(fp);
-      if (prior === undefined) this.exact.set(fp, text);
-      else if (prior !== text) this.collisions++;
-    }
-    return fp;
-  }
+  abstract run(): CheckResult<S>;
 
   // ---- properties ---------------------------------------------------------------------------
 
@@ -111,9 +69,131 @@ export class Search<S> {
     for (let j = props.decidedOn(state, observed, 0, this.found); j >= 0; j = props.decidedOn(state, observed, j + 1, this.found)) this.decide(props.stateIds[j], { id, ordinal: -1 });
   }
 
+  // ---- bounds -------------------------------------------------------------------------------
+
+  protected stop(bound: BoundReached['bound'], limit: number): void {
+    this.stoppedBy ??= { bound, limit };
+    this.halted = true;
+  }
+
+  /** Called once per expanded state: the budget's bounds and progress. */
+  protected tick(queued: number): void {
+    const stop = this.budget.expansion(queued, this.states.size, this.generated, this.depth);
+    if (stop !== undefined) this.stop(stop.bound, stop.limit);
+  }
+
+  /**
+   * Stores a fingerprint ({@link StateStore.store}). An unseen state beyond the depth bound lets
+   * the search go on with the other states of the last level (their steps are still checked), but
+   * it can no longer say "ok"; the states bound stops it.
+   */
+  protected admit(fp: K, parent: number, ordinal: number, atDepthLimit: boolean): number {
+    const id = this.states.store(fp, parent, ordinal, atDepthLimit);
+    if (id === BEYOND_DEPTH) this.stoppedBy ??= { bound: 'depth', limit: this.options.maxDepth ?? 0 };
+    else if (id === BEYOND_STATES) this.stop('states', this.budget.maxStates);
+    return id;
+  }
+
+  // ---- results ------------------------------------------------------------------------------
+
+  /**
+   * The trace to a discovery; a breadth-first counterexample is the shortest one with the fewest
+   * fault steps (see fewerFaults.ts), the same whatever order the states were met in.
+   */
+  private traceTo(id: string, status: PropertyStatus, at: Discovery): Trace<S> {
+    const trace = replayPath(this.model, this.states.pathTo(at));
+    const property = this.props.selected.find((p) => p.id === id);
+    if (status !== 'violated' || property === undefined || (this.options.strategy ?? 'bfs') !== 'bfs') return trace;
+    return fewestFaults(this.model, property, trace, this.symmetry);
+  }
+
+  protected result(): CheckResult<S> {
+    const complete = this.stoppedBy === undefined && !this.halted;
+    const outcomes = this.props.checked().map((p) => {
+      const at = this.found.get(p.id);
+      const isGoal = p.kind === 'reachable';
+      let status: PropertyStatus;
+      if (at !== undefined) status = isGoal ? 'witnessed' : 'violated';
+      else if (!complete) status = 'unknown';
+      else status = isGoal ? 'unwitnessed' : 'holds';
+      return outcomeOf<S>(p, status, at === undefined ? undefined : this.traceTo(p.id, status, at));
+    });
+    const failed = outcomes.some((o) => o.status === 'violated' || o.status === 'unwitnessed');
+    // Halting because every property is decided leaves nothing unknown; any other stop is partial.
+    const partial = this.stoppedBy !== undefined || (this.halted && this.pending > 0);
+    const verdict: Verdict = failed ? 'violation' : partial ? 'incomplete' : 'ok';
+    const seconds = this.budget.seconds();
+    this.budget.memory.sample();
+    const distinct = this.distinctOverride ?? this.states.size;
+    return {
+      model: this.model.name,
+      strategy: this.options.strategy ?? 'bfs',
+      verdict,
+      properties: outcomes,
+      stats: {
+        distinctStates: distinct,
+        generatedStates: this.generated,
+        depth: this.depth,
+        seconds,
+        statesPerSecond: seconds > 0 ? distinct / seconds : 0,
+        peakMemoryMB: this.budget.memory.peakRss / 1048576,
+        bytesPerState: distinct ? this.states.bytes / distinct : 0,
+        ...(this.collisions === undefined ? {} : { collisions: this.collisions }),
+        engine: this.engine,
+      },
+      ...(this.stoppedBy === undefined ? {} : { stoppedBy: this.stoppedBy }),
+    };
+  }
+}
+
+/** The generic search: object states, BigInt fingerprints, breadth- or depth-first. */
+export class Search<S> extends SearchBase<S, Fingerprint> {
+  protected readonly engine: SearchStats['engine'] = 'generic';
+  protected readonly observers: readonly Observer<S, unknown>[];
+  /** The visited set, for the id a step's state was stored under. */
+  private readonly table: FingerprintTable;
+  /** Exact encodings by fingerprint, when collisions are looked for. */
+  private readonly exact: Map<Fingerprint, string> | undefined;
+  /** What is fingerprinted of a state: its view of its canonical form (chosen once, up front). */
+  private readonly key: (state: S) => unknown;
+  /** Sees each stored state and generated step (CheckOptions.visitor). */
+  private readonly visitor: SearchVisitor<S> | undefined;
+  /** The id the last `store` found its state under (new, or stored before when visited), or -1. */
+  private storedAs = -1;
+
+  constructor(model: Model<S>, options: CheckOptions) {
+    const table = new FingerprintTable();
+    super(model, options, table);
+    this.table = table;
+    this.observers = this.props.observers;
+    this.exact = options.detectCollisions ? new Map() : undefined;
+    if (this.exact !== undefined) this.collisions = 0;
+    this.key = keyFunction(model, this.symmetry);
+    this.visitor = options.visitor as SearchVisitor<S> | undefined;
+  }
+
+  run(): CheckResult<S> {
+    const roots = initialStatesOf(this.model);
+    if ((this.options.strategy ?? 'bfs') === 'dfs') this.dfs(roots);
+    else this.bfs(roots);
+    return this.result();
+  }
+
+  protected fingerprintOf(state: S, observed: readonly unknown[]): Fingerprint {
+    const key = this.key(state);
+    const fp = fingerprintWithObservers(key, this.observers, observed);
+    if (this.exact !== undefined) {
+      const text = exactEncoding(key) + observedText(this.observers, observed);
+      const prior = this.exact.get(fp);
+      if (prior === undefined) this.exact.set(fp, text);
+      else if (prior !== text) (this.collisions as number)++;
+    }
+    return fp;
+  }
+
   /** Shows a newly stored state to the visitor and checks the state properties on it. */
   protected onNewState(state: S, observed: readonly unknown[], id: number): void {
-    this.visitor?.state(state, id, this.parents.at(id) === -1);
+    this.visitor?.state(state, id, this.states.parents.at(id) === -1);
     this.checkState(state, observed, id);
   }
 
@@ -123,44 +203,12 @@ export class Search<S> {
     return next;
   }
 
-  // ---- bounds -------------------------------------------------------------------------------
-
-  protected stop(bound: BoundReached['bound'], limit: number): void {
-    this.stoppedBy ??= { bound, limit };
-    this.halted = true;
-  }
-
-  /** Called once per expanded state: the budget's bounds and progress. */
-  protected tick(queued: number, distinctStates: number = this.table.size): void {
-    const stop = this.budget.expansion(queued, distinctStates, this.generated, this.depth);
-    if (stop !== undefined) this.stop(stop.bound, stop.limit);
-  }
-
-  // ---- exploration --------------------------------------------------------------------------
-
-  /**
-   * Stores a state if its fingerprint is new; returns its id, or -1 if it was seen (or could not
-   * be stored because of the state bound, which then stops the search).
-   */
+  /** Stores a state if its fingerprint is new (see {@link admit}); returns its id, else a negative answer of `StateStore.store`. */
   protected store(state: S, observed: readonly unknown[], parent: number, ordinal: number, atDepthLimit: boolean): number {
     const fp = this.fingerprintOf(state, observed);
-    const id = this.table.size;
-    if (atDepthLimit || id >= this.budget.maxStates) {
-      this.storedAs = this.table.get(fp);
-      if (this.storedAs === -1) {
-        // Something lies beyond the depth bound: the search goes on with the other states of
-        // the last level (their edges are still checked) but can no longer say "ok".
-        if (atDepthLimit) this.stoppedBy ??= { bound: 'depth', limit: this.options.maxDepth ?? 0 };
-        else this.stop('states', this.budget.maxStates);
-      }
-      return -1;
-    }
-    const prior = this.table.insert(fp, id);
-    this.storedAs = prior === -1 ? id : prior;
-    if (prior !== -1) return -1;
-    this.parents.push(parent);
-    this.ordinals.push(ordinal);
-    this.onNewState(state, observed, id);
+    const id = this.admit(fp, parent, ordinal, atDepthLimit);
+    this.storedAs = id >= 0 ? id : id === SEEN && this.visitor !== undefined ? this.table.get(fp) : -1;
+    if (id >= 0) this.onNewState(state, observed, id);
     return id;
   }
 
@@ -257,68 +305,5 @@ export class Search<S> {
       this.tick(states.length);
       this.expand(s, o, id, d >= maxDepth, push);
     }
-  }
-
-  // ---- results ------------------------------------------------------------------------------
-
-  protected pathTo(at: Discovery): Path {
-    const steps: number[] = [];
-    let cur = at.id;
-    while (this.parents.at(cur) !== -1) {
-      steps.push(this.ordinals.at(cur));
-      cur = this.parents.at(cur);
-    }
-    steps.reverse();
-    if (at.ordinal >= 0) steps.push(at.ordinal);
-    return { initial: this.ordinals.at(cur), steps };
-  }
-
-  /**
-   * The trace to a discovery; a breadth-first counterexample is the shortest one with the fewest
-   * fault steps (see fewerFaults.ts), the same whatever order the states were met in.
-   */
-  private traceTo(id: string, status: PropertyStatus, at: Discovery): Trace<S> {
-    const trace = replayPath(this.model, this.pathTo(at));
-    const property = this.props.selected.find((p) => p.id === id);
-    if (status !== 'violated' || property === undefined || (this.options.strategy ?? 'bfs') !== 'bfs') return trace;
-    return fewestFaults(this.model, property, trace, this.symmetry);
-  }
-
-  protected result(): CheckResult<S> {
-    const complete = this.stoppedBy === undefined && !this.halted;
-    const outcomes = this.props.checked().map((p) => {
-      const at = this.found.get(p.id);
-      const isGoal = p.kind === 'reachable';
-      let status: PropertyStatus;
-      if (at !== undefined) status = isGoal ? 'witnessed' : 'violated';
-      else if (!complete) status = 'unknown';
-      else status = isGoal ? 'unwitnessed' : 'holds';
-      return outcomeOf<S>(p, status, at === undefined ? undefined : this.traceTo(p.id, status, at));
-    });
-    const failed = outcomes.some((o) => o.status === 'violated' || o.status === 'unwitnessed');
-    // Halting because every property is decided leaves nothing unknown; any other stop is partial.
-    const partial = this.stoppedBy !== undefined || (this.halted && this.pending > 0);
-    const verdict: Verdict = failed ? 'violation' : partial ? 'incomplete' : 'ok';
-    const seconds = this.budget.seconds();
-    this.budget.memory.sample();
-    const distinct = this.distinctOverride ?? this.table.size;
-    return {
-      model: this.model.name,
-      strategy: this.options.strategy ?? 'bfs',
-      verdict,
-      properties: outcomes,
-      stats: {
-        distinctStates: distinct,
-        generatedStates: this.generated,
-        depth: this.depth,
-        seconds,
-        statesPerSecond: seconds > 0 ? distinct / seconds : 0,
-        peakMemoryMB: this.budget.memory.peakRss / 1048576,
-        bytesPerState: distinct ? (this.table.bytes + this.parents.bytes + this.ordinals.bytes) / distinct : 0,
-        ...(this.exact === undefined ? {} : { collisions: this.collisions }),
-        engine: 'generic',
-      },
-      ...(this.stoppedBy === undefined ? {} : { stoppedBy: this.stoppedBy }),
-    };
   }
 }

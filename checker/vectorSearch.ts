@@ -15,8 +15,8 @@
 import { FingerprintPairTable } from './fingerprintTable.js';
 import type { Model } from './model.js';
 import type { CheckOptions } from './options.js';
-import type { CheckResult } from './result.js';
-import { Search } from './searchCore.js';
+import type { CheckResult, SearchStats } from './result.js';
+import { SearchBase } from './searchCore.js';
 import { initialStatesOf } from './validateModel.js';
 import { NO_OBSERVERS, PropertySet } from './kernel.js';
 import { VectorBuilder, vectorFingerprint, vectorSpecOf, type CompiledVectorSpec, type VectorState } from './vectorModel.js';
@@ -74,11 +74,12 @@ class LevelArena {
   }
 }
 
-/** The state-vector search; bookkeeping, decisions and results are {@link Search}'s. */
-export class VectorSearch extends Search<VectorState> {
-  private readonly visited = new FingerprintPairTable();
-  private distinct = 0;
+/** The state-vector search; bookkeeping, decisions and results are {@link SearchBase}'s. */
+export class VectorSearch extends SearchBase<VectorState, Int32Array> {
+  protected readonly engine: SearchStats['engine'] = 'state-vector';
   private readonly checksStates: boolean;
+  /** The fingerprint lanes of the state being stored. */
+  private readonly fp = new Int32Array(2);
   /** Writes successors into {@link dst}, which holds a copy of {@link src} between steps. */
   private readonly builder: VectorBuilder;
   /** The state being expanded, as actions read it. */
@@ -91,51 +92,30 @@ export class VectorSearch extends Search<VectorState> {
     options: CheckOptions,
     private readonly compiled: CompiledVectorSpec,
   ) {
-    super(model, options);
+    super(model, options, new FingerprintPairTable());
     this.checksStates = this.props.invariants.length + this.props.goals.length > 0;
     this.builder = new VectorBuilder(compiled);
     this.src = new Int32Array(compiled.width);
     this.dst = new Int32Array(compiled.width);
   }
 
-  override run(): CheckResult<VectorState> {
+  run(): CheckResult<VectorState> {
     this.bfsVectors(initialStatesOf(this.model));
-    this.distinctOverride = this.distinct;
     return this.result();
   }
 
-  protected override result(): CheckResult<VectorState> {
-    const r = super.result();
-    const d = r.stats.distinctStates;
-    const bytes = this.visited.bytes + this.parents.bytes + this.ordinals.bytes;
-    return { ...r, stats: { ...r.stats, bytesPerState: d ? bytes / d : 0, engine: 'state-vector' } };
-  }
-
-  /**
-   * The generic search's `store` on a vector: whether (lo, hi) is new and was stored (with its
-   * parent link and its properties checked); at the depth or state bound it is only looked up.
-   */
-  private admit(v: VectorState, lo: number, hi: number, parent: number, ordinal: number, atDepthLimit: boolean): boolean {
-    const id = this.distinct;
-    if (atDepthLimit || id >= this.budget.maxStates) {
-      if (!this.visited.has(lo, hi)) {
-        if (atDepthLimit) this.stoppedBy ??= { bound: 'depth', limit: this.options.maxDepth ?? 0 };
-        else this.stop('states', this.budget.maxStates);
-      }
-      return false;
-    }
-    if (!this.visited.add(lo, hi)) return false;
-    this.distinct++;
-    this.parents.push(parent);
-    this.ordinals.push(ordinal);
+  /** Stores the state `v` whose fingerprint is in {@link fp} (`admit`), checking it when new. */
+  private storeVector(v: VectorState, parent: number, ordinal: number, atDepthLimit: boolean, next: LevelArena): void {
+    const fp = this.fp;
+    const id = this.admit(fp, parent, ordinal, atDepthLimit);
+    if (id < 0) return;
     if (this.checksStates) this.checkState(v, NO_OBSERVERS, id);
-    return true;
+    next.push(v, fp[0], fp[1]);
   }
 
   private bfsVectors(roots: readonly VectorState[]): void {
     const c = this.compiled;
     const width = c.width;
-    const fp = new Int32Array(2);
     let largest = 0;
     for (let i = 0; i < width; i++) largest = Math.max(largest, c.sizes[i]);
     const make = largest <= 0x100 ? (n: number) => new Uint8Array(n) : largest <= 0x10000 ? (n: number) => new Uint16Array(n) : (n: number) => new Int32Array(n);
@@ -145,8 +125,8 @@ export class VectorSearch extends Search<VectorState> {
 
     for (let i = 0; i < roots.length && !this.halted; i++) {
       this.generated++;
-      vectorFingerprint(c, roots[i], fp);
-      if (this.admit(roots[i], fp[0], fp[1], -1, i, false)) next.push(roots[i], fp[0], fp[1]);
+      vectorFingerprint(c, roots[i], this.fp);
+      this.storeVector(roots[i], -1, i, false, next);
     }
     this.builder.attach(this.dst);
     while (next.count > 0 && !this.halted) {
@@ -154,9 +134,9 @@ export class VectorSearch extends Search<VectorState> {
       next.count = 0;
       this.depth++;
       const atDepthLimit = this.depth >= maxDepth;
-      const firstId = this.distinct - level.count;
+      const firstId = this.states.size - level.count;
       for (let k = 0; k < level.count && !this.halted; k++) {
-        this.tick(level.count - k + next.count, this.distinct);
+        this.tick(level.count - k + next.count);
         this.expandVector(level, k, firstId + k, atDepthLimit, next);
       }
     }
@@ -172,6 +152,7 @@ export class VectorSearch extends Search<VectorState> {
     const builder = this.builder;
     const src = this.src;
     const dst = this.dst;
+    const fp = this.fp;
     const data = level.data;
     const base = k * width;
     for (let i = 0; i < width; i++) src[i] = dst[i] = data[base + i];
@@ -199,9 +180,9 @@ export class VectorSearch extends Search<VectorState> {
         this.generated++;
         // A step that changes no slot is a self-loop: counted as generated, never looked up.
         if (builder.count !== 0) {
-          const lo = lo0 ^ builder.lo;
-          const hi = hi0 ^ builder.hi;
-          if (this.admit(dst, lo, hi, id, o, atDepthLimit)) next.push(dst, lo, hi);
+          fp[0] = lo0 ^ builder.lo;
+          fp[1] = hi0 ^ builder.hi;
+          this.storeVector(dst, id, o, atDepthLimit, next);
           builder.undo(src);
         }
         if (this.halted) return;
