@@ -18,15 +18,16 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  check, checkLiveness, explainViolation, type Lasso, type LivenessProperty, faultTest, simulate, type CheckOptions, type CheckResult, type JsonValue, type Model, type SimulateOptions,
+  check, checkLiveness, type Lasso, type LivenessProperty, simulate, type CheckOptions, type CheckResult, type JsonValue, type Model, type SimulateOptions,
   type SimulationResult, type Trace,
 } from '../checker/index.js';
-import { formatDuration, formatTime } from '../checker/duration.js';
+import { formatDuration } from '../checker/duration.js';
 import type { RunInfo } from '../reports/outcome.js';
-import { stateParts, timelineSteps, traceDuration, type TimelineStep } from '../reports/timeline.js';
 import { runArtifacts } from '../reports/artifacts.js';
+import { failureBrief } from '../reports/brief.js';
 import { fail, ToolErrorCode } from '../reports/errors.js';
 
+export { counterexampleBrief, lassoBrief } from '../reports/brief.js';
 export { kubernetesScenario } from '../properties/scenario.js';
 export type { KubernetesScenario, KubernetesScenarioInput } from '../properties/scenario.js';
 
@@ -49,41 +50,6 @@ function reportFolder(options: ReportOptions): string {
 
 const slug = (s: string): string => s.replace(/[^a-z0-9-]+/gi, '-').toLowerCase();
 
-/** Traces up to this many steps are shown whole in a failure message; longer ones in brief. */
-const WHOLE_TRACE_STEPS = 8;
-
-/**
- * The lines of a failure message that matter for one counterexample: its length, why its last
- * state violates the property (the property's `explain` hook, when it has one), the faults and
- * operator actions that set it up, the violating step and the state it ends in. A short trace is
- * shown whole; the rest of a long one (routine heartbeats, ticks) is in the full report.
- */
-export function counterexampleBrief<S>(model: Model<S>, id: string, description: string, trace: Trace<S>): string[] {
-  const steps = timelineSteps(model, trace);
-  const isFault = faultTest(model);
-  const at = (s: TimelineStep): string => `${formatTime(s.seconds)}  ${s.actor}  ${s.summary}`;
-  const out = [`✗ ${id} violated (${steps.length} steps, ${formatDuration(traceDuration(steps))} of model time): ${description}`];
-  const property = model.properties.find((p) => p.id === id);
-  const why = property === undefined ? undefined : explainViolation(property, trace);
-  if (why !== undefined) out.push(`    why: ${why}`);
-  const last = steps[steps.length - 1];
-  if (steps.length <= WHOLE_TRACE_STEPS) {
-    for (const s of steps) out.push(`    ${s === last ? '→ ' : ''}${at(s)}`);
-  } else {
-    const faults = steps.filter((s) => isFault?.(trace.states[s.index - 1], s.action, trace.states[s.index]) === true && s !== last);
-    for (const s of faults) out.push(`    fault      ${at(s)}`);
-    const before = steps.length - 1 - faults.length;
-    out.push(`    …          ${before} other steps (in the report)`);
-    if (last) out.push(`    violation  ${at(last)}`);
-  }
-  const end = trace.states[trace.states.length - 1];
-  if (model.describeState && end !== undefined) {
-    out.push('    final state:');
-    for (const p of stateParts(model.describeState(end))) out.push(`      ${p}`);
-  }
-  return out;
-}
-
 /**
  * Writes the report and throws the failure message. `hurried`: the check ran up to a share of
  * the test's timeout, so the report draws no state graph (each explores the model again).
@@ -93,14 +59,7 @@ async function failWith<S>(model: Model<S>, result: CheckResult<S>, info: RunInf
   const files = await runArtifacts(model, result, info, undefined, 200, true, hurried ? 0 : undefined);
   // A fresh folder of its own: nothing is there to replace.
   for (const f of files) writeFileSync(join(dir, f.name), f.content);
-  const lines = [headline];
-  for (const p of result.properties) {
-    if (p.status === 'violated' && p.trace) {
-      lines.push('', ...counterexampleBrief(model, p.id, p.description, p.trace));
-    } else if (p.status === 'unwitnessed') {
-      lines.push('', `✗ ${p.id} never reached on the whole space: ${p.description}`);
-    }
-  }
+  const lines = [headline, ...failureBrief(model, result.properties)];
   if (info.simulation) {
     const { seed, replay } = info.simulation;
     lines.push('', `seed ${seed}${replay ? `, path ${replay}` : ''} (rerun with KUBECHECK_SEED=${seed})`);
@@ -189,27 +148,6 @@ export interface LivenessAssertOptions extends ReportOptions {
   readonly maxStates?: number;
 }
 
-/** A lasso as the lines of a failure message: the steps up to the cycle, then the cycle, marked. */
-export function lassoBrief<S>(model: Model<S>, id: string, description: string, lasso: Lasso<S>): string[] {
-  const steps = timelineSteps(model, { states: lasso.states, actions: lasso.actions, path: { initial: 0, steps: [] } });
-  const cycle = lasso.actions.length - lasso.loop;
-  const out = [`✗ ${id} violated: ${description}`, `    a behaviour that never gets there: ${lasso.loop} steps, then a cycle of ${cycle === 0 ? 'stuttering (nothing fair is left to do)' : `${cycle} steps`} forever`];
-  const show = (s: TimelineStep): string => `${formatTime(s.seconds)}  ${s.actor}  ${s.summary}`;
-  const shown = steps.length <= 2 * WHOLE_TRACE_STEPS ? steps : [...steps.slice(0, WHOLE_TRACE_STEPS), ...steps.slice(-WHOLE_TRACE_STEPS)];
-  for (const s of shown) {
-    if (s.index - 1 === lasso.loop) out.push('    ── loop starts here ──');
-    if (shown.length < steps.length && s === steps[steps.length - WHOLE_TRACE_STEPS]) out.push(`    …  ${steps.length - shown.length} steps`);
-    out.push(`    ${show(s)}`);
-  }
-  if (cycle === 0) out.push('    ── and it stays in this state ──');
-  const end = lasso.states[lasso.states.length - 1];
-  if (model.describeState && end !== undefined) {
-    out.push('    state on the cycle:');
-    for (const p of stateParts(model.describeState(end))) out.push(`      ${p}`);
-  }
-  return out;
-}
-
 /**
  * Asserts that every liveness property holds under the model's fairness (as `check --liveness`
  * checks it); a failure's message shows each violating lasso, where its cycle starts and the
@@ -219,9 +157,8 @@ export async function expectEventually<S>(model: Model<S>, properties: readonly 
   const outcomes = checkLiveness(model, properties, options.maxStates === undefined ? {} : { maxStates: options.maxStates });
   const failed = outcomes.filter((o) => o.status === 'violated' && o.lasso !== undefined);
   if (failed.length === 0) return;
-  const lines = [`expected every liveness property of ${options.scenario ?? model.name} to hold under fairness, but ${failed.map((o) => o.id).join(', ')} ${failed.length === 1 ? 'is' : 'are'} violated`];
-  for (const o of failed) lines.push('', ...lassoBrief(model, o.id, o.description, o.lasso!));
-  throw new Error(lines.join('\n'));
+  const headline = `expected every liveness property of ${options.scenario ?? model.name} to hold under fairness, but ${failed.map((o) => o.id).join(', ')} ${failed.length === 1 ? 'is' : 'are'} violated`;
+  throw new Error([headline, ...failureBrief(model, failed)].join('\n'));
 }
 
 /** Asserts that liveness property `id` (one of `properties`) is violated, and returns its lasso. */

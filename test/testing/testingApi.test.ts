@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { check } from '../../checker/index.js';
-import { counterexampleBrief, expectHolds, expectNoRandomViolation, expectViolation, kubernetesScenario, seedFromEnvironment } from '../../api/testing.js';
+import { action, alwaysEventually, check, eventually, type Model } from '../../checker/index.js';
+import { counterexampleBrief, expectEventually, expectHolds, expectLivenessViolation, expectNoRandomViolation, expectViolation, kubernetesScenario, seedFromEnvironment } from '../../api/testing.js';
 import { kubernetesScenario as ofModel } from '../../api/model.js';
 import { nodeName, type ClusterState } from '../../model/index.js';
 import { remediationOperator } from '../../examples/remediation-operator/remediationOperator.js';
@@ -56,6 +56,36 @@ describe('the testing API', () => {
     // The two-phase commit's property has no explain hook: no line for it.
     const plain = check(buggy()).properties[0];
     expect(counterexampleBrief(buggy(), plain.id, plain.description, plain.trace!)[1]).toMatch(/^ {4}T\+0s/);
+  });
+
+  it('should show each violating lasso in an expectEventually failure: its steps, where its cycle starts and the state it stays in', async () => {
+    // x counts up to 2, then may go back to 1 (fairly) or stay; `inc` is not fair, so x may stop anywhere.
+    const counter: Model<number> = {
+      name: 'counter',
+      initialStates: () => [0],
+      actions: [action<number>({ name: 'inc', enabled: (x) => x < 2, apply: (x) => x + 1 })],
+      properties: [],
+      describeState: (x) => `x is ${x}`,
+    };
+    const live = [alwaysEventually<number>('zero', 'x is 0 infinitely often', (x) => x === 0), eventually<number>('two', 'x reaches 2', (x) => x === 2)];
+    const error = await expectEventually(counter, live).then(() => undefined, (e: Error) => e);
+    expect(error?.message).toBe([
+      'expected every liveness property of counter to hold under fairness, but zero, two are violated',
+      '',
+      '✗ zero violated: x is 0 infinitely often',
+      '    a behaviour that never gets there: 1 steps, then a cycle of stuttering (nothing fair is left to do) forever',
+      '    T+0s  counter  inc',
+      '    ── and it stays in this state ──',
+      '    state on the cycle:',
+      '      x is 1',
+      '',
+      '✗ two violated: x reaches 2',
+      '    a behaviour that never gets there: 0 steps, then a cycle of stuttering (nothing fair is left to do) forever',
+      '    ── and it stays in this state ──',
+      '    state on the cycle:',
+      '      x is 0',
+    ].join('\n'));
+    expect((await expectLivenessViolation(counter, live, 'two')).loop).toBe(0);
   });
 
   it('should return the shortest counterexample of an expected violation', async () => {
