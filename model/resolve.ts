@@ -2,12 +2,12 @@
  * Builds a {@link ClusterConfig} from a scenario, a parsed config file and `--set` pairs, and
  * validates it as strictly as Kubernetes does, naming the rule. `configToObject` is its inverse.
  */
-import type { ClusterConfig, CustomObjectConfig, Outage, TolerationSetting, WorkloadConfig, WorkloadKind } from './config.js';
+import type { ClusterConfig, CustomObjectConfig, FaultStep, Outage, TolerationSetting, WorkloadConfig, WorkloadKind } from './config.js';
 import type { JsonValue } from '../checker/model.js';
 import { defaultGracePeriod, defaultWorkloads, WORKLOAD_KINDS } from './config.js';
-import { formatDuration, parseDuration } from './duration.js';
+import { parseDuration } from './duration.js';
 import { ModelErrorCode, modelError } from './errors.js';
-import { parameterSpecs, type ParameterSpec } from './parameters.js';
+import { parameterSpec, parameterSpecs, parameterValue, writtenValue, type ParameterSpec, type ParameterValue } from './parameters.js';
 import { scenarioOverrides, scenarios } from './scenarios.js';
 import { validateConfig } from './validate.js';
 
@@ -57,20 +57,21 @@ function unknownKey(key: string, where: string): never {
  * by the parameters' own (a config nested thousands of levels deep is one unknown key, not a
  * stack overflow).
  */
-function flatten(value: unknown, prefix: string, out: Map<string, unknown>): void {
+function flatten(value: unknown, prefix = '', out = new Map<string, unknown>()): Map<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     if (prefix === '') modelError(ModelErrorCode.invalidConfigFile, `config file: expected an object of sections (e.g. { cluster: { nodes: 3 } }), got ${Array.isArray(value) ? 'a list' : quoted(value)}`);
     out.set(prefix, value);
-    return;
+    return out;
   }
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     const key = prefix ? `${prefix}.${k}` : k;
-    const isParam = parameterSpecs().some((s) => s.key === key);
+    const isParam = parameterSpec(key) !== undefined;
     const isSection = !isParam && parameterSpecs().some((s) => s.key.startsWith(`${key}.`));
     if (isParam || (prefix === '' && FILE_META.has(k))) out.set(key, v);
     else if (isSection && v !== null && typeof v === 'object' && !Array.isArray(v)) flatten(v, key, out);
     else unknownKey(key, 'config file');
   }
+  return out;
 }
 
 /** A user's value for a message: JSON, cut short when long. */
@@ -105,7 +106,32 @@ function parseNumber(key: string, raw: unknown): number {
 /** `1.32`, `v1.32`, `1.33.1`: a Kubernetes minor version, optionally with a patch. */
 const KUBERNETES_VERSION = /^v?\d+\.\d+(\.\d+)?$/;
 
-function parseValue(spec: ParameterSpec, raw: unknown): unknown {
+/** `node-2` (index 1), or `none` (-1): a pod template's spec.nodeName. */
+function parseNode(key: string, raw: unknown): number {
+  if (raw === 'none' || raw === null || raw === '') return -1;
+  const m = typeof raw === 'string' ? /^node-(\d+)$/.exec(raw.trim()) : null;
+  if (m === null || Number(m[1]) < 1) modelError(ModelErrorCode.invalidValue, `${key}: expected a node name such as node-2, or none, got ${JSON.stringify(raw)}`);
+  return Number(m[1]) - 1;
+}
+
+/** `node-crash:node-1,node-crash:node-2+20s` (or a list of such steps in a file), or `none`. */
+function parseSequence(key: string, raw: unknown): FaultStep[] {
+  if (raw === 'none' || raw === null || raw === '') return [];
+  const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : undefined;
+  if (items === undefined) modelError(ModelErrorCode.invalidValue, `${key}: expected a list such as node-crash:node-1,node-crash:node-2, got ${JSON.stringify(raw)}`);
+  return items.map((item: unknown) => {
+    const m = typeof item === 'string' ? /^\s*([a-z][a-z-]*)(?::([a-z0-9-]+))?(?:\+([0-9.]+[a-z]+))?\s*$/.exec(item) : null;
+    if (m === null) modelError(ModelErrorCode.invalidValue, `${key}: expected fault:target or fault:target+delay (e.g. node-crash:node-1,node-crash:node-2+20s), got ${JSON.stringify(item)}`);
+    return { fault: m[1], target: m[2] ?? null, after: m[3] === undefined ? null : parseDuration(key, m[3]) };
+  });
+}
+
+/**
+ * A value as given (a `--set` string, or what a config file holds) read as `spec`'s kind: what
+ * the resolved config holds, or null where the kind has a "not set" (a toleration's `default` or
+ * `same`, an optional duration's `same`, the default workloads).
+ */
+function parseValue(spec: ParameterSpec, raw: unknown): ParameterValue | null {
   switch (spec.type) {
     case 'duration':
       return parseDuration(spec.key, raw);
@@ -127,23 +153,20 @@ function parseValue(spec: ParameterSpec, raw: unknown): unknown {
       if (typeof raw !== 'string' && typeof raw !== 'number') modelError(ModelErrorCode.invalidValue, `${spec.key}: expected a string, got ${quoted(raw)}`);
       return String(raw);
     case 'outage': {
-      const known: Outage[] = ['none', 'kube-scheduler', 'kube-controller-manager', 'kube-apiserver'];
-      if (!known.includes(raw as Outage)) modelError(ModelErrorCode.invalidValue, `${spec.key}: expected one of ${known.join(', ')}, got ${quoted(raw)}`);
-      return raw;
+      const known: readonly Outage[] = ['none', 'kube-scheduler', 'kube-controller-manager', 'kube-apiserver'];
+      const outage = known.find((o) => o === raw);
+      if (outage === undefined) modelError(ModelErrorCode.invalidValue, `${spec.key}: expected one of ${known.join(', ')}, got ${quoted(raw)}`);
+      return outage;
     }
     case 'toleration':
       if (raw === 'default' || raw === 'same' || raw === null) return null;
       if (raw === 'forever' || raw === 'none') return raw;
       if (typeof raw === 'string' && !/^-?\d+$/.test(raw.trim())) {
-        modelError(ModelErrorCode.invalidValue, `${spec.key}: expected seconds, forever, none or ${spec.defaultValue}, got ${JSON.stringify(raw)}`);
+        modelError(ModelErrorCode.invalidValue, `${spec.key}: expected seconds, forever, none or ${spec.unset}, got ${JSON.stringify(raw)}`);
       }
       return parseInteger(spec.key, raw);
-    case 'node': {
-      if (raw === 'none' || raw === null || raw === '') return -1;
-      const m = typeof raw === 'string' ? /^node-(\d+)$/.exec(raw.trim()) : null;
-      if (m === null || Number(m[1]) < 1) modelError(ModelErrorCode.invalidValue, `${spec.key}: expected a node name such as node-2, or none, got ${JSON.stringify(raw)}`);
-      return Number(m[1]) - 1;
-    }
+    case 'node':
+      return parseNode(spec.key, raw);
     case 'optionalDuration':
       if (raw === 'same' || raw === null) return null;
       return parseDuration(spec.key, raw);
@@ -151,16 +174,8 @@ function parseValue(spec: ParameterSpec, raw: unknown): unknown {
       return parseWorkloads(spec.key, raw);
     case 'objects':
       return parseObjects(spec.key, raw);
-    case 'faultSequence': {
-      if (raw === 'none' || raw === null || raw === '') return [];
-      const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : undefined;
-      if (items === undefined) modelError(ModelErrorCode.invalidValue, `${spec.key}: expected a list such as node-crash:node-1,node-crash:node-2, got ${JSON.stringify(raw)}`);
-      return items.map((item) => {
-        const m = typeof item === 'string' ? /^\s*([a-z][a-z-]*)(?::([a-z0-9-]+))?(?:\+([0-9.]+[a-z]+))?\s*$/.exec(item) : null;
-        if (m === null) modelError(ModelErrorCode.invalidValue, `${spec.key}: expected fault:target or fault:target+delay (e.g. node-crash:node-1,node-crash:node-2+20s), got ${JSON.stringify(item)}`);
-        return { fault: m[1], target: m[2] ?? null, after: m[3] === undefined ? null : parseDuration(spec.key, m[3]) };
-      });
-    }
+    case 'faultSequence':
+      return parseSequence(spec.key, raw);
   }
 }
 
@@ -261,7 +276,7 @@ function parseWorkloads(key: string, raw: unknown): WorkloadConfig[] | null {
     if (tol === null || typeof tol !== 'object' || Array.isArray(tol)) modelError(ModelErrorCode.invalidValue, `${at}.tolerations: expected { unreachable, notReady }, got ${quoted(tol)}`);
     const t = tol as Record<string, unknown>;
     for (const k of Object.keys(t)) if (k !== 'unreachable' && k !== 'notReady') modelError(ModelErrorCode.unknownParameter, `unknown parameter "${at}.tolerations.${k}" (config file); tolerations has unreachable, notReady`);
-    const node = parseValue({ key: `${at}.nodeName`, kubernetesName: '', component: '', defaultValue: 'none', description: '', type: 'node' }, o.nodeName ?? 'none') as number;
+    const node = parseNode(`${at}.nodeName`, o.nodeName ?? 'none');
     const grace = o.terminationGracePeriodSeconds === undefined || o.terminationGracePeriodSeconds === null ? undefined : parseInteger(`${at}.terminationGracePeriodSeconds`, o.terminationGracePeriodSeconds);
     if (grace !== undefined && grace < 0) modelError(ModelErrorCode.invalidValue, `${at}.terminationGracePeriodSeconds: expected seconds ≥ 0, got ${grace}`);
     const policy = o.podManagementPolicy;
@@ -283,9 +298,10 @@ function parseWorkloads(key: string, raw: unknown): WorkloadConfig[] | null {
 /** The scalar keys of the default workloads, which a given `cluster.workloads` replaces. */
 const SCALAR_WORKLOAD_KEY = /^cluster\.(replicaSet|statefulSet)[A-Z]/;
 
-function setPath(target: Record<string, unknown>, key: string, value: unknown): void {
+/** Sets `value` at a dotted key of `target`, making the sections on the way. */
+function setPath(target: object, key: string, value: unknown): void {
   const parts = key.split('.');
-  let cur = target;
+  let cur = target as Record<string, unknown>;
   for (let i = 0; i < parts.length - 1; i++) {
     cur[parts[i]] ??= {};
     cur = cur[parts[i]] as Record<string, unknown>;
@@ -293,10 +309,17 @@ function setPath(target: Record<string, unknown>, key: string, value: unknown): 
   cur[parts[parts.length - 1]] = value;
 }
 
-function getPath(source: unknown, key: string): unknown {
-  let cur = source;
-  for (const p of key.split('.')) cur = (cur as Record<string, unknown>)[p];
-  return cur;
+/**
+ * The config the values make, each at its dotted key, in the declarations' order. The one place
+ * the declarations become the hand-written type: the compile-time schema test
+ * (test/model/parameterSchema.test.ts) proves that the declared keys are exactly ClusterConfig's
+ * fields, each of its declared kind, and `parseValue` gives each kind its value.
+ */
+function nest(scenario: string, allowUnsafe: boolean, values: ReadonlyMap<string, unknown>): ClusterConfig {
+  const out = { scenario, allowUnsafe };
+  for (const [key, value] of values) setPath(out, key, value);
+  // What setPath added: every other field of ClusterConfig, of its type (see above).
+  return out as ClusterConfig;
 }
 
 /**
@@ -308,77 +331,48 @@ export function resolveConfig(scenario: string, input: ResolveInput = {}): Clust
   if (overrides === undefined) {
     modelError(ModelErrorCode.unknownScenario, `unknown scenario "${scenario}"; known: ${scenarios.map((s) => s.name).join(', ')}`);
   }
-  const raw = new Map<string, unknown>();
-  const explicit = new Set<string>();
-  for (const spec of parameterSpecs()) raw.set(spec.key, spec.defaultValue);
-  for (const [k, v] of Object.entries(overrides)) {
-    raw.set(k, v);
-    explicit.add(k);
-  }
+  // The value as given of each key set anywhere, the later source winning: the scenario, the file, --set.
+  const given = new Map<string, unknown>(Object.entries(overrides));
+  // What the user gives (the file, then --set over it): a workload list must not lose any of it.
+  const user = new Map<string, unknown>();
   let allowUnsafe = input.allowUnsafe === true;
   if (input.file !== undefined) {
-    const flat = new Map<string, unknown>();
-    flatten(input.file, '', flat);
-    for (const [k, v] of flat) {
+    for (const [k, v] of flatten(input.file)) {
       if (k === 'scenario') continue; // the scenario argument decides
       if (k === 'allowUnsafe') {
         allowUnsafe ||= v === true || v === 'true';
         continue;
       }
-      raw.set(k, v);
-      explicit.add(k);
+      user.set(k, v);
     }
   }
   for (const [k, v] of Object.entries(input.set ?? {})) {
-    if (!parameterSpecs().some((s) => s.key === k)) unknownKey(k, '--set');
-    raw.set(k, v);
-    explicit.add(k);
+    if (parameterSpec(k) === undefined) unknownKey(k, '--set');
+    user.set(k, v);
   }
-  const out: Record<string, unknown> = { scenario, allowUnsafe };
-  for (const spec of parameterSpecs()) setPath(out, spec.key, parseValue(spec, raw.get(spec.key)));
-  const cluster = out.cluster as Record<string, unknown>;
-  if (cluster.workloads === null) cluster.workloads = defaultWorkloads(cluster as unknown as ClusterConfig['cluster']);
-  else {
+  for (const [k, v] of user) given.set(k, v);
+  // Each value parsed once, from what was given, else the declared (typed) default.
+  const values = new Map<string, unknown>();
+  for (const spec of parameterSpecs()) values.set(spec.key, given.has(spec.key) ? parseValue(spec, given.get(spec.key)) : spec.default);
+  const listed = values.get('cluster.workloads') as readonly WorkloadConfig[] | null;
+  if (listed !== null) {
     // A list replaces web and db: their own keys, set to anything but what the scenario gives, would be lost.
-    const given = new Map<string, unknown>([...Object.entries(input.set ?? {})]);
-    if (input.file !== undefined) {
-      const flat = new Map<string, unknown>();
-      flatten(input.file, '', flat);
-      for (const [k, v] of flat) if (!given.has(k)) given.set(k, v);
-    }
     for (const spec of parameterSpecs()) {
-      if (!SCALAR_WORKLOAD_KEY.test(spec.key) || !given.has(spec.key)) continue;
-      const base = parseValue(spec, overrides[spec.key] ?? spec.defaultValue);
-      if (JSON.stringify(parseValue(spec, given.get(spec.key))) !== JSON.stringify(base)) {
+      if (!SCALAR_WORKLOAD_KEY.test(spec.key) || !user.has(spec.key)) continue;
+      const base = Object.hasOwn(overrides, spec.key) ? parseValue(spec, overrides[spec.key]) : spec.default;
+      if (JSON.stringify(parseValue(spec, user.get(spec.key))) !== JSON.stringify(base)) {
         modelError(ModelErrorCode.invalidShape, `${spec.key} sets the default workload ${spec.key.includes('replicaSet') ? 'web' : 'db'}, which cluster.workloads replaces; give the value in the list`);
       }
     }
   }
-  if ((cluster.terminationGracePeriodSeconds as number) < 0) modelError(ModelErrorCode.invalidValue, `cluster.terminationGracePeriodSeconds: expected seconds ≥ 0, got ${cluster.terminationGracePeriodSeconds as number}`);
-  if (!explicit.has(GRACE)) {
-    setPath(out, GRACE, defaultGracePeriod(out.kubernetesVersion as string));
+  let config = nest(scenario, allowUnsafe, values.set('cluster.workloads', listed ?? []));
+  // Derived defaults: the workloads the scalar keys describe, the grace period of the version.
+  if (listed === null) config = { ...config, cluster: { ...config.cluster, workloads: defaultWorkloads(config.cluster) } };
+  if (!given.has(GRACE)) {
+    config = { ...config, kubeControllerManager: { ...config.kubeControllerManager, nodeMonitorGracePeriod: defaultGracePeriod(config.kubernetesVersion) } };
   }
-  const config = out as unknown as ClusterConfig;
   validateConfig(config);
   return config;
-}
-
-/** A workload of the list as a config file writes it. */
-function workloadToObject(w: WorkloadConfig): Record<string, unknown> {
-  const grace = {
-    ...(w.terminationGracePeriodSeconds === undefined ? {} : { terminationGracePeriodSeconds: w.terminationGracePeriodSeconds }),
-    ...(w.podManagementPolicy === undefined ? {} : { podManagementPolicy: w.podManagementPolicy }),
-  };
-  if (w.kind === 'DaemonSet') return { kind: w.kind, name: w.name, ...grace };
-  const tol = (t: TolerationSetting): unknown => (t === null ? 'default' : t);
-  return {
-    kind: w.kind,
-    name: w.name,
-    replicas: w.replicas,
-    tolerations: { unreachable: tol(w.tolerations.unreachable), notReady: tol(w.tolerations.notReady) },
-    nodeName: w.nodeName < 0 ? 'none' : `node-${w.nodeName + 1}`,
-    ...grace,
-  };
 }
 
 /** A JSON-serialisable form of `config` that {@link resolveConfig} reads back to an equal config. */
@@ -386,22 +380,9 @@ export function configToObject(config: ClusterConfig): unknown {
   const out: Record<string, unknown> = { scenario: config.scenario };
   if (config.allowUnsafe) out.allowUnsafe = true;
   for (const spec of parameterSpecs()) {
-    const v = getPath(config, spec.key);
-    let written: unknown = v;
-    if (spec.type === 'duration') written = formatDuration(v as number);
-    else if (spec.type === 'toleration') written = v === null ? spec.defaultValue : v;
-    else if (spec.type === 'node') written = v === -1 ? 'none' : `node-${(v as number) + 1}`;
-    else if (spec.type === 'optionalDuration') written = v === null ? 'same' : formatDuration(v as number);
-    else if (spec.type === 'workloads') {
-      const list = v as readonly WorkloadConfig[];
-      written = JSON.stringify(list) === JSON.stringify(defaultWorkloads(config.cluster)) ? 'default' : list.map(workloadToObject);
-    } else if (spec.type === 'objects') {
-      written = (v as readonly CustomObjectConfig[]).length === 0 ? 'none' : v;
-    } else if (spec.type === 'faultSequence') {
-      const steps = v as readonly { fault: string; target: string | null; after: number | null }[];
-      written = steps.length === 0 ? 'none' : steps.map((x) => `${x.fault}${x.target === null ? '' : `:${x.target}`}${x.after === null ? '' : `+${formatDuration(x.after)}`}`).join(',');
-    }
-    setPath(out, spec.key, written);
+    const v = parameterValue(config, spec.key);
+    const byDefault = spec.type === 'workloads' && JSON.stringify(v) === JSON.stringify(defaultWorkloads(config.cluster));
+    setPath(out, spec.key, writtenValue(spec, byDefault ? null : v));
   }
   return out;
 }

@@ -7,15 +7,48 @@ import type { ClusterConfig, LeaderElectionConfig } from './config.js';
 import { candidateLeaderElection, leaseRenewInterval } from './config.js';
 import { formatDuration } from './duration.js';
 import { ModelErrorCode, modelError } from './errors.js';
+import { parameterSpec, parameterSpecs, parameterValue, type BoundRule, type ParameterSpec } from './parameters.js';
 import { canHappen, EVENT_KINDS, possibleEvents } from './possible.js';
 
 /** The faults and operator actions a fault sequence may name (as `model/faults.ts` names them). */
 export const FAULT_NAMES: readonly string[] = EVENT_KINDS;
 
-const TOLERATION_KEYS = [
-  'replicaSetTolerationSeconds', 'replicaSetUnreachableTolerationSeconds', 'replicaSetNotReadyTolerationSeconds',
-  'statefulSetTolerationSeconds', 'statefulSetUnreachableTolerationSeconds', 'statefulSetNotReadyTolerationSeconds',
-] as const;
+/** The error code of each rule a declared bound belongs to (KC105 is `unsafe`'s, waived by allowUnsafe). */
+const BOUND_CODES: Readonly<Record<Exclude<BoundRule, 'kubernetes'>, (typeof ModelErrorCode)[keyof typeof ModelErrorCode]>> = {
+  shape: ModelErrorCode.invalidShape,
+  value: ModelErrorCode.invalidValue,
+  model: ModelErrorCode.modelLimit,
+};
+
+/** A value of `spec`'s as a message shows it: a duration written with its unit, a number as it is. */
+function shown(spec: ParameterSpec, v: number): string {
+  return spec.type === 'duration' || spec.type === 'optionalDuration' ? formatDuration(v) : String(v);
+}
+
+/**
+ * The refusal of `spec`'s value in `c` by its declared bounds (`model/parameters.ts`), or
+ * undefined where it is within them or is no number (a toleration's forever, none or default).
+ */
+function boundProblem(c: ClusterConfig, spec: ParameterSpec): string | undefined {
+  const b = spec.bounds;
+  const v = parameterValue(c, spec.key);
+  if (b === undefined || typeof v !== 'number') return undefined;
+  const other = b.atMost === undefined ? undefined : parameterSpec(b.atMost);
+  const limit = other === undefined ? undefined : parameterValue(c, other.key);
+  const low = b.above !== undefined ? v > b.above : b.min === undefined || v >= b.min;
+  const high = (b.max === undefined || v <= b.max) && (typeof limit !== 'number' || v <= limit);
+  if (low && high) return undefined;
+  const otherShown = other !== undefined && typeof limit === 'number' ? `${other.key} (${shown(other, limit)})` : '';
+  const says =
+    b.says ??
+    (otherShown !== '' ? (b.min === undefined ? `must not exceed ${otherShown}` : `must be between ${b.min} and ${otherShown}`)
+    : b.max !== undefined ? `must be in ${b.above !== undefined ? `(${b.above}` : `[${b.min ?? '-∞'}`}, ${b.max}]`
+    : b.above === 0 ? 'must be positive'
+    : b.above !== undefined ? `must be greater than ${b.above}`
+    : b.min === 0 ? 'must not be negative'
+    : `must be at least ${b.min}`);
+  return `${spec.key} (${shown(spec, v)}) ${says}${b.source === undefined ? '' : ` (${b.source})`}`;
+}
 
 /** client-go's JitterFactor (tools/leaderelection/leaderelection.go). */
 export const JITTER_FACTOR = 1.2;
@@ -85,55 +118,31 @@ export function validateConfig(c: ClusterConfig): void {
   const unsafe = (message: string): void => {
     if (!c.allowUnsafe) modelError(ModelErrorCode.refusedByKubernetes, `${message}; explore it anyway with --allow-unsafe-config (allowUnsafe: true in a config file or the API)`);
   };
-  if (!(c.model.tick > 0)) modelError(ModelErrorCode.modelLimit, `model.tick (${formatDuration(c.model.tick)}) must be positive`);
-  const cl = c.cluster;
-  shape(cl.nodes >= 1, `cluster.nodes (${cl.nodes}) must be at least 1`);
-  shape(cl.zones >= 1 && cl.zones <= cl.nodes, `cluster.zones (${cl.zones}) must be between 1 and cluster.nodes (${cl.nodes})`);
-  shape(cl.newNodes >= 0 && cl.newNodes <= cl.nodes, `cluster.newNodes (${cl.newNodes}) must be between 0 and cluster.nodes (${cl.nodes})`);
-  // The kubelet's own validation (ValidateKubeletConfiguration).
-  shape(c.kubelet.shutdownGracePeriodCriticalPods <= c.kubelet.shutdownGracePeriod, `kubelet.shutdownGracePeriodCriticalPods (${formatDuration(c.kubelet.shutdownGracePeriodCriticalPods)}) must not exceed kubelet.shutdownGracePeriod (${formatDuration(c.kubelet.shutdownGracePeriod)}) (KubeletConfiguration validation)`);
-  shape(cl.maxPods >= 1, `cluster.maxPods (${cl.maxPods}) must be at least 1`);
-  shape(cl.etcdMembers >= 1, `cluster.etcdMembers (${cl.etcdMembers}) must be at least 1`);
-  shape(cl.etcdMembersDownAtStart >= 0 && cl.etcdMembersDownAtStart <= cl.etcdMembers, `cluster.etcdMembersDownAtStart (${cl.etcdMembersDownAtStart}) must be between 0 and cluster.etcdMembers (${cl.etcdMembers})`);
-  shape(cl.apiservers >= 1, `cluster.apiservers (${cl.apiservers}) must be at least 1`);
-  shape(cl.controllerManagerCandidates >= 1, `cluster.controllerManagerCandidates (${cl.controllerManagerCandidates}) must be at least 1`);
-  shape(cl.schedulerCandidates >= 1, `cluster.schedulerCandidates (${cl.schedulerCandidates}) must be at least 1`);
-  shape(cl.replicaSetReplicas >= 0, `cluster.replicaSetReplicas (${cl.replicaSetReplicas}) must not be negative (apps/v1 validation)`);
-  shape(cl.statefulSetReplicas >= 0, `cluster.statefulSetReplicas (${cl.statefulSetReplicas}) must not be negative (apps/v1 validation)`);
-  for (const [k, v] of Object.entries({ ...c.faults, ...c.operator })) {
-    if (typeof v !== 'number' || k === 'processPauseDuration' || k === 'clockDriftRate' || k === 'apiserverEtcdOutageDuration') continue;
-    shape(v >= 0, `${k in c.faults ? 'faults' : 'operator'}.${k} (${v}) is a budget and must not be negative`);
+  // Every parameter within its declared bounds; Kubernetes' own rules come last, after the shape's.
+  for (const spec of parameterSpecs()) {
+    const rule = spec.bounds?.rule;
+    if (rule === undefined || rule === 'kubernetes') continue;
+    const problem = boundProblem(c, spec);
+    if (problem !== undefined) modelError(BOUND_CODES[rule], problem);
   }
+  const cl = c.cluster;
   for (const step of c.faults.sequence) {
     if (!FAULT_NAMES.includes(step.fault)) modelError(ModelErrorCode.invalidValue, `faults.sequence: unknown fault "${step.fault}"; known: ${FAULT_NAMES.join(', ')}`);
     const node = step.target === null ? null : /^node-(\d+)$/.exec(step.target);
     if (node !== null && (Number(node[1]) < 1 || Number(node[1]) > cl.nodes)) shape(false, `faults.sequence: ${step.fault}:${step.target} names a node that does not exist (cluster.nodes is ${cl.nodes})`);
     if (step.after !== null) multiple(`faults.sequence delay of ${step.fault}`, step.after, c.model.tick);
   }
-  if (!(c.faults.clockDriftRate > 0)) modelError(ModelErrorCode.invalidValue, `faults.clockDriftRate (${c.faults.clockDriftRate}) must be positive`);
-
   const kcm = c.kubeControllerManager;
-  for (const [k, v] of [['nodeEvictionRate', kcm.nodeEvictionRate], ['secondaryNodeEvictionRate', kcm.secondaryNodeEvictionRate]] as const) {
-    if (v < 0) modelError(ModelErrorCode.invalidValue, `kubeControllerManager.${k} (${v}) must not be negative`);
-  }
-  if (!(kcm.unhealthyZoneThreshold > 0 && kcm.unhealthyZoneThreshold <= 1)) {
-    modelError(ModelErrorCode.invalidValue, `kubeControllerManager.unhealthyZoneThreshold (${kcm.unhealthyZoneThreshold}) must be in (0, 1]`);
-  }
-  shape(kcm.largeClusterSizeThreshold >= 0, `kubeControllerManager.largeClusterSizeThreshold (${kcm.largeClusterSizeThreshold}) must not be negative`);
-  for (const k of ['defaultNotReadyTolerationSeconds', 'defaultUnreachableTolerationSeconds'] as const) {
-    if (c.kubeApiserver[k] < 0) modelError(ModelErrorCode.invalidValue, `kubeApiserver.${k} (${c.kubeApiserver[k]}) must not be negative`);
-  }
-  for (const k of TOLERATION_KEYS) {
-    const v = cl[k];
-    if (typeof v === 'number' && v < 0) modelError(ModelErrorCode.invalidValue, `cluster.${k} (${v}) must not be negative`);
-  }
   for (const k of ['replicaSetNodeName', 'statefulSetNodeName'] as const) {
     shape(cl[k] < cl.nodes, `cluster.${k} (node-${cl[k] + 1}) names a node that does not exist (cluster.nodes is ${cl.nodes})`);
   }
   validateWorkloads(c);
 
   // Rules Kubernetes enforces itself.
-  if (!(c.kubelet.nodeLeaseDurationSeconds > 0)) unsafe(`kubelet.nodeLeaseDurationSeconds (${c.kubelet.nodeLeaseDurationSeconds}) must be greater than 0 (kubelet config validation)`);
+  for (const spec of parameterSpecs()) {
+    const problem = spec.bounds?.rule === 'kubernetes' ? boundProblem(c, spec) : undefined;
+    if (problem !== undefined) unsafe(problem);
+  }
   for (const prefix of ['kubeControllerManager', 'kubeScheduler'] as const) {
     const problem = leaderElectionProblem(prefix, c[prefix].leaderElection);
     if (problem !== undefined) unsafe(problem);
@@ -167,9 +176,9 @@ export function validateConfig(c: ClusterConfig): void {
     durations.push([`${prefix}.leaderElection.leaseDuration`, c[prefix].leaderElection.leaseDuration]);
     durations.push([`${prefix}.leaderElection.renewDeadline`, c[prefix].leaderElection.renewDeadline]);
   }
-  for (const k of TOLERATION_KEYS) {
-    const v = cl[k];
-    if (typeof v === 'number') durations.push([`cluster.${k}`, v]);
+  for (const spec of parameterSpecs()) {
+    const v = spec.type === 'toleration' ? parameterValue(c, spec.key) : undefined;
+    if (typeof v === 'number') durations.push([spec.key, v]);
   }
   cl.workloads.forEach((w, i) => {
     for (const t of ['unreachable', 'notReady'] as const) {
