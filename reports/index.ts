@@ -15,3 +15,5 @@ export { dotToPngFile, dotToSvg, graphToDot, hasDotProgram } from './dot.js';
 export { exitCodeOf, formatOutcome, formatProperties, formatStats, formatStop, formatVerdict, violationWhy, type FormatOptions, type RunInfo } from './outcome.js';
 export { counterexampleJson, itfOf, outcomeJson, type CounterexampleJson, type TimelineJson } from './json.js';
 export { markdownReport, type MarkdownOptions } from './markdown.js';
+export { formatLiveness, livenessOutcomes, livenessSummary, reportKind, searchOutcomes, type LivenessSummary } from './liveness.js';
+export { counterexampleBrief, failureBrief, lassoBrief } from './brief.js';
