@@ -4,9 +4,9 @@
  * allocate for minutes and then abort on memory. Sizes above these limits are refused at once,
  * whichever source gives them (--set, a config file, a trace's #meta.config).
  */
-import { configToObject, type ClusterConfig } from '../model/index.js';
+import type { ClusterConfig } from '../model/index.js';
 import { ModelErrorCode, modelError } from '../model/errors.js';
-import { MAX_COUNT, parameterSpecs } from '../model/parameters.js';
+import { MAX_COUNT, parameterSpecs, parameterValue } from '../model/parameters.js';
 import { fail, ToolErrorCode } from '../reports/errors.js';
 import type { ConfigInput } from './subjects.js';
 
@@ -56,13 +56,11 @@ export function refuseOversizedConfig(resolved: ClusterConfig): void {
   if (version !== null && Number(version[1]) !== 1) {
     modelError(ModelErrorCode.invalidValue, `kubernetesVersion: "${resolved.kubernetesVersion.slice(0, 30)}" is not a Kubernetes release kubecheck models; give a 1.x version such as "1.32"`);
   }
-  const config = configToObject(resolved);
-  const list = at(config, 'cluster.workloads');
-  const sizes: [string, unknown, number][] = countBounds().map(({ key, max }) => [key, at(config, key), max]);
-  if (Array.isArray(list)) {
-    sizes.push(['cluster.workloads (their number)', list.length, MAX_COUNT]);
-    list.forEach((w, i) => sizes.push([`cluster.workloads[${i}].replicas`, at(w, 'replicas'), MAX_COUNT]));
-  }
+  // The counts first: the default workloads' replicas are the scalar keys', named as such.
+  const sizes: [string, unknown, number][] = countBounds().map(({ key, max }) => [key, parameterValue(resolved, key), max]);
+  const list = resolved.cluster.workloads;
+  sizes.push(['cluster.workloads (their number)', list.length, MAX_COUNT]);
+  list.forEach((w, i) => sizes.push([`cluster.workloads[${i}].replicas`, w.replicas, MAX_COUNT]));
   for (const [key, value, max] of sizes) if (typeof value === 'number' && value > max) tooLarge(key, value, max);
 }
 
