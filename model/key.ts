@@ -147,7 +147,8 @@ export const readyCode = (r: NodeObject['ready']): number => READY_CODE[r];
 /**
  * How the numeric key sees the state: the orbit's node permutation (`perm[new] = old`, `inv` its
  * inverse), the pods' names in the orbit's representative, and each election's candidate order
- * (`order[new] = old`, `cinv` its inverse; undefined: unmoved).
+ * (`order[new] = old`, `cinv` its inverse; undefined: unmoved). Only the entries below the node
+ * and candidate counts are read (the arrays may be longer scratch).
  */
 export interface KeyPlan {
   readonly perm: readonly number[] | undefined;
@@ -162,12 +163,39 @@ export const IDENTITY_PLAN: KeyPlan = { perm: undefined, inv: undefined, rn: und
 function writeNodeObject(w: KeyBuffer, o: NodeObject | null): void {
   if (o === null) return w.num(ABSENT);
   let bits = 0;
-  for (const t of o.taints) bits |= TAINT_BIT[t];
+  for (let i = 0; i < o.taints.length; i++) bits |= TAINT_BIT[o.taints[i]];
   w.num(READY_CODE[o.ready] * 128 + (o.unschedulable ? 64 : 0) + bits);
 }
 
-function sortedNames(names: readonly string[], rn: ((pod: string) => string) | undefined): readonly string[] {
-  return rn === undefined ? names : names.map(rn).sort();
+// Scratch of the writers that rename pods (one key is written at a time, and each writer is done
+// with it before the next starts): renamed lists are sorted here in place, as the representative
+// keeps them sorted by name, instead of in sorted copies.
+const sortNames: string[] = [];
+const sortNums: number[] = [];
+
+/** Sorts `sortNames[0, length)` (and `sortNums` with them) by name, stable as `Array.prototype.sort`. */
+function sortByName(length: number): void {
+  for (let i = 1; i < length; i++) {
+    const name = sortNames[i];
+    const x = sortNums[i];
+    let j = i - 1;
+    while (j >= 0 && sortNames[j] > name) {
+      sortNames[j + 1] = sortNames[j];
+      sortNums[j + 1] = sortNums[j];
+      j--;
+    }
+    sortNames[j + 1] = name;
+    sortNums[j + 1] = x;
+  }
+}
+
+/** Writes `sortNames[0, length)` sorted, each name with its number in `sortNums` when `withNums`. */
+function writeSortedByName(w: KeyBuffer, length: number, withNums: boolean): void {
+  sortByName(length);
+  for (let i = 0; i < length; i++) {
+    w.text(sortNames[i]);
+    if (withNums) w.num(sortNums[i]);
+  }
 }
 
 /** A node's object and its own fields (running and terminating containers excluded): the head of its symmetry signature. */
@@ -195,15 +223,26 @@ function writeNodeReal(w: KeyBuffer, n: NodeReal, rn: ((pod: string) => string) 
   if (t === undefined || t.length === 0) w.num(0);
   else {
     w.num(t.length);
-    const list = rn === undefined ? t : t.map((x) => ({ pod: rn(x.pod), killIn: x.killIn })).sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
-    for (const x of list) {
-      w.text(x.pod);
-      w.num(x.killIn);
+    if (rn === undefined) {
+      for (let i = 0; i < t.length; i++) {
+        w.text(t[i].pod);
+        w.num(t[i].killIn);
+      }
+    } else {
+      for (let i = 0; i < t.length; i++) {
+        sortNames[i] = rn(t[i].pod);
+        sortNums[i] = t[i].killIn;
+      }
+      writeSortedByName(w, t.length, true);
     }
   }
-  const running = sortedNames(n.running, rn);
+  const running = n.running;
   w.num(running.length);
-  for (const r of running) w.text(r);
+  if (rn === undefined) for (let i = 0; i < running.length; i++) w.text(running[i]);
+  else {
+    for (let i = 0; i < running.length; i++) sortNames[i] = rn(running[i]);
+    writeSortedByName(w, running.length, false);
+  }
 }
 
 function writePod(w: KeyBuffer, name: string, p: PodObject, node: number): void {
@@ -235,15 +274,23 @@ function writeCtrl(w: KeyBuffer, c: ControllerManagerLocal | null, perm: readonl
     w.num(READY_CODE[h.observed]);
   }
   w.num(c.zones.length);
-  for (const z of c.zones) {
-    w.num(ZONE_CODE[z.state]);
-    w.num(z.tokenIn);
+  for (let i = 0; i < c.zones.length; i++) {
+    w.num(ZONE_CODE[c.zones[i].state]);
+    w.num(c.zones[i].tokenIn);
   }
-  w.num(c.evictions.length);
-  const evictions = rn === undefined || c.evictions.length === 0 ? c.evictions : c.evictions.map((x) => ({ pod: rn(x.pod), in: x.in })).sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
-  for (const x of evictions) {
-    w.text(x.pod);
-    w.num(x.in);
+  const evictions = c.evictions;
+  w.num(evictions.length);
+  if (rn === undefined) {
+    for (let i = 0; i < evictions.length; i++) {
+      w.text(evictions[i].pod);
+      w.num(evictions[i].in);
+    }
+  } else {
+    for (let i = 0; i < evictions.length; i++) {
+      sortNames[i] = rn(evictions[i].pod);
+      sortNums[i] = evictions[i].in;
+    }
+    writeSortedByName(w, evictions.length, true);
   }
   w.num(c.gcMissing.length);
   for (let i = 0; i < c.gcMissing.length; i++) w.num(c.gcMissing[perm === undefined ? i : perm[i]]);
@@ -271,6 +318,9 @@ export function writeCandidate(w: KeyBuffer, k: Candidate, holder: number, plan:
   writeCtrl(w, k.ctrl, plan.perm, plan.rn);
 }
 
+/** A candidate reference (negative: none) under an election's inverse candidate order. */
+const remapHolder = (cinv: readonly number[] | undefined, h: number): number => (h < 0 || cinv === undefined ? h : cinv[h]);
+
 /**
  * `stateKey` of the state the plan maps `s` to, as numbers: two states get equal bytes exactly
  * when their `stateKey`s under their plans are equal (the tests hold the two partitions equal on
@@ -287,34 +337,37 @@ export function writeStateKey(w: KeyBuffer, s: ClusterState, plan: KeyPlan): voi
   }
   const pods = s.api.pods;
   w.num(pods.length);
-  const mapNode = (x: number): number => (x < 0 || inv === undefined ? x : inv[x]);
-  if (rn === undefined && inv === undefined) for (const p of pods) writePod(w, p.name, p, p.nodeName);
+  if (rn === undefined && inv === undefined) for (let i = 0; i < pods.length; i++) writePod(w, pods[i].name, pods[i], pods[i].nodeName);
   else {
-    const renamed = pods.map((p) => ({ name: rn === undefined ? p.name : rn(p.name), p }));
-    renamed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const { name, p } of renamed) writePod(w, name, p, mapNode(p.nodeName));
+    // The pods sorted by their names in the representative, each with its index.
+    for (let i = 0; i < pods.length; i++) {
+      sortNames[i] = rn === undefined ? pods[i].name : rn(pods[i].name);
+      sortNums[i] = i;
+    }
+    sortByName(pods.length);
+    for (let i = 0; i < pods.length; i++) {
+      const p = pods[sortNums[i]];
+      writePod(w, sortNames[i], p, p.nodeName < 0 || inv === undefined ? p.nodeName : inv[p.nodeName]);
+    }
   }
-  const remap = (e: number, h: number): number => {
-    const cinv = plan.cinvs[e];
-    return h < 0 || cinv === undefined ? h : cinv[h];
-  };
   for (let e = 0; e < s.api.leases.length; e++) {
     const l = s.api.leases[e];
-    w.num(remap(e, l.holder));
+    w.num(remapHolder(plan.cinvs[e], l.holder));
     w.num(l.durationSeconds);
     w.flag(l.transitioned);
   }
   w.num(s.etcd.length);
-  for (const m of s.etcd) w.flag(m);
+  for (let i = 0; i < s.etcd.length; i++) w.flag(s.etcd[i]);
   w.num(s.apiservers.length);
-  for (const a of s.apiservers) w.flag(a);
+  for (let i = 0; i < s.apiservers.length; i++) w.flag(s.apiservers[i]);
   for (let e = 0; e < s.candidates.length; e++) {
     const list = s.candidates[e];
     const order = plan.orders[e];
+    const cinv = plan.cinvs[e];
     w.num(list.length);
     for (let nu = 0; nu < list.length; nu++) {
       const k = list[order === undefined ? nu : order[nu]];
-      writeCandidate(w, k, remap(e, k.observedHolder), plan);
+      writeCandidate(w, k, remapHolder(cinv, k.observedHolder), plan);
     }
   }
   w.text(budgetKey(s.budget));

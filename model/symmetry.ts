@@ -10,25 +10,59 @@
  * yields the same state once ReplicaSet pods are renamed by (attributes, node). With three or more
  * candidates per election, other candidates are told apart only as "other", which is sound but
  * may keep two representatives of one orbit. The tests compare orbit counts on small models.
+ *
+ * Cost: the checker computes a canonical key for every state it generates, so the plan, the
+ * signatures' offsets and the sort orders live in module-level scratch arrays and the orders are
+ * module-level functions over them: a key allocates nothing but what the state's own strings
+ * need. None of it is re-entrant (one key at a time; each worker thread has its own module), and
+ * a result lives until the next call.
  */
 import { daemonPodName } from './config.js';
 import type { Ctx } from './context.js';
 import { KeyBuffer } from '../checker/keyBuffer.js';
 import { ABSENT, IDENTITY_PLAN, readyCode, stateKey, writeCandidate, writeNodeSignatureHead, writePodAttributes, writeStateKey, type KeyPlan } from './key.js';
-import type { Candidate, ClusterState, ControllerManagerLocal, PodObject } from './state.js';
+import type { Candidate, ClusterState, ControllerManagerLocal, NodeReal } from './state.js';
 
-
-/** How a state maps onto its orbit's representative: nodes (`perm[new] = old`) and ReplicaSet pods. */
+/**
+ * How a state maps onto its orbit's representative: nodes (`perm[new] = old`, `inv` its inverse;
+ * entries below the node count) and ReplicaSet pods (`renameFrom[i]` is called `renameTo[i]`,
+ * i < `renames`; pods that keep their name are not listed). `orbitPlan` refills the one plan.
+ */
 interface OrbitPlan {
-  readonly perm: readonly number[];
-  readonly inv: readonly number[];
-  readonly rename: ReadonlyMap<string, string>;
-  readonly nodesMoved: boolean;
-  readonly renamed: boolean;
+  readonly perm: number[];
+  readonly inv: number[];
+  readonly renameFrom: string[];
+  readonly renameTo: string[];
+  /** Renamed ReplicaSet pods (entries of renameFrom/renameTo). */
+  renames: number;
+  nodesMoved: boolean;
 }
+
+const plan: OrbitPlan = { perm: [], inv: [], renameFrom: [], renameTo: [], renames: 0, nodesMoved: false };
 
 /** The buffer signatures and the canonical key are written to (one state's at a time). */
 const keyBuffer = new KeyBuffer();
+
+// Scratch of `orbitPlan` and `candidateOrder`. Signatures are runs of the key buffer: pod i's is
+// [podAt[i], podAt[i + 1]), node n's [nodeAt[n], nodeAt[n + 1]), and so on.
+const podAt: number[] = [];
+const nodeAt: number[] = [];
+const nameAt: number[] = [];
+const candidateAt: number[] = [];
+/** Whether pod i's container runs on the node being signed (for the pods bound there). */
+const runsHere: number[] = [];
+/** Indices being sorted: the pods bound to a node, the nodes of a group, a ReplicaSet's names, candidates. */
+const order: number[] = [];
+/** A ReplicaSet's pod names: its objects', then containers running without one. */
+const names: string[] = [];
+/** (label, number) pairs of `writePairs`. */
+const pairLabel: string[] = [];
+const pairNum: number[] = [];
+/** Per election: the candidate order (`order[new] = old`) and its inverse, as `candidateOrder` leaves them. */
+const candidateOrders: number[][] = [];
+const candidateInvs: number[][] = [];
+/** Whether the first candidate of the election being ordered stays first (see `candidateOrder`). */
+let fixedFirst = false;
 
 const labelCaches = new WeakMap<Ctx, (name: string) => string>();
 
@@ -57,28 +91,87 @@ function podLabels(ctx: Ctx): (name: string) => string {
 
 const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Sorts a short list in place (groups of nodes, candidates, a workload's pods): cheaper than `Array.prototype.sort` at these sizes. */
-function sortShort<T>(list: T[], order: (a: T, b: T) => number): T[] {
-  for (let i = 1; i < list.length; i++) {
+/** Sorts `list[0, length)` in place (groups of nodes, candidates, a workload's pods): cheaper than `Array.prototype.sort` at these sizes, and stable. */
+function sortShort<T>(list: T[], length: number, by: (a: T, b: T) => number): void {
+  for (let i = 1; i < length; i++) {
     const x = list[i];
     let j = i - 1;
-    while (j >= 0 && order(list[j], x) > 0) {
+    while (j >= 0 && by(list[j], x) > 0) {
       list[j + 1] = list[j];
       j--;
     }
     list[j + 1] = x;
   }
+}
+
+// The orders of the sorts, over the signatures written so far.
+const runOrder = (at: readonly number[], a: number, b: number): number => keyBuffer.compareRuns(at[a], at[a + 1], at[b], at[b + 1]);
+const byPodSignature = (a: number, b: number): number => runOrder(podAt, a, b) || runsHere[a] - runsHere[b];
+const byNodeSignature = (a: number, b: number): number => runOrder(nodeAt, a, b) || a - b;
+const byNameSignature = (a: number, b: number): number => runOrder(nameAt, a, b) || byString(names[a], names[b]);
+const byCandidateSignature = (a: number, b: number): number => (fixedFirst ? Number(a !== 0) - Number(b !== 0) : 0) || runOrder(candidateAt, a, b) || a - b;
+
+/** The pairs `pairLabel[i], pairNum[i]` (i < length) written sorted: count, then each label and number. */
+function writePairs(w: KeyBuffer, length: number): void {
+  for (let i = 1; i < length; i++) {
+    const label = pairLabel[i];
+    const x = pairNum[i];
+    let j = i - 1;
+    while (j >= 0 && (byString(pairLabel[j], label) || pairNum[j] - x) > 0) {
+      pairLabel[j + 1] = pairLabel[j];
+      pairNum[j + 1] = pairNum[j];
+      j--;
+    }
+    pairLabel[j + 1] = label;
+    pairNum[j + 1] = x;
+  }
+  w.num(length);
+  for (let i = 0; i < length; i++) {
+    w.text(pairLabel[i]);
+    w.num(pairNum[i]);
+  }
+}
+
+/** Writes again the slots [from, to) written before. */
+function copyRun(w: KeyBuffer, from: number, to: number): void {
+  for (let j = from; j < to; j++) w.num(w.slot(j));
+}
+
+/** The index of the pod object named `name` (pods are few), or -1. */
+function podIndexOf(pods: ClusterState['api']['pods'], name: string): number {
+  for (let i = pods.length - 1; i >= 0; i--) if (pods[i].name === name) return i;
+  return -1;
+}
+
+/** The countdown of the eviction a controller manager has queued for `pod`, or ABSENT. */
+function evictionIn(ctrl: ControllerManagerLocal, pod: string): number {
+  const list = ctrl.evictions;
+  for (let i = 0; i < list.length; i++) if (list[i].pod === pod) return list[i].in;
+  return ABSENT;
+}
+
+/** The grace period left of `pod`'s terminating containers on the node, or ABSENT. */
+function killIn(node: NodeReal, pod: string): number {
+  const list = node.terminating;
+  if (list !== undefined) for (let i = 0; i < list.length; i++) if (list[i].pod === pod) return list[i].killIn;
+  return ABSENT;
+}
+
+const NONE: readonly never[] = [];
+
+const slotNameCache = new Map<string, string[]>();
+
+/** `<workload>-<j>` for j < count: the names a ReplicaSet's pods get in a representative. */
+function slotNames(workload: string, count: number): readonly string[] {
+  let list = slotNameCache.get(workload);
+  if (list === undefined) slotNameCache.set(workload, (list = []));
+  while (list.length < count) list.push(`${workload}-${list.length}`);
   return list;
 }
 
-/** A list of (label, number) pairs written sorted: count, then each label and number. */
-function writePairs(w: KeyBuffer, pairs: [string, number][]): void {
-  if (pairs.length > 1) sortShort(pairs, (a, b) => byString(a[0], b[0]) || a[1] - b[1]);
-  w.num(pairs.length);
-  for (const [label, x] of pairs) {
-    w.text(label);
-    w.num(x);
-  }
+function includes(list: readonly string[], length: number, name: string): boolean {
+  for (let i = 0; i < length; i++) if (list[i] === name) return true;
+  return false;
 }
 
 /**
@@ -86,7 +179,7 @@ function writePairs(w: KeyBuffer, pairs: [string, number][]): void {
  * ReplicaSet pods, from signatures of everything attached to a node and to a pod. Signatures are
  * runs of numbers written one after another to the key buffer and sorted in place; their order
  * is any fixed order of their values (no process-local numbering), so every worker picks the
- * same representative.
+ * same representative. Fills and returns the module's one plan.
  */
 function orbitPlan(ctx: Ctx, s: ClusterState): OrbitPlan {
   const N = s.nodes.length;
@@ -94,132 +187,157 @@ function orbitPlan(ctx: Ctx, s: ClusterState): OrbitPlan {
   const kcm = s.candidates[0];
   const labelOf = podLabels(ctx);
   const w = keyBuffer.reset();
-  const podIndex = new Map<string, number>();
   // A pod's attributes: its object but name and node (a StatefulSet pod's name is its identity),
-  // and its eviction timer in each leading controller manager's memory. Run i: [podAt[i], podAt[i + 1]).
-  const podAt = new Array<number>(pods.length + 1);
+  // and its eviction timer in each leading controller manager's memory.
   for (let i = 0; i < pods.length; i++) {
     const p = pods[i];
-    podIndex.set(p.name, i);
     podAt[i] = w.size;
     writePodAttributes(w, p);
     if (labelOf(p.name) === p.name) w.text(p.name);
     else w.num(ABSENT);
-    for (const k of kcm) {
-      if (k.ctrl === null) continue;
-      const x = k.ctrl.evictions.find((e) => e.pod === p.name);
-      w.num(x === undefined ? ABSENT : x.in);
+    for (let c = 0; c < kcm.length; c++) {
+      const ctrl = kcm[c].ctrl;
+      if (ctrl !== null) w.num(evictionIn(ctrl, p.name));
     }
   }
   podAt[pods.length] = w.size;
-  const podOrder = (a: number, b: number): number => w.compareRuns(podAt[a], podAt[a + 1], podAt[b], podAt[b + 1]);
-  const copyPod = (i: number): void => {
-    for (let j = podAt[i]; j < podAt[i + 1]; j++) w.num(w.slot(j));
-  };
 
-  // 1. Nodes, within each zone. Signature n: [nodeAt[n], nodeAt[n + 1]).
-  const nodeAt = new Array<number>(N + 1);
+  // 1. Nodes, within each zone.
   for (let n = 0; n < N; n++) {
     const real = s.nodes[n];
     nodeAt[n] = w.size;
     writeNodeSignatureHead(w, s.api.nodes[n], real);
-    const bound: number[] = [];
-    for (let i = 0; i < pods.length; i++) if (pods[i].nodeName === n) bound.push(i);
-    const runsHere = (i: number): number => (real.running.includes(pods[i].name) ? 1 : 0);
-    if (bound.length > 1) sortShort(bound, (a, b) => podOrder(a, b) || runsHere(a) - runsHere(b));
-    w.num(bound.length);
-    for (const i of bound) {
-      copyPod(i);
-      w.num(runsHere(i));
+    let bound = 0;
+    for (let i = 0; i < pods.length; i++) {
+      if (pods[i].nodeName !== n) continue;
+      order[bound++] = i;
+      runsHere[i] = real.running.includes(pods[i].name) ? 1 : 0;
+    }
+    sortShort(order, bound, byPodSignature);
+    w.num(bound);
+    for (let b = 0; b < bound; b++) {
+      const i = order[b];
+      copyRun(w, podAt[i], podAt[i + 1]);
+      w.num(runsHere[i]);
     }
     // Containers running here: of a pod bound here, bound elsewhere, or gone from the API.
-    writePairs(w, real.running.map((name): [string, number] => {
-      const i = podIndex.get(name);
-      return [labelOf(name), i === undefined ? 0 : pods[i].nodeName === n ? 1 : 2];
-    }));
-    for (const k of kcm) {
-      if (k.ctrl === null) continue;
-      const h = k.ctrl.nodes[n];
+    const running = real.running;
+    for (let r = 0; r < running.length; r++) {
+      const i = podIndexOf(pods, running[r]);
+      pairLabel[r] = labelOf(running[r]);
+      pairNum[r] = i < 0 ? 0 : pods[i].nodeName === n ? 1 : 2;
+    }
+    writePairs(w, running.length);
+    for (let c = 0; c < kcm.length; c++) {
+      const ctrl = kcm[c].ctrl;
+      if (ctrl === null) continue;
+      const h = ctrl.nodes[n];
       w.num(h.sinceProbe);
       w.num((h.unseen ? 1 : 0) | (h.buffered === true ? 2 : 0));
       w.num(readyCode(h.observed));
-      w.num(k.ctrl.gcMissing[n]);
+      w.num(ctrl.gcMissing[n]);
     }
     // Pods a scheduler has assumed onto it, in the schedulers' order.
+    const schedulers = s.candidates[1];
     let assumed = 0;
-    for (const k of s.candidates[1]) if (k.assumed !== null && k.assumed.node === n) assumed++;
+    for (let c = 0; c < schedulers.length; c++) if (schedulers[c].assumed?.node === n) assumed++;
     w.num(assumed);
-    if (assumed > 0) for (const k of s.candidates[1]) if (k.assumed !== null && k.assumed.node === n) w.text(labelOf(k.assumed.pod));
-    writePairs(w, real.terminating === undefined ? [] : real.terminating.map((t): [string, number] => [labelOf(t.pod), t.killIn]));
+    if (assumed > 0) {
+      for (let c = 0; c < schedulers.length; c++) {
+        const a = schedulers[c].assumed;
+        if (a !== null && a.node === n) w.text(labelOf(a.pod));
+      }
+    }
+    const terminating = real.terminating ?? NONE;
+    for (let t = 0; t < terminating.length; t++) {
+      pairLabel[t] = labelOf(terminating[t].pod);
+      pairNum[t] = terminating[t].killIn;
+    }
+    writePairs(w, terminating.length);
   }
   nodeAt[N] = w.size;
-  const perm = new Array<number>(N); // perm[new] = old
+  const { perm, inv } = plan;
   for (let n = 0; n < N; n++) perm[n] = n;
-  let nodesMoved = false;
-  for (const group of ctx.symmetricNodeGroups) {
+  plan.nodesMoved = false;
+  const groups = ctx.symmetricNodeGroups;
+  for (let g = 0; g < groups.length; g++) {
+    const group = groups[g];
     if (group.length < 2) continue;
-    const sorted = sortShort([...group], (a, b) => w.compareRuns(nodeAt[a], nodeAt[a + 1], nodeAt[b], nodeAt[b + 1]) || a - b);
+    for (let i = 0; i < group.length; i++) order[i] = group[i];
+    sortShort(order, group.length, byNodeSignature);
     for (let i = 0; i < group.length; i++) {
-      perm[group[i]] = sorted[i];
-      if (sorted[i] !== group[i]) nodesMoved = true;
+      perm[group[i]] = order[i];
+      if (order[i] !== group[i]) plan.nodesMoved = true;
     }
   }
-  const inv = new Array<number>(N);
   for (let n = 0; n < N; n++) inv[perm[n]] = n;
 
   // 2. ReplicaSet pods, per workload: rename by (attributes, canonical node, canonical nodes running it).
-  const rename = new Map<string, string>();
-  let renamed = false;
-  for (const wl of ctx.workloads) {
+  plan.renames = 0;
+  const workloads = ctx.workloads;
+  for (let k = 0; k < workloads.length; k++) {
+    const wl = workloads[k];
     if (wl.kind !== 'ReplicaSet') continue;
-    const names: string[] = [];
-    for (const p of pods) if (p.workload === wl.name) names.push(p.name);
-    for (const n of s.nodes) for (const r of n.running) if (ctx.workloadOfPod(r) === wl && !names.includes(r)) names.push(r);
-    if (names.length === 0) continue;
-    // Signature of names[j]: [at[j], at[j + 1]).
-    const at = new Array<number>(names.length + 1);
-    for (let j = 0; j < names.length; j++) {
+    let count = 0;
+    for (let i = 0; i < pods.length; i++) if (pods[i].workload === wl.name) names[count++] = pods[i].name;
+    for (let n = 0; n < N; n++) {
+      const running = s.nodes[n].running;
+      for (let r = 0; r < running.length; r++) if (ctx.workloadOfPod(running[r]) === wl && !includes(names, count, running[r])) names[count++] = running[r];
+    }
+    if (count === 0) continue;
+    for (let j = 0; j < count; j++) {
       const name = names[j];
-      at[j] = w.size;
-      const i = podIndex.get(name);
-      if (i === undefined) w.num(ABSENT);
+      nameAt[j] = w.size;
+      const i = podIndexOf(pods, name);
+      if (i < 0) w.num(ABSENT);
       else {
-        copyPod(i);
+        copyRun(w, podAt[i], podAt[i + 1]);
         w.num(pods[i].nodeName < 0 ? pods[i].nodeName : inv[pods[i].nodeName]);
       }
-      const on: [number, number][] = [];
-      for (let n = 0; n < N; n++) {
-        const node = s.nodes[n];
+      // The canonical nodes running it, ascending, with its grace period left there.
+      let on = 0;
+      for (let n = 0; n < N; n++) if (s.nodes[n].running.includes(name)) on++;
+      w.num(on);
+      for (let nu = 0; nu < N; nu++) {
+        const node = s.nodes[perm[nu]];
         if (!node.running.includes(name)) continue;
-        const t = node.terminating?.find((x) => x.pod === name);
-        on.push([inv[n], t === undefined ? ABSENT : t.killIn]);
-      }
-      if (on.length > 1) sortShort(on, (a, b) => a[0] - b[0] || a[1] - b[1]);
-      w.num(on.length);
-      for (const [n, killIn] of on) {
-        w.num(n);
-        w.num(killIn);
+        w.num(nu);
+        w.num(killIn(node, name));
       }
     }
-    at[names.length] = w.size;
-    const order = sortShort(names.map((_, j) => j), (a, b) => w.compareRuns(at[a], at[a + 1], at[b], at[b + 1]) || byString(names[a], names[b]));
-    for (let k = 0; k < order.length; k++) {
-      const nu = `${wl.name}-${k}`;
-      rename.set(names[order[k]], nu);
-      if (nu !== names[order[k]]) renamed = true;
+    nameAt[count] = w.size;
+    for (let j = 0; j < count; j++) order[j] = j;
+    sortShort(order, count, byNameSignature);
+    const slots = slotNames(wl.name, count);
+    for (let j = 0; j < count; j++) {
+      const nu = slots[j];
+      if (nu === names[order[j]]) continue;
+      plan.renameFrom[plan.renames] = names[order[j]];
+      plan.renameTo[plan.renames] = nu;
+      plan.renames++;
     }
   }
-  return { perm, inv, rename, nodesMoved, renamed };
+  return plan;
 }
 
-/** The names a plan gives pods: ReplicaSet pods renamed, DaemonSet pods moved with their node. */
-function podNames(ctx: Ctx, plan: OrbitPlan): ReadonlyMap<string, string> {
-  if (!plan.nodesMoved) return plan.rename;
+/** A pod's name under the current plan: ReplicaSet pods renamed, DaemonSet pods moved with their node once `addDaemonRenames` ran. */
+function renamedPod(name: string): string {
+  for (let i = 0; i < plan.renames; i++) if (plan.renameFrom[i] === name) return plan.renameTo[i];
+  return name;
+}
+
+/** Adds the DaemonSet pods to the plan's renames: each moves with its node. */
+function addDaemonRenames(ctx: Ctx, N: number): void {
   const daemonSets = daemonSetNames(ctx);
-  if (daemonSets.length === 0) return plan.rename;
-  const names = new Map(plan.rename);
-  for (const d of daemonSets) for (let n = 0; n < plan.perm.length; n++) if (plan.inv[n] !== n) names.set(daemonPodName(d, n), daemonPodName(d, plan.inv[n]));
-  return names;
+  for (let d = 0; d < daemonSets.length; d++) {
+    const onNode = daemonPodNames(daemonSets[d], N);
+    for (let n = 0; n < N; n++) {
+      if (plan.inv[n] === n) continue;
+      plan.renameFrom[plan.renames] = onNode[n];
+      plan.renameTo[plan.renames] = onNode[plan.inv[n]];
+      plan.renames++;
+    }
+  }
 }
 
 /** A leader reference as a signature sees it: none (negative, as is), the candidate itself, another. */
@@ -228,41 +346,54 @@ const OTHER = 1e9 + 1;
 const ref = (h: number, self: number): number => (h < 0 ? h : h === self ? SELF : OTHER);
 
 /**
- * Step 3: the order of the candidates of election `e` (`order[new] = old`), or undefined when it
- * stays. A candidate's signature is its key under `plan` with the holder and its observed holder
- * told apart only as itself or another.
+ * Step 3: the order of the candidates of election `e` (`order[new] = old`, entries below the
+ * list's length; the election's scratch array, valid until its next call), or undefined when it
+ * stays. A candidate's signature is its key under `keyPlan` with the holder and its observed
+ * holder told apart only as itself or another.
  */
-function candidateOrder(ctx: Ctx, holder: number, list: readonly Candidate[], e: number, plan: KeyPlan): number[] | undefined {
+function candidateOrder(ctx: Ctx, holder: number, list: readonly Candidate[], e: number, keyPlan: KeyPlan): readonly number[] | undefined {
   if (list.length < 2) return undefined;
   // Candidates with other leader-election settings than the first are not interchangeable with it.
-  const fixedFirst = !ctx.electionSymmetric[e];
+  fixedFirst = !ctx.electionSymmetric[e];
   const w = keyBuffer.reset();
-  // Signature i is slots [at[i], at[i + 1]) of the buffer.
-  const at = new Array<number>(list.length + 1);
   for (let i = 0; i < list.length; i++) {
-    at[i] = w.size;
+    candidateAt[i] = w.size;
     w.num(ref(holder, i));
-    writeCandidate(w, list[i], ref(list[i].observedHolder, i), plan);
+    writeCandidate(w, list[i], ref(list[i].observedHolder, i), keyPlan);
   }
-  at[list.length] = w.size;
-  const order = sortShort(list.map((_, i) => i), (a, b) => (fixedFirst ? Number(a !== 0) - Number(b !== 0) : 0) || w.compareRuns(at[a], at[a + 1], at[b], at[b + 1]) || a - b);
-  return order.every((old, nu) => old === nu) ? undefined : order;
+  candidateAt[list.length] = w.size;
+  const out = (candidateOrders[e] ??= []);
+  for (let i = 0; i < list.length; i++) out[i] = i;
+  sortShort(out, list.length, byCandidateSignature);
+  for (let i = 0; i < list.length; i++) if (out[i] !== i) return out;
+  return undefined;
+}
+
+/** The inverse of `order[0, length)`, written to `into`. */
+function inverseOf(order: readonly number[], length: number, into: number[]): number[] {
+  for (let nu = 0; nu < length; nu++) into[order[nu]] = nu;
+  return into;
 }
 
 export function canonicalize(ctx: Ctx, s: ClusterState): ClusterState {
-  const plan = orbitPlan(ctx, s);
-  const state = plan.nodesMoved || plan.renamed ? permuteNodesAndPods(s, plan.perm, plan.rename, plan.nodesMoved ? daemonSetNames(ctx) : []) : s;
+  const p = orbitPlan(ctx, s);
+  let state = s;
+  if (p.nodesMoved || p.renames > 0) {
+    const rename = new Map<string, string>();
+    for (let i = 0; i < p.renames; i++) rename.set(p.renameFrom[i], p.renameTo[i]);
+    state = permuteNodesAndPods(s, p.perm.slice(0, s.nodes.length), rename, p.nodesMoved ? daemonSetNames(ctx) : []);
+  }
 
   // 3. Candidates of each election.
   let candidatesMoved = false;
   const leases = [...state.api.leases] as [ClusterState['api']['leases'][0], ClusterState['api']['leases'][1]];
   const candidates = state.candidates.map((list, e) => {
     const holder = state.api.leases[e].holder;
-    const order = candidateOrder(ctx, holder, list, e, IDENTITY_PLAN);
-    if (order === undefined) return list;
+    const scratch = candidateOrder(ctx, holder, list, e, IDENTITY_PLAN);
+    if (scratch === undefined) return list;
     candidatesMoved = true;
-    const cinv = new Array<number>(order.length);
-    order.forEach((old, nu) => (cinv[old] = nu));
+    const order = scratch.slice(0, list.length);
+    const cinv = inverseOf(order, order.length, []);
     const remap = (h: number): number => (h < 0 ? h : cinv[h]);
     leases[e] = { ...state.api.leases[e], holder: remap(holder) };
     return order.map((old) => ({ ...list[old], observedHolder: remap(list[old].observedHolder) }) as Candidate);
@@ -270,6 +401,11 @@ export function canonicalize(ctx: Ctx, s: ClusterState): ClusterState {
   if (!candidatesMoved) return state;
   return { ...state, api: { ...state.api, leases }, candidates: candidates as unknown as ClusterState['candidates'] };
 }
+
+/** The plan `canonicalKeyBytes` writes a key under, refilled per call. */
+const keyOrders: (readonly number[] | undefined)[] = [];
+const keyCinvs: (readonly number[] | undefined)[] = [];
+const keyPlan: { -readonly [K in keyof KeyPlan]: KeyPlan[K] } = { perm: undefined, inv: undefined, rn: undefined, orders: keyOrders, cinvs: keyCinvs };
 
 /**
  * `stateKey(canonicalize(ctx, s))` as numbers, computed without building the canonical state: the
@@ -284,25 +420,23 @@ export function canonicalKeyBytes(ctx: Ctx, s: ClusterState): Uint8Array {
     w.reset().text(text);
     return w.bytes();
   }
-  const plan = orbitPlan(ctx, s);
-  const moved = plan.nodesMoved || plan.renamed;
-  const names = moved ? podNames(ctx, plan) : plan.rename;
-  const rn = moved ? (name: string): string => names.get(name) ?? name : undefined;
-  const { perm, inv } = plan;
-  const nodesPlan: KeyPlan = moved ? { perm, inv, rn, orders: [], cinvs: [] } : IDENTITY_PLAN;
-  const orders = s.candidates.map((list, e) => candidateOrder(ctx, s.api.leases[e].holder, list, e, nodesPlan));
-  w.reset();
-  if (!moved && orders[0] === undefined && orders[1] === undefined) {
-    writeStateKey(w, s, IDENTITY_PLAN);
-    return w.bytes();
+  const p = orbitPlan(ctx, s);
+  const moved = p.nodesMoved || p.renames > 0;
+  if (p.nodesMoved) addDaemonRenames(ctx, s.nodes.length);
+  keyPlan.perm = moved ? p.perm : undefined;
+  keyPlan.inv = moved ? p.inv : undefined;
+  keyPlan.rn = moved ? renamedPod : undefined;
+  // (candidateOrder reads the plan's nodes and names, not its candidate orders.)
+  let candidatesMoved = false;
+  for (let e = 0; e < s.candidates.length; e++) {
+    const list = s.candidates[e];
+    const order = candidateOrder(ctx, s.api.leases[e].holder, list, e, keyPlan);
+    keyOrders[e] = order;
+    keyCinvs[e] = order === undefined ? undefined : inverseOf(order, list.length, (candidateInvs[e] ??= []));
+    if (order !== undefined) candidatesMoved = true;
   }
-  const cinvs = orders.map((order) => {
-    if (order === undefined) return undefined;
-    const cinv = new Array<number>(order.length);
-    order.forEach((old, nu) => (cinv[old] = nu));
-    return cinv;
-  });
-  writeStateKey(w, s, moved ? { perm, inv, rn, orders, cinvs } : { perm: undefined, inv: undefined, rn: undefined, orders, cinvs });
+  w.reset();
+  writeStateKey(w, s, moved || candidatesMoved ? keyPlan : IDENTITY_PLAN);
   return w.bytes();
 }
 
@@ -316,6 +450,16 @@ function daemonSetNames(ctx: Ctx): readonly string[] {
     daemonSetNamesCache.set(ctx, names);
   }
   return names;
+}
+
+const daemonPodNameCache = new Map<string, string[]>();
+
+/** `daemonPodName(workload, n)` for n < count, kept for the run. */
+function daemonPodNames(workload: string, count: number): readonly string[] {
+  let list = daemonPodNameCache.get(workload);
+  if (list === undefined) daemonPodNameCache.set(workload, (list = []));
+  while (list.length < count) list.push(daemonPodName(workload, list.length));
+  return list;
 }
 
 /**
