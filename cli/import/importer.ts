@@ -142,17 +142,25 @@ function boolean(file: string, field: string, raw: unknown): boolean {
 
 // ---- component configurations -----------------------------------------------------------------
 
-const LEADER_ELECTION_FIELDS = { leaseDuration: 'leaseDuration', renewDeadline: 'renewDeadline', retryPeriod: 'retryPeriod' } as const;
+/**
+ * The LeaderElectionConfiguration fields (component-base) that are parameters of `prefix`'s
+ * component, by field name: the declared `<prefix>.leaderElection.<field>` keys.
+ */
+function leaderElectionKeys(prefix: 'kubeControllerManager' | 'kubeScheduler'): ReadonlyMap<string, string> {
+  const section = `${prefix}.leaderElection.`;
+  return new Map(parameterSpecs().flatMap((s) => (s.key.startsWith(section) ? [[s.key.slice(section.length).toLowerCase(), s.key] as const] : [])));
+}
 
 /** A LeaderElectionConfiguration (component-base) of kube-controller-manager or kube-scheduler. */
 function leaderElection(c: Collector, file: string, where: string, le: unknown, component: 'kube-controller-manager' | 'kube-scheduler'): void {
   if (le === undefined) return;
   if (!isObj(le)) bad(file, where, `expected a mapping, got ${show(le)}`);
-  const prefix = component === 'kube-controller-manager' ? 'kubeControllerManager' : 'kubeScheduler';
+  const keys = leaderElectionKeys(component === 'kube-controller-manager' ? 'kubeControllerManager' : 'kubeScheduler');
   for (const [k, v] of Object.entries(le as Obj)) {
     const field = `${where}.${k}`;
-    const known = Object.keys(LEADER_ELECTION_FIELDS).find((f) => f.toLowerCase() === k.toLowerCase()) as keyof typeof LEADER_ELECTION_FIELDS | undefined;
-    if (known !== undefined) c.set(`${prefix}.leaderElection.${known}`, duration(file, field, v), `${file}: ${field}`);
+    // Go decodes the fields case-insensitively.
+    const key = keys.get(k.toLowerCase());
+    if (key !== undefined) c.set(key, duration(file, field, v), `${file}: ${field}`);
     else if (k.toLowerCase() === 'leaderelect') leaderElect(c, file, field, boolean(file, field, v), component);
     else c.skip(`${file}: ${field}`);
   }
@@ -170,8 +178,8 @@ function kubeletConfiguration(c: Collector, file: string, o: Obj, label = 'Kubel
   for (const [k, v] of Object.entries(o)) {
     if (k === 'apiVersion' || k === 'kind') continue;
     const spec = KUBELET_FIELDS.get(k);
-    // The kubelet's counts are at least 1 (ValidateKubeletConfiguration).
-    if (spec !== undefined) c.set(spec.key, spec.type === 'integer' ? integer(file, `${where}${k}`, v, 1) : typed(file, `${where}${k}`, v, spec.type), `${file}: ${label}.${k}`);
+    // A count below its declared bound is refused here, as ValidateKubeletConfiguration does.
+    if (spec !== undefined) c.set(spec.key, spec.type === 'integer' ? integer(file, `${where}${k}`, v, spec.least) : typed(file, `${where}${k}`, v, spec.type), `${file}: ${label}.${k}`);
     else c.skip(`${file}: ${label}.${k}`);
   }
 }
@@ -184,11 +192,15 @@ function schedulerConfiguration(c: Collector, file: string, o: Obj): void {
   }
 }
 
-/** A parameter the importer can read, with the value type it parses. */
+/** A parameter the importer can read, with the value type it parses and the least whole number its bounds allow. */
 interface Readable {
   readonly key: string;
   readonly type: 'duration' | 'number' | 'integer';
+  readonly least: number;
 }
+
+/** The least whole number `s`'s declared bounds accept (0 where it declares none). */
+const leastOf = (s: ParameterSpec): number => (s.bounds?.above !== undefined ? Math.floor(s.bounds.above) + 1 : Math.max(0, Math.ceil(s.bounds?.min ?? 0)));
 
 const readableType = (t: string): Readable['type'] | undefined => (t === 'duration' || t === 'number' || t === 'integer' ? t : undefined);
 
@@ -201,7 +213,7 @@ function readable(where: (s: ParameterSpec) => string | undefined): { readonly f
   return parameterSpecs().flatMap((s) => {
     const field = where(s);
     const type = readableType(s.type);
-    return field === undefined || type === undefined ? [] : [{ field, component: s.component, spec: { key: s.key, type } }];
+    return field === undefined || type === undefined ? [] : [{ field, component: s.component, spec: { key: s.key, type, least: leastOf(s) } }];
   });
 }
 
@@ -247,13 +259,31 @@ const FLAG_PARAMETERS: Readonly<Record<Component, ReadonlyMap<string, Readable>>
   return out;
 })();
 
-/** Flags of one component only, which tell whose flags a file holds when nothing else does. */
-const OWN_FLAGS: Readonly<Record<Component, readonly string[]>> = {
-  'kube-controller-manager': ['node-monitor-grace-period', 'node-monitor-period', 'node-eviction-rate', 'secondary-node-eviction-rate', 'large-cluster-size-threshold', 'unhealthy-zone-threshold', 'node-startup-grace-period', 'pod-eviction-timeout', 'controllers', 'cluster-signing-cert-file', 'allocate-node-cidrs', 'cluster-cidr', 'use-service-account-credentials', 'terminated-pod-gc-threshold'],
+/** Flags of one component only that are no parameter, which also tell whose flags a file holds. */
+const OTHER_OWN_FLAGS: Readonly<Record<Component, readonly string[]>> = {
+  'kube-controller-manager': ['pod-eviction-timeout', 'controllers', 'cluster-signing-cert-file', 'allocate-node-cidrs', 'cluster-cidr', 'use-service-account-credentials', 'terminated-pod-gc-threshold'],
   'kube-scheduler': ['authentication-kubeconfig', 'scheduler-name', 'policy-config-file'],
-  'kube-apiserver': ['default-not-ready-toleration-seconds', 'default-unreachable-toleration-seconds', 'etcd-servers', 'service-cluster-ip-range', 'enable-admission-plugins', 'disable-admission-plugins', 'advertise-address', 'secure-port', 'service-account-issuer', 'tls-cert-file', 'client-ca-file'],
-  kubelet: ['max-pods', 'node-status-update-frequency', 'container-runtime-endpoint', 'register-node', 'node-labels', 'pod-manifest-path', 'hostname-override'],
+  'kube-apiserver': ['etcd-servers', 'service-cluster-ip-range', 'enable-admission-plugins', 'disable-admission-plugins', 'advertise-address', 'secure-port', 'service-account-issuer', 'tls-cert-file', 'client-ca-file'],
+  kubelet: ['node-status-update-frequency', 'container-runtime-endpoint', 'register-node', 'node-labels', 'pod-manifest-path', 'hostname-override'],
 };
+
+/**
+ * Flags of one component only, which tell whose flags a file holds when nothing else does: the
+ * flags parameters declare for that component and no other (not --leader-elect-*, which
+ * kube-controller-manager and kube-scheduler share), and the others above.
+ */
+const OWN_FLAGS: Readonly<Record<Component, readonly string[]>> = {
+  'kube-controller-manager': ownFlags('kube-controller-manager'),
+  'kube-scheduler': ownFlags('kube-scheduler'),
+  'kube-apiserver': ownFlags('kube-apiserver'),
+  kubelet: ownFlags('kubelet'),
+};
+
+/** `comp`'s declared flags that no other component declares, then its {@link OTHER_OWN_FLAGS}. */
+function ownFlags(comp: Component): string[] {
+  const others = (Object.keys(FLAG_PARAMETERS) as Component[]).filter((c) => c !== comp);
+  return [...[...FLAG_PARAMETERS[comp].keys()].filter((f) => others.every((c) => !FLAG_PARAMETERS[c].has(f))), ...OTHER_OWN_FLAGS[comp]];
+}
 
 /** The component a flags file belongs to: its program, else its file name, else its own flags. */
 function componentOf(file: string, line: FlagLine): Component | undefined {
