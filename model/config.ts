@@ -1,7 +1,10 @@
 /**
  * The one typed configuration of the model: Kubernetes' own parameter names and defaults, the
  * cluster shape, and the fault and operator budgets of a scenario. Durations are seconds here;
- * users write them as strings (`"50s"`). `parameters.ts` lists every key with its default.
+ * users write them as strings (`"50s"`). `parameters.ts` declares every field with its kind, unit,
+ * default and bounds; test/model/parameterSchema.test.ts fails `tsc --noEmit` where a field of
+ * `ClusterConfig` and its declaration disagree (a field undeclared, a key with no field, another
+ * value type).
  */
 import type { JsonValue } from '../checker/model.js';
 import { failingNodes, possibleEvents } from './possible.js';

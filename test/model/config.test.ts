@@ -110,6 +110,24 @@ describe('resolveConfig', () => {
     expect(codeOf(() => resolveConfig('node-failure', { set: { 'cluster.etcdMembers': '0' } }))).toBe('KC107');
   });
 
+  it('should word a refusal by a declared bound with the value, the bound and the rule', () => {
+    const message = (set: Record<string, string>): string => {
+      try {
+        resolveConfig('node-failure', { set });
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return '';
+    };
+    expect(message({ 'cluster.zones': '4' })).toBe('KC107: cluster.zones (4) must be between 1 and cluster.nodes (3)');
+    expect(message({ 'kubelet.shutdownGracePeriodCriticalPods': '5s' })).toBe('KC107: kubelet.shutdownGracePeriodCriticalPods (5s) must not exceed kubelet.shutdownGracePeriod (0s) (KubeletConfiguration validation)');
+    expect(message({ 'kubeControllerManager.unhealthyZoneThreshold': '1.5' })).toBe('KC104: kubeControllerManager.unhealthyZoneThreshold (1.5) must be in (0, 1]');
+    expect(message({ 'model.tick': '0s' })).toBe('KC106: model.tick (0s) must be positive');
+    expect(message({ 'cluster.replicaSetReplicas': '-1' })).toBe('KC107: cluster.replicaSetReplicas (-1) must not be negative (apps/v1 validation)');
+    expect(message({ 'faults.nodeCrash': '-1' })).toBe('KC107: faults.nodeCrash (-1) is a budget and must not be negative');
+    expect(message({ 'kubelet.nodeLeaseDurationSeconds': '0' })).toMatch(/^KC105: kubelet.nodeLeaseDurationSeconds \(0\) must be greater than 0 \(kubelet config validation\); explore it anyway/);
+  });
+
   it('should refuse a config file that is not an object of sections (KC108)', () => {
     expect(codeOf(() => resolveConfig('node-failure', { file: [1, 2] }))).toBe('KC108');
   });
