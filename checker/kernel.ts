@@ -67,9 +67,12 @@ export class PropertySet<S> {
   /** Per state property: its index among the observers (where its observed state is), or -1. */
   private readonly observerAt: readonly number[];
 
-  /** `ids` as `CheckOptions.properties`: every property of the model when absent. */
-  constructor(model: Model<S>, ids: readonly string[] | undefined) {
-    this.selected = selectProperties(model, ids);
+  /**
+   * `ids` as `CheckOptions.properties`: every property of the model when absent. `selected`: the
+   * properties themselves, when they are given rather than picked from the model's by `ids`.
+   */
+  constructor(model: Model<S>, ids: readonly string[] | undefined, selected: readonly Property<S>[] = selectProperties(model, ids)) {
+    this.selected = selected;
     this.invariants = this.selected.filter((p): p is Invariant<S> => p.kind === 'invariant');
     this.actions = this.selected.filter((p): p is ActionProperty<S> => p.kind === 'action');
     this.goals = this.selected.filter((p): p is Reachability<S> => p.kind === 'reachable');

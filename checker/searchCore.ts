@@ -8,10 +8,10 @@ import { FingerprintTable, type VisitedSet } from './fingerprintTable.js';
 import type { ActionLabel, Model } from './model.js';
 import { BEYOND_DEPTH, BEYOND_STATES, Budget, fingerprintWithObservers, keyFunction, NO_OBSERVERS, observedText, PropertySet, SEEN, StateStore, type Discovery } from './kernel.js';
 import type { CheckOptions, SearchVisitor } from './options.js';
-import type { Observer } from './properties.js';
-import { outcomeOf, type BoundReached, type CheckResult, type PropertyStatus, type SearchStats, type Trace, type Verdict } from './result.js';
+import type { Observer, Property } from './properties.js';
+import { outcomeOf, type BoundReached, type CheckResult, type Path, type PropertyStatus, type SearchStats, type Trace, type Verdict } from './result.js';
 import { forEachSuccessor, labelOf } from './successors.js';
-import { fewestFaults } from './fewerFaults.js';
+import { FEWER_FAULTS_STATE_CAP, fewestFaults } from './fewerFaults.js';
 import { replayPath } from './trace.js';
 import { initialStatesOf } from './validateModel.js';
 
@@ -43,8 +43,9 @@ export abstract class SearchBase<S, K> {
     protected readonly model: Model<S>,
     protected readonly options: CheckOptions,
     visited: VisitedSet<K>,
+    props: PropertySet<S> = new PropertySet(model, options.properties),
   ) {
-    this.props = new PropertySet(model, options.properties);
+    this.props = props;
     this.pending = this.props.count;
     this.symmetry = (options.symmetry ?? true) && model.canonicalize !== undefined;
     this.budget = new Budget(options);
@@ -158,18 +159,22 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
   private readonly key: (state: S) => unknown;
   /** Sees each stored state and generated step (CheckOptions.visitor). */
   private readonly visitor: SearchVisitor<S> | undefined;
-  /** The id the last `store` found its state under (new, or stored before when visited), or -1. */
+  /** Whether {@link onStep} sees each step (with a visitor, or in a search that watches steps). */
+  protected watchesSteps: boolean;
+  /** The id the last `store` found its state under (new, or stored before when steps are watched), or -1. */
   private storedAs = -1;
 
-  constructor(model: Model<S>, options: CheckOptions) {
+  /** `props`: the properties checked, when not those `options` select from the model's. */
+  constructor(model: Model<S>, options: CheckOptions, props?: PropertySet<S>) {
     const table = new FingerprintTable();
-    super(model, options, table);
+    super(model, options, table, props);
     this.table = table;
     this.observers = this.props.observers;
     this.exact = options.detectCollisions ? new Map() : undefined;
     if (this.exact !== undefined) this.collisions = 0;
     this.key = keyFunction(model, this.symmetry);
     this.visitor = options.visitor as SearchVisitor<S> | undefined;
+    this.watchesSteps = this.visitor !== undefined;
   }
 
   run(): CheckResult<S> {
@@ -191,6 +196,11 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
     return fp;
   }
 
+  /** Sees a generated step out of state `from`: `to` is the id its state is stored under, or -1 past a bound. */
+  protected onStep(from: number, ordinal: number, label: ActionLabel, after: S, to: number, before: S): void {
+    this.visitor?.step(from, label, after, to, before);
+  }
+
   /** Shows a newly stored state to the visitor and checks the state properties on it. */
   protected onNewState(state: S, observed: readonly unknown[], id: number): void {
     this.visitor?.state(state, id, this.states.parents.at(id) === -1);
@@ -207,7 +217,7 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
   protected store(state: S, observed: readonly unknown[], parent: number, ordinal: number, atDepthLimit: boolean): number {
     const fp = this.fingerprintOf(state, observed);
     const id = this.admit(fp, parent, ordinal, atDepthLimit);
-    this.storedAs = id >= 0 ? id : id === SEEN && this.visitor !== undefined ? this.table.get(fp) : -1;
+    this.storedAs = id >= 0 ? id : id === SEEN && this.watchesSteps ? this.table.get(fp) : -1;
     if (id >= 0) this.onNewState(state, observed, id);
     return id;
   }
@@ -229,7 +239,6 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
   private expand(state: S, observed: readonly unknown[], id: number, atDepthLimit: boolean, push: (s: S, o: readonly unknown[], id: number) => void): void {
     const actionProperties = this.props.actions;
     const hasStepWatchers = actionProperties.length > 0 || this.observers.length > 0;
-    const visitor = this.visitor;
     const produced = forEachSuccessor(this.model, state, (next, ordinal, def, param) => {
       this.generated++;
       let nextObserved = NO_OBSERVERS;
@@ -242,12 +251,9 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
       }
       // A step that returns its own state (immer does when a recipe changes nothing) is a
       // self-loop: counted as generated, never hashed again.
-      if (next === state && nextObserved === observed) {
-        visitor?.step(id, labelOf(def, param), next, id, state);
-        return this.halted;
-      }
-      const nextId = this.store(next, nextObserved, id, ordinal, atDepthLimit);
-      visitor?.step(id, labelOf(def, param), next, this.storedAs, state);
+      const selfLoop = next === state && nextObserved === observed;
+      const nextId = selfLoop ? SEEN : this.store(next, nextObserved, id, ordinal, atDepthLimit);
+      if (this.watchesSteps) this.onStep(id, ordinal, labelOf(def, param), next, selfLoop ? id : this.storedAs, state);
       if (nextId >= 0) push(next, nextObserved, nextId);
       return this.halted;
     });
@@ -305,5 +311,68 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
       this.tick(states.length);
       this.expand(s, o, id, d >= maxDepth, push);
     }
+  }
+}
+
+/**
+ * The breadth-first search behind `fewestFaults` (fewerFaults.ts): to a counterexample's length,
+ * keeping for each state the path with the fewest fault steps among its shortest ones (ties: the
+ * first found), and the violation of `property` at that length with the fewest.
+ */
+export class FewestFaultsSearch<S> extends Search<S> {
+  /** Fault steps on each state's kept path; -1 until the step that found it is seen. */
+  private readonly faults: number[] = [];
+  /** Each state's level: its steps from an initial state. */
+  private readonly levels: number[] = [];
+  /** States of the last level that violate the property (an invariant or observer), by id. */
+  private readonly violating: number[] = [];
+  private best: { readonly at: Discovery; readonly faults: number } | undefined;
+
+  constructor(
+    model: Model<S>,
+    private readonly property: Property<S>,
+    private readonly length: number,
+    private readonly isFault: (before: S, action: ActionLabel, after: S) => boolean,
+    symmetry: boolean,
+  ) {
+    const checked = property.kind === 'action' ? [] : [property];
+    super(model, { symmetry, maxDepth: length + 1, maxStates: FEWER_FAULTS_STATE_CAP }, new PropertySet(model, [], checked));
+    this.watchesSteps = true;
+  }
+
+  /** The path to the violation with the fewest faults and their number; none past the states cap. */
+  fewest(): { readonly path: Path; readonly faults: number } | undefined {
+    this.run();
+    if (this.stoppedBy?.bound === 'states') return undefined;
+    for (const id of this.violating) this.consider({ id, ordinal: -1 }, this.faults[id]);
+    return this.best && { path: this.states.pathTo(this.best.at), faults: this.best.faults };
+  }
+
+  /** The search halts at the first state past the counterexample's length; no other bound. */
+  protected override tick(): void {
+    if (this.depth > this.length) this.halted = true;
+  }
+
+  protected override onNewState(state: S, observed: readonly unknown[], id: number): void {
+    this.faults[id] = this.depth === 0 ? 0 : -1;
+    this.levels[id] = this.depth;
+    if (this.depth === this.length && this.props.decidedOn(state, observed) >= 0) this.violating.push(id);
+  }
+
+  protected override onStep(from: number, ordinal: number, label: ActionLabel, after: S, to: number, before: S): void {
+    if (this.depth > this.length) return;
+    const faults = this.faults[from] + (this.isFault(before, label, after) ? 1 : 0);
+    const p = this.property;
+    if (p.kind === 'action' && this.depth === this.length && !p.holds(before, label, after)) this.consider({ id: from, ordinal }, faults);
+    if (to < 0) return;
+    if (this.faults[to] === -1) this.faults[to] = faults;
+    else if (this.levels[to] === this.depth && faults < this.faults[to]) {
+      this.faults[to] = faults;
+      this.states.relink(to, { id: from, ordinal });
+    }
+  }
+
+  private consider(at: Discovery, faults: number): void {
+    if (this.best === undefined || faults < this.best.faults) this.best = { at, faults };
   }
 }
