@@ -25,7 +25,7 @@ const SCRATCH_64 = new BigUint64Array(1);
 /** A 32-bit half of SCRATCH_64[0] (the low one on little-endian machines); either is well mixed. */
 const SCRATCH_32 = new Uint32Array(SCRATCH_64.buffer);
 
-/** A visited set of BigInt fingerprints, each with the id of the state it stands for. */
+/** A visited set of BigInt fingerprints, each with an id: the order it was added in. */
 export class FingerprintTable implements VisitedSet<Fingerprint> {
   private keys: BigUint64Array;
   private ids: Uint32Array;
@@ -78,27 +78,18 @@ export class FingerprintTable implements VisitedSet<Fingerprint> {
     return this.get(fp) !== -1;
   }
 
-  /** Stores `fp` with the next id (its number of entries) unless present; whether it was new. */
+  /** Stores `fp` unless present, with the next id (the number stored before); whether it was new. */
   add(fp: Fingerprint): boolean {
-    return this.insert(fp, this.count) === -1;
-  }
-
-  /**
-   * Inserts `fp` with `id` unless present. Returns -1 when it was inserted, else the id already
-   * stored (so the caller learns in one probe whether the state is new).
-   */
-  insert(fp: Fingerprint, id: number): number {
     if ((this.count + 1) * 2 > this.keys.length) this.grow();
     const keys = this.keys;
     let i = this.slot(fp);
     for (;;) {
       const k = keys[i];
-      if (k === fp) return this.ids[i];
+      if (k === fp) return false;
       if (k === 0n) {
         keys[i] = fp;
-        this.ids[i] = id;
-        this.count++;
-        return -1;
+        this.ids[i] = this.count++;
+        return true;
       }
       i = (i + 1) & this.mask;
     }

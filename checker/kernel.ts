@@ -55,9 +55,7 @@ export type StateProperty<S> = Invariant<S> | Reachability<S> | Observer<S, unkn
 /** The properties a search checks, split by kind; `deadlock` when the model asks and it was selected. */
 export class PropertySet<S> {
   readonly selected: readonly Property<S>[];
-  readonly invariants: readonly Invariant<S>[];
   readonly actions: readonly ActionProperty<S>[];
-  readonly goals: readonly Reachability<S>[];
   readonly observers: readonly Observer<S, unknown>[];
   /** Invariants, goals and observers, in the model's order (the parallel search reports them so). */
   readonly stateProperties: readonly StateProperty<S>[];
@@ -73,14 +71,12 @@ export class PropertySet<S> {
    */
   constructor(model: Model<S>, ids: readonly string[] | undefined, selected: readonly Property<S>[] = selectProperties(model, ids)) {
     this.selected = selected;
-    this.invariants = this.selected.filter((p): p is Invariant<S> => p.kind === 'invariant');
     this.actions = this.selected.filter((p): p is ActionProperty<S> => p.kind === 'action');
-    this.goals = this.selected.filter((p): p is Reachability<S> => p.kind === 'reachable');
     this.observers = this.selected.filter((p): p is Observer<S, unknown> => p.kind === 'observer');
     this.stateProperties = this.selected.filter((p): p is StateProperty<S> => p.kind !== 'action');
     this.stateIds = this.stateProperties.map((p) => p.id);
     this.checkDeadlock = model.checkDeadlock === true && (ids === undefined || ids.includes('deadlock'));
-    this.goalIds = new Set(this.goals.map((g) => g.id));
+    this.goalIds = new Set(this.selected.flatMap((p) => (p.kind === 'reachable' ? [p.id] : [])));
     let observer = 0;
     this.observerAt = this.stateProperties.map((p) => (p.kind === 'observer' ? observer++ : -1));
   }
@@ -114,13 +110,6 @@ export class PropertySet<S> {
   checked(): CheckedProperty[] {
     return checkedProperties(this.selected, this.checkDeadlock);
   }
-}
-
-/** What a search has done so far, for a progress report. */
-export interface Done {
-  readonly distinctStates: number;
-  readonly generatedStates: number;
-  readonly depth: number;
 }
 
 /**
@@ -160,7 +149,7 @@ export class Budget {
     let stop: BoundReached | undefined;
     if (this.outOfTime(now)) stop = { bound: 'time', limit: this.timeLimitSeconds as number };
     if (stop === undefined && (this.expansions & 1023) === 0 && this.memory.exceeded()) stop = this.memoryStop(this.memory.reason);
-    if (this.options.onProgress && now - this.lastProgress >= (this.options.progressIntervalMs ?? 500)) this.progress(now, queued, { distinctStates, generatedStates, depth });
+    this.progress(now, queued, distinctStates, generatedStates, depth);
     return stop;
   }
 
@@ -169,12 +158,12 @@ export class Budget {
     return this.timeLimitSeconds !== undefined && now - this.started > this.timeLimitSeconds * 1000;
   }
 
-  /** Reports progress if the interval has passed since the last report. */
-  progress(now: number, queued: number, done: Done): void {
+  /** Reports what the search has done if the interval has passed since the last report. */
+  progress(now: number, queued: number, distinctStates: number, generatedStates: number, depth: number): void {
     const { onProgress } = this.options;
     if (!onProgress || now - this.lastProgress < (this.options.progressIntervalMs ?? 500)) return;
     this.lastProgress = now;
-    onProgress({ distinctStates: done.distinctStates, generatedStates: done.generatedStates, depth: done.depth, queued, seconds: (now - this.started) / 1000 });
+    onProgress({ distinctStates, generatedStates, depth, queued, seconds: (now - this.started) / 1000 });
   }
 
   /** The memory stop: the bound given, or this thread's V8 heap limit when that was what came first. */

@@ -75,24 +75,13 @@ function compareEvents(a: LevelEvent, b: LevelEvent): number {
   return a.parent - b.parent || a.ordinal - b.ordinal || a.phase - b.phase;
 }
 
-/** Index of the first element of the sorted pairs (ps, os)[0..n) that is greater than (p, o). */
-function upperBound(ps: Int32Array, os: Int32Array, n: number, p: number, o: number): number {
+/** How many of the indices 0..n-1 satisfy `before`, which holds of a prefix of them (binary search). */
+function prefixLength(n: number, before: (i: number) => boolean): number {
   let lo = 0;
   let hi = n;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (ps[mid] < p || (ps[mid] === p && os[mid] <= o)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function countAtMost(sorted: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] <= x) lo = mid + 1;
+    if (before(mid)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -267,7 +256,7 @@ export class ParallelSearch<S> extends Search<S> {
       const interval = this.options.progressIntervalMs ?? 500;
       Atomics.wait(this.signal, 0, seen, Math.min(interval, 1000));
       const now = performance.now();
-      this.budget.progress(now, this.queued, { distinctStates: this.states.size, generatedStates: this.generated, depth: this.depth });
+      this.budget.progress(now, this.queued, this.states.size, this.generated, this.depth);
       for (let i = 0; i < n; i++) {
         const b = Atomics.load(this.heartbeat, i);
         if (b !== beats[i]) {
@@ -433,7 +422,8 @@ export class ParallelSearch<S> extends Search<S> {
         return ordinal >= halt.ordinal;
       });
     }
-    const upTo = upperBound(level.parents, level.ordinals, level.merged, halt.parent, halt.ordinal);
-    this.distinctOverride = level.base + countAtMost(level.newPos, upTo - 1);
+    const { parents, ordinals, newPos } = level;
+    const upTo = prefixLength(level.merged, (i) => parents[i] < halt.parent || (parents[i] === halt.parent && ordinals[i] <= halt.ordinal));
+    this.distinctOverride = level.base + prefixLength(newPos.length, (i) => newPos[i] <= upTo - 1);
   }
 }

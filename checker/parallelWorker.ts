@@ -179,7 +179,7 @@ class WorkerSearch {
         }
         if (next === state && nextObserved === observed) return; // a self-loop: generated, never stored
         const fp = fingerprintWithObservers(this.key(next), observers, nextObserved);
-        if (seen.insert(fp, 0) !== -1) return;
+        if (!seen.add(fp)) return;
         records.push(id, ordinal, fp);
         pending.push(atDepthLimit ? null : { state: next, observed: nextObserved });
       });

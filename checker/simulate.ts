@@ -12,7 +12,7 @@ import { FingerprintTable } from './fingerprintTable.js';
 import { faultTest, type ActionLabel, type AnyActionDef, type JsonValue, type Model } from './model.js';
 import { Budget, fingerprintWithObservers, keyFunction, PropertySet } from './kernel.js';
 import { outcomeOf, type CheckResult, type Trace } from './result.js';
-import { labelOf, ordinalOf, successors } from './successors.js';
+import { labelOf, ordinalOf, parametersOf, successors } from './successors.js';
 import { CheckerErrorCode, fail } from './errors.js';
 import { initialStatesOf } from './validateModel.js';
 import type { Property } from './properties.js';
@@ -158,17 +158,7 @@ function stepBy<S>(model: Model<S>, state: S, choice: number, swarm?: Swarm, kin
   let count = 0;
   let ordinal = 0;
   for (const def of model.actions) {
-    const ps = def.params;
-    if (ps === undefined) {
-      const o = ordinal++;
-      if (def.enabled === undefined || def.enabled(state, undefined)) {
-        scratchDefs[count] = def;
-        scratchParams[count] = undefined;
-        scratchOrdinals[count++] = o;
-      }
-      continue;
-    }
-    const list = typeof ps === 'function' ? ps(state) : ps;
+    const list = parametersOf(def, state);
     for (let i = 0; i < list.length; i++) {
       const o = ordinal++;
       if (def.enabled === undefined || def.enabled(state, list[i])) {
@@ -417,7 +407,7 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
   const onState = (s: S, observed: readonly unknown[]): void => {
     if (!recording) return;
     steps++;
-    visited.insert(fingerprintWithObservers(key(s), props.observers, observed), visited.size);
+    visited.add(fingerprintWithObservers(key(s), props.observers, observed));
   };
   const stopRecording = (): void => {
     if (recording) covered = { actions: kinds.taken.size, faultSteps: kinds.faultSteps };

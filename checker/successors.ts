@@ -16,6 +16,15 @@ export type SuccessorVisitor<S> = (
   param: JsonValue | undefined,
 ) => boolean | void;
 
+/** The parameters of an action that takes none: one candidate, with no parameter. */
+const NO_PARAMETER: readonly (JsonValue | undefined)[] = Object.freeze([undefined]);
+
+/** The candidates' parameters of action `def` in `state`, in order. */
+export function parametersOf<S>(def: AnyActionDef<S>, state: S): readonly (JsonValue | undefined)[] {
+  const ps = def.params;
+  return ps === undefined ? NO_PARAMETER : typeof ps === 'function' ? ps(state) : ps;
+}
+
 /** Visits every successor of `state` in order; returns how many were visited. */
 export function forEachSuccessor<S>(model: Model<S>, state: S, visit: SuccessorVisitor<S>): number {
   const actions = model.actions;
@@ -23,17 +32,7 @@ export function forEachSuccessor<S>(model: Model<S>, state: S, visit: SuccessorV
   let produced = 0;
   for (let a = 0; a < actions.length; a++) {
     const def = actions[a];
-    const ps = def.params;
-    if (ps === undefined) {
-      const o = ordinal++;
-      if (def.enabled !== undefined && !def.enabled(state, undefined)) continue;
-      const next = def.apply(state, undefined);
-      if (next === undefined) continue;
-      produced++;
-      if (visit(next, o, def, undefined) === true) return produced;
-      continue;
-    }
-    const list = typeof ps === 'function' ? ps(state) : ps;
+    const list = parametersOf(def, state);
     for (let i = 0; i < list.length; i++) {
       const o = ordinal++;
       const p = list[i];

@@ -93,7 +93,7 @@ export class VectorSearch extends SearchBase<VectorState, Int32Array> {
     private readonly compiled: CompiledVectorSpec,
   ) {
     super(model, options, new FingerprintPairTable());
-    this.checksStates = this.props.invariants.length + this.props.goals.length > 0;
+    this.checksStates = this.props.stateProperties.length > 0;
     this.builder = new VectorBuilder(compiled);
     this.src = new Int32Array(compiled.width);
     this.dst = new Int32Array(compiled.width);

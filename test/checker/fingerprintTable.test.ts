@@ -17,12 +17,11 @@ const fingerprintArb: fc.Arbitrary<Fingerprint> = fc
   )
   .map((v) => v as Fingerprint);
 
-type Op = { kind: 'insert' | 'get'; index: number; id: number };
+type Op = { kind: 'add' | 'get'; index: number };
 
 const opArb: fc.Arbitrary<Op> = fc.record({
-  kind: fc.constantFrom('insert' as const, 'get' as const),
+  kind: fc.constantFrom('add' as const, 'get' as const),
   index: fc.nat(),
-  id: fc.nat({ max: 2 ** 32 - 1 }),
 });
 
 describe('FingerprintTable', () => {
@@ -39,10 +38,9 @@ describe('FingerprintTable', () => {
           // Act / Assert, operation by operation
           for (const op of ops) {
             const fp = pool[op.index % pool.length];
-            if (op.kind === 'insert') {
-              const expected = reference.has(fp) ? reference.get(fp)! : -1;
-              if (!reference.has(fp)) reference.set(fp, op.id);
-              expect(table.insert(fp, op.id)).toBe(expected);
+            if (op.kind === 'add') {
+              expect(table.add(fp)).toBe(!reference.has(fp));
+              if (!reference.has(fp)) reference.set(fp, reference.size);
             } else {
               expect(table.get(fp)).toBe(reference.get(fp) ?? -1);
             }
@@ -68,10 +66,9 @@ describe('FingerprintTable', () => {
       // A 64-bit LCG; every fourth value keeps low bits 0x...5 to pile up on a few slots.
       x = (x * 6364136223846793005n + 1442695040888963407n) & MAX64;
       const fp = (i % 4 === 0 ? (x & ~0xffffn) | 5n : x || 1n) as Fingerprint;
-      const before = reference.get(fp);
-      const got = table.insert(fp, i);
-      if (got !== (before ?? -1)) wrong.push(`insert #${i} ${fp}: ${got}`);
-      if (before === undefined) reference.set(fp, i);
+      const added = table.add(fp);
+      if (added === reference.has(fp)) wrong.push(`add #${i} ${fp}: ${added}`);
+      if (!reference.has(fp)) reference.set(fp, reference.size);
     }
     expect(table.size).toBe(reference.size);
     expect(table.capacity).toBe(2 ** Math.ceil(Math.log2(reference.size * 2)));
@@ -84,10 +81,11 @@ describe('FingerprintTable', () => {
     // With 8 slots every value below has home slot 7 (low bits ...111), so they probe 7, 0, 1.
     const table = new FingerprintTable(3);
     const fps = [7n, 15n, 23n].map((v) => (v | (1n << 40n)) as Fingerprint);
-    fps.forEach((fp, i) => expect(table.insert(fp, i)).toBe(-1));
+    fps.forEach((fp) => expect(table.add(fp)).toBe(true));
     expect(table.capacity).toBe(8);
     fps.forEach((fp, i) => expect(table.get(fp)).toBe(i));
     expect(table.get((31n | (1n << 40n)) as Fingerprint)).toBe(-1);
-    expect(table.insert(fps[1], 99)).toBe(1);
+    expect(table.add(fps[1])).toBe(false);
+    expect(table.get(fps[1])).toBe(1);
   });
 });
