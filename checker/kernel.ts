@@ -148,7 +148,7 @@ export class Budget {
     const now = performance.now();
     let stop: BoundReached | undefined;
     if (this.outOfTime(now)) stop = { bound: 'time', limit: this.timeLimitSeconds as number };
-    if (stop === undefined && (this.expansions & 1023) === 0 && this.memory.exceeded()) stop = this.memoryStop(this.memory.reason);
+    if (stop === undefined && (this.expansions & 1023) === 0) stop = this.overMemory();
     this.progress(now, queued, distinctStates, generatedStates, depth);
     return stop;
   }
@@ -166,10 +166,10 @@ export class Budget {
     onProgress({ distinctStates, generatedStates, depth, queued, seconds: (now - this.started) / 1000 });
   }
 
-  /** The memory stop: the bound given, or this thread's V8 heap limit when that was what came first. */
-  memoryStop(reason: 'rss' | 'heap' | undefined): BoundReached {
-    const limit = reason === 'heap' ? Math.round(getHeapStatistics().heap_size_limit / 1048576) : this.memoryReportMiB;
-    return { bound: 'memory', limit };
+  /** The memory stop when memory is exceeded now: the bound given, or this thread's V8 heap limit when that came first. */
+  overMemory(): BoundReached | undefined {
+    if (!this.memory.exceeded()) return undefined;
+    return { bound: 'memory', limit: this.memory.reason === 'heap' ? Math.round(getHeapStatistics().heap_size_limit / 1048576) : this.memoryReportMiB };
   }
 
   /** Seconds since the search began. */

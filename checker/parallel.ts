@@ -165,7 +165,8 @@ export class ParallelSearch<S> extends Search<S> {
   protected override readonly engine: SearchStats['engine'] = 'parallel';
   private readonly workerCount: number;
   private readonly factory: ModelFactory;
-  private group: Group | undefined;
+  /** The workers of this search (set by `run` before any message). */
+  private group!: Group;
   private readonly actionIds: string[];
   private queued = 0;
 
@@ -213,20 +214,8 @@ export class ParallelSearch<S> extends Search<S> {
       bounds: { timeLimitSeconds, maxMemoryBytes, maxMemoryMB },
       startedAt: performance.timeOrigin + this.budget.started,
     };
-    for (const port of this.ports) port.postMessage(init);
+    for (const port of this.group.ports) port.postMessage(init);
     for (const r of this.collect()) if (r.type !== 'ready') fail(CheckerErrorCode.workerFailed, `unexpected answer ${r.type} to init`);
-  }
-
-  private get ports(): MessagePort[] {
-    return (this.group as Group).ports;
-  }
-
-  private get signal(): Int32Array<ArrayBufferLike> {
-    return (this.group as Group).signal;
-  }
-
-  private get heartbeat(): Int32Array<ArrayBufferLike> {
-    return (this.group as Group).heartbeat;
   }
 
   /** Waits for one message from every worker; a worker's error becomes a KubecheckError. */
@@ -234,13 +223,14 @@ export class ParallelSearch<S> extends Search<S> {
     const n = this.workerCount;
     const replies = new Array<WorkerMessage | undefined>(n);
     let missing = n;
-    const beats = Array.from(this.heartbeat);
+    const { ports, signal, heartbeat } = this.group;
+    const beats = Array.from(heartbeat);
     const lastMove = new Array<number>(n).fill(performance.now());
     for (;;) {
-      const seen = Atomics.load(this.signal, 0);
+      const seen = Atomics.load(signal, 0);
       for (let i = 0; i < n; i++) {
         if (replies[i] !== undefined) continue;
-        const got = receiveMessageOnPort(this.ports[i]);
+        const got = receiveMessageOnPort(ports[i]);
         if (got === undefined) continue;
         const m = got.message as WorkerMessage;
         if (m.type === 'error') {
@@ -254,11 +244,11 @@ export class ParallelSearch<S> extends Search<S> {
       }
       if (missing === 0) return replies as WorkerMessage[];
       const interval = this.options.progressIntervalMs ?? 500;
-      Atomics.wait(this.signal, 0, seen, Math.min(interval, 1000));
+      Atomics.wait(signal, 0, seen, Math.min(interval, 1000));
       const now = performance.now();
       this.budget.progress(now, this.queued, this.states.size, this.generated, this.depth);
       for (let i = 0; i < n; i++) {
-        const b = Atomics.load(this.heartbeat, i);
+        const b = Atomics.load(heartbeat, i);
         if (b !== beats[i]) {
           beats[i] = b;
           lastMove[i] = now;
@@ -272,7 +262,7 @@ export class ParallelSearch<S> extends Search<S> {
   private send(messages: StepMessage[]): StepReply[] {
     for (let i = 0; i < this.workerCount; i++) {
       const m = messages[i];
-      this.ports[i].postMessage(m, m.commit ? [m.commit.idx.buffer, m.commit.ids.buffer] as ArrayBuffer[] : []);
+      this.group.ports[i].postMessage(m, m.commit ? [m.commit.idx.buffer, m.commit.ids.buffer] as ArrayBuffer[] : []);
     }
     return this.collect() as StepReply[];
   }
@@ -291,8 +281,8 @@ export class ParallelSearch<S> extends Search<S> {
       const level = this.merge(replies, atDepthLimit);
       const stopped = replies.find((r) => r.stopped !== undefined)?.stopped;
       const newCount = level.newPos.length;
-      const memoryOut = !stopped && this.budget.memory.exceeded();
-      const expandNext = !level.statesBound && !stopped && !memoryOut && newCount > 0;
+      const reached = stopped ?? this.budget.overMemory();
+      const expandNext = !level.statesBound && reached === undefined && newCount > 0;
       const nextAtLimit = this.depth + 1 >= maxDepth;
       const counts = level.newIds.map((ids) => ids.length);
       const plan = expandNext ? balancePlan(counts) : [];
@@ -308,8 +298,7 @@ export class ParallelSearch<S> extends Search<S> {
       }));
       const next = this.send(messages);
       this.finish(level, next);
-      const reached = stopped ?? (memoryOut ? this.budget.memoryStop(this.budget.memory.reason) : undefined);
-      if (reached !== undefined) this.stop(reached.bound, reached.limit);
+      if (reached !== undefined) this.stop(reached);
       if (this.halted || !expandNext) return;
       this.depth++;
       atDepthLimit = nextAtLimit;
@@ -402,7 +391,7 @@ export class ParallelSearch<S> extends Search<S> {
     for (const e of events) {
       if (halt !== undefined && (e.parent > halt.parent || (e.parent === halt.parent && e.ordinal > halt.ordinal))) break;
       if (e.kind === 'decide') this.decide(e.property as string, e.at as Discovery);
-      else if (e.kind === 'states') this.stop('states', this.budget.maxStates);
+      else if (e.kind === 'states') this.stop({ bound: 'states', limit: this.budget.maxStates });
       else this.stoppedBy ??= { bound: 'depth', limit: this.options.maxDepth ?? 0 };
       if (this.halted && halt === undefined) halt = e;
     }

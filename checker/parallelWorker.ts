@@ -188,7 +188,7 @@ class WorkerSearch {
       if (produced === 0 && watchDeadlock && deadlock === -1) deadlock = id;
     }
     beat();
-    if (stopped === undefined && budget.memory.exceeded()) stopped = budget.memoryStop(budget.memory.reason);
+    stopped ??= budget.overMemory();
     this.pending = pending;
     const n = records.length;
     return {

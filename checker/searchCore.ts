@@ -72,15 +72,15 @@ export abstract class SearchBase<S, K> {
 
   // ---- bounds -------------------------------------------------------------------------------
 
-  protected stop(bound: BoundReached['bound'], limit: number): void {
-    this.stoppedBy ??= { bound, limit };
+  protected stop(reached: BoundReached): void {
+    this.stoppedBy ??= reached;
     this.halted = true;
   }
 
   /** Called once per expanded state: the budget's bounds and progress. */
   protected tick(queued: number): void {
     const stop = this.budget.expansion(queued, this.states.size, this.generated, this.depth);
-    if (stop !== undefined) this.stop(stop.bound, stop.limit);
+    if (stop !== undefined) this.stop(stop);
   }
 
   /**
@@ -91,7 +91,7 @@ export abstract class SearchBase<S, K> {
   protected admit(fp: K, parent: number, ordinal: number, atDepthLimit: boolean): number {
     const id = this.states.store(fp, parent, ordinal, atDepthLimit);
     if (id === BEYOND_DEPTH) this.stoppedBy ??= { bound: 'depth', limit: this.options.maxDepth ?? 0 };
-    else if (id === BEYOND_STATES) this.stop('states', this.budget.maxStates);
+    else if (id === BEYOND_STATES) this.stop({ bound: 'states', limit: this.budget.maxStates });
     return id;
   }
 
@@ -207,12 +207,6 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
     this.checkState(state, observed, id);
   }
 
-  private stepObservers(observed: readonly unknown[], before: S, label: ActionLabel, after: S): readonly unknown[] {
-    const next = new Array<unknown>(this.observers.length);
-    for (let i = 0; i < this.observers.length; i++) next[i] = this.observers[i].step(observed[i], before, label, after);
-    return next;
-  }
-
   /** Stores a state if its fingerprint is new (see {@link admit}); returns its id, else a negative answer of `StateStore.store`. */
   protected store(state: S, observed: readonly unknown[], parent: number, ordinal: number, atDepthLimit: boolean): number {
     const fp = this.fingerprintOf(state, observed);
@@ -242,18 +236,16 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
     const produced = forEachSuccessor(this.model, state, (next, ordinal, def, param) => {
       this.generated++;
       let nextObserved = NO_OBSERVERS;
-      if (hasStepWatchers) {
-        const label = labelOf(def, param);
-        for (const ap of actionProperties) {
-          if (!this.found.has(ap.id) && !ap.holds(state, label, next)) this.decide(ap.id, { id, ordinal });
-        }
-        if (this.observers.length) nextObserved = this.stepObservers(observed, state, label, next);
+      const label = hasStepWatchers || this.watchesSteps ? labelOf(def, param) : undefined;
+      if (label !== undefined) {
+        for (const ap of actionProperties) if (!this.found.has(ap.id) && !ap.holds(state, label, next)) this.decide(ap.id, { id, ordinal });
+        if (this.observers.length) nextObserved = this.observers.map((ob, i) => ob.step(observed[i], state, label, next));
       }
       // A step that returns its own state (immer does when a recipe changes nothing) is a
       // self-loop: counted as generated, never hashed again.
       const selfLoop = next === state && nextObserved === observed;
       const nextId = selfLoop ? SEEN : this.store(next, nextObserved, id, ordinal, atDepthLimit);
-      if (this.watchesSteps) this.onStep(id, ordinal, labelOf(def, param), next, selfLoop ? id : this.storedAs, state);
+      if (this.watchesSteps) this.onStep(id, ordinal, label as ActionLabel, next, selfLoop ? id : this.storedAs, state);
       if (nextId >= 0) push(next, nextObserved, nextId);
       return this.halted;
     });
