@@ -16,9 +16,14 @@ import type { BoundReached } from './result.js';
 import type { InitMessage, MainMessage, StepMessage, StepReply, WorkerData, WorkerMessage } from './parallelProtocol.js';
 import { ensureTypeScriptLoader } from './typescriptLoader.js';
 
-interface Item {
+/** A successor kept for the next level, until the main thread says whether it is new. */
+interface Kept {
   readonly state: unknown;
   readonly observed: readonly unknown[];
+}
+
+/** A state of this worker's share of the frontier. */
+interface Item extends Kept {
   readonly id: number;
 }
 
@@ -75,7 +80,7 @@ class WorkerSearch {
 
   private frontier: Item[] = [];
   /** Successor states of the last expansion, one per record (null where not kept). */
-  private pending: ({ state: unknown; observed: readonly unknown[] } | null)[] = [];
+  private pending: (Kept | null)[] = [];
 
   constructor(
     private readonly model: Model<unknown>,
@@ -100,15 +105,10 @@ class WorkerSearch {
       }
     }
     if (m.commit !== undefined) {
-      const next: Item[] = [];
       const { idx, ids } = m.commit;
-      for (let i = 0; i < idx.length; i++) {
-        const kept = this.pending[idx[i]] as { state: unknown; observed: readonly unknown[] };
-        next.push({ state: kept.state, observed: kept.observed, id: ids[i] });
-      }
+      this.frontier = Array.from(ids, (id, i) => ({ ...(this.pending[idx[i]] as Kept), id }));
       this.pending = [];
-      this.frontier = next;
-      stateEvents = this.checkStates(next, decided);
+      stateEvents = this.checkStates(this.frontier, decided);
     }
     // Even out the shares: the tail (highest ids) goes, and arrivals are merged in by id.
     for (const { to, count } of m.send ?? []) {
@@ -119,8 +119,7 @@ class WorkerSearch {
       const items = await receiveFrom(from);
       this.frontier = mergeById(this.frontier, items);
     }
-    if (!m.expand) return { type: 'step', ...(stateEvents ? { stateEvents } : {}), frontier: this.frontier.length };
-    return { type: 'step', ...(stateEvents ? { stateEvents } : {}), ...this.expand(m.atDepthLimit, decided), frontier: this.frontier.length };
+    return { type: 'step', ...(stateEvents ? { stateEvents } : {}), ...(m.expand ? this.expand(m.atDepthLimit, decided) : {}), frontier: this.frontier.length };
   }
 
   /** Per state property (`PropertySet.stateIds`): the least id of `items` where it is decided, or -1. */
@@ -139,7 +138,7 @@ class WorkerSearch {
 
   private expand(atDepthLimit: boolean, decided: ReadonlySet<string>): Omit<StepReply, 'type' | 'frontier' | 'stateEvents'> {
     const records = new Records();
-    const pending: ({ state: unknown; observed: readonly unknown[] } | null)[] = [];
+    const pending: (Kept | null)[] = [];
     // A successor already recorded at this level is not recorded again: the first record of a
     // fingerprint comes first in (parent, ordinal) order, so only it can be a new state.
     const seen = new FingerprintTable(12);
@@ -171,11 +170,7 @@ class WorkerSearch {
               actionEvents[2 * j + 1] = ordinal;
             }
           }
-          if (observers.length) {
-            const stepped = new Array<unknown>(observers.length);
-            for (let k = 0; k < observers.length; k++) stepped[k] = observers[k].step(observed[k], state, label, next);
-            nextObserved = stepped;
-          }
+          if (observers.length) nextObserved = observers.map((ob, k) => ob.step(observed[k], state, label, next));
         }
         if (next === state && nextObserved === observed) return; // a self-loop: generated, never stored
         const fp = fingerprintWithObservers(this.key(next), observers, nextObserved);
