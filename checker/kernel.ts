@@ -1,9 +1,9 @@
 /**
- * What every search shares: the checked properties split by kind once (deadlock included), and
- * the budget (time, memory, states) with the progress it reports. The one-thread search, the
- * state-vector search, the parallel search and its workers, random exploration and
- * `forEachTransition` all read these instead of a copy each; `forEachSuccessor`
- * (`successors.ts`) is the one enumeration of a state's candidates.
+ * What every search shares: what a state is stored as (its key and fingerprint), the checked
+ * properties split by kind once (deadlock included) with the one check of state properties, the
+ * budget (time, memory, states) with the progress it reports, and the stored states (visited set
+ * and parent links) with the one bounded-store step. `forEachSuccessor` (`successors.ts`) is the
+ * one enumeration of a state's candidates.
  */
 import { getHeapStatistics } from 'node:v8';
 import { encode, fingerprint, hashString, type Fingerprint } from './fingerprint.js';
