@@ -6,7 +6,8 @@
  * is paused (its wall clock goes on); a crashed process or node keeps no time.
  *
  * Written without immer: the tick is the most frequent step, and copying only the parts whose
- * timers move (sharing every other subtree) is several times cheaper than a draft.
+ * timers move (sharing every other subtree: each part returns itself when none of its timers
+ * moved) is several times cheaper than a draft.
  */
 import { clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { conditionNoExecute, kubeletAlive, nodeLive, type Candidate, type ClusterState, type ControllerManagerLocal, type NodeReal } from './state.js';
@@ -24,7 +25,7 @@ function tickNode(ctx: Ctx, s: ClusterState, n: number): NodeReal {
   const liveFor = nodeLive(s, n) && node.liveFor < ctx.liveCap ? up(node.liveFor, dt, ctx.liveCap) : node.liveFor;
   const runtimeDownFor = node.runtimeDownFor >= 0 && node.runtimeDownFor < ctx.runtimeDownCap ? up(node.runtimeDownFor, dt, ctx.runtimeDownCap) : node.runtimeDownFor;
   // Grace periods run while the kubelet does (it holds the timers; see syncHistory).
-  const terminating = node.terminating !== undefined && kubeletAlive(s, n) ? node.terminating.map((t) => (t.killIn > 0 ? { pod: t.pod, killIn: down(t.killIn, dt) } : t)) : node.terminating;
+  const terminating = node.terminating !== undefined && kubeletAlive(s, n) && node.terminating.some(killPending) ? node.terminating.map((t) => (t.killIn > 0 ? { pod: t.pod, killIn: down(t.killIn, dt) } : t)) : node.terminating;
   // A shutdown's delay is systemd's: it runs whether the kubelet does or not.
   const shutdownIn = node.shutdownIn !== undefined && node.shutdownIn > 0 ? down(node.shutdownIn, dt) : node.shutdownIn;
   if (
@@ -35,20 +36,36 @@ function tickNode(ctx: Ctx, s: ClusterState, n: number): NodeReal {
   return shutdownIn === node.shutdownIn ? next : { ...next, shutdownIn };
 }
 
+const killPending = (t: { readonly killIn: number }): boolean => t.killIn > 0;
+
 function tickControllers(ctx: Ctx, ctrl: ControllerManagerLocal, local: number): ControllerManagerLocal {
   const monitorIn = ctrl.monitorIn > 0 ? down(ctrl.monitorIn, local) : ctrl.monitorIn;
   const gcIn = ctrl.gcIn > 0 && !ctx.podGcInert ? down(ctrl.gcIn, local) : ctrl.gcIn;
   let zones = ctrl.zones;
-  if (zones.some((z) => z.tokenIn > 0)) zones = zones.map((z) => (z.tokenIn > 0 ? { ...z, tokenIn: down(z.tokenIn, local) } : z));
+  if (zones.some(tokenPending)) zones = zones.map((z) => (z.tokenIn > 0 ? { ...z, tokenIn: down(z.tokenIn, local) } : z));
   const probeCap = ctx.probeCap;
   let nodes = ctrl.nodes;
-  if (nodes.some((h) => h.sinceProbe < probeCap)) nodes = nodes.map((h) => (h.sinceProbe < probeCap ? { ...h, sinceProbe: up(h.sinceProbe, local, probeCap) } : h));
+  if (anyBelow(nodes, probeCap)) nodes = nodes.map((h) => (h.sinceProbe < probeCap ? { ...h, sinceProbe: up(h.sinceProbe, local, probeCap) } : h));
   let evictions = ctrl.evictions;
-  if (evictions.some((x) => x.in > 0)) evictions = evictions.map((x) => (x.in > 0 ? { pod: x.pod, in: down(x.in, local) } : x));
+  if (evictions.some(evictionPending)) evictions = evictions.map((x) => (x.in > 0 ? { pod: x.pod, in: down(x.in, local) } : x));
   const quarantine = ctx.config.kubeControllerManager.podGcQuarantine;
   let gcMissing = ctrl.gcMissing;
-  if (gcMissing.some((m) => m >= 0 && m < quarantine)) gcMissing = gcMissing.map((m) => (m >= 0 && m < quarantine ? up(m, local, quarantine) : m));
+  if (anyInQuarantine(gcMissing, quarantine)) gcMissing = gcMissing.map((m) => (m >= 0 && m < quarantine ? up(m, local, quarantine) : m));
+  if (monitorIn === ctrl.monitorIn && gcIn === ctrl.gcIn && zones === ctrl.zones && nodes === ctrl.nodes && evictions === ctrl.evictions && gcMissing === ctrl.gcMissing) return ctrl;
   return { ...ctrl, monitorIn, gcIn, zones, nodes, evictions, gcMissing };
+}
+
+const tokenPending = (z: { readonly tokenIn: number }): boolean => z.tokenIn > 0;
+const evictionPending = (x: { readonly in: number }): boolean => x.in > 0;
+
+function anyBelow(nodes: ControllerManagerLocal['nodes'], probeCap: number): boolean {
+  for (let i = 0; i < nodes.length; i++) if (nodes[i].sinceProbe < probeCap) return true;
+  return false;
+}
+
+function anyInQuarantine(gcMissing: ControllerManagerLocal['gcMissing'], quarantine: number): boolean {
+  for (let i = 0; i < gcMissing.length; i++) if (gcMissing[i] >= 0 && gcMissing[i] < quarantine) return true;
+  return false;
 }
 
 function tickCandidate(ctx: Ctx, k: Candidate, e: number, c: number): Candidate {
@@ -56,31 +73,49 @@ function tickCandidate(ctx: Ctx, k: Candidate, e: number, c: number): Candidate 
   const dt = ctx.tick;
   const le = ctx.candidateElection[e][c];
   const local = k.rate * dt;
-  const next: { -readonly [K in keyof Candidate]: Candidate[K] } = { ...k };
+  let { paused, afterPause, retryIn, observedAge, renewAge } = k;
   if (k.paused > 0) {
-    next.paused = down(k.paused, dt);
-    if (next.paused === 0 && k.leader) next.afterPause = 'race';
-  } else if (k.afterPause === 'stale') next.afterPause = 'none';
+    paused = down(k.paused, dt);
+    if (paused === 0 && k.leader) afterPause = 'race';
+  } else if (k.afterPause === 'stale') afterPause = 'none';
   if (!ctx.leaderElectionInert) {
-    if (k.leader && k.retryIn > 0) next.retryIn = down(k.retryIn, local);
+    if (k.leader && k.retryIn > 0) retryIn = down(k.retryIn, local);
     const observedCap = Math.max(le.leaseDuration, k.observedDuration);
-    if (!k.unseen && k.observedAge < observedCap) next.observedAge = up(k.observedAge, local, observedCap);
+    if (!k.unseen && k.observedAge < observedCap) observedAge = up(k.observedAge, local, observedCap);
     const renewCap = le.retryPeriod + le.renewDeadline;
-    if (k.leader && k.renewAge < renewCap) next.renewAge = up(k.renewAge, local, renewCap);
+    if (k.leader && k.renewAge < renewCap) renewAge = up(k.renewAge, local, renewCap);
   }
-  if (k.ctrl !== null) next.ctrl = tickControllers(ctx, k.ctrl, local);
-  return next;
+  const ctrl = k.ctrl === null ? null : tickControllers(ctx, k.ctrl, local);
+  if (paused === k.paused && afterPause === k.afterPause && retryIn === k.retryIn && observedAge === k.observedAge && renewAge === k.renewAge && ctrl === k.ctrl) return k;
+  return { ...k, paused, afterPause, retryIn, observedAge, renewAge, ctrl };
+}
+
+/** The candidates of election e after the tick: the list itself when none of their timers moved. */
+function tickCandidates(ctx: Ctx, list: readonly Candidate[], e: number): readonly Candidate[] {
+  let out: Candidate[] | undefined;
+  for (let c = 0; c < list.length; c++) {
+    const next = tickCandidate(ctx, list[c], e, c);
+    if (next === list[c]) continue;
+    out ??= list.slice();
+    out[c] = next;
+  }
+  return out ?? list;
 }
 
 function tick(ctx: Ctx, s: ClusterState): ClusterState {
-  const nodes = s.nodes.map((_, n) => tickNode(ctx, s, n));
-  const candidates = [
-    s.candidates[0].map((k, c) => tickCandidate(ctx, k, 0, c)),
-    s.candidates[1].map((k, c) => tickCandidate(ctx, k, 1, c)),
-  ] as unknown as ClusterState['candidates'];
+  let nodes: NodeReal[] | undefined;
+  for (let n = 0; n < s.nodes.length; n++) {
+    const next = tickNode(ctx, s, n);
+    if (next === s.nodes[n]) continue;
+    nodes ??= s.nodes.slice();
+    nodes[n] = next;
+  }
+  const kcm = tickCandidates(ctx, s.candidates[0], 0);
+  const schedulers = tickCandidates(ctx, s.candidates[1], 1);
+  const candidates = kcm === s.candidates[0] && schedulers === s.candidates[1] ? s.candidates : ([kcm, schedulers] as unknown as ClusterState['candidates']);
   const kubeletApiOutage = s.kubeletApiOutage > 0 ? down(s.kubeletApiOutage, ctx.tick) : 0;
   const sequenceIn = s.sequenceIn > 0 ? down(s.sequenceIn, ctx.tick) : s.sequenceIn;
-  return { ...s, nodes, candidates, kubeletApiOutage, sequenceIn };
+  return { ...s, nodes: nodes ?? s.nodes, candidates, kubeletApiOutage, sequenceIn };
 }
 
 export function tickAction(ctx: Ctx): ClusterAction {
