@@ -32,7 +32,7 @@ function budgeted<P extends JsonValue>(def: Def<P>): ClusterAction {
   return clusterAction<P>({
     name: def.name,
     urgent: false,
-    params: (s) => ((s.budget[def.budget] ?? 0) > 0 ? def.params(s) : []),
+    params: (s) => ((s.budget[def.budget] ?? 0) > 0 ? def.params(s) : NO_PARAMS),
     enabled: (s, p) => (s.budget[def.budget] ?? 0) > 0 && def.enabled(s, p),
     apply: (s, p) =>
       produce(s, (d) => {
@@ -42,6 +42,19 @@ function budgeted<P extends JsonValue>(def: Def<P>): ClusterAction {
     describe: (b, p) => ({ actor: def.actor, summary: def.summary(p, b), to: def.to ?? [] }),
   });
 }
+
+/** The parameters of an action whose budget is spent (asked about in every state between instants). */
+const NO_PARAMS: readonly never[] = Object.freeze([]);
+const ONCE: readonly null[] = Object.freeze([null]);
+
+/** `<prefix><i + 1>` for i < count (etcd members, kube-apiservers), kept by count in `lists`. */
+function numbered(lists: (readonly string[])[], prefix: string, count: number): readonly string[] {
+  return (lists[count] ??= Object.freeze(Array.from({ length: count }, (_, i) => `${prefix}${i + 1}`)));
+}
+const etcdLists: (readonly string[])[] = [];
+const apiserverLists: (readonly string[])[] = [];
+const etcdMembers = (s: ClusterState): readonly string[] => numbered(etcdLists, 'etcd-', s.etcd.length);
+const apiservers = (s: ClusterState): readonly string[] => numbered(apiserverLists, 'kube-apiserver-', s.apiservers.length);
 
 const nodes = byShape((s: ClusterState): string[] => s.nodes.map((_, n) => nodeName(n)));
 const cands = byShape((s: ClusterState): string[] => candidateRefs(s).map(({ e, c }) => candidateName(e, c)));
@@ -266,7 +279,7 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
     }),
     def<string>({
       name: 'etcd-member-loss', budget: 'etcdMemberLoss', actor: 'fault',
-      params: (s) => s.etcd.map((_, i) => `etcd-${i + 1}`),
+      params: etcdMembers,
       enabled: (s, p) => s.etcd[Number(p.slice(5)) - 1],
       recipe: (d, p) => {
         d.etcd[Number(p.slice(5)) - 1] = false;
@@ -275,7 +288,7 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
     }),
     def<string>({
       name: 'apiserver-loss', budget: 'apiserverLoss', actor: 'fault',
-      params: (s) => s.apiservers.map((_, i) => `kube-apiserver-${i + 1}`),
+      params: apiservers,
       enabled: (s, p) => s.apiservers[Number(p.slice('kube-apiserver-'.length)) - 1],
       recipe: (d, p) => {
         d.apiservers[Number(p.slice('kube-apiserver-'.length)) - 1] = false;
@@ -284,7 +297,7 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
     }),
     def<string>({
       name: 'etcd-member-restore', budget: 'etcdMemberRestore', actor: 'fault',
-      params: (s) => s.etcd.map((_, i) => `etcd-${i + 1}`),
+      params: etcdMembers,
       enabled: (s, p) => !s.etcd[Number(p.slice(5)) - 1],
       recipe: (d, p) => {
         d.etcd[Number(p.slice(5)) - 1] = true;
@@ -293,7 +306,7 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
     }),
     def<string>({
       name: 'apiserver-restore', budget: 'apiserverRestore', actor: 'fault',
-      params: (s) => s.apiservers.map((_, i) => `kube-apiserver-${i + 1}`),
+      params: apiservers,
       enabled: (s, p) => !s.apiservers[Number(p.slice('kube-apiserver-'.length)) - 1],
       recipe: (d, p) => {
         d.apiservers[Number(p.slice('kube-apiserver-'.length)) - 1] = true;
@@ -301,7 +314,7 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
       summary: (p) => `${p} is restored`,
     }),
     def<null>({
-      name: 'apiserver-etcd-outage', budget: 'apiserverEtcdOutage', actor: 'fault', params: () => [null],
+      name: 'apiserver-etcd-outage', budget: 'apiserverEtcdOutage', actor: 'fault', params: () => ONCE,
       enabled: (s) => s.kubeletApiOutage === 0,
       recipe: (d) => {
         d.kubeletApiOutage = f.apiserverEtcdOutageDuration;
@@ -371,7 +384,7 @@ function operatorDefs(ctx: Ctx): Def<JsonValue>[] {
       // stop every kube-apiserver, restore etcd, start them, and restart the control-plane components.
       // Kubelets keep running: their pod watch asks for a revision the restored etcd is behind of.
       name: 'etcd-restore', budget: 'etcdRestore', actor: 'operator', to: API,
-      params: () => [null],
+      params: () => ONCE,
       enabled: () => true,
       recipe: (d, _p, s) => {
         d.api = castDraft(backupOf(ctx));

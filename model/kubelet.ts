@@ -47,13 +47,19 @@
 import { produce, type Draft } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { MAX_WAIT_FOR_CONTAINER_RUNTIME, RUNTIME_UP_PERIOD, shutdownGraceCap, terminationGraceOf } from './config.js';
-import { kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeIndex, nodeName, removeItem, addSorted, isTerminating, terminatingOf, KCM, type Candidate, type ClusterState, type NodeObject, type NodeReal, type PodObject, type Terminating } from './state.js';
+import { kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeIndex, nodeName, podIndex, removeItem, addSorted, isTerminating, terminatingOf, KCM, type Candidate, type ClusterState, type NodeObject, type NodeReal, type PodObject, type Terminating } from './state.js';
 
 /** Nodes whose kubelet is due to renew its Lease. */
 export function heartbeatsDue(s: ClusterState): number[] {
   const out: number[] = [];
   for (let n = 0; n < s.nodes.length; n++) if (kubeletAlive(s, n) && s.nodes[n].heartbeatIn <= 0) out.push(n);
   return out;
+}
+
+/** Whether some kubelet is due to renew its Lease (`heartbeatsDue` is not empty). */
+function heartbeatDue(s: ClusterState): boolean {
+  for (let n = 0; n < s.nodes.length; n++) if (kubeletAlive(s, n) && s.nodes[n].heartbeatIn <= 0) return true;
+  return false;
 }
 
 /** Nodes whose Lease renewal succeeds on the `kubelet-heartbeat` step from `before`. */
@@ -123,33 +129,42 @@ interface SyncWork {
 
 const bound = (p: PodObject, n: number): boolean => p.nodeName === n;
 
-/** What the kubelet of node n would do now (empty when it cannot see the API). */
+const NO_PARAMS: readonly never[] = Object.freeze([]);
+
+/**
+ * What the kubelet of node n would do now; undefined when nothing (or when it cannot see the
+ * API). Asked in nearly every state, where mostly there is nothing to do: the lists are made only
+ * for work found.
+ */
 export function syncWork(s: ClusterState, n: number): SyncWork | undefined {
   const node = s.nodes[n];
   if (node.shutdownIn !== undefined) return shutdownWork(s, n);
   // A kubelet whose pod watch is stuck (after an etcd restore) sees no change, like one cut off.
   if (!kubeletAlive(s, n) || !kubeletReachesApi(s, n) || node.podWatchStuck === true) return undefined;
-  const start: string[] = [];
-  const stop: string[] = [];
-  const finish: string[] = [];
-  for (const p of s.api.pods) {
+  let start: string[] | undefined;
+  let stop: string[] | undefined;
+  let finish: string[] | undefined;
+  const pods = s.api.pods;
+  for (let i = 0; i < pods.length; i++) {
+    const p = pods[i];
     if (!bound(p, n)) continue;
     const isRunning = node.running.includes(p.name);
     // Containers of an earlier pod of this name still terminating: the new one waits for them.
-    if (p.deletion === null && !isRunning && node.runtimeUp) start.push(p.name);
-    if (p.deletion !== null && !isRunning) finish.push(p.name);
+    if (p.deletion === null && !isRunning && node.runtimeUp) (start ??= []).push(p.name);
+    if (p.deletion !== null && !isRunning) (finish ??= []).push(p.name);
   }
   // SIGTERM to containers whose pod is gone, Terminating or bound elsewhere (once: a terminating
   // container waits for its exit or its SIGKILL).
-  for (const name of node.running) {
+  for (let r = 0; r < node.running.length; r++) {
+    const name = node.running[r];
     if (isTerminating(node, name)) continue;
-    const p = s.api.pods.find((q) => q.name === name);
-    if (p === undefined || p.deletion !== null || p.nodeName !== n) stop.push(name);
+    const i = podIndex(s, name);
+    if (i < 0 || pods[i].deletion !== null || pods[i].nodeName !== n) (stop ??= []).push(name);
   }
   // Finishing a deletion is a write; once the containers are gone the pod object goes.
-  if (!kubeletCanWrite(s, n)) finish.length = 0;
-  if (start.length + stop.length + finish.length === 0) return undefined;
-  return { start, stop, finish };
+  if (finish !== undefined && !kubeletCanWrite(s, n)) finish = undefined;
+  if (start === undefined && stop === undefined && finish === undefined) return undefined;
+  return { start: start ?? [], stop: stop ?? [], finish: finish ?? [] };
 }
 
 /**
@@ -179,8 +194,22 @@ function shutdownWork(s: ClusterState, n: number): SyncWork | undefined {
 /** Nodes whose kubelet is due to SIGKILL containers whose grace period is over. */
 function killsDue(s: ClusterState): number[] {
   const out: number[] = [];
-  for (let n = 0; n < s.nodes.length; n++) if (kubeletAlive(s, n) && terminatingOf(s.nodes[n]).some((t) => t.killIn <= 0)) out.push(n);
+  for (let n = 0; n < s.nodes.length; n++) if (killDue(s, n)) out.push(n);
   return out;
+}
+
+/** Whether the kubelet of node n is due to SIGKILL a container. */
+function killDue(s: ClusterState, n: number): boolean {
+  if (!kubeletAlive(s, n)) return false;
+  const list = terminatingOf(s.nodes[n]);
+  for (let i = 0; i < list.length; i++) if (list[i].killIn <= 0) return true;
+  return false;
+}
+
+/** Whether some kubelet is due to SIGKILL a container (`killsDue` is not empty). */
+function anyKillDue(s: ClusterState): boolean {
+  for (let n = 0; n < s.nodes.length; n++) if (killDue(s, n)) return true;
+  return false;
 }
 
 /**
@@ -210,12 +239,21 @@ function containersGone(d: { running: string[]; terminating?: Terminating[] }, n
  * ends, at any instant (how fast an application shuts down is its own business).
  */
 export function containerExitAction(): ClusterAction {
-  const candidates = (s: ClusterState): string[] => {
-    const out: string[] = [];
-    s.nodes.forEach((node, n) => {
-      for (const t of terminatingOf(node)) out.push(`${t.pod}@${nodeName(n)}`);
-    });
-    return out;
+  // Listed between every two instants: nothing is made while no container is terminating, and
+  // the parameters' names are kept for the run.
+  const names = new Map<string, string[]>();
+  const nameOf = (pod: string, n: number): string => {
+    let onNode = names.get(pod);
+    if (onNode === undefined) names.set(pod, (onNode = []));
+    return (onNode[n] ??= `${pod}@${nodeName(n)}`);
+  };
+  const candidates = (s: ClusterState): readonly string[] => {
+    let out: string[] | undefined;
+    for (let n = 0; n < s.nodes.length; n++) {
+      const list = terminatingOf(s.nodes[n]);
+      for (let i = 0; i < list.length; i++) (out ??= []).push(nameOf(list[i].pod, n));
+    }
+    return out ?? NO_PARAMS;
   };
   const parse = (p: string): { pod: string; n: number } => {
     const at = p.lastIndexOf('@node-');
@@ -347,7 +385,7 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
       urgent: true,
       // With jitter, which of the due kubelets wait one quantum longer before the next renewal (a bit each).
       ...(jitter ? { params: (s: ClusterState) => Array.from({ length: choices ** heartbeatsDue(s).length }, (_, i) => i) } : {}),
-      enabled: (s) => heartbeatsDue(s).length > 0,
+      enabled: heartbeatDue,
       // Written without immer (a renewal is one step in thirteen): unchanged parts are shared.
       apply: (s, lateMask) => {
         const nodes = s.nodes.slice();
@@ -407,7 +445,10 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
     clusterAction({
       name: 'kubelet-sync',
       urgent: true,
-      enabled: (s) => s.nodes.some((_, n) => syncWork(s, n) !== undefined),
+      enabled: (s) => {
+        for (let n = 0; n < s.nodes.length; n++) if (syncWork(s, n) !== undefined) return true;
+        return false;
+      },
       apply: (s) =>
         produce(s, (d) => {
           for (let n = 0; n < s.nodes.length; n++) {
@@ -453,7 +494,7 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
     clusterAction({
       name: 'kubelet-kill',
       urgent: true,
-      enabled: (s) => killsDue(s).length > 0,
+      enabled: anyKillDue,
       apply: (s) =>
         produce(s, (d) => {
           for (const n of killsDue(s)) {

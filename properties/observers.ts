@@ -236,15 +236,17 @@ export function replacementWithin(config: ClusterConfig, bounds: { readonly unre
   // After a scale (an operator's write of spec.replicas) the replicas that must come back are the
   // fewer of the two: pods a scale-up adds were never lost, and a scale-down removes pods on purpose.
   const wanted = (s: ClusterState, w: { readonly name: string; readonly replicas: number }): number => Math.min(w.replicas, replicasOf(s, w));
-  const explained = (s: ClusterState, unreachable: number | undefined, notReady: number | undefined): boolean =>
-    s.nodes.some(
-      (n) =>
-        // Missing heartbeats (a live node renews every renew interval), the last one recent enough.
-        (unreachable !== undefined && (!n.up || !n.kubeletUp || n.partitioned || n.sinceHeartbeat > renew) && n.sinceHeartbeat <= unreachable) ||
-        // A graceful shutdown under way: its kubelet is stopping the pods, replaced once reported Failed.
-        n.shutdownIn !== undefined ||
-        (notReady !== undefined && n.up && n.runtimeDownFor >= 0 && n.runtimeDownFor <= notReady),
-    );
+  const explained = (s: ClusterState, unreachable: number | undefined, notReady: number | undefined): boolean => {
+    for (let i = 0; i < s.nodes.length; i++) {
+      const n = s.nodes[i];
+      // Missing heartbeats (a live node renews every renew interval), the last one recent enough.
+      if (unreachable !== undefined && (!n.up || !n.kubeletUp || n.partitioned || n.sinceHeartbeat > renew) && n.sinceHeartbeat <= unreachable) return true;
+      // A graceful shutdown under way: its kubelet is stopping the pods, replaced once reported Failed.
+      if (n.shutdownIn !== undefined) return true;
+      if (notReady !== undefined && n.up && n.runtimeDownFor >= 0 && n.runtimeDownFor <= notReady) return true;
+    }
+    return false;
+  };
   const describe = (unreachable: number | undefined, notReady: number | undefined): string => {
     const described = [
       unreachable === undefined ? undefined : `${unreachable}s after the last heartbeat of a node that stopped renewing`,
@@ -276,7 +278,13 @@ export function replacementWithin(config: ClusterConfig, bounds: { readonly unre
   return always<ClusterState>(
     'replacement-within',
     `a missing ReplicaSet replica is serving again within ${within} (counted from the most recent loss)`,
-    (s) => sets.every((w) => runningReplicas(s, w.name) >= wanted(s, w) || explained(s, w.unreachable, w.notReady)),
+    (s) => {
+      for (let i = 0; i < sets.length; i++) {
+        const w = sets[i];
+        if (runningReplicas(s, w.name) < wanted(s, w) && !explained(s, w.unreachable, w.notReady)) return false;
+      }
+      return true;
+    },
     { source: 'derived from kubernetes-semantics.md A2 (resulting default timeline); kubernetes/kubernetes:pkg/controller/nodelifecycle, pkg/controller/tainteviction, pkg/controller/replicaset', explain: why },
   );
 }

@@ -4,7 +4,7 @@
  */
 import { always, alwaysStep, type ActionLabel, type Property } from '../checker/index.js';
 import {
-  acting, candidateName, ELECTION_NAMES, heartbeatsOf, isTerminating, kubeletReachesApi, nodeName, podOfWorkload, quorum, replicasOf, syncWork, type ClusterConfig, type ClusterState,
+  acting, candidateName, ELECTION_NAMES, heartbeatsOf, isTerminating, kubeletReachesApi, nodeName, podOfWorkload, quorum, replicasOf, syncWork, type ClusterConfig, type ClusterState, type WorkloadConfig,
 } from '../model/index.js';
 import { apiWrites, boundTo, copiesRunning, listOf, nodesRunning, oneLine, workloadsOfKind } from './helpers.js';
 
@@ -22,7 +22,14 @@ import { apiWrites, boundTo, copiesRunning, listOf, nodesRunning, oneLine, workl
 export const singleLeader: Property<ClusterState> = always<ClusterState>(
   'single-leader',
   'at most one process per leader-election Lease acts as leader at any instant',
-  (s) => s.candidates.every((list) => list.filter((k) => k.up && k.paused === 0 && k.leader).length <= 1),
+  (s) => {
+    for (let e = 0; e < s.candidates.length; e++) {
+      const list = s.candidates[e];
+      let leaders = 0;
+      for (let c = 0; c < list.length; c++) if (list[c].up && list[c].paused === 0 && list[c].leader && ++leaders > 1) return false;
+    }
+    return true;
+  },
   { source: 'kubernetes/client-go:tools/leaderelection/leaderelection.go (package doc, isLeaseValid)', explain: explainLeaders },
 );
 
@@ -78,16 +85,23 @@ export function statefulSetAtMostOne(config: ClusterConfig): Property<ClusterSta
     'statefulset-at-most-one',
     'at most one running copy of each StatefulSet pod identity, counting what really runs on nodes',
     (s) => {
-      const seen = new Set<string>();
-      for (const n of s.nodes) for (const r of n.running) if (sets.some((w) => podOfWorkload(r, w))) seen.add(r);
-      for (const name of seen) if (copiesRunning(s, name) > 1) return false;
+      for (let n = 0; n < s.nodes.length; n++) {
+        const running = s.nodes[n].running;
+        for (let r = 0; r < running.length; r++) if (ofAny(running[r], sets) && copiesRunning(s, running[r]) > 1) return false;
+      }
       return true;
     },
     {
       source: 'https://kubernetes.io/docs/tasks/run-application/force-delete-stateful-set-pod/',
-      explain: (s) => explainCopies(s, (pod) => sets.some((w) => podOfWorkload(pod, w))),
+      explain: (s) => explainCopies(s, (pod) => ofAny(pod, sets)),
     },
   );
+}
+
+/** Whether `pod` is a pod of one of the workloads. */
+function ofAny(pod: string, workloads: readonly WorkloadConfig[]): boolean {
+  for (let i = 0; i < workloads.length; i++) if (podOfWorkload(pod, workloads[i])) return true;
+  return false;
 }
 
 /** `db-0 runs on node-1 and on node-3` for each pod (of those `counted`) running on more than one node that is up. */
@@ -146,7 +160,7 @@ export function explainTaintedBinding(before: ClusterState, _a: ActionLabel, aft
 export const writesNeedQuorum: Property<ClusterState> = alwaysStep<ClusterState>(
   'writes-need-quorum',
   'every API write (object change or Lease renewal) happens while etcd has quorum',
-  (before, action, after) => (before.api === after.api && heartbeatsOf(before, action).length === 0) || quorum(before),
+  (before, action, after) => (before.api === after.api && (action.name !== 'kubelet-heartbeat' || heartbeatsOf(before, action).length === 0)) || quorum(before),
   { source: 'https://etcd.io/docs/v3.6/op-guide/failures/; etcd-io/website:content/en/docs/v3.6/faq.md', explain: explainWriteWithoutQuorum },
 );
 
@@ -229,12 +243,18 @@ function allowedActive(s: ClusterState, w: { readonly name: string; readonly rep
 export function replicaSetExcess(config: ClusterConfig, s: ClusterState): Map<string, number> {
   const out = new Map<string, number>();
   for (const w of workloadsOfKind(config, 'ReplicaSet')) {
-    let active = 0;
-    for (const p of s.api.pods) if (p.workload === w.name && p.deletion === null) active++;
-    const allowed = allowedActive(s, w);
-    if (active > allowed) out.set(w.name, active - allowed);
+    const excess = activeExcess(s, w);
+    if (excess > 0) out.set(w.name, excess);
   }
   return out;
+}
+
+/** Active pods of ReplicaSet `w` above what it may have (0 or less: none). */
+function activeExcess(s: ClusterState, w: WorkloadConfig): number {
+  let active = 0;
+  const pods = s.api.pods;
+  for (let i = 0; i < pods.length; i++) if (pods[i].workload === w.name && pods[i].deletion === null) active++;
+  return active - allowedActive(s, w);
 }
 
 /**
@@ -247,10 +267,14 @@ export function replicaSetExcess(config: ClusterConfig, s: ClusterState): Map<st
  * scaling down once its cache catches up.
  */
 export function replicaSetAtMostReplicas(config: ClusterConfig): Property<ClusterState> {
+  const sets = workloadsOfKind(config, 'ReplicaSet');
   return always<ClusterState>(
     'replicaset-at-most-replicas',
     'no ReplicaSet has more active (not Terminating) pods than spec.replicas',
-    (s) => replicaSetExcess(config, s).size === 0,
+    (s) => {
+      for (let i = 0; i < sets.length; i++) if (activeExcess(s, sets[i]) > 0) return false;
+      return true;
+    },
     {
       source: 'kubernetes/kubernetes:pkg/controller/controller_utils.go (ControllerExpectations, ExpectationsTimeout); pkg/controller/replicaset/replica_set.go (manageReplicas)',
       explain: (s) => explainExcess(config, s),
