@@ -108,11 +108,12 @@ function stoppedWhy<S>(result: CheckResult<S>, fromTest: number | undefined): st
   return `the search was stopped by its ${bound ?? 'a'} bound`;
 }
 
-const runInfo = (command: 'check' | 'simulate', options: ReportOptions): RunInfo => ({
-  command,
-  ...(options.scenario === undefined ? {} : { scenario: options.scenario }),
-  ...(options.config === undefined ? {} : { config: options.config }),
-});
+/** What the run was: the options' scenario and config, else those the model was built from (`kubernetesScenario`'s). */
+function runInfo<S>(command: 'check' | 'simulate', model: Model<S>, options: ReportOptions): RunInfo {
+  const scenario = options.scenario ?? model.origin?.scenario;
+  const config = options.config ?? model.origin?.config;
+  return { command, ...(scenario === undefined ? {} : { scenario }), ...(config === undefined ? {} : { config }) };
+}
 
 /**
  * Asserts that every property holds on the whole space and every goal is witnessed (verdict `ok`).
@@ -123,7 +124,7 @@ export async function expectHolds<S>(model: Model<S>, given: CheckOptions & Repo
   const result = check(model, options);
   if (result.verdict !== 'ok') {
     const why = result.verdict === 'incomplete' ? stoppedWhy(result, fromTest) : 'a property failed';
-    await failWith(model, result, runInfo('check', options), `expected every property of ${options.scenario ?? model.name} to hold, but ${why} (verdict ${result.verdict})`, options, fromTest !== undefined);
+    await failWith(model, result, runInfo('check', model, options), `expected every property of ${options.scenario ?? model.name} to hold, but ${why} (verdict ${result.verdict})`, options, fromTest !== undefined);
   }
   return result;
 }
@@ -190,7 +191,7 @@ export async function expectNoRandomViolation<S>(model: Model<S>, options: Simul
   const covered = coverageLine(result, exhaustive);
   if (result.verdict === 'violation') {
     const info: RunInfo = {
-      ...runInfo('simulate', options),
+      ...runInfo('simulate', model, options),
       simulation: { seed: result.seed, runs: result.runs, steps: result.steps, ...(result.replay ? { replay: result.replay } : {}) },
     };
     await failWith(model, result, info, `random exploration of ${options.scenario ?? model.name} found a violation (${covered})`, options);

@@ -5,7 +5,7 @@
 export { KubecheckError, CheckerErrorCode, fail } from './errors.js';
 export { action, faultTest, formatAction, isFaultActor } from './model.js';
 export { faultSteps, fewestFaults } from './fewerFaults.js';
-export type { ActionDef, ActionLabel, AnyActionDef, JsonValue, Model, StepDescription } from './model.js';
+export type { ActionDef, ActionLabel, AnyActionDef, JsonValue, Model, ModelOrigin, StepDescription } from './model.js';
 export { always, alwaysStep, boundedResponse, explainViolation, observer, sometimes, isKebabCase } from './properties.js';
 export type { ActionProperty, BoundedResponse, History, Invariant, InvariantMeta, Observer, Property, PropertyKind, Reachability, StepMeta } from './properties.js';
 export { check } from './search.js';

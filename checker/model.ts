@@ -147,6 +147,18 @@ export interface Model<S> {
    * the capability; `check(model, { engine: 'generic' })` runs the generic search instead.
    */
   readonly stateVector?: StateVectorLayout;
+  /**
+   * What the model was built from, as JSON (a scenario's name and its resolved config): reports
+   * and ITF traces record it, so `replay` rebuilds the same model without being told. A copy of
+   * the model keeps it.
+   */
+  readonly origin?: ModelOrigin;
+}
+
+/** A model's provenance: the scenario and config it was built from. */
+export interface ModelOrigin {
+  readonly scenario?: string;
+  readonly config?: JsonValue;
 }
 
 /** The compiled layout of a state-vector model (see `vectorModel.ts`); opaque to other code. */

@@ -58,7 +58,9 @@ export function kubernetesScenario(scenario: string, input: KubernetesScenarioIn
 
 /** The scenario of a config already resolved (`resolveConfig`), with the extensions attached. */
 export function scenarioOf(scenario: string, clusterConfig: ClusterConfig, extensions: readonly ClusterExtension[] = []): KubernetesScenario {
-  const model = kubernetesModel(clusterConfig, extensions.length > 0 ? { extensions } : {});
+  const config = configToObject(clusterConfig) as JsonValue;
+  // The scenario and config travel with the model: reports and traces of any check of it record them.
+  const model = { ...kubernetesModel(clusterConfig, extensions.length > 0 ? { extensions } : {}), origin: { scenario, config } };
   const liveness = kubernetesLiveness(clusterConfig);
   // What the extensions promise is checked by default, beside the cluster's own properties, and
   // what they say they cause counts for the default selection.
@@ -67,7 +69,7 @@ export function scenarioOf(scenario: string, clusterConfig: ClusterConfig, exten
   return {
     scenario,
     clusterConfig,
-    config: configToObject(clusterConfig) as JsonValue,
+    config,
     model: own.properties.length === 0 ? model : { ...model, properties: [...model.properties, ...own.properties] },
     properties: [...selection.ids, ...own.properties.map((p) => p.id)],
     leftOut: selection.leftOut,

@@ -8,6 +8,7 @@ import { kubernetesScenario as ofModel } from '../../api/model.js';
 import { nodeName, type ClusterState } from '../../model/index.js';
 import { remediationOperator } from '../../examples/remediation-operator/remediationOperator.js';
 import { twoPhasePlain } from '../../examples/two-phase-commit/index.js';
+import { kubecheckAsync } from '../cli/run.js';
 
 const buggy = () => twoPhasePlain({ rms: 3, bug: 'rm-commits-on-prepared' });
 
@@ -44,6 +45,21 @@ describe('the testing API', () => {
     expect(given?.message).toMatch(/^expected single-leader to be violated in node-failure|^expected single-leader to be violated in kubernetes/);
     expect(given?.message).toMatch(/was not found: the search was stopped by its time bound \(verdict incomplete/);
   }, 10_000);
+
+  it('should record the scenario and config of a kubernetesScenario model in the trace it writes, so replay needs no flags', async () => {
+    const { model } = kubernetesScenario('node-failure', { set: { 'kubeControllerManager.nodeMonitorGracePeriod': '4s', 'faults.nodeCrash': '0' } });
+    const dir = mkdtempSync(join(tmpdir(), 'kc-api-'));
+    const error = await expectHolds(model, { properties: ['healthy-node-not-unknown'], reportDir: dir }).then(() => undefined, (e: Error) => e);
+    expect(error?.message).toMatch(/healthy-node-not-unknown/);
+    const [folder] = readdirSync(dir);
+    const trace = join(dir, folder, 'healthy-node-not-unknown.itf.json');
+    const meta = (JSON.parse(readFileSync(trace, 'utf8')) as { '#meta': { scenario?: string; config?: { kubeControllerManager?: { nodeMonitorGracePeriod?: unknown } } } })['#meta'];
+    expect(meta.scenario).toBe('node-failure');
+    expect(meta.config?.kubeControllerManager?.nodeMonitorGracePeriod).toBe('4s');
+    const replayed = await kubecheckAsync(['replay', trace]);
+    expect(replayed.code, replayed.stderr).toBe(1);
+    expect(replayed.stdout).toMatch(/violation reproduced/);
+  }, 60_000);
 
   it('should say in a failure message why the last state violates a property that explains itself', async () => {
     const { model } = await kubernetesScenario('node-partition', { set: { 'operator.forceDeletePod': '1', 'cluster.terminationGracePeriodSeconds': '1' } });
