@@ -4,11 +4,11 @@
  * property (it speaks only where the property fails).
  */
 import { describe, expect, it } from 'vitest';
-import { explainViolation, type ActionLabel, type History, type Property } from '../checker/index.js';
-import { clusterModel, makeCtx, resolveConfig, type ClusterConfig, type ClusterState, type NodeReal, type PodObject } from '../model/index.js';
-import { kubernetesProperties, replacementBound } from './index.js';
-import { earliestReplacement } from './helpers.js';
-import { replacementWithin } from './observers.js';
+import { explainViolation, type ActionLabel, type History, type Property } from '../../checker/index.js';
+import { clusterModel, makeCtx, resolveConfig, type ClusterConfig, type ClusterState, type NodeReal, type PodObject } from '../../model/index.js';
+import { kubernetesProperties, replacementBound } from '../../properties/index.js';
+import { earliestReplacement } from '../../properties/helpers.js';
+import { replacementWithin } from '../../properties/observers.js';
 
 const config = resolveConfig('node-failure');
 // node-1 runs web-0, node-2 web-1, node-3 db-0; kube-controller-manager-1 and kube-scheduler-1 lead.
