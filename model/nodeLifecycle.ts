@@ -61,7 +61,7 @@ export function tokenInterval(ctx: Ctx, state: ZoneState, zoneSize: number, allF
 /** How many of these nodes have a Node object (a zone's size in handleDisruption). */
 function presentIn(nodes: readonly (NodeObject | null)[], zone: readonly number[]): number {
   let count = 0;
-  for (const n of zone) if (nodes[n] !== null) count++;
+  for (let i = 0; i < zone.length; i++) if (nodes[zone[i]] !== null) count++;
   return count;
 }
 
@@ -98,39 +98,27 @@ function wantedNoExecute(node: NodeObject): Taint | undefined {
   return undefined;
 }
 
-/** The last state asked about, per model (its Ctx), and the NoExecute candidates of each manager there. */
-const candidatesCache = new WeakMap<Ctx, { state: ClusterState; perManager: number[][] }>();
-
-/** Nodes the NoExecute pass of candidate c may taint now (a token is free in their zone); computed once per state. */
-export function noExecuteCandidates(ctx: Ctx, s: ClusterState, c: number): number[] {
-  let hit = candidatesCache.get(ctx);
-  if (hit === undefined || hit.state !== s) candidatesCache.set(ctx, (hit = { state: s, perManager: [] }));
-  return (hit.perManager[c] ??= computeNoExecuteCandidates(ctx, s, c));
-}
-
-function computeNoExecuteCandidates(ctx: Ctx, s: ClusterState, c: number): number[] {
+/**
+ * Whether the NoExecute pass of candidate c may taint node n now: a token is free in its zone, or
+ * the taint is a swap. Asked for every (manager, node) in every state, so it builds nothing.
+ */
+function mayTaintNoExecute(ctx: Ctx, s: ClusterState, c: number, n: number): boolean {
   const k = s.candidates[KCM][c];
-  if (!acting(k) || k.ctrl === null || k.ctrl.disruptionMode || !canWrite(s, k.partitioned)) return [];
-  const out: number[] = [];
-  for (let n = 0; n < s.api.nodes.length; n++) {
-    const node = s.api.nodes[n];
-    if (node === null) continue;
-    const want = wantedNoExecute(node);
-    if (want === undefined || node.taints.includes(want)) continue;
-    const observed = k.ctrl.nodes[n].observed;
-    // Not queued: this manager's last pass observed it Ready.
-    if (observed === 'True') continue;
-    const other: Taint = want === 'unreachable:NoExecute' ? 'not-ready:NoExecute' : 'unreachable:NoExecute';
-    if (node.taints.includes(other)) {
-      // SwapNodeControllerTaint on the pass that observed the new condition, not rate limited.
-      if (observed === node.ready) out.push(n);
-      continue;
-    }
-    const zone = k.ctrl.zones[ctx.zoneOfNode[n]];
-    const size = presentIn(s.api.nodes, ctx.nodesOfZone[ctx.zoneOfNode[n]]);
-    if (zone.tokenIn <= 0 && tokenInterval(ctx, zone.state, size, k.ctrl.disruptionMode) !== Infinity) out.push(n);
-  }
-  return out;
+  if (!acting(k) || k.ctrl === null || k.ctrl.disruptionMode || !canWrite(s, k.partitioned)) return false;
+  if (!Number.isInteger(n) || n < 0 || n >= s.api.nodes.length) return false;
+  const node = s.api.nodes[n];
+  if (node === null) return false;
+  const want = wantedNoExecute(node);
+  if (want === undefined || node.taints.includes(want)) return false;
+  const observed = k.ctrl.nodes[n].observed;
+  // Not queued: this manager's last pass observed it Ready.
+  if (observed === 'True') return false;
+  const other: Taint = want === 'unreachable:NoExecute' ? 'not-ready:NoExecute' : 'unreachable:NoExecute';
+  // SwapNodeControllerTaint on the pass that observed the new condition, not rate limited.
+  if (node.taints.includes(other)) return observed === node.ready;
+  const zone = k.ctrl.zones[ctx.zoneOfNode[n]];
+  const size = presentIn(s.api.nodes, ctx.nodesOfZone[ctx.zoneOfNode[n]]);
+  return zone.tokenIn <= 0 && tokenInterval(ctx, zone.state, size, k.ctrl.disruptionMode) !== Infinity;
 }
 
 /**
@@ -294,7 +282,7 @@ export function nodeLifecycleActions(ctx: Ctx): ClusterAction[] {
       name: 'node-noexecute-taint',
       urgent: true,
       params: byShape((s) => s.candidates[KCM].flatMap((_, c) => s.api.nodes.map((__, n) => ({ manager: candidateName(KCM, c), node: nodeName(n) })))),
-      enabled: (s, p) => noExecuteCandidates(ctx, s, idx(p.manager)).includes(Number(p.node.slice(5)) - 1),
+      enabled: (s, p) => mayTaintNoExecute(ctx, s, idx(p.manager), Number(p.node.slice(5)) - 1),
       apply: (s, p) => {
         const c = idx(p.manager);
         const n = Number(p.node.slice(5)) - 1;

@@ -23,14 +23,15 @@ import { schedulerAwait, schedulerView, schedulerWaiting } from './informers.js'
 import { byShape, acting, candidateName, canWrite, nodeIndex, nodeName, SCHED, type ClusterState, type NodeObject, type PodObject, type Taint } from './state.js';
 
 const TOLERATED: readonly Taint[] = ['unreachable:NoExecute', 'not-ready:NoExecute'];
+const untolerated = (t: Taint): boolean => !TOLERATED.includes(t);
 
 /** Whether pod p may be placed on node n (the scheduler's filters). */
 export function feasible(ctx: Ctx, s: ClusterState, _p: PodObject, n: number): boolean {
   const node: NodeObject | null = s.api.nodes[n];
   if (node === null) return false;
-  if (node.taints.some((t) => !TOLERATED.includes(t))) return false;
+  if (node.taints.some(untolerated)) return false;
   let count = 0;
-  for (const q of s.api.pods) if (q.nodeName === n) count++;
+  for (let i = 0; i < s.api.pods.length; i++) if (s.api.pods[i].nodeName === n) count++;
   return count < ctx.config.cluster.maxPods;
 }
 
@@ -47,7 +48,7 @@ export function actingScheduler(s: ClusterState): number {
   return actingSchedulers(s)[0] ?? -1;
 }
 
-/** The last state asked about, per model (its Ctx), and its next Pending pod. */
+/** The last state asked about, per model (its Ctx), and its next Pending pod (one entry, updated in place). */
 const pendingCache = new WeakMap<Ctx, { state: ClusterState; pod: PodObject | undefined }>();
 
 /** The pod the scheduler takes next: the first Pending pod that fits somewhere (computed once per state). */
@@ -55,12 +56,17 @@ export function nextPending(ctx: Ctx, s: ClusterState): PodObject | undefined {
   const hit = pendingCache.get(ctx);
   if (hit !== undefined && hit.state === s) return hit.pod;
   const pod = firstPending(ctx, s);
-  pendingCache.set(ctx, { state: s, pod });
+  if (hit === undefined) pendingCache.set(ctx, { state: s, pod });
+  else {
+    hit.state = s;
+    hit.pod = pod;
+  }
   return pod;
 }
 
 function firstPending(ctx: Ctx, s: ClusterState): PodObject | undefined {
-  for (const p of s.api.pods) {
+  for (let i = 0; i < s.api.pods.length; i++) {
+    const p = s.api.pods[i];
     if (p.nodeName >= 0 || p.deletion !== null) continue;
     for (let n = 0; n < s.api.nodes.length; n++) if (feasible(ctx, s, p, n)) return p;
   }
@@ -78,6 +84,14 @@ export function bindingConflict(s: ClusterState, name: string): string | undefin
 
 const schedIdx = (p: string): number => Number(p.slice('kube-scheduler-'.length)) - 1;
 
+/**
+ * Scheduler c's view and whether it waits for an event about pod `item`: without informer caches
+ * the API itself and never (what `schedulerView` and `schedulerWaiting` answer then, without
+ * naming the client: the guard asks in every state).
+ */
+const viewOf = (s: ClusterState, c: number): ClusterState => (s.informers === undefined ? s : schedulerView(s, c));
+const waiting = (s: ClusterState, c: number, item: string): boolean => s.informers !== undefined && schedulerWaiting(s, c, item);
+
 export function schedulerActions(ctx: Ctx): ClusterAction[] {
   return [
     clusterAction<{ scheduler: string; node: string }>({
@@ -88,9 +102,9 @@ export function schedulerActions(ctx: Ctx): ClusterAction[] {
         const c = schedIdx(p.scheduler);
         const k = s.candidates[SCHED][c];
         if (k.assumed !== null || !acting(k) || !canWrite(s, k.partitioned)) return false;
-        const view = schedulerView(s, c);
+        const view = viewOf(s, c);
         const pod = nextPending(ctx, view);
-        return pod !== undefined && !schedulerWaiting(s, c, pod.name) && feasible(ctx, view, pod, nodeIndex(p.node));
+        return pod !== undefined && !waiting(s, c, pod.name) && feasible(ctx, view, pod, nodeIndex(p.node));
       },
       apply: (s, p) => {
         const pod = nextPending(ctx, schedulerView(s, schedIdx(p.scheduler)))!;

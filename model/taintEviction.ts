@@ -12,7 +12,7 @@
  */
 import { produce } from 'immer';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { byShape, acting, canWrite, hasTaint, KCM, type ClusterState, type ControllerManagerLocal, type NodeObject, type PodObject } from './state.js';
+import { byShape, acting, canWrite, hasTaint, KCM, podIndex, type ClusterState, type ControllerManagerLocal, type NodeObject, type PodObject } from './state.js';
 
 /**
  * The pod's tolerationSeconds for the condition NoExecute taint its node carries (the two are
@@ -30,65 +30,71 @@ interface TecWork {
   readonly evict: string[];
 }
 
-/** Per API state, per scheduled-deletions list: the work they give (null: none). */
-const workOf = new WeakMap<ClusterState['api'], WeakMap<readonly unknown[], TecWork | null>>();
-
 /**
- * What the taint eviction controller of candidate c has to do now. It reads only the API and
- * the controller's scheduled deletions, so it is memoised by their identity (both are shared by
- * the states a tick or another component's step leads to).
+ * What the taint eviction controller of candidate c has to do now. It reads only the API and the
+ * controller's scheduled deletions; asked by both guards in every state, where mostly there is
+ * nothing to do, it makes lists only for work found.
  */
 export function taintEvictionWork(s: ClusterState, c: number): TecWork | undefined {
   const k = s.candidates[KCM][c];
   if (!acting(k) || k.ctrl === null) return undefined;
-  let byEvictions = workOf.get(s.api);
-  if (byEvictions === undefined) workOf.set(s.api, (byEvictions = new WeakMap()));
-  let work = byEvictions.get(k.ctrl.evictions);
-  if (work === undefined) {
-    work = computeTaintEvictionWork(s, k.ctrl.evictions) ?? null;
-    byEvictions.set(k.ctrl.evictions, work);
-  }
-  return work ?? undefined;
+  return computeTaintEvictionWork(s, k.ctrl.evictions);
+}
+
+/** The countdown of the deletion scheduled for `pod` (the last entry for it), or undefined. */
+function scheduledIn(evictions: ControllerManagerLocal['evictions'], pod: string): number | undefined {
+  for (let i = evictions.length - 1; i >= 0; i--) if (evictions[i].pod === pod) return evictions[i].in;
+  return undefined;
 }
 
 function computeTaintEvictionWork(s: ClusterState, evictions: ControllerManagerLocal['evictions']): TecWork | undefined {
-  const schedule: { pod: string; in: number }[] = [];
-  const cancel: string[] = [];
-  const evict: string[] = [];
-  const scheduled = new Map(evictions.map((x) => [x.pod, x.in]));
-  for (const p of s.api.pods) {
+  let schedule: { pod: string; in: number }[] | undefined;
+  let cancel: string[] | undefined;
+  let evict: string[] | undefined;
+  const pods = s.api.pods;
+  for (let i = 0; i < pods.length; i++) {
+    const p = pods[i];
     const node = p.nodeName >= 0 ? s.api.nodes[p.nodeName] : null;
-    const when = scheduled.get(p.name);
-    scheduled.delete(p.name);
+    const when = scheduledIn(evictions, p.name);
     if (p.deletion !== null) {
-      if (when !== undefined) cancel.push(p.name);
+      if (when !== undefined) (cancel ??= []).push(p.name);
       continue;
     }
     if (node === null) {
       // A deleted Node: `handleNodeUpdate` only forgets its taints (`taintedNodes`) and cancels
       // nothing, and `handlePodUpdate` then returns for want of taints, so a deletion already
       // scheduled still fires at its time (`deletePodHandler` only reads the pod).
-      if (when !== undefined && when <= 0) evict.push(p.name);
+      if (when !== undefined && when <= 0) (evict ??= []).push(p.name);
       continue;
     }
     const tol = conditionToleration(p, node);
-    if (hasTaint(node, 'out-of-service:NoExecute')) evict.push(p.name);
+    if (hasTaint(node, 'out-of-service:NoExecute')) (evict ??= []).push(p.name);
     // No toleration for the condition taint: not all taints tolerated, so processPodOnNode cancels
     // any scheduled deletion and deletes the pod right away (a taint swap included).
-    else if (tol !== undefined && tol !== null && tol < 0) evict.push(p.name);
+    else if (tol !== undefined && tol !== null && tol < 0) (evict ??= []).push(p.name);
     else if (tol === undefined || tol === null) {
       // No condition taint, or tolerated forever: "cancelling any scheduled deletion".
-      if (when !== undefined) cancel.push(p.name);
+      if (when !== undefined) (cancel ??= []).push(p.name);
     } else if (when === undefined) {
-      if (tol <= 0) evict.push(p.name);
-      else schedule.push({ pod: p.name, in: tol });
-    } else if (when <= 0) evict.push(p.name);
+      if (tol <= 0) (evict ??= []).push(p.name);
+      else (schedule ??= []).push({ pod: p.name, in: tol });
+    } else if (when <= 0) (evict ??= []).push(p.name);
     // A scheduled deletion is kept when the toleration changes (processPodOnNode returns when the
     // deadline from the first schedule is earlier; kubernetes#102993).
   }
-  for (const pod of scheduled.keys()) cancel.push(pod); // pods gone from the API
-  if (schedule.length + cancel.length + evict.length === 0) return undefined;
-  return { schedule, cancel, evict };
+  // Pods gone from the API (each once, in the order first scheduled).
+  for (let i = 0; i < evictions.length; i++) {
+    const pod = evictions[i].pod;
+    if (podIndex(s, pod) < 0 && !scheduledBefore(evictions, i, pod)) (cancel ??= []).push(pod);
+  }
+  if (schedule === undefined && cancel === undefined && evict === undefined) return undefined;
+  return { schedule: schedule ?? [], cancel: cancel ?? [], evict: evict ?? [] };
+}
+
+/** Whether `pod` has an entry before the i-th of the scheduled deletions. */
+function scheduledBefore(evictions: ControllerManagerLocal['evictions'], i: number, pod: string): boolean {
+  for (let j = 0; j < i; j++) if (evictions[j].pod === pod) return true;
+  return false;
 }
 
 const refs = byShape((s: ClusterState): string[] => s.candidates[KCM].map((_, c) => `kube-controller-manager-${c + 1}`));

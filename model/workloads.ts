@@ -57,6 +57,14 @@ import { byShape, acting, canWrite, KCM, nodeName, podIndex, podRunningAndReady,
 const refs = byShape((s: ClusterState): string[] => s.candidates[KCM].map((_, c) => `kube-controller-manager-${c + 1}`));
 const idx = (p: string): number => Number(p.slice('kube-controller-manager-'.length)) - 1;
 
+/**
+ * Candidate c's view and whether it waits for an event about `item`: without informer caches the
+ * API itself and never (what `kcmView` and `kcmWaiting` answer then, without naming the client:
+ * the guards ask in every state).
+ */
+const viewOf = (s: ClusterState, c: number): ClusterState => (s.informers === undefined ? s : kcmView(s, c));
+const waiting = (s: ClusterState, c: number, item: string): boolean => s.informers !== undefined && kcmWaiting(s, c, item);
+
 function kcmCanWrite(s: ClusterState, c: number): boolean {
   const k = s.candidates[KCM][c];
   return acting(k) && k.ctrl !== null && canWrite(s, k.partitioned);
@@ -69,8 +77,10 @@ function kcmCanWrite(s: ClusterState, c: number): boolean {
  */
 export function replicaSetWorkOf(s: ClusterState, w: WorkloadCtx, real: ClusterState = s): { create: string[]; remove: string[] } | undefined {
   const want = replicasOf(s, w);
+  let count = 0;
+  for (let i = 0; i < s.api.pods.length; i++) if (s.api.pods[i].workload === w.name && s.api.pods[i].deletion === null) count++;
+  if (count === want) return undefined;
   const active = s.api.pods.filter((p) => p.workload === w.name && p.deletion === null);
-  if (active.length === want) return undefined;
   if (active.length > want) {
     const ranked = [...active].sort((a, b) => Number(a.nodeName >= 0) - Number(b.nodeName >= 0) || (a.name < b.name ? 1 : -1));
     return { create: [], remove: ranked.slice(0, active.length - want).map((p) => p.name) };
@@ -88,8 +98,9 @@ export function replicaSetWorkOf(s: ClusterState, w: WorkloadCtx, real: ClusterS
  * expectations satisfied and a change pending in its view), and the change.
  */
 export function replicaSetWork(ctx: Ctx, s: ClusterState, c: number): { workload: WorkloadCtx; create: string[]; remove: string[] } | undefined {
-  const view = kcmView(s, c);
-  for (const w of ctx.workloads) {
+  const view = viewOf(s, c);
+  for (let i = 0; i < ctx.workloads.length; i++) {
+    const w = ctx.workloads[i];
     if (w.kind !== 'ReplicaSet' || !expectationsSatisfied(ctx, s, c, w.name)) continue;
     const work = replicaSetWorkOf(view, w, s);
     if (work !== undefined) return { workload: w, ...work };
@@ -102,6 +113,21 @@ export type StatefulSetStep = { readonly create: string } | { readonly remove: s
 
 /** The ordinal of a StatefulSet pod `<set>-<ordinal>`. */
 const ordinalOf = (set: string, pod: string): number => Number(pod.slice(set.length + 1));
+
+const ordinalNames = new Map<string, string[]>();
+
+/** `<set>-<i>`, the name of a StatefulSet's pod of ordinal i (kept for the run). */
+function ordinalName(set: string, i: number): string {
+  let names = ordinalNames.get(set);
+  if (names === undefined) ordinalNames.set(set, (names = []));
+  return (names[i] ??= `${set}-${i}`);
+}
+
+/** Whether StatefulSet `set` has a pod object of ordinal `replicas` or above (a condemned one). */
+function anyCondemned(pods: readonly PodObject[], set: string, replicas: number): boolean {
+  for (let i = 0; i < pods.length; i++) if (pods[i].workload === set && ordinalOf(set, pods[i].name) >= replicas) return true;
+  return false;
+}
 
 /**
  * What the controller of StatefulSet `w` does now, or undefined (`updateStatefulSet` in
@@ -120,7 +146,7 @@ export function statefulSetStepOf(s: ClusterState, w: WorkloadCtx, parallel = fa
   const replicas = replicasOf(s, w);
   let firstUnhealthy: string | undefined;
   for (let i = 0; i < replicas; i++) {
-    const name = `${w.name}-${i}`;
+    const name = ordinalName(w.name, i);
     const k = podIndex(s, name);
     if (k < 0) return { create: name };
     // Parallel (stateful_set_control.go: `monotonic` false) waits for no lower ordinal.
@@ -129,6 +155,7 @@ export function statefulSetStepOf(s: ClusterState, w: WorkloadCtx, parallel = fa
       firstUnhealthy ??= name;
     }
   }
+  if (!anyCondemned(pods, w.name, replicas)) return undefined;
   const condemned = pods.filter((p) => p.workload === w.name && ordinalOf(w.name, p.name) >= replicas).sort((a, b) => ordinalOf(w.name, a.name) - ordinalOf(w.name, b.name));
   if (condemned.length === 0) return undefined;
   firstUnhealthy ??= condemned.find((p) => !podRunningAndReady(s, p))?.name;
@@ -163,9 +190,10 @@ function isParallel(ctx: Ctx, name: string): boolean {
 
 /** The step of the first StatefulSet (in list order) with work as candidate c sees it, or undefined. */
 export function statefulSetNext(ctx: Ctx, s: ClusterState, c: number): (StatefulSetStep & { readonly workload: WorkloadCtx }) | undefined {
-  const view = kcmView(s, c);
-  for (const w of ctx.workloads) {
-    if (w.kind !== 'StatefulSet' || kcmWaiting(s, c, w.name)) continue;
+  const view = viewOf(s, c);
+  for (let i = 0; i < ctx.workloads.length; i++) {
+    const w = ctx.workloads[i];
+    if (w.kind !== 'StatefulSet' || waiting(s, c, w.name)) continue;
     const next = statefulSetStepOf(view, w, isParallel(ctx, w.name));
     if (next !== undefined) return { ...next, workload: w };
   }
@@ -187,9 +215,10 @@ export function daemonSetMissing(s: ClusterState, w: WorkloadCtx): number[] {
 
 /** The first DaemonSet (in list order) with nodes missing its pod as candidate c sees it, and those nodes. */
 export function daemonSetWork(ctx: Ctx, s: ClusterState, c: number): { workload: WorkloadCtx; nodes: number[] } | undefined {
-  const view = kcmView(s, c);
-  for (const w of ctx.workloads) {
-    if (w.kind !== 'DaemonSet' || kcmWaiting(s, c, w.name)) continue;
+  const view = viewOf(s, c);
+  for (let i = 0; i < ctx.workloads.length; i++) {
+    const w = ctx.workloads[i];
+    if (w.kind !== 'DaemonSet' || waiting(s, c, w.name)) continue;
     const nodes = daemonSetMissing(view, w);
     if (nodes.length > 0) return { workload: w, nodes };
   }
