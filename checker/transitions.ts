@@ -13,7 +13,6 @@ import type { ActionLabel, Model } from './model.js';
 import type { SearchVisitor } from './options.js';
 import type { BoundReached } from './result.js';
 import { Search } from './searchCore.js';
-import { initialStatesOf } from './validateModel.js';
 
 /** Called for every step out of every distinct reachable state. */
 export type TransitionVisitor<S> = (before: S, action: ActionLabel, after: S) => void;
@@ -41,14 +40,20 @@ export interface TransitionStats {
 
 /** Visits every step out of every distinct reachable state of `model`, breadth-first. */
 export function forEachTransition<S>(model: Model<S>, visit: TransitionVisitor<S>, options: TransitionOptions = {}): TransitionStats {
-  const roots = initialStatesOf(model).length;
-  const visitor: SearchVisitor<S> = { state: () => {}, step: (_from, action, after, _to, before) => visit(before, action, after) };
+  let transitions = 0;
+  const visitor: SearchVisitor<S> = {
+    state: () => {},
+    step: (_from, action, after, _to, before) => {
+      transitions++;
+      visit(before, action, after);
+    },
+  };
   const r = new Search(model, { properties: [], ...options, visitor: visitor as SearchVisitor<unknown> }).run();
   return {
     complete: r.stoppedBy === undefined,
     ...(r.stoppedBy === undefined ? {} : { stoppedBy: r.stoppedBy }),
     distinctStates: r.stats.distinctStates,
-    transitions: r.stats.generatedStates - roots,
+    transitions,
     depth: r.stats.depth,
     seconds: r.stats.seconds,
   };
