@@ -30,7 +30,7 @@ export function nodeObjectKey(o: NodeObject | null): string {
   let key = nodeObjectKeys.get(o);
   if (key === undefined) {
     let bits = 0;
-    for (const t of o.taints) bits |= TAINT_BIT[t];
+    for (let i = 0; i < o.taints.length; i++) bits |= TAINT_BIT[o.taints[i]];
     key = `${o.ready[0]}${o.unschedulable ? 1 : 0}${bits.toString(36)}`;
     nodeObjectKeys.set(o, key);
   }
@@ -39,14 +39,16 @@ export function nodeObjectKey(o: NodeObject | null): string {
 
 /** The node's own fields, running containers excluded. */
 function nodeRealKey(n: NodeReal): string {
-  return `${n.up ? 1 : 0}${n.kubeletUp ? 1 : 0}${n.partitioned ? 1 : 0}${n.runtimeUp ? 1 : 0}${n.statusStuck ? 1 : 0}${n.podWatchStuck === true ? 'w' : ''}${n.runtimeErrors === true ? 'e' : ''}${n.booting === true ? 'b' : ''}${n.shutdownIn === undefined ? '' : `s${n.shutdownIn}`},${n.heartbeatIn},${n.sinceHeartbeat},${n.sinceNoExecute},${n.liveFor},${n.runtimeDownFor}${terminatingKey(n, (pod) => pod)}`;
+  return `${n.up ? 1 : 0}${n.kubeletUp ? 1 : 0}${n.partitioned ? 1 : 0}${n.runtimeUp ? 1 : 0}${n.statusStuck ? 1 : 0}${n.podWatchStuck === true ? 'w' : ''}${n.runtimeErrors === true ? 'e' : ''}${n.booting === true ? 'b' : ''}${n.shutdownIn === undefined ? '' : `s${n.shutdownIn}`},${n.heartbeatIn},${n.sinceHeartbeat},${n.sinceNoExecute},${n.liveFor},${n.runtimeDownFor}${terminatingKey(n, asIs)}`;
 }
+
+const asIs = (pod: string): string => pod;
 
 /** The node's terminating containers (`!pod:killIn` each, pods named by `label`); "" when none. */
 function terminatingKey(n: NodeReal, label: (pod: string) => string): string {
   if (n.terminating === undefined || n.terminating.length === 0) return '';
   let out = '';
-  for (const t of n.terminating) out += `!${label(t.pod)}:${t.killIn}`;
+  for (let i = 0; i < n.terminating.length; i++) out += `!${label(n.terminating[i].pod)}:${n.terminating[i].killIn}`;
   return out;
 }
 
@@ -71,11 +73,14 @@ export function podKey(p: PodObject): string {
 function ctrlKey(c: ControllerManagerLocal | null): string {
   if (c === null) return '-';
   let out = `${c.monitorIn},${c.gcIn},${c.disruptionMode ? 1 : 0}|`;
-  for (const h of c.nodes) out += `${h.sinceProbe}${h.unseen ? '*' : ''}${h.buffered === true ? '~' : ''}${h.observed[0]},`;
+  for (let i = 0; i < c.nodes.length; i++) {
+    const h = c.nodes[i];
+    out += `${h.sinceProbe}${h.unseen ? '*' : ''}${h.buffered === true ? '~' : ''}${h.observed[0]},`;
+  }
   out += '|';
-  for (const z of c.zones) out += `${z.state[0]}${z.tokenIn},`;
+  for (let i = 0; i < c.zones.length; i++) out += `${c.zones[i].state[0]}${c.zones[i].tokenIn},`;
   out += '|';
-  for (const x of c.evictions) out += `${x.pod}:${x.in},`;
+  for (let i = 0; i < c.evictions.length; i++) out += `${c.evictions[i].pod}:${c.evictions[i].in},`;
   out += '|';
   out += c.gcMissing.join(',');
   return out;
@@ -95,16 +100,20 @@ export function stateKey(s: ClusterState): string {
   let out = '';
   for (let n = 0; n < s.nodes.length; n++) out += `${nodeObjectKey(s.api.nodes[n])}/${nodeRealKey(s.nodes[n])}/${s.nodes[n].running.join(',')};`;
   out += '#';
-  for (const p of s.api.pods) out += `${podKey(p)};`;
+  for (let i = 0; i < s.api.pods.length; i++) out += `${podKey(s.api.pods[i])};`;
   out += '#';
-  for (const l of s.api.leases) out += `${l.holder},${l.durationSeconds},${l.transitioned ? 1 : 0};`;
+  for (let e = 0; e < s.api.leases.length; e++) {
+    const l = s.api.leases[e];
+    out += `${l.holder},${l.durationSeconds},${l.transitioned ? 1 : 0};`;
+  }
   out += '#';
-  for (const m of s.etcd) out += m ? 1 : 0;
+  for (let i = 0; i < s.etcd.length; i++) out += s.etcd[i] ? 1 : 0;
   out += '/';
-  for (const a of s.apiservers) out += a ? 1 : 0;
+  for (let i = 0; i < s.apiservers.length; i++) out += s.apiservers[i] ? 1 : 0;
   out += '#';
-  for (const list of s.candidates) {
-    for (const k of list) out += `${candidateKey(k)};`;
+  for (let e = 0; e < s.candidates.length; e++) {
+    const list = s.candidates[e];
+    for (let c = 0; c < list.length; c++) out += `${candidateKey(list[c])};`;
     out += '/';
   }
   return out + stateKeyTail(s);

@@ -43,6 +43,9 @@ function latch(
   });
 }
 
+/** No nodes: what the step checks find on the many steps that write no Node object. */
+const NO_NODES: readonly number[] = Object.freeze([]);
+
 /** Seconds, as the descriptions write them (`50s`); `at least 361s` for a history variable at its saturation `cap`. */
 const seconds = (t: number, cap = Infinity): string => `${t >= cap ? 'at least ' : ''}${t}s`;
 
@@ -78,8 +81,8 @@ export function unknownAfterGrace(config: ClusterConfig): Property<ClusterState>
  * The nodes a step marks Ready=Unknown less than `grace` seconds after their last heartbeat, or a
  * Node object without status less than `startup` seconds after it was made.
  */
-function markedEarly(before: ClusterState, after: ClusterState, grace: number, startup: number): number[] {
-  if (before.api.nodes === after.api.nodes) return [];
+function markedEarly(before: ClusterState, after: ClusterState, grace: number, startup: number): readonly number[] {
+  if (before.api.nodes === after.api.nodes) return NO_NODES;
   return after.api.nodes.flatMap((n, i) => {
     const was = before.api.nodes[i]?.ready;
     return n !== null && n.ready === 'Unknown' && was !== 'Unknown' && before.nodes[i].sinceHeartbeat < (was === 'None' ? startup : grace) ? [i] : [];
@@ -321,8 +324,8 @@ export function healthyNodeNotUnknown(config: ClusterConfig): Property<ClusterSt
 }
 
 /** The nodes a step marks Ready=Unknown while live for longer than the renew interval. */
-function falselyUnknown(before: ClusterState, after: ClusterState, renew: number): number[] {
-  if (before.api.nodes === after.api.nodes) return [];
+function falselyUnknown(before: ClusterState, after: ClusterState, renew: number): readonly number[] {
+  if (before.api.nodes === after.api.nodes) return NO_NODES;
   const out: number[] = [];
   for (let n = 0; n < after.api.nodes.length; n++) {
     const was = before.api.nodes[n];

@@ -4,7 +4,7 @@
  */
 import { always, alwaysStep, type ActionLabel, type Property } from '../checker/index.js';
 import {
-  acting, candidateName, ELECTION_NAMES, heartbeatsOf, isTerminating, kubeletReachesApi, nodeName, podOfWorkload, quorum, replicasOf, syncWork, type ClusterConfig, type ClusterState, type WorkloadConfig,
+  acting, candidateName, ELECTION_NAMES, heartbeatsOf, isTerminating, kubeletReachesApi, nodeName, podIndex, podOfWorkload, quorum, replicasOf, syncWork, type ClusterConfig, type ClusterState, type WorkloadConfig,
 } from '../model/index.js';
 import { apiWrites, boundTo, copiesRunning, listOf, nodesRunning, oneLine, workloadsOfKind } from './helpers.js';
 
@@ -54,10 +54,11 @@ export const noDoubleBinding: Property<ClusterState> = alwaysStep<ClusterState>(
   'a bound pod object never changes its nodeName',
   (before, _a, after) => {
     if (before.api.pods === after.api.pods) return true;
-    for (const p of before.api.pods) {
+    for (let i = 0; i < before.api.pods.length; i++) {
+      const p = before.api.pods[i];
       if (p.nodeName < 0) continue;
-      const q = after.api.pods.find((x) => x.name === p.name);
-      if (q !== undefined && q.nodeName !== p.nodeName) return false;
+      const k = podIndex(after, p.name);
+      if (k >= 0 && after.api.pods[k].nodeName !== p.nodeName) return false;
     }
     return true;
   },
@@ -128,11 +129,12 @@ export const noScheduleOnUnready: Property<ClusterState> = alwaysStep<ClusterSta
   'no pod is bound to a node tainted unreachable/not-ready:NoSchedule',
   (before, _a, after) => {
     if (before.api.pods === after.api.pods) return true;
-    for (const q of after.api.pods) {
+    for (let i = 0; i < after.api.pods.length; i++) {
+      const q = after.api.pods[i];
       if (q.nodeName < 0) continue;
-      const p = before.api.pods.find((x) => x.name === q.name);
-      if (p !== undefined && p.nodeName >= 0) continue;
-      if (p === undefined) continue; // created bound: not by the scheduler
+      const k = podIndex(before, q.name);
+      if (k >= 0 && before.api.pods[k].nodeName >= 0) continue;
+      if (k < 0) continue; // created bound: not by the scheduler
       const node = before.api.nodes[q.nodeName];
       if (node !== null && (node.taints.includes('unreachable:NoSchedule') || node.taints.includes('not-ready:NoSchedule'))) return false;
     }
@@ -198,15 +200,16 @@ function unexplainedStops(before: ClusterState, action: ActionLabel, after: Clus
     const was = before.nodes[n].running;
     const now = after.nodes[n].running;
     if (was === now) continue;
-    for (const name of was) {
+    for (let r = 0; r < was.length; r++) {
+      const name = was[r];
       if (now.includes(name)) continue;
       // The node crashed or its container runtime failed on this step: its containers die.
       if ((before.nodes[n].up && !after.nodes[n].up) || (before.nodes[n].runtimeUp && !after.nodes[n].runtimeUp)) continue;
       // After SIGTERM (its kubelet saw the pod deleted, terminating or bound elsewhere) the
       // containers exit by themselves or are killed when the grace period ends.
       if ((action.name === 'container-exit' || action.name === 'kubelet-kill') && isTerminating(before.nodes[n], name)) continue;
-      const p = before.api.pods.find((x) => x.name === name);
-      if (action.name === 'kubelet-sync' && (p === undefined || p.deletion !== null || p.nodeName !== n)) continue;
+      const k = podIndex(before, name);
+      if (action.name === 'kubelet-sync' && (k < 0 || before.api.pods[k].deletion !== null || before.api.pods[k].nodeName !== n)) continue;
       (out ??= []).push({ node: n, pod: name });
       if (first) return out;
     }
@@ -239,17 +242,13 @@ function allowedActive(s: ClusterState, w: { readonly name: string; readonly rep
   return Math.max(replicasOf(s, w), s.api.scale?.[w.name]?.ceiling ?? 0);
 }
 
-/** Active pods (no deletionTimestamp, `IsPodActive`) of each ReplicaSet above its spec.replicas, by name. */
-export function replicaSetExcess(config: ClusterConfig, s: ClusterState): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const w of workloadsOfKind(config, 'ReplicaSet')) {
-    const excess = activeExcess(s, w);
-    if (excess > 0) out.set(w.name, excess);
-  }
-  return out;
+/** Whether some ReplicaSet of `sets` has more active pods (no deletionTimestamp, `IsPodActive`) than it may. */
+export function anyReplicaSetExcess(s: ClusterState, sets: readonly WorkloadConfig[]): boolean {
+  for (let i = 0; i < sets.length; i++) if (activeExcess(s, sets[i]) > 0) return true;
+  return false;
 }
 
-/** Active pods of ReplicaSet `w` above what it may have (0 or less: none). */
+/** Active pods of ReplicaSet `w` above what it may have, its spec.replicas or allowance (0 or less: none). */
 function activeExcess(s: ClusterState, w: WorkloadConfig): number {
   let active = 0;
   const pods = s.api.pods;
@@ -271,10 +270,7 @@ export function replicaSetAtMostReplicas(config: ClusterConfig): Property<Cluste
   return always<ClusterState>(
     'replicaset-at-most-replicas',
     'no ReplicaSet has more active (not Terminating) pods than spec.replicas',
-    (s) => {
-      for (let i = 0; i < sets.length; i++) if (activeExcess(s, sets[i]) > 0) return false;
-      return true;
-    },
+    (s) => !anyReplicaSetExcess(s, sets),
     {
       source: 'kubernetes/kubernetes:pkg/controller/controller_utils.go (ControllerExpectations, ExpectationsTimeout); pkg/controller/replicaset/replica_set.go (manageReplicas)',
       explain: (s) => explainExcess(config, s),
@@ -322,14 +318,21 @@ function phantoms(s: ClusterState, first: boolean): readonly Container[] {
     const node = s.nodes[n];
     if (!node.up || !node.kubeletUp || node.running.length === 0 || !kubeletReachesApi(s, n)) continue;
     if (node.podWatchStuck !== true && syncWork(s, n) !== undefined) continue; // it acts on what it sees at once
-    for (const name of node.running) {
-      if (s.api.pods.some((p) => p.name === name && p.nodeName === n)) continue;
+    for (let r = 0; r < node.running.length; r++) {
+      const name = node.running[r];
+      if (boundHere(s, name, n)) continue;
       if (isTerminating(node, name)) continue; // SIGTERM sent: in its grace period, the kubelet stops it
       (out ??= []).push({ node: n, pod: name });
       if (first) return out;
     }
   }
   return out ?? NONE;
+}
+
+/** Whether a pod object named `name` is bound to node n. */
+function boundHere(s: ClusterState, name: string, n: number): boolean {
+  for (let i = 0; i < s.api.pods.length; i++) if (s.api.pods[i].name === name && s.api.pods[i].nodeName === n) return true;
+  return false;
 }
 
 /** `no-node-unknown`: no node is marked Ready=Unknown (expected when nothing can write). */

@@ -5,31 +5,50 @@
 import { sometimes, type Property } from '../checker/index.js';
 import { replicasOf, type ClusterConfig, type ClusterState } from '../model/index.js';
 import { containersOf, workloadsOfKind } from './helpers.js';
-import { replicaSetExcess } from './safety.js';
+import { anyReplicaSetExcess } from './safety.js';
+
+// The goals are asked in every state until reached: they loop over the state without closures.
 
 export const nodeMarkedUnknown: Property<ClusterState> = sometimes<ClusterState>(
   'node-marked-unknown',
   'some node is marked Ready=Unknown',
-  (s) => s.api.nodes.some((n) => n !== null && n.ready === 'Unknown'),
+  (s) => {
+    for (let n = 0; n < s.api.nodes.length; n++) if (s.api.nodes[n]?.ready === 'Unknown') return true;
+    return false;
+  },
   { source: 'https://kubernetes.io/docs/concepts/architecture/nodes/#node-controller' },
 );
 
 export const podEvicted: Property<ClusterState> = sometimes<ClusterState>(
   'pod-evicted',
   'some pod is evicted by the taint eviction controller',
-  (s) => s.api.pods.some((p) => p.deletion === 'taint-eviction'),
+  (s) => {
+    for (let i = 0; i < s.api.pods.length; i++) if (s.api.pods[i].deletion === 'taint-eviction') return true;
+    return false;
+  },
   { source: 'https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-based-evictions' },
 );
 
 /** The names of the workloads of one kind, as a set. */
 const namesOf = (config: ClusterConfig, kind: 'ReplicaSet' | 'StatefulSet'): ReadonlySet<string> => new Set(workloadsOfKind(config, kind).map((w) => w.name));
 
+/** Whether a replacement pod of one of `sets` is bound and its container runs on its node (`onUpNode`: a node that is up). */
+function replacementRuns(s: ClusterState, sets: ReadonlySet<string>, onUpNode: boolean): boolean {
+  for (let i = 0; i < s.api.pods.length; i++) {
+    const p = s.api.pods[i];
+    if (!sets.has(p.workload) || !p.replacement || p.nodeName < 0) continue;
+    const node = s.nodes[p.nodeName];
+    if ((!onUpNode || node.up) && node.running.includes(p.name)) return true;
+  }
+  return false;
+}
+
 export function replacementRunning(config: ClusterConfig): Property<ClusterState> {
   const sets = namesOf(config, 'ReplicaSet');
   return sometimes<ClusterState>(
     'replacement-running',
     'a ReplicaSet replacement pod runs on a node',
-    (s) => s.api.pods.some((p) => sets.has(p.workload) && p.replacement && p.nodeName >= 0 && s.nodes[p.nodeName].up && s.nodes[p.nodeName].running.includes(p.name)),
+    (s) => replacementRuns(s, sets, true),
     { source: 'pkg/controller/replicaset (IsPodActive excludes Terminating pods)' },
   );
 }
@@ -37,15 +56,25 @@ export function replacementRunning(config: ClusterConfig): Property<ClusterState
 export const leaderFailover: Property<ClusterState> = sometimes<ClusterState>(
   'leader-failover',
   'another candidate takes a leader-election Lease over and acts as leader',
-  (s) => s.api.leases.some((l, e) => l.transitioned && l.holder >= 0 && s.candidates[e][l.holder].leader && s.candidates[e][l.holder].up),
+  (s) => {
+    for (let e = 0; e < s.api.leases.length; e++) {
+      const l = s.api.leases[e];
+      if (l.transitioned && l.holder >= 0 && s.candidates[e][l.holder].leader && s.candidates[e][l.holder].up) return true;
+    }
+    return false;
+  },
   { source: 'kubernetes/client-go:tools/leaderelection/leaderelection.go (tryAcquireOrRenew)' },
 );
 
 export function replicaSetExtraCopy(config: ClusterConfig): Property<ClusterState> {
+  const sets = workloadsOfKind(config, 'ReplicaSet');
   return sometimes<ClusterState>(
     'replicaset-extra-copy',
     'more ReplicaSet containers run than its replicas (allowed: ReplicaSets give no at-most-N guarantee)',
-    (s) => workloadsOfKind(config, 'ReplicaSet').some((w) => containersOf(s, w) > replicasOf(s, w)),
+    (s) => {
+      for (let i = 0; i < sets.length; i++) if (containersOf(s, sets[i]) > replicasOf(s, sets[i])) return true;
+      return false;
+    },
     { source: 'https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-based-evictions' },
   );
 }
@@ -53,7 +82,10 @@ export function replicaSetExtraCopy(config: ClusterConfig): Property<ClusterStat
 export const replacementPending: Property<ClusterState> = sometimes<ClusterState>(
   'replacement-pending',
   'a replacement pod exists and is Pending',
-  (s) => s.api.pods.some((p) => p.replacement && p.nodeName < 0 && p.deletion === null),
+  (s) => {
+    for (let i = 0; i < s.api.pods.length; i++) if (s.api.pods[i].replacement && s.api.pods[i].nodeName < 0 && s.api.pods[i].deletion === null) return true;
+    return false;
+  },
   { source: 'https://kubernetes.io/docs/concepts/architecture/#kube-scheduler ("watches for newly created Pods with no assigned node")' },
 );
 
@@ -62,7 +94,7 @@ export function statefulSetRecreated(config: ClusterConfig): Property<ClusterSta
   return sometimes<ClusterState>(
     'statefulset-recreated',
     'a StatefulSet pod identity is recreated and runs',
-    (s) => s.api.pods.some((p) => sets.has(p.workload) && p.replacement && p.nodeName >= 0 && s.nodes[p.nodeName].running.includes(p.name)),
+    (s) => replacementRuns(s, sets, false),
     { source: 'pkg/controller/statefulset (identity recreated once the old object is gone)' },
   );
 }
@@ -70,7 +102,14 @@ export function statefulSetRecreated(config: ClusterConfig): Property<ClusterSta
 export const zonePartialDisruption: Property<ClusterState> = sometimes<ClusterState>(
   'zone-partial-disruption',
   'a zone enters PartialDisruption (more than 2 and at least --unhealthy-zone-threshold of its nodes NotReady): its eviction rate drops',
-  (s) => s.candidates[0].some((k) => k.ctrl !== null && k.ctrl.zones.some((z) => z.state === 'PartialDisruption')),
+  (s) => {
+    const managers = s.candidates[0];
+    for (let c = 0; c < managers.length; c++) {
+      const ctrl = managers[c].ctrl;
+      if (ctrl !== null) for (let z = 0; z < ctrl.zones.length; z++) if (ctrl.zones[z].state === 'PartialDisruption') return true;
+    }
+    return false;
+  },
   { source: 'kubernetes/kubernetes:pkg/controller/nodelifecycle/node_lifecycle_controller.go (ComputeZoneState, setLimiterInZone, ReducedQPSFunc)' },
 );
 
@@ -80,10 +119,11 @@ export const zonePartialDisruption: Property<ClusterState> = sometimes<ClusterSt
  * controller managers led at once).
  */
 export function replicaSetOverCreation(config: ClusterConfig): Property<ClusterState> {
+  const sets = workloadsOfKind(config, 'ReplicaSet');
   return sometimes<ClusterState>(
     'replicaset-over-creation',
     'some ReplicaSet has more active pods than spec.replicas',
-    (s) => replicaSetExcess(config, s).size > 0,
+    (s) => anyReplicaSetExcess(s, sets),
     { source: 'kubernetes/kubernetes:pkg/controller/controller_utils.go (ExpectationsTimeout: "the controller will sync anyway")' },
   );
 }
