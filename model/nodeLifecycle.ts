@@ -100,11 +100,12 @@ function wantedNoExecute(node: NodeObject): Taint | undefined {
 
 /**
  * Whether the NoExecute pass of candidate c may taint node n now: a token is free in its zone, or
- * the taint is a swap. Asked for every (manager, node) in every state, so it builds nothing.
+ * the taint is a swap. Asked for every (manager, node) in every state, so it builds nothing, and
+ * asks whether the manager can write only for a node that wants the taint.
  */
 function mayTaintNoExecute(ctx: Ctx, s: ClusterState, c: number, n: number): boolean {
   const k = s.candidates[KCM][c];
-  if (!acting(k) || k.ctrl === null || k.ctrl.disruptionMode || !canWrite(s, k.partitioned)) return false;
+  if (!acting(k) || k.ctrl === null || k.ctrl.disruptionMode) return false;
   if (!Number.isInteger(n) || n < 0 || n >= s.api.nodes.length) return false;
   const node = s.api.nodes[n];
   if (node === null) return false;
@@ -112,7 +113,7 @@ function mayTaintNoExecute(ctx: Ctx, s: ClusterState, c: number, n: number): boo
   if (want === undefined || node.taints.includes(want)) return false;
   const observed = k.ctrl.nodes[n].observed;
   // Not queued: this manager's last pass observed it Ready.
-  if (observed === 'True') return false;
+  if (observed === 'True' || !canWrite(s, k.partitioned)) return false;
   const other: Taint = want === 'unreachable:NoExecute' ? 'not-ready:NoExecute' : 'unreachable:NoExecute';
   // SwapNodeControllerTaint on the pass that observed the new condition, not rate limited.
   if (node.taints.includes(other)) return observed === node.ready;
@@ -255,7 +256,7 @@ export function nodeLifecycleActions(ctx: Ctx): ClusterAction[] {
       params: kcmRefs,
       enabled: (s, p) => {
         const k = s.candidates[KCM][idx(p)];
-        return acting(k) && k.ctrl !== null && canWrite(s, k.partitioned) && s.api.nodes.some(noScheduleMismatch);
+        return acting(k) && k.ctrl !== null && s.api.nodes.some(noScheduleMismatch) && canWrite(s, k.partitioned);
       },
       apply: (s) =>
         produce(s, (d) => {

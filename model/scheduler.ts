@@ -101,10 +101,10 @@ export function schedulerActions(ctx: Ctx): ClusterAction[] {
       enabled: (s, p) => {
         const c = schedIdx(p.scheduler);
         const k = s.candidates[SCHED][c];
-        if (k.assumed !== null || !acting(k) || !canWrite(s, k.partitioned)) return false;
+        if (k.assumed !== null || !acting(k)) return false;
         const view = viewOf(s, c);
         const pod = nextPending(ctx, view);
-        return pod !== undefined && !waiting(s, c, pod.name) && feasible(ctx, view, pod, nodeIndex(p.node));
+        return pod !== undefined && !waiting(s, c, pod.name) && feasible(ctx, view, pod, nodeIndex(p.node)) && canWrite(s, k.partitioned);
       },
       apply: (s, p) => {
         const pod = nextPending(ctx, schedulerView(s, schedIdx(p.scheduler)))!;

@@ -65,10 +65,14 @@ const idx = (p: string): number => Number(p.slice('kube-controller-manager-'.len
 const viewOf = (s: ClusterState, c: number): ClusterState => (s.informers === undefined ? s : kcmView(s, c));
 const waiting = (s: ClusterState, c: number, item: string): boolean => s.informers !== undefined && kcmWaiting(s, c, item);
 
-function kcmCanWrite(s: ClusterState, c: number): boolean {
+/** Candidate c leads with its controllers (cheap: asked before looking for work). */
+function kcmActs(s: ClusterState, c: number): boolean {
   const k = s.candidates[KCM][c];
-  return acting(k) && k.ctrl !== null && canWrite(s, k.partitioned);
+  return acting(k) && k.ctrl !== null;
 }
+
+/** Candidate c can write what its controllers decide (asked once there is work: canWrite counts etcd members). */
+const kcmWrites = (s: ClusterState, c: number): boolean => canWrite(s, s.candidates[KCM][c].partitioned);
 
 /**
  * A ReplicaSet's pending change as the controller sees it in `s` (its view): pods to create
@@ -261,7 +265,7 @@ export function workloadActions(ctx: Ctx): ClusterAction[] {
       name: 'replicaset-sync',
       urgent: true,
       params: refs,
-      enabled: (s, p) => kcmCanWrite(s, idx(p)) && replicaSetWork(ctx, s, idx(p)) !== undefined,
+      enabled: (s, p) => kcmActs(s, idx(p)) && replicaSetWork(ctx, s, idx(p)) !== undefined && kcmWrites(s, idx(p)),
       apply: (s, p) => {
         const c = idx(p);
         const w = replicaSetWork(ctx, s, c)!;
@@ -291,7 +295,7 @@ export function workloadActions(ctx: Ctx): ClusterAction[] {
       name: 'statefulset-sync',
       urgent: true,
       params: refs,
-      enabled: (s, p) => kcmCanWrite(s, idx(p)) && statefulSetNext(ctx, s, idx(p)) !== undefined,
+      enabled: (s, p) => kcmActs(s, idx(p)) && statefulSetNext(ctx, s, idx(p)) !== undefined && kcmWrites(s, idx(p)),
       apply: (s, p) => {
         const step = statefulSetNext(ctx, s, idx(p))!;
         const w = step.workload;
@@ -322,7 +326,7 @@ export function workloadActions(ctx: Ctx): ClusterAction[] {
             name: 'daemonset-sync',
             urgent: true,
             params: refs,
-            enabled: (s, p) => kcmCanWrite(s, idx(p)) && daemonSetWork(ctx, s, idx(p)) !== undefined,
+            enabled: (s, p) => kcmActs(s, idx(p)) && daemonSetWork(ctx, s, idx(p)) !== undefined && kcmWrites(s, idx(p)),
             apply: (s, p) => {
               const w = daemonSetWork(ctx, s, idx(p))!;
               const made = createPods(s, w.nodes.map((n) => newPod(s, w.workload, daemonPodName(w.workload.name, n), n)));
