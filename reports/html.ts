@@ -153,6 +153,9 @@ function fitSvgText(root) {
 
 const SCRIPT = `${FIT_SVG_TEXT}
 fitSvgText(document);
+// A fallback font may be resolved after the script first measured: measure again once fonts are in.
+if (document.fonts) document.fonts.ready.then(() => fitSvgText(document));
+window.addEventListener('load', () => fitSvgText(document));
 const data = JSON.parse(document.getElementById('kubecheck-data').textContent);
 function show(c, i) {
   const cx = data[c]; if (!cx) return;

@@ -142,7 +142,7 @@ describe.skipIf(browser === undefined)('HTML report in Chromium: text stays wher
     try {
       const page = await b.page(1400, 1000);
       await page.goto(`file://${file}`);
-      await page.until("document.querySelectorAll('.graph svg g.node').length > 0");
+      await page.until("document.querySelectorAll('.graph svg g.node').length > 0 && document.readyState === 'complete' && document.fonts.status === 'loaded'");
       const overflow = await page.eval<string[]>(`(() => {
         const out = [];
         document.querySelectorAll('.graph svg g.node').forEach((g) => {
