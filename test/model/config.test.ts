@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { KubecheckError } from '../../checker/errors.js';
 import { configToObject, parameters, resolveConfig, scenarios } from '../../model/index.js';
 import { run } from './helpers.js';
+import { refusal } from '../cli/run.js';
 
 function codeOf(f: () => unknown): string {
   try {
@@ -111,14 +112,7 @@ describe('resolveConfig', () => {
   });
 
   it('should word a refusal by a declared bound with the value, the bound and the rule', () => {
-    const message = (set: Record<string, string>): string => {
-      try {
-        resolveConfig('node-failure', { set });
-      } catch (e) {
-        return (e as Error).message;
-      }
-      return '';
-    };
+    const message = (set: Record<string, string>): string => refusal(() => resolveConfig('node-failure', { set }));
     expect(message({ 'cluster.zones': '4' })).toBe('KC107: cluster.zones (4) must be between 1 and cluster.nodes (3)');
     expect(message({ 'kubelet.shutdownGracePeriodCriticalPods': '5s' })).toBe('KC107: kubelet.shutdownGracePeriodCriticalPods (5s) must not exceed kubelet.shutdownGracePeriod (0s) (KubeletConfiguration validation)');
     expect(message({ 'kubeControllerManager.unhealthyZoneThreshold': '1.5' })).toBe('KC104: kubeControllerManager.unhealthyZoneThreshold (1.5) must be in (0, 1]');
