@@ -76,7 +76,7 @@ async function importBounded(p: string, href: string): Promise<Record<string, un
     // A .ts or .tsx file loads as an ES module whatever its package.json says (the checker's
     // module hook): CommonJS's require and module.exports are not defined there.
     if (/\.tsx?$/.test(p) && /\b(require|module|exports) is not defined in ES module scope/.test(describeThrown(e))) {
-      fail(ToolErrorCode.extensionFailed, `extension ${p} failed while loading: ${describeThrown(e)}; a .ts extension loads as an ES module: use import and export, or name it .cts`);
+      fail(ToolErrorCode.extensionFailed, `extension ${p} failed while loading: ${describeThrown(e)}; a .ts extension loads as an ES module: write it with import and export`);
     }
     return fail(ToolErrorCode.extensionFailed, `extension ${p} failed while loading: ${describeThrown(e)}`);
   } finally {
