@@ -40,6 +40,12 @@ import { apiserverCacheName, informerActions, informersOn, relist, relistSources
 export interface ClusterModelOptions {
   /** Use symmetry reduction (default true); the checker's `symmetry: false` also turns it off. */
   readonly symmetry?: boolean;
+  /**
+   * The model's exact reductions of history variables (default true; see `ModelReductions` in
+   * context.ts): off explores the model as written, with more states and the same verdicts and
+   * shortest counterexamples.
+   */
+  readonly reductions?: boolean;
   /** Users' own controllers with a memory of their own (see {@link ClusterExtension}). */
   readonly extensions?: readonly ClusterExtension[];
 }
@@ -237,9 +243,9 @@ function isClusterAction(a: ClusterAction | AnyActionDef<ClusterState>): a is Cl
 /** The Kubernetes cluster as a checker `Model`, without properties (see `properties/`). */
 export function clusterModel(config: ClusterConfig, options: ClusterModelOptions = {}): Model<ClusterState> {
   const asExtension = 'give your controller as an extension: extensions: [{ name, initial, actions, urgentActions }] (ClusterExtension)';
-  refuseUnknownOptions('clusterModel', options, ['symmetry', 'extensions'], { extraActions: asExtension, urgentActions: asExtension });
+  refuseUnknownOptions('clusterModel', options, ['symmetry', 'reductions', 'extensions'], { extraActions: asExtension, urgentActions: asExtension });
   // What the extensions say they cause (`causes`) counts for every "cannot happen" shortcut.
-  const ctx = makeCtx(config, options.extensions ?? []);
+  const ctx = makeCtx(config, options.extensions ?? [], { reductions: options.reductions ?? true });
   const extensions = (options.extensions ?? []).map(guardedExtension);
   const urgent = [...urgentActions(ctx), ...extensions.flatMap((e) => e.urgentActions ?? [])];
   const cached = informersOn(ctx) ? extensions.filter((e) => e.informer === true) : [];
@@ -253,7 +259,7 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
   const informerClients = cached.map((e) => e.name);
   const watchCaches = cached.length > 0 && config.faults.extensionRestart > 0;
   /** After any step: history variables, and the caches when modelled. */
-  const settle = informersOn(ctx) ? (s: ClusterState): ClusterState => syncInformers(ctx, syncHistory(s), informerClients, watchCaches) : syncHistory;
+  const settle = informersOn(ctx) ? (s: ClusterState): ClusterState => syncInformers(ctx, syncHistory(ctx, s), informerClients, watchCaches) : (s: ClusterState): ClusterState => syncHistory(ctx, s);
   /** Per state: the first due urgent action, and the parameters it was found with. */
   interface Due {
     readonly index: number;

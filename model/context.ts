@@ -7,6 +7,30 @@ import { candidateLeaderElection, leaseRenewInterval, MAX_WAIT_FOR_CONTAINER_RUN
 import { failingNodes, leaderElectionInert, podGcInert, possibleEvents, quorumLossPossible, type ExtensionCauses, type PossibleEvents } from './possible.js';
 import type { ClusterState, Tolerations } from './state.js';
 
+/**
+ * The exact reductions the model applies (`clusterModel`'s `reductions` option turns them off).
+ * Each merges states that differ only in a value nothing can read any more.
+ */
+export interface ModelReductions {
+  /**
+   * A live node's `liveFor` (read only by `healthy-node-not-unknown`, on the step that marks the
+   * node Unknown) is set to its cap when no controller manager can mark the node before it would
+   * reach the cap anyway (see `liveForUnreadable` in time.ts). Off when an extension is attached:
+   * its steps and properties may read or write what this reasons about.
+   */
+  readonly liveFor: boolean;
+  /**
+   * A ReplicaSet expectation that is fulfilled (every creation and deletion seen) or expired is
+   * dropped: `expectationsSatisfied`, its only reader, answers for it as for none, no watch event
+   * can revive it, and the next sync's `expect` overwrites it.
+   */
+  readonly expectations: boolean;
+  /** The process-pause, etcd-restore, node-shutdown and runtime-failure faults are all impossible (see `liveForUnreadable`). */
+  readonly readyLeavesUnknownOnlyByRenewal: boolean;
+  /** The fastest a kube-controller-manager's clock can run (1, or `faults.clockDriftRate` when a drift is possible and faster). */
+  readonly fastestClock: number;
+}
+
 /** One workload of `cluster.workloads` as the controllers use it. */
 export interface WorkloadCtx {
   readonly kind: WorkloadKind;
@@ -59,6 +83,12 @@ export interface Ctx {
   /** Per election: every candidate runs the same leader-election settings (they are interchangeable). */
   readonly electionSymmetric: readonly [boolean, boolean];
   /**
+   * Exact reductions of history variables, each keeping every property's verdict and every
+   * shortest counterexample (`ModelReductions`; test/model/reductions.test.ts compares them with
+   * the unreduced model). Off: the model as written, for comparison.
+   */
+  readonly reductions: ModelReductions;
+  /**
    * No fault or outage can ever make a Lease renewal fail or restart a leader, whatever way it is
    * allowed (`possible.ts`). The leaders then renew forever and no follower ever acquires, so
    * leader election only adds stuttering steps: its actions and timers are left out. Exact for
@@ -74,7 +104,7 @@ export interface Ctx {
 }
 
 /** The shared constants of `config`; `extensions` are the users' controllers attached (what they say they cause counts). */
-export function makeCtx(config: ClusterConfig, extensions: readonly ExtensionCauses[] = []): Ctx {
+export function makeCtx(config: ClusterConfig, extensions: readonly ExtensionCauses[] = [], options: { readonly reductions?: boolean } = {}): Ctx {
   const possible = possibleEvents(config, extensions);
   const workloads: WorkloadCtx[] = config.cluster.workloads.map((w) => ({ kind: w.kind, name: w.name, replicas: w.replicas, toleration: tolerationOf(config, w.name), pinnedNode: w.nodeName }));
   const finite = workloads.flatMap((w) => [w.toleration.unreachable, w.toleration.notReady]).filter((t): t is number => t !== null);
@@ -127,6 +157,12 @@ export function makeCtx(config: ClusterConfig, extensions: readonly ExtensionCau
       ...pinned.filter((n, i) => n >= 0 && n < config.cluster.nodes && pinned.indexOf(n) === i).map((n) => [n]),
     ],
     electionSymmetric: [sameSettings(kcm.challengerLeaderElection, kcm.leaderElection), sameSettings(config.kubeScheduler.challengerLeaderElection, config.kubeScheduler.leaderElection)],
+    reductions: {
+      liveFor: (options.reductions ?? true) && extensions.length === 0,
+      expectations: options.reductions ?? true,
+      readyLeavesUnknownOnlyByRenewal: (['process-pause', 'etcd-restore', 'node-shutdown', 'container-runtime-failure'] as const).every((k) => possible.count[k] === 0),
+      fastestClock: possible.count['clock-drift'] > 0 ? Math.max(1, config.faults.clockDriftRate) : 1,
+    },
   };
 }
 

@@ -210,6 +210,8 @@ function deliver(ctx: Ctx, s: ClusterState, inf: Informer, refs: readonly Object
       const deleted = before !== undefined && before.deletion === null && (now === undefined || uidOf(now) !== uidOf(before) || now.deletion !== null);
       if ((created || deleted) && expectations.some((x) => x.workload === w.name)) {
         expectations = expectations.map((x) => (x.workload !== w.name ? x : { ...x, add: created ? Math.max(0, x.add - 1) : x.add, del: deleted ? Math.max(0, x.del - 1) : x.del }));
+        // Fulfilled: answered for as none is (an exact reduction, ModelReductions.expectations).
+        if (ctx.reductions.expectations) expectations = expectations.filter((x) => x.workload !== w.name || x.add > 0 || x.del > 0);
       }
       if (waiting.includes(w.name)) waiting = waiting.filter((x) => x !== w.name);
     }
@@ -287,7 +289,9 @@ export function tickInformers(ctx: Ctx, s: ClusterState, seconds: number): Clust
   for (const [client, inf] of Object.entries(s.informers)) {
     const podsBehind = inf.podsBehind >= 0 ? Math.min(lag, inf.podsBehind + seconds) : inf.podsBehind;
     const nodesBehind = inf.nodesBehind >= 0 ? Math.min(lag, inf.nodesBehind + seconds) : inf.nodesBehind;
-    const expectations = inf.expectations.some((x) => x.age < expiry) ? inf.expectations.map((x) => (x.age < expiry ? { ...x, age: Math.min(expiry, x.age + seconds) } : x)) : inf.expectations;
+    let expectations = inf.expectations.some((x) => x.age < expiry) ? inf.expectations.map((x) => (x.age < expiry ? { ...x, age: Math.min(expiry, x.age + seconds) } : x)) : inf.expectations;
+    // Expired: answered for as none is (an exact reduction, ModelReductions.expectations).
+    if (ctx.reductions.expectations && expectations.some((x) => x.age >= expiry)) expectations = expectations.filter((x) => x.age < expiry);
     const same = podsBehind === inf.podsBehind && nodesBehind === inf.nodesBehind && expectations === inf.expectations;
     next[client] = same ? inf : { ...inf, podsBehind, nodesBehind, expectations };
     if (next[client] !== inf) changed = true;

@@ -132,15 +132,16 @@ export function tickAction(ctx: Ctx): ClusterAction {
 /**
  * Keeps the history variables in step with the rest of the state after any step:
  * `sinceNoExecute` is 0 when a node has just got an unreachable/not-ready NoExecute taint and -1
- * when it has none; `liveFor` is 0 while the node is not live.
+ * when it has none; `liveFor` is 0 while the node is not live, and (an exact reduction,
+ * `ctx.reductions.liveFor`) at its cap once nothing can read the difference.
  */
-export function syncHistory(s: ClusterState): ClusterState {
+export function syncHistory(ctx: Ctx, s: ClusterState): ClusterState {
   let nodes: NodeReal[] | undefined;
   for (let n = 0; n < s.nodes.length; n++) {
     const node = s.nodes[n];
     const tainted = conditionNoExecute(s.api.nodes[n]);
     const sinceNoExecute = tainted ? (node.sinceNoExecute < 0 ? 0 : node.sinceNoExecute) : -1;
-    const liveFor = nodeLive(s, n) ? node.liveFor : 0;
+    const liveFor = !nodeLive(s, n) ? 0 : node.liveFor < ctx.liveCap && ctx.reductions.liveFor && liveForUnreadable(ctx, s, n) ? ctx.liveCap : node.liveFor;
     // Termination timers belong to the kubelet's pod workers and to containers that still run.
     const t = node.terminating;
     const terminating = t === undefined ? undefined : !kubeletAlive(s, n) ? [] : t.every((x) => node.running.includes(x.pod)) ? t : t.filter((x) => node.running.includes(x.pod));
@@ -150,4 +151,38 @@ export function syncHistory(s: ClusterState): ClusterState {
     nodes[n] = terminating !== undefined && terminating.length > 0 ? { ...rest, sinceNoExecute, liveFor, terminating } : { ...rest, sinceNoExecute, liveFor };
   }
   return nodes === undefined ? s : { ...s, nodes };
+}
+
+/**
+ * Whether live node n's `liveFor` can be set to its cap without any property telling: its one
+ * reader, `healthy-node-not-unknown`, compares it with the renew interval on the step that marks
+ * the node Ready=Unknown, and the cap is one quantum past that interval. Nothing else reads it,
+ * and it is 0 again whenever the node stops being live, so the two states behave alike unless a
+ * mark comes before `liveFor` would have reached the cap by itself. It cannot when:
+ * - every kube-controller-manager that has node health needs at least that long for its time
+ *   since the last probe to reach the grace period (the only way `monitorPass` marks), at the
+ *   fastest clock a drift can give it, and a manager that starts leading later (which probes
+ *   every node afresh) needs at least that long from 0; or
+ * - the node is already Unknown (or its Node object deleted) and can only leave Unknown by a kubelet renewal that every
+ *   manager sees before its next pass (no pause holding the event, no restore from a backup, no
+ *   NotReady posted by the kubelet's sync): a mark then needs the whole grace period again.
+ * Nodes created during the run (Ready=None, probed from their creation by a new leader, under the
+ * startup grace) are left alone.
+ */
+export function liveForUnreadable(ctx: Ctx, s: ClusterState, n: number): boolean {
+  if (n >= ctx.config.cluster.nodes - ctx.config.cluster.newNodes) return false;
+  const need = ctx.liveCap - s.nodes[n].liveFor;
+  const perTick = ctx.reductions.fastestClock * ctx.tick;
+  /** At least how many seconds a probe `since` ago needs to reach the grace period. */
+  const toGrace = (since: number): number => Math.max(0, Math.ceil((ctx.grace - since) / perTick - 1e-6)) * ctx.tick;
+  if (toGrace(0) < need) return false;
+  const obj = s.api.nodes[n];
+  // A deleted Node object is never marked, and with no restore from a backup it never comes back.
+  if ((obj === null || obj.ready === 'Unknown') && ctx.reductions.readyLeavesUnknownOnlyByRenewal) return true;
+  const managers = s.candidates[0];
+  for (let c = 0; c < managers.length; c++) {
+    const ctrl = managers[c].ctrl;
+    if (ctrl !== null && toGrace(ctrl.nodes[n].sinceProbe) < need) return false;
+  }
+  return true;
 }
