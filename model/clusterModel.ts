@@ -17,6 +17,8 @@ import type { LivenessProperty } from '../checker/liveness.js';
 import { KubecheckError } from '../checker/errors.js';
 import { modelError, ModelErrorCode, refuseUnknownOptions } from './errors.js';
 import type { ExtensionCauses } from './possible.js';
+import type { ApiObject } from './operator/api.js';
+import { withExtensionPresentation } from './extensionPresentation.js';
 import type { ClusterConfig } from './config.js';
 import { clusterAction, makeCtx, type ClusterAction, type Ctx } from './context.js';
 import { describeState } from './describe.js';
@@ -82,6 +84,34 @@ export interface ClusterExtension extends ExtensionCauses {
   readonly actions: readonly AnyActionDef<ClusterState>[];
   /** A person's description of one of its steps (actor, summary, who it talks to). */
   describeStep?(before: ClusterState, action: ActionLabel, after: ClusterState): StepDescription;
+  /**
+   * Its memory in people's words (`node-2 NotReady for 12s`): its part of a state's one-line
+   * description (the initial and final states of a trace, `<name>: <words>`), the line a tick
+   * that changes it adds to the tick's step (`<name>: <before> → <after>`), and, unless
+   * `presentMemory` is given, its memory in a step's changes. Default: the memory as compact JSON.
+   */
+  describeMemory?(memory: JsonValue, state: ClusterState): string;
+  /**
+   * Its memory as a structure people read, for a step's changes, the state panes and JSON
+   * reports: names instead of positions, so a diff says field by field what changed. Default:
+   * `describeMemory`'s words when given, else the memory as it is. `objectWords` gives the
+   * words every extension's `describeObject` has for an object (for copies of objects it keeps).
+   */
+  presentMemory?(memory: JsonValue, state: ClusterState, objectWords: (object: ApiObject) => string | undefined): unknown;
+  /** Its parts of a state's one-line description, in place of `<name>: describeMemory(...)`. */
+  describeState?(state: ClusterState): readonly string[];
+  /**
+   * What a tick of `seconds` did to its memory (`onTick`), in the tick's step: one line, or
+   * undefined for nothing worth saying. Default, when the tick changed its memory:
+   * `<name>: <before> → <after>` in `describeMemory`'s words (or compact JSON).
+   */
+  describeTick?(before: JsonValue, after: JsonValue, seconds: number, state: ClusterState): string | undefined;
+  /**
+   * The words for an API object of a users' kind (`state.custom`: an operator's custom
+   * resources), after its kind, name and metadata, in a step's changes and a state's description;
+   * undefined leaves it to another extension or the default (its spec and status).
+   */
+  describeObject?(object: ApiObject): string | undefined;
   readonly symmetric?: boolean;
   /**
    * Give this controller an informer cache of pods and Node objects (`state.informers[name]`),
@@ -153,6 +183,11 @@ function guardedExtension(e: ClusterExtension): ClusterExtension {
     ...(e.onTick === undefined ? {} : { onTick: guarded(e.name, 'onTick', e.onTick) }),
     ...(e.prepare === undefined ? {} : { prepare: guarded(e.name, 'its initial objects', e.prepare) }),
     ...(e.describeStep === undefined ? {} : { describeStep: guarded(e.name, 'describeStep', e.describeStep) }),
+    ...(e.describeMemory === undefined ? {} : { describeMemory: guarded(e.name, 'describeMemory', e.describeMemory) }),
+    ...(e.presentMemory === undefined ? {} : { presentMemory: guarded(e.name, 'presentMemory', e.presentMemory) }),
+    ...(e.describeState === undefined ? {} : { describeState: guarded(e.name, 'describeState', e.describeState) }),
+    ...(e.describeTick === undefined ? {} : { describeTick: guarded(e.name, 'describeTick', e.describeTick) }),
+    ...(e.describeObject === undefined ? {} : { describeObject: guarded(e.name, 'describeObject', e.describeObject) }),
     actions: e.actions.map(wrapAction),
     ...(e.urgentActions === undefined
       ? {}
@@ -352,7 +387,7 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
   const symmetry = (options.symmetry ?? true) && extensions.every((e) => e.symmetric === true) && !informersOn(ctx);
   const extensionOf = new Map<string, ClusterExtension>();
   for (const e of extensions) for (const a of e.actions) extensionOf.set(a.name, e);
-  return withPresentation({
+  const model = withPresentation({
     name: `kubernetes(${config.scenario})`,
     initialStates: () => initialStates(ctx).map((s) => settle(withExtensions(extensions, s, config))),
     actions,
@@ -371,6 +406,8 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
     },
     describeState,
   });
+  // The extensions' memories and objects in people's words (the stock model's texts are unchanged).
+  return extensions.length === 0 ? model : withExtensionPresentation(model, extensions);
 }
 
 /** Whether no urgent built-in work is due in `s` (time may pass, faults may happen). */

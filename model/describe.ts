@@ -1,8 +1,12 @@
 /** One-line descriptions of cluster states for people. */
 import { candidateName, ELECTION_NAMES, nodeName, quorum, type ClusterState } from './state.js';
-import { objectKey, objectName } from './operator/api.js';
+import { objectLine, storeObjects, type ObjectSummary } from './operator/present.js';
 
-export function describeState(s: ClusterState): string {
+/**
+ * The state in one line of ` | `-separated parts: nodes, pods, leaders, etcd, then the operators'
+ * objects (each named by kind and key; `summary` gives an object's words, else its spec and status).
+ */
+export function describeState(s: ClusterState, summary: ObjectSummary = () => undefined): string {
   const nodes = s.nodes.map((n, i) => {
     const obj = s.api.nodes[i];
     const api = obj === null ? 'deleted' : `${obj.ready === 'None' ? 'no status yet' : `Ready=${obj.ready}`}${obj.taints.length ? ` [${obj.taints.join(' ')}]` : ''}`;
@@ -15,24 +19,18 @@ export function describeState(s: ClusterState): string {
     return `${ELECTION_NAMES[e]} leader: ${acting.length ? acting.join('+') : 'none'}`;
   });
   const etcd = `etcd ${s.etcd.filter(Boolean).length}/${s.etcd.length}${quorum(s) ? '' : ' (no quorum)'}`;
-  return [...nodes, `pods: ${pods.join(' ') || 'none'}`, ...leaders, etcd, ...customObjects(s)].join(' | ');
+  return [...nodes, `pods: ${pods.join(' ') || 'none'}`, ...leaders, etcd, ...customObjects(s, summary)].join(' | ');
 }
 
 
-/** Operators' objects and calls out, one part each: `Backup/nightly rv-3 {"phase":"Done"}`, `calls: take-backup nightly ×2`. */
-function customObjects(s: ClusterState): string[] {
+/**
+ * Operators' objects and calls out, one part each: `Backup nightly (uid-1, rv-3) status {phase: Done}`
+ * (`summary`, an operator's `describeObject`, gives the words after the metadata), `calls:
+ * take-backup nightly ×2 or more`.
+ */
+function customObjects(s: ClusterState, summary: ObjectSummary): string[] {
   if (s.custom === undefined) return [];
-  const out: string[] = [];
-  for (const list of Object.values(s.custom.objects)) {
-    for (const o of list) {
-      if (o.kind === 'Lease') {
-        out.push(`Lease/${o.metadata.name} held by ${(o.spec as { holder?: string }).holder || 'none'}`);
-        continue;
-      }
-      const deleting = o.metadata.deletionTimestamp === undefined ? '' : ' (being deleted)';
-      out.push(`${objectName(o.kind, objectKey(o.metadata))} ${o.metadata.uid} ${o.metadata.resourceVersion}${deleting}${o.status === undefined ? '' : ` status ${JSON.stringify(o.status)}`}`);
-    }
-  }
+  const out = storeObjects(s.custom).map((o) => objectLine(o, summary(o)));
   const calls = Object.entries(s.custom.calls);
   if (calls.length > 0) out.push(`calls: ${calls.map(([c, n]) => `${c}${n > 1 ? ' ×2 or more' : ''}`).join(', ')}`);
   return out;

@@ -36,6 +36,11 @@ describe('remediation operator (force-deletes pods of nodes NotReady > 60 s)', (
     // The operator counts whole ticks from the first one after it sees the node NotReady, and
     // acts once its count exceeds 60: 61 s after the mark.
     expect(forced.seconds - unknown.seconds).toBe(61);
+    // Each tick says how its memory moved, in its words (describeMemory): the count that leads to the delete.
+    const counted = steps.filter((s) => s.action.name === 'tick' && s.seconds >= unknown.seconds).map((s) => s.summary.split('; ')[1]);
+    expect(counted[0]).toMatch(/^remediation-operator: every node Ready → node-\d NotReady for 1s$/);
+    expect(counted.at(-1)).toMatch(/^remediation-operator: node-\d NotReady for 60s → node-\d NotReady for more than 60s$/);
+    expect(counted).toHaveLength(61);
     const last = trace.states[trace.states.length - 1];
     const running = last.nodes.filter((n) => n.running.includes('db-0')).length;
     expect(running).toBe(2);

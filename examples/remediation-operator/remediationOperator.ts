@@ -49,6 +49,8 @@ export function remediationOperator(options: RemediationOptions = {}): ClusterEx
         apply: (s, pod) => ({ ...s, api: { ...s.api, pods: s.api.pods.filter((q) => q.name !== pod) } }),
       }),
     ],
+    // Its memory in words, in a state's description and in the tick that moves it: `node-2 NotReady for 12s`.
+    describeMemory: (memory) => (memory as number[]).flatMap((m, n) => (m < 0 ? [] : [`${nodeName(n)} NotReady for ${m > after ? `more than ${after}` : m}s`])).join(', ') || 'every node Ready',
     describeStep: (before: ClusterState, a: ActionLabel): StepDescription => {
       const pod = String(a.param);
       const node = before.api.pods.find((p) => p.name === pod)?.nodeName ?? -1;

@@ -52,6 +52,12 @@ export function restartCounter(options: { readonly levelTriggered: boolean }): C
       if (restarts >= (rr.spec as { restarts: number }).restarts) return { writes: [status({ phase: 'Completed', restarts })] };
       return { writes: [status(options.levelTriggered ? { restarts: restarts + 1, deletedUid: uid } : { phase: 'Restarting', restarts }), del] };
     },
+    // How a RestartRequest reads in timelines and final states (its Workers keep the default).
+    describeObject: (o) => {
+      if (o.kind !== 'RestartRequest') return undefined;
+      const { phase, restarts = 0, deletedUid } = statusOf(o);
+      return `${restarts} of ${(o.spec as { restarts: number }).restarts} restarts${phase === undefined ? '' : `, ${phase}`}${deletedUid === undefined ? '' : `, deleted ${deletedUid}`}`;
+    },
     liveness: [eventually('restart-completed', 'every RestartRequest is eventually Completed', (s) =>
       objectsOf(s, 'RestartRequest').every((r) => statusOf(r).phase === 'Completed'))],
   });

@@ -42,6 +42,7 @@ import { clusterAction, type ClusterAction } from '../context.js';
 import { canWrite, type ClusterState } from '../state.js';
 import { deletePod } from '../informers.js';
 import { modelError, ModelErrorCode } from '../errors.js';
+import { compactJson, objectLabel, presentObject } from './present.js';
 import { applyWrite, EMPTY_STORE, isStockKind, keyOf, namesNodes, objectKey, objectName, SCALABLE_KINDS, scaleWorkload, stockObjects, workloadSpecOf, type ApiObject, type CustomStore, type ObjectInit, type WatchEvent, type Write, type WriteOutcome } from './api.js';
 
 /**
@@ -145,6 +146,19 @@ export interface OperatorDefinition<M extends JsonValue = JsonValue> {
   readonly rateLimiter?: { readonly baseDelaySeconds?: number; readonly maxDelaySeconds?: number };
   /** Whether its memory is unchanged by renaming nodes (default true: a reconcile reads only its view). */
   readonly symmetric?: boolean;
+  /**
+   * Your memory (what reconciles keep in `memory`) in people's words, e.g. `2 restarts seen`: in
+   * a step's changes (`extensions.<name>.memory: 1 restart seen → 2 restarts seen`) and in the
+   * operator's part of a state's description. Default: the memory as compact JSON.
+   */
+  describeMemory?(memory: M): string;
+  /**
+   * The words for an object of one of its kinds (`for`, `owns`, `watches`), after its kind, name
+   * and metadata (`RestartRequest db-restart (uid-2, rv-4): Restarting, 0 of 2 done`), wherever it
+   * is shown: the API's objects and cached copies, in a step's changes and a state's description.
+   * Undefined (or no hook) leaves the default: its spec and status.
+   */
+  describeObject?(object: ApiObject): string | undefined;
 }
 
 /** One replica's process state; `state.extensions[name]` lists them. */
@@ -255,6 +269,7 @@ function validate(def: OperatorDefinition): void {
   if (typeof def.name !== 'string' || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(def.name)) bad('name must be a DNS label (lower-case letters, digits and -)');
   if (typeof def.for !== 'string' || def.for === '') bad('for must name the primary kind');
   if (typeof def.reconcile !== 'function') bad('reconcile must be a function');
+  for (const hook of ['describeMemory', 'describeObject', 'nonIdempotent'] as const) if (def[hook] !== undefined && typeof def[hook] !== 'function') bad(`${hook} must be a function`);
   if (def.replicas !== undefined && (!Number.isInteger(def.replicas) || def.replicas < 1 || def.replicas > 3)) bad(`replicas must be 1, 2 or 3 (got ${String(def.replicas)})`);
   if (def.maxConcurrentReconciles !== undefined && (!Number.isInteger(def.maxConcurrentReconciles) || def.maxConcurrentReconciles < 1 || def.maxConcurrentReconciles > 3)) bad(`maxConcurrentReconciles must be 1, 2 or 3 (got ${String(def.maxConcurrentReconciles)})`);
   const rl = { ...DEFAULT_RATE_LIMITER, ...def.rateLimiter };
@@ -468,23 +483,42 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     return withMem(s1, i, started(s1), s1.custom);
   };
 
+  /** Replica i's informer of a kind of the operator's store hears its next event. */
+  const hear = (s: ClusterState, i: number, kind: string): ClusterState => {
+    const st = store(s);
+    const w = replicaNames[i];
+    const [event, ...rest] = st.watches[w][kind];
+    const m = mem(s, i);
+    const key = objectKey(event.object.metadata);
+    const others = (m.cache[kind] ?? []).filter((o) => objectKey(o.metadata) !== key);
+    const list = event.type === 'DELETED' ? others : [...others, event.object].sort(byKey);
+    // A follower's informer keeps its cache; only a running controller queues requests.
+    const next: OperatorMemory = { ...m, cache: { ...m.cache, [kind]: list }, queue: m.role === 'follower' ? m.queue : enqueue(m.queue, requestsOf(event.object)) };
+    return withMem(s, i, next, { ...st, watches: { ...st.watches, [w]: { ...st.watches[w], [kind]: rest } } });
+  };
+  /** Replica i's informer of a cluster kind catches up with the API, and queues the requests of every object that changed since. */
+  const catchUp = (s: ClusterState, i: number, kind: string): ClusterState => {
+    const m = mem(s, i);
+    const before = m.cache[kind] ?? [];
+    const now = stockObjects(s, kind);
+    let queue = m.queue;
+    if (m.role !== 'follower') {
+      const old = new Map(before.map((o) => [objectKey(o.metadata), o]));
+      for (const o of now) if (!sameObject(old.get(objectKey(o.metadata)), o)) queue = enqueue(queue, requestsOf(o));
+      const current = new Set(now.map((o) => objectKey(o.metadata)));
+      for (const o of before) if (!current.has(objectKey(o.metadata))) queue = enqueue(queue, requestsOf(o));
+    }
+    return withMem(s, i, { ...m, cache: { ...m.cache, [kind]: now }, queue });
+  };
+  /** Whether replica i's informer of `kind` has something to deliver, and can (not paused, not cut off). */
+  const behind = (s: ClusterState, i: number, kind: string): boolean =>
+    mem(s, i).paused === 0 && !cutOff(s, i) && (isStockKind(kind) ? !sameObjects(mem(s, i).cache[kind] ?? [], stockObjects(s, kind)) : (store(s).watches[replicaNames[i]]?.[kind]?.length ?? 0) > 0);
   const actions: AnyActionDef<ClusterState>[] = [
     action<ClusterState, [number, string]>({
       name: `${name}-watch`,
       params: indices.flatMap((i) => customKinds.map((k) => [i, k] as [number, string])),
-      enabled: (s, [i, kind]) => mem(s, i).paused === 0 && !cutOff(s, i) && (store(s).watches[replicaNames[i]]?.[kind]?.length ?? 0) > 0,
-      apply: (s, [i, kind]) => {
-        const st = store(s);
-        const w = replicaNames[i];
-        const [event, ...rest] = st.watches[w][kind];
-        const m = mem(s, i);
-        const key = objectKey(event.object.metadata);
-        const others = (m.cache[kind] ?? []).filter((o) => objectKey(o.metadata) !== key);
-        const list = event.type === 'DELETED' ? others : [...others, event.object].sort(byKey);
-        // A follower's informer keeps its cache; only a running controller queues requests.
-        const next: OperatorMemory = { ...m, cache: { ...m.cache, [kind]: list }, queue: m.role === 'follower' ? m.queue : enqueue(m.queue, requestsOf(event.object)) };
-        return withMem(s, i, next, { ...st, watches: { ...st.watches, [w]: { ...st.watches[w], [kind]: rest } } });
-      },
+      enabled: (s, [i, kind]) => behind(s, i, kind),
+      apply: (s, [i, kind]) => hear(s, i, kind),
       fair: 'strong',
     }),
     action<ClusterState, [number, string]>({
@@ -494,20 +528,8 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       // informer coalesces are missed, as here).
       name: `${name}-watch-cluster`,
       params: indices.flatMap((i) => stockKinds.map((k) => [i, k] as [number, string])),
-      enabled: (s, [i, kind]) => mem(s, i).paused === 0 && !cutOff(s, i) && !sameObjects(mem(s, i).cache[kind] ?? [], stockObjects(s, kind)),
-      apply: (s, [i, kind]) => {
-        const m = mem(s, i);
-        const before = m.cache[kind] ?? [];
-        const now = stockObjects(s, kind);
-        let queue = m.queue;
-        if (m.role !== 'follower') {
-          const old = new Map(before.map((o) => [objectKey(o.metadata), o]));
-          for (const o of now) if (!sameObject(old.get(objectKey(o.metadata)), o)) queue = enqueue(queue, requestsOf(o));
-          const current = new Set(now.map((o) => objectKey(o.metadata)));
-          for (const o of before) if (!current.has(objectKey(o.metadata))) queue = enqueue(queue, requestsOf(o));
-        }
-        return withMem(s, i, { ...m, cache: { ...m.cache, [kind]: now }, queue });
-      },
+      enabled: (s, [i, kind]) => behind(s, i, kind),
+      apply: (s, [i, kind]) => catchUp(s, i, kind),
       fair: 'strong',
     }),
     action<ClusterState, number>({
@@ -660,8 +682,10 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     const next: OperatorMemory = { ...m, observed: rv, observedAge: 0, retryIn: le.retryPeriodSeconds, sinceRenew: 0, role: 'leader', queue: becomes ? everything(m.cache) : m.queue };
     return { state: withMem(s, i, next, custom), outcome: taking ? `takes ${lease}${holder === '' ? '' : ` from ${holderName(l)} (unchanged for ${m.observedAge}s)`} and starts its controller` : becomes ? `holds ${lease} again and starts its controller` : `renews ${lease}` };
   };
-  const urgentActions: ClusterAction[] = elected
-    ? [
+  const urgentActions: ClusterAction[] = [
+  ];
+  if (elected) {
+    urgentActions.push(
         clusterAction<number>({
           name: `${name}-leader-election`,
           urgent: true,
@@ -673,8 +697,8 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
           apply: (s, i) => tryAcquireOrRenew(s, i).state,
           describe: (b, i) => ({ actor: replicaNames[i], summary: tryAcquireOrRenew(b, i).outcome, to: ['kube-apiserver'], routine: mem(b, i).role === 'leader' && holderOf(leaseOf(b)) === replicaNames[i], routineKind: 'lease renewals' }),
         }),
-      ]
-    : [];
+    );
+  }
 
   const properties: Property<ClusterState>[] = [...(def.properties ?? [])];
   if (elected) {
@@ -710,6 +734,83 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       ),
     );
   }
+
+  /** One replica's process after `seconds` pass: its timers move. */
+  const ticked = (m: OperatorMemory, seconds: number): OperatorMemory => ({
+      ...m,
+      // Exact: a leader past its renew deadline tries no more, and a leader never reads its own observation's age.
+      retryIn: m.role === 'leader' && m.sinceRenew + seconds >= le.renewDeadlineSeconds ? 0 : Math.max(0, m.retryIn - seconds),
+      sinceRenew: m.role === 'leader' ? Math.min(le.renewDeadlineSeconds, m.sinceRenew + seconds) : 0,
+      observedAge: elected && m.role === 'follower' ? Math.min(le.leaseDurationSeconds, m.observedAge + seconds) : 0,
+      paused: Math.max(0, m.paused - seconds),
+      later: m.later.map((l) => ({ request: l.request, in: Math.max(0, l.in - seconds) })),
+  });
+
+  /** The words for an object, given by the operators' `describeObject` hooks (this one's when the caller has none). */
+  const ownWords = (o: ApiObject): string | undefined => (def.describeObject !== undefined && kinds.includes(o.kind) ? def.describeObject(o) : undefined);
+  const memoryWords = (m: OperatorMemory): string => (def.describeMemory !== undefined ? def.describeMemory(m.memory as M) : compactJson(m.memory));
+  const hasMemory = (m: OperatorMemory): boolean => def.memory !== undefined || m.memory !== null;
+  /** The undelivered watch events of replica i, oldest first per kind. */
+  const undelivered = (s: ClusterState, i: number): { readonly rv: string; readonly event: string }[] => {
+    const pending = store(s).watches[replicaNames[i]] ?? {};
+    return customKinds.flatMap((k) => (pending[k] ?? []).map((e) => ({ rv: e.object.metadata.resourceVersion, event: `${e.type} ${objectLabel(e.object)}` })));
+  };
+  /** One replica's process as people read it: its queue, its reconciles under way, its timers, what it has not heard yet, its cache and your memory. */
+  const presentReplica = (s: ClusterState, m: OperatorMemory, i: number, words: (o: ApiObject) => string | undefined): Record<string, unknown> => {
+    const said = (o: ApiObject): string | undefined => words(o) ?? ownWords(o);
+    return {
+      ...(elected
+        ? {
+            role: m.role,
+            nextLeaseTry: m.retryIn === 0 ? 'now' : `in ${m.retryIn}s`,
+            ...(m.role === 'leader' ? { sinceRenewal: `${m.sinceRenew}s` } : { leaseSeen: m.observed === '' ? 'not yet' : `${m.observed}, unchanged for ${m.observedAge}s` }),
+          }
+        : {}),
+      ...(m.paused > 0 ? { paused: `${m.paused}s more` } : {}),
+      ...(hasMemory(m) ? { memory: def.describeMemory !== undefined ? memoryWords(m) : m.memory } : {}),
+      queue: m.queue,
+      reconciling: m.inflight.map((f) => ({
+        name: f.request,
+        plan: f.writes.map(describeWrite).join('; '),
+        sent: `${f.next} of ${f.writes.length}`,
+        ...(f.ignore.length > 0 ? { ignoring: f.ignore.join(', ') } : {}),
+        ...(f.requeue ? { then: 'requeue' } : f.after > 0 ? { then: `requeue after ${f.after}s` } : {}),
+      })),
+      later: Object.fromEntries(m.later.map((l) => [l.request, l.in === 0 ? 'due' : `in ${l.in}s`])),
+      ...(backoff === undefined ? {} : { failures: m.failures }),
+      // By resourceVersion (each change has its own): `undelivered.rv-4: + MODIFIED Backup nightly`.
+      undelivered: Object.fromEntries(undelivered(s, i).map((u) => [u.rv, u.event])),
+      cache: kinds.flatMap((k) => (m.cache[k] ?? []).map((o) => presentObject(o, said(o)))),
+    };
+  };
+  /** A cached copy in brief: which version of the object the replica holds. */
+  const cachedLine = (o: ApiObject): string => `${objectLabel(o)}${o.metadata.resourceVersion !== '' ? ` at ${o.metadata.resourceVersion}` : o.kind === 'Pod' ? ` (${o.metadata.uid})` : ''}${o.metadata.deletionTimestamp === undefined ? '' : ' (deleting)'}`;
+  /** One replica's part of a state's description: `backup-operator: queue nightly; reconciling nightly (1 of 2 sent); cache Backup nightly at rv-2; not heard yet MODIFIED Backup nightly (rv-3)`. */
+  const describeReplica = (s: ClusterState, m: OperatorMemory, i: number): string => {
+    const status = [...(elected ? [m.role] : []), ...(m.paused > 0 ? [`paused ${m.paused}s more`] : []), ...(cutOff(s, i) ? ['cut off'] : [])];
+    const parts = [`queue ${m.queue.length === 0 ? 'empty' : m.queue.join(', ')}`];
+    for (const f of m.inflight) parts.push(`reconciling ${f.request} (${f.next} of ${f.writes.length} sent)`);
+    for (const l of m.later) parts.push(`${l.request} queued again ${l.in === 0 ? 'now' : `in ${l.in}s`}`);
+    const cached = kinds.flatMap((k) => (m.cache[k] ?? []).map(cachedLine));
+    parts.push(`cache ${cached.length === 0 ? 'empty' : cached.join(', ')}`);
+    const pending = undelivered(s, i).map((u) => `${u.event} (${u.rv})`);
+    if (pending.length > 0) parts.push(`not heard yet ${pending.join(', ')}`);
+    if (hasMemory(m)) parts.push(`memory ${memoryWords(m)}`);
+    return `${replicaNames[i]}${status.length === 0 ? '' : ` (${status.join(', ')})`}: ${parts.join('; ')}`;
+  };
+  /** What a tick did to one replica's timers, in words (empty: nothing changed). */
+  const tickWords = (b: OperatorMemory, a: OperatorMemory): string[] => {
+    const out: string[] = [];
+    if (a.paused !== b.paused) out.push(a.paused === 0 ? 'its pause is over' : `paused ${a.paused}s more`);
+    for (const l of a.later) {
+      const was = b.later.find((x) => x.request === l.request);
+      if (was?.in !== l.in) out.push(l.in === 0 ? `${l.request} may be queued again` : `${l.request} queued again in ${l.in}s`);
+    }
+    if (a.sinceRenew !== b.sinceRenew && a.role === 'leader') out.push(a.sinceRenew >= le.renewDeadlineSeconds ? `${lease} not renewed for ${a.sinceRenew}s (its renew deadline: it stops leading)` : `${lease} renewed ${a.sinceRenew}s ago`);
+    if (a.observedAge !== b.observedAge) out.push(`${lease} unchanged for ${a.observedAge}s by its watch${a.observedAge >= le.leaseDurationSeconds ? ' (the lease duration: it may take it)' : ''}`);
+    if (a.retryIn !== b.retryIn) out.push(a.retryIn === 0 ? 'its next Lease try is due' : `next Lease try in ${a.retryIn}s`);
+    return out;
+  };
 
   const describeStep = (before: ClusterState, a: { readonly name: string; readonly param?: JsonValue }, after: ClusterState): StepDescription => {
     const i = Array.isArray(a.param) ? (a.param[0] as number) : typeof a.param === 'number' ? a.param : 0;
@@ -798,21 +899,27 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       return { ...s, custom: { ...st, clients, watches, ...(elected ? { identities } : {}) } };
     },
     initial: (s) => indices.map(() => started(s)) as unknown as JsonValue,
-    onTick: (memory, _s, seconds) => {
+    onTick: (memory, s, seconds) => {
       const list = memory as unknown as readonly OperatorMemory[];
-      return list.map((m) => ({
-        ...m,
-        // Exact: a leader past its renew deadline tries no more, and a leader never reads its own observation's age.
-        retryIn: m.role === 'leader' && m.sinceRenew + seconds >= le.renewDeadlineSeconds ? 0 : Math.max(0, m.retryIn - seconds),
-        sinceRenew: m.role === 'leader' ? Math.min(le.renewDeadlineSeconds, m.sinceRenew + seconds) : 0,
-        observedAge: elected && m.role === 'follower' ? Math.min(le.leaseDurationSeconds, m.observedAge + seconds) : 0,
-        paused: Math.max(0, m.paused - seconds),
-        later: m.later.map((l) => ({ request: l.request, in: Math.max(0, l.in - seconds) })),
-      })) as unknown as JsonValue;
+      return list.map((m) => ticked(m, seconds)) as unknown as JsonValue;
     },
     actions,
     urgentActions,
     describeStep,
+    describeObject: ownWords,
+    presentMemory: (memory, s, words) => {
+      const list = memory as unknown as readonly OperatorMemory[];
+      return elected ? list.map((m, i) => ({ name: replicaNames[i], ...presentReplica(s, m, i, words) })) : presentReplica(s, list[0], 0, words);
+    },
+    describeState: (s) => all(s).map((m, i) => describeReplica(s, m, i)),
+    describeTick: (before, after) => {
+      const b = before as unknown as readonly OperatorMemory[];
+      const lines = (after as unknown as readonly OperatorMemory[]).flatMap((m, i) => {
+        const said = tickWords(b[i], m);
+        return said.length === 0 ? [] : [`${replicaNames[i]}: ${said.join(', ')}`];
+      });
+      return lines.length === 0 ? undefined : lines.join('; ');
+    },
     properties,
     ...(def.liveness === undefined ? {} : { liveness: def.liveness }),
     // A cache of the cluster's Pods or Nodes names nodes, which symmetry would rename under it.

@@ -94,6 +94,7 @@ describe('an operator definition that cannot run', () => {
     expect(refused({ ...base, name: 'My_Op' })).toMatch(/^KC\d+: operator My_Op: name must be a DNS label/);
     expect(refused({ ...base, for: '' })).toMatch(/for must name the primary kind/);
     expect(refused({ ...base, reconcile: 1 })).toMatch(/reconcile must be a function/);
+    expect(refused({ ...base, describeObject: 'Thing' })).toMatch(/describeObject must be a function/);
     expect(refused({ ...base, replicas: 0 })).toMatch(/replicas must be 1, 2 or 3/);
     expect(refused({ ...base, replicas: 2, leaderElection: { leaseDurationSeconds: 10, renewDeadlineSeconds: 10 } })).toMatch(/greater than renewDeadlineSeconds/);
     expect(refused({ ...base, replicas: 2, leaderElection: { retryPeriodSeconds: 9 } })).toMatch(/1.2 × retryPeriodSeconds/);
