@@ -88,6 +88,11 @@ export interface CustomStore {
   readonly clients: Readonly<Record<string, number>>;
   /** The length of a process pause (`faults.processPauseDuration`), for operators' replicas. */
   readonly pauseSeconds?: number;
+  /**
+   * `informers.watchLag` when above 0: how old an operator's undelivered watch event (or its
+   * cache's difference from the cluster's Pods and Nodes) may grow before it is delivered.
+   */
+  readonly watchLag?: number;
   /** The leader-election identity of each operator replica's current process (a fresh `uid-N` at every start). */
   readonly identities?: Readonly<Record<string, string>>;
   /** Operator replicas cut off from the kube-apiserver (their pod's network), by name. */

@@ -9,6 +9,16 @@
  *   write already changed). Delivering an event queues the request it maps to (the object's key,
  *   `namespace/name` or a bare name, for the primary kind `for`; the controller owner's key, in
  *   the dependent's namespace, for kinds in `owns`; your `map` for other `watches`).
+ *   With `informers.watchLag` > 0 the lag is bounded as the built-in informers' is: an event that
+ *   has waited that long (a cache of the cluster's Pods or Nodes that has differed from the API
+ *   that long) is delivered before time passes and before anything else happens
+ *   (`<name>-watch-due`, urgent), so a reconcile reads a copy less than the lag old; earlier it
+ *   may come at any instant. With 0 (the default) an event may wait any time: Kubernetes bounds no
+ *   watch's delay (a slow or restarted watch, a lagging kube-apiserver watch cache, a paused
+ *   process: client-go promises only that events come in order), and for the built-in components
+ *   0 means no cache at all, which would be no staleness for an operator, whose stale reads are
+ *   what is checked. Give a lag to assume a bound (a verdict then holds only under it); a paused
+ *   or cut-off replica hears nothing until it runs again, and then hears what is due first.
  * - **Workqueue.** A request already queued is not queued twice (events coalesce); each free
  *   worker (`maxConcurrentReconciles`, controller-runtime's MaxConcurrentReconciles, default 1)
  *   takes the oldest request no other worker is reconciling; a request that arrives while it is
@@ -182,6 +192,13 @@ export interface OperatorMemory {
   /** The rate limiter's count of failures per request since it last succeeded (`Forget`), saturating where the delay reaches its cap. */
   readonly failures: Readonly<Record<string, number>>;
   readonly memory: JsonValue;
+  /**
+   * With `informers.watchLag` > 0: per watched kind, how long (seconds, saturating at the lag)
+   * each of its first undelivered watch events has waited, oldest first (events after those have
+   * waited less than one tick); for the cluster's Pods and Nodes, how long the cache has differed
+   * from the API. Absent when nothing waits.
+   */
+  readonly watchAges?: Readonly<Record<string, readonly number[]>>;
 }
 
 /** One reconcile under way: its writes, the next to send, and what to do when they are done. */
@@ -246,6 +263,8 @@ function applyAll(store: CustomStore, writes: readonly Write[]): CustomStore {
   for (const w of writes) s = applyWrite(s, w)[0];
   return s;
 }
+
+const NO_AGES: readonly number[] = Object.freeze([]);
 
 /** A live read (`view.reader`) of a replica cut off from the kube-apiserver: no answer. */
 class LiveReadUnanswered extends Error {}
@@ -483,6 +502,20 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     return withMem(s1, i, started(s1), s1.custom);
   };
 
+  /** `informers.watchLag` in this run (0: a watch event may wait any time). */
+  const lagOf = (s: ClusterState): number => store(s).watchLag ?? 0;
+  const agesOf = (m: OperatorMemory, kind: string): readonly number[] => m.watchAges?.[kind] ?? NO_AGES;
+  /** The memory with the ages of some kinds replaced: in the order of `kinds`, no empty list, no field when none (one form per state). */
+  const setAges = (m: OperatorMemory, updates: Readonly<Record<string, readonly number[]>>): OperatorMemory => {
+    const next: Record<string, readonly number[]> = {};
+    for (const k of kinds) {
+      const list = k in updates ? updates[k] : m.watchAges?.[k];
+      if (list !== undefined && list.length > 0) next[k] = list;
+    }
+    if (Object.keys(next).length === 0 && m.watchAges === undefined) return m;
+    const { watchAges: _old, ...rest } = m;
+    return Object.keys(next).length === 0 ? rest : { ...rest, watchAges: next };
+  };
   /** Replica i's informer of a kind of the operator's store hears its next event. */
   const hear = (s: ClusterState, i: number, kind: string): ClusterState => {
     const st = store(s);
@@ -494,7 +527,8 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     const list = event.type === 'DELETED' ? others : [...others, event.object].sort(byKey);
     // A follower's informer keeps its cache; only a running controller queues requests.
     const next: OperatorMemory = { ...m, cache: { ...m.cache, [kind]: list }, queue: m.role === 'follower' ? m.queue : enqueue(m.queue, requestsOf(event.object)) };
-    return withMem(s, i, next, { ...st, watches: { ...st.watches, [w]: { ...st.watches[w], [kind]: rest } } });
+    const aged = agesOf(m, kind).length === 0 ? next : setAges(next, { [kind]: agesOf(m, kind).slice(1) });
+    return withMem(s, i, aged, { ...st, watches: { ...st.watches, [w]: { ...st.watches[w], [kind]: rest } } });
   };
   /** Replica i's informer of a cluster kind catches up with the API, and queues the requests of every object that changed since. */
   const catchUp = (s: ClusterState, i: number, kind: string): ClusterState => {
@@ -508,11 +542,26 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       const current = new Set(now.map((o) => objectKey(o.metadata)));
       for (const o of before) if (!current.has(objectKey(o.metadata))) queue = enqueue(queue, requestsOf(o));
     }
-    return withMem(s, i, { ...m, cache: { ...m.cache, [kind]: now }, queue });
+    return withMem(s, i, setAges({ ...m, cache: { ...m.cache, [kind]: now }, queue }, { [kind]: [] }));
   };
   /** Whether replica i's informer of `kind` has something to deliver, and can (not paused, not cut off). */
   const behind = (s: ClusterState, i: number, kind: string): boolean =>
     mem(s, i).paused === 0 && !cutOff(s, i) && (isStockKind(kind) ? !sameObjects(mem(s, i).cache[kind] ?? [], stockObjects(s, kind)) : (store(s).watches[replicaNames[i]]?.[kind]?.length ?? 0) > 0);
+  /**
+   * The memory after a tick of `seconds`, with `informers.watchLag` > 0: each undelivered event
+   * (each cache of a cluster kind that differs from the API) has waited that much longer, up to the lag.
+   */
+  const aged = (s: ClusterState, m: OperatorMemory, i: number, seconds: number, lag: number): OperatorMemory => {
+    const updates: Record<string, readonly number[]> = {};
+    const pending = store(s).watches[replicaNames[i]] ?? {};
+    for (const k of customKinds) {
+      const old = agesOf(m, k);
+      updates[k] = (pending[k] ?? []).map((_, j) => Math.min(lag, (old[j] ?? 0) + seconds));
+    }
+    for (const k of stockKinds) updates[k] = sameObjects(m.cache[k] ?? [], stockObjects(s, k)) ? [] : [Math.min(lag, (agesOf(m, k)[0] ?? 0) + seconds)];
+    return setAges(m, updates);
+  };
+
   const actions: AnyActionDef<ClusterState>[] = [
     action<ClusterState, [number, string]>({
       name: `${name}-watch`,
@@ -683,6 +732,22 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     return { state: withMem(s, i, next, custom), outcome: taking ? `takes ${lease}${holder === '' ? '' : ` from ${holderName(l)} (unchanged for ${m.observedAge}s)`} and starts its controller` : becomes ? `holds ${lease} again and starts its controller` : `renews ${lease}` };
   };
   const urgentActions: ClusterAction[] = [
+    // With informers.watchLag > 0: an event that has waited that long is heard before time passes
+    // (and before anything else happens), as the built-in informers' catch-up is.
+    clusterAction<[number, string]>({
+      name: `${name}-watch-due`,
+      urgent: true,
+      params: indices.flatMap((i) => kinds.map((k) => [i, k] as [number, string])),
+      enabled: (s, [i, kind]) => {
+        const lag = lagOf(s);
+        return lag > 0 && (agesOf(mem(s, i), kind)[0] ?? 0) >= lag && behind(s, i, kind);
+      },
+      apply: (s, [i, kind]) => (isStockKind(kind) ? catchUp(s, i, kind) : hear(s, i, kind)),
+      describe: (b, [i, kind], a) => {
+        const d = describeStep(b, { name: isStockKind(kind) ? `${name}-watch-cluster` : `${name}-watch`, param: [i, kind] }, a);
+        return { ...d, summary: `${d.summary} (${isStockKind(kind) ? 'behind' : 'the event waited'} ${lagOf(b)}s, informers.watchLag: delivered before time passes)` };
+      },
+    }),
   ];
   if (elected) {
     urgentActions.push(
@@ -735,8 +800,9 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     );
   }
 
-  /** One replica's process after `seconds` pass: its timers move. */
-  const ticked = (m: OperatorMemory, seconds: number): OperatorMemory => ({
+  /** One replica's process after `seconds` pass: its timers move, and with a watch lag its undelivered events age. */
+  const ticked = (s: ClusterState, m: OperatorMemory, i: number, seconds: number, lag: number): OperatorMemory => {
+    const t: OperatorMemory = {
       ...m,
       // Exact: a leader past its renew deadline tries no more, and a leader never reads its own observation's age.
       retryIn: m.role === 'leader' && m.sinceRenew + seconds >= le.renewDeadlineSeconds ? 0 : Math.max(0, m.retryIn - seconds),
@@ -744,20 +810,23 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       observedAge: elected && m.role === 'follower' ? Math.min(le.leaseDurationSeconds, m.observedAge + seconds) : 0,
       paused: Math.max(0, m.paused - seconds),
       later: m.later.map((l) => ({ request: l.request, in: Math.max(0, l.in - seconds) })),
-  });
+    };
+    return lag > 0 ? aged(s, t, i, seconds, lag) : t;
+  };
 
   /** The words for an object, given by the operators' `describeObject` hooks (this one's when the caller has none). */
   const ownWords = (o: ApiObject): string | undefined => (def.describeObject !== undefined && kinds.includes(o.kind) ? def.describeObject(o) : undefined);
   const memoryWords = (m: OperatorMemory): string => (def.describeMemory !== undefined ? def.describeMemory(m.memory as M) : compactJson(m.memory));
   const hasMemory = (m: OperatorMemory): boolean => def.memory !== undefined || m.memory !== null;
-  /** The undelivered watch events of replica i, oldest first per kind. */
-  const undelivered = (s: ClusterState, i: number): { readonly rv: string; readonly event: string }[] => {
+  /** The undelivered watch events of replica i, oldest first per kind, with how long each has waited (known with a watch lag). */
+  const undelivered = (s: ClusterState, m: OperatorMemory, i: number): { readonly rv: string; readonly event: string; readonly waited: number }[] => {
     const pending = store(s).watches[replicaNames[i]] ?? {};
-    return customKinds.flatMap((k) => (pending[k] ?? []).map((e) => ({ rv: e.object.metadata.resourceVersion, event: `${e.type} ${objectLabel(e.object)}` })));
+    return customKinds.flatMap((k) => (pending[k] ?? []).map((e, j) => ({ rv: e.object.metadata.resourceVersion, event: `${e.type} ${objectLabel(e.object)}`, waited: agesOf(m, k)[j] ?? 0 })));
   };
   /** One replica's process as people read it: its queue, its reconciles under way, its timers, what it has not heard yet, its cache and your memory. */
   const presentReplica = (s: ClusterState, m: OperatorMemory, i: number, words: (o: ApiObject) => string | undefined): Record<string, unknown> => {
     const said = (o: ApiObject): string | undefined => words(o) ?? ownWords(o);
+    const stale = stockKinds.filter((k) => agesOf(m, k).length > 0);
     return {
       ...(elected
         ? {
@@ -779,7 +848,8 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       later: Object.fromEntries(m.later.map((l) => [l.request, l.in === 0 ? 'due' : `in ${l.in}s`])),
       ...(backoff === undefined ? {} : { failures: m.failures }),
       // By resourceVersion (each change has its own): `undelivered.rv-4: + MODIFIED Backup nightly`.
-      undelivered: Object.fromEntries(undelivered(s, i).map((u) => [u.rv, u.event])),
+      undelivered: Object.fromEntries(undelivered(s, m, i).map((u) => [u.rv, `${u.event}${u.waited > 0 ? `, waiting ${u.waited}s` : ''}`])),
+      ...(stale.length > 0 ? { behind: Object.fromEntries(stale.map((k) => [k, `${agesOf(m, k)[0]}s`])) } : {}),
       cache: kinds.flatMap((k) => (m.cache[k] ?? []).map((o) => presentObject(o, said(o)))),
     };
   };
@@ -793,13 +863,13 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     for (const l of m.later) parts.push(`${l.request} queued again ${l.in === 0 ? 'now' : `in ${l.in}s`}`);
     const cached = kinds.flatMap((k) => (m.cache[k] ?? []).map(cachedLine));
     parts.push(`cache ${cached.length === 0 ? 'empty' : cached.join(', ')}`);
-    const pending = undelivered(s, i).map((u) => `${u.event} (${u.rv})`);
+    const pending = undelivered(s, m, i).map((u) => `${u.event} (${u.rv})`);
     if (pending.length > 0) parts.push(`not heard yet ${pending.join(', ')}`);
     if (hasMemory(m)) parts.push(`memory ${memoryWords(m)}`);
     return `${replicaNames[i]}${status.length === 0 ? '' : ` (${status.join(', ')})`}: ${parts.join('; ')}`;
   };
   /** What a tick did to one replica's timers, in words (empty: nothing changed). */
-  const tickWords = (b: OperatorMemory, a: OperatorMemory): string[] => {
+  const tickWords = (s: ClusterState, b: OperatorMemory, a: OperatorMemory): string[] => {
     const out: string[] = [];
     if (a.paused !== b.paused) out.push(a.paused === 0 ? 'its pause is over' : `paused ${a.paused}s more`);
     for (const l of a.later) {
@@ -809,6 +879,13 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     if (a.sinceRenew !== b.sinceRenew && a.role === 'leader') out.push(a.sinceRenew >= le.renewDeadlineSeconds ? `${lease} not renewed for ${a.sinceRenew}s (its renew deadline: it stops leading)` : `${lease} renewed ${a.sinceRenew}s ago`);
     if (a.observedAge !== b.observedAge) out.push(`${lease} unchanged for ${a.observedAge}s by its watch${a.observedAge >= le.leaseDurationSeconds ? ' (the lease duration: it may take it)' : ''}`);
     if (a.retryIn !== b.retryIn) out.push(a.retryIn === 0 ? 'its next Lease try is due' : `next Lease try in ${a.retryIn}s`);
+    const lag = lagOf(s);
+    for (const k of kinds) {
+      const age = agesOf(a, k)[0];
+      if (age === undefined || age === agesOf(b, k)[0]) continue;
+      const what = isStockKind(k) ? `its ${k} cache behind the API for ${age}s` : `its oldest unheard ${k} event waiting ${age}s`;
+      out.push(`${what}${age >= lag ? ' (informers.watchLag: heard before time passes)' : ''}`);
+    }
     return out;
   };
 
@@ -873,6 +950,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       let st: CustomStore = {
         ...store(s),
         pauseSeconds: config.faults.processPauseDuration,
+        ...(config.informers.watchLag > 0 ? { watchLag: config.informers.watchLag } : {}),
         workloads: config.cluster.workloads.map((w) => ({ kind: w.kind, name: w.name, replicas: w.replicas, ...(w.podManagementPolicy === undefined ? {} : { podManagementPolicy: w.podManagementPolicy }) })),
       };
       // The cluster's own objects of the kinds this operator declares (`cluster.objects`, from the
@@ -901,7 +979,8 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     initial: (s) => indices.map(() => started(s)) as unknown as JsonValue,
     onTick: (memory, s, seconds) => {
       const list = memory as unknown as readonly OperatorMemory[];
-      return list.map((m) => ticked(m, seconds)) as unknown as JsonValue;
+      const lag = lagOf(s);
+      return list.map((m, i) => ticked(s, m, i, seconds, lag)) as unknown as JsonValue;
     },
     actions,
     urgentActions,
@@ -912,10 +991,10 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       return elected ? list.map((m, i) => ({ name: replicaNames[i], ...presentReplica(s, m, i, words) })) : presentReplica(s, list[0], 0, words);
     },
     describeState: (s) => all(s).map((m, i) => describeReplica(s, m, i)),
-    describeTick: (before, after) => {
+    describeTick: (before, after, _seconds, s) => {
       const b = before as unknown as readonly OperatorMemory[];
       const lines = (after as unknown as readonly OperatorMemory[]).flatMap((m, i) => {
-        const said = tickWords(b[i], m);
+        const said = tickWords(s, b[i], m);
         return said.length === 0 ? [] : [`${replicaNames[i]}: ${said.join(', ')}`];
       });
       return lines.length === 0 ? undefined : lines.join('; ');
