@@ -22,6 +22,7 @@ import {
   type SimulationResult, type Trace,
 } from '../checker/index.js';
 import { formatDuration } from '../checker/duration.js';
+import { withLiveness } from '../checker/result.js';
 import type { RunInfo } from '../reports/outcome.js';
 import { runArtifacts } from '../reports/artifacts.js';
 import { failureBrief } from '../reports/brief.js';
@@ -152,14 +153,21 @@ export interface LivenessAssertOptions extends ReportOptions {
 /**
  * Asserts that every liveness property holds under the model's fairness (as `check --liveness`
  * checks it); a failure's message shows each violating lasso, where its cycle starts and the
- * state it loops in.
+ * state it loops in, and says where the full report was written, as a failing safety assertion
+ * does: the Markdown and HTML reports (each lasso's timeline with its state changes, the cycle
+ * marked) and each lasso as an ITF trace (`liveness-<id>.itf.json`, with its `loop`) that
+ * `kubecheck replay` re-executes. The report's figures are those of the search `check --liveness`
+ * runs beside the liveness check (made only on a failure).
  */
-export async function expectEventually<S>(model: Model<S>, properties: readonly LivenessProperty<S>[], options: LivenessAssertOptions = {}): Promise<void> {
-  const outcomes = checkLiveness(model, properties, options.maxStates === undefined ? {} : { maxStates: options.maxStates });
+export async function expectEventually<S>(model: Model<S>, properties: readonly LivenessProperty<S>[], given: LivenessAssertOptions = {}): Promise<void> {
+  const outcomes = checkLiveness(model, properties, given.maxStates === undefined ? {} : { maxStates: given.maxStates });
   const failed = outcomes.filter((o) => o.status === 'violated' && o.lasso !== undefined);
   if (failed.length === 0) return;
-  const headline = `expected every liveness property of ${options.scenario ?? model.name} to hold under fairness, but ${failed.map((o) => o.id).join(', ')} ${failed.length === 1 ? 'is' : 'are'} violated`;
-  throw new Error([headline, ...failureBrief(model, failed)].join('\n'));
+  const headline = `expected every liveness property of ${given.scenario ?? model.name} to hold under fairness, but ${failed.map((o) => o.id).join(', ')} ${failed.length === 1 ? 'is' : 'are'} violated`;
+  // The run as `check --liveness` reports it: the search's figures, then the liveness outcomes.
+  const { options, fromTest } = await boundedByTest<CheckOptions>(given.maxStates === undefined ? {} : { maxStates: given.maxStates });
+  const result = withLiveness(check(model, { ...options, properties: [] }), outcomes);
+  await failWith(model, result, runInfo('check', model, given), headline, given, fromTest !== undefined);
 }
 
 /** Asserts that liveness property `id` (one of `properties`) is violated, and returns its lasso. */

@@ -84,7 +84,9 @@ describe('the testing API', () => {
       describeState: (x) => `x is ${x}`,
     };
     const live = [alwaysEventually<number>('zero', 'x is 0 infinitely often', (x) => x === 0), eventually<number>('two', 'x reaches 2', (x) => x === 2)];
-    const error = await expectEventually(counter, live).then(() => undefined, (e: Error) => e);
+    const dir = mkdtempSync(join(tmpdir(), 'kc-api-'));
+    const error = await expectEventually(counter, live, { reportDir: dir }).then(() => undefined, (e: Error) => e);
+    const [folder] = readdirSync(dir);
     expect(error?.message).toBe([
       'expected every liveness property of counter to hold under fairness, but zero, two are violated',
       '',
@@ -100,8 +102,38 @@ describe('the testing API', () => {
       '    ── and it stays in this state ──',
       '    state on the cycle:',
       '      x is 0',
+      '',
+      `full report: ${join(dir, folder, 'report.md')}, ${join(dir, folder, 'report.html')} (every step with its state changes, the ITF trace for kubecheck replay)`,
     ].join('\n'));
     expect((await expectLivenessViolation(counter, live, 'two')).loop).toBe(0);
+  });
+
+  it('should write an expectEventually failure\'s report as a safety assertion does: each lasso\'s timeline and its ITF trace with the loop', async () => {
+    // x counts up to 3 and may fall back to 1 at 3; `inc` is fair, `reset` is not.
+    const counter: Model<number> = {
+      name: 'counter',
+      initialStates: () => [0],
+      actions: [action<number>({ name: 'inc', enabled: (x) => x < 3, apply: (x) => x + 1, fair: 'weak' }), action<number>({ name: 'reset', enabled: (x) => x === 3, apply: () => 1 })],
+      properties: [],
+      describeState: (x) => `x is ${x}`,
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'kc-api-'));
+    const live = [alwaysEventually<number>('zero', 'x is 0 infinitely often', (x) => x === 0)];
+    const error = await expectEventually(counter, live, { reportDir: dir, scenario: 'counter' }).then(() => undefined, (e: Error) => e);
+    const [folder] = readdirSync(dir);
+    expect(folder).toMatch(/^counter-/);
+    expect(error?.message).toContain(`full report: ${join(dir, folder, 'report.md')}`);
+    expect(readdirSync(join(dir, folder)).sort()).toEqual(expect.arrayContaining(['liveness-zero.itf.json', 'report.html', 'report.md', 'result.json']));
+    // The lasso as ITF: states from the initial one, the index its cycle goes back to.
+    const itf = JSON.parse(readFileSync(join(dir, folder, 'liveness-zero.itf.json'), 'utf8')) as { states: unknown[]; loop: number };
+    const lasso = await expectLivenessViolation(counter, live, 'zero');
+    expect(itf.loop).toBe(lasso.loop);
+    expect(itf.states).toHaveLength(lasso.states.length);
+    const report = readFileSync(join(dir, folder, 'report.md'), 'utf8');
+    expect(report).toContain('### Liveness counterexample to `zero` (a lasso)');
+    expect(report).toContain('── loop starts here');
+    // The figures are the search's, as check --liveness reports them: 4 states.
+    expect((JSON.parse(readFileSync(join(dir, folder, 'result.json'), 'utf8')) as { stats: { distinctStates: number } }).stats.distinctStates).toBe(4);
   });
 
   it('should return the shortest counterexample of an expected violation', async () => {
