@@ -2,6 +2,7 @@
  * One benchmark measurement in its own process (so peak RSS is this measurement's alone):
  * `tsx bench/measure.ts <name>` prints one JSON object.
  */
+import { Worker } from 'node:worker_threads';
 import { setAutoFreeze } from 'immer';
 import { check, simulate, type CheckOptions, type CheckResult, type Model, type ModelFactory, type SimulationResult } from '../checker/index.js';
 import { modelFactoryOf } from '../cli/modelFactory.js';
@@ -41,6 +42,29 @@ function fromCheck(bench: string, r: CheckResult<unknown>, partialAllowed = fals
 }
 
 const round = (x: number): number => Math.round(x * 100) / 100;
+
+/**
+ * What two threads get from this machine now: a fixed arithmetic loop on one worker thread, then
+ * on two at once; the work done per second by two over that by one (2: two free cores; 1: the two
+ * threads share one core's time, whatever the core count says). Read beside a workers' speed-up:
+ * a search on two workers cannot beat this.
+ */
+async function threadCapacity(): Promise<number> {
+  const loop = `const { parentPort } = require('node:worker_threads'); let x = 0; for (let i = 0; i < 2e8; i++) x = (x * 31 + i) | 0; parentPort.postMessage(x);`;
+  const timed = async (threads: number): Promise<number> => {
+    const start = performance.now();
+    await Promise.all(Array.from({ length: threads }, () => new Promise<void>((done, failed) => {
+      const w = new Worker(loop, { eval: true });
+      w.once('message', () => void w.terminate().then(() => done()));
+      w.once('error', failed);
+    })));
+    return performance.now() - start;
+  };
+  await timed(1); // warm the code path
+  const one = await timed(1);
+  const two = await timed(2);
+  return round((2 * one) / two);
+}
 
 function fromSimulation(bench: string, r: SimulationResult<unknown>): Measurement {
   return {
@@ -126,10 +150,11 @@ async function measure(name: string): Promise<Measurement[]> {
       const used = process.cpuUsage(cpu);
       return { ...m, coresUsed: round((used.user + used.system) / 1e6 / m.seconds) };
     };
+    const capacity = await threadCapacity();
     const one = timed(`${name}-w1`, options);
     const two = timed(`${name}-w2`, { ...options, workers: 2, modelFactory: factory });
     if (one.distinct !== two.distinct || one.generated !== two.generated) throw new Error(`${name}: counts differ between 1 and 2 workers`);
-    return [one, { ...two, speedup: round(one.seconds / two.seconds) }];
+    return [one, { ...two, speedup: round(one.seconds / two.seconds), threadCapacity: capacity }];
   }
   if (name === 'five-nodes-two-zones') {
     // 5 nodes in 2 zones, a crash and a partition-and-heal: complete, or stopped at the memory

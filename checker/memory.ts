@@ -28,6 +28,9 @@ export function memoryBound(options: CheckOptions): { bytes: number; reportMiB: 
   return { bytes: given, reportMiB: given === fromMiB ? (options.maxMemoryMB as number) : Math.round((given / MiB) * 100) / 100 };
 }
 
+/** The least time between two reads of memory: less than the time a search takes to allocate a few MiB. */
+const READ_INTERVAL_MS = 20;
+
 /** Watches one thread's heap and the process's resident memory. */
 export class MemoryGuard {
   private readonly heapStop: number;
@@ -40,8 +43,18 @@ export class MemoryGuard {
     this.heapStop = getHeapStatistics().heap_size_limit * HEAP_STOP_FRACTION;
   }
 
-  /** Whether the process is over the bound or this thread's heap near V8's limit. */
+  /** When memory was last read (`performance.now()`). */
+  private lastRead = -Infinity;
+
+  /**
+   * Whether the process is over the bound or this thread's heap near V8's limit. Memory is read
+   * at most once per {@link READ_INTERVAL_MS} (a read costs a system call and a walk of the heap's
+   * spaces, and a parallel search asks once per level per thread); in between the answer is no.
+   */
   exceeded(): boolean {
+    const now = performance.now();
+    if (now - this.lastRead < READ_INTERVAL_MS) return false;
+    this.lastRead = now;
     const rss = process.memoryUsage.rss();
     if (rss > this.peakRss) this.peakRss = rss;
     if (rss > this.bytes) {
