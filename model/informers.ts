@@ -122,19 +122,76 @@ export function expect(s: ClusterState, c: number, workload: string, add: number
 }
 
 /**
- * A uid for a new object named `name`: the smallest number no object of that name uses in the
- * API or in any cache, so an old incarnation is never taken for the new one.
+ * A uid for a new incarnation of pod `name` (its `metadata.uid`, which the API serves as
+ * `<name>-<n>`): the smallest n that no copy of an incarnation of that name anywhere in the state
+ * carries. A copy is held by
+ * - the API's pods and every informer cache (the controllers', the scheduler's, the extensions',
+ *   the kube-apiservers' watch caches);
+ * - the extensions' memories and the operators' store (`state.extensions`, `state.custom`): an
+ *   operator's cache of Pods, its reconciles' planned writes (a delete's uid precondition), your
+ *   memory, your objects' spec and status and their undelivered watch events, the calls made
+ *   outside the cluster. There a uid is any token of a string (or of a key) that reads
+ *   `<name>-<n>`, as a Pod object's uid does, or `<name>@<n>`;
+ * - the etcd backup while an `etcd-restore` may still bring its pods back (`backup`: their uid
+ *   is 0), once anything holds a copy at all (a cache is modelled or an extension is attached).
+ *
+ * So a new incarnation never has the uid of one that anything in the run can still compare it
+ * with: an operator whose cache, memory or status still holds the old `db-0` sees a new uid on
+ * the new one, and a delete with the old uid as precondition gets 409 Conflict. An incarnation
+ * nothing holds a copy of any more cannot be compared with, so its number may be drawn again:
+ * no step, guard or property can tell that from a number never drawn. That keeps uids small
+ * (at most the number of copies held), so a run that deletes and recreates a pod over and over
+ * has finitely many states; a counter per name, never reused, would make every round of such a
+ * cycle a new state. (An operator's own objects draw `uid-N` from a counter instead, and the
+ * fingerprint renames those by rank, `opaqueView`, which merges the same states.)
+ *
+ * Where nothing can hold a copy (no informer cache, no extension: the stock scenarios but
+ * `stale-informers` and `expectations-timeout`), the name's old incarnation is gone from the API
+ * when it is created again, so every uid is 0, the field stays absent and the states and their
+ * counts are those of a model without uids (`test/operator/podUids.test.ts` checks both).
  */
-export function freshUid(s: ClusterState, name: string): number {
+export function freshUid(s: ClusterState, name: string, backup: readonly PodObject[] = NO_PODS): number {
   const used = new Set<number>();
   const scan = (pods: readonly PodObject[]): void => {
     for (const p of pods) if (p.name === name) used.add(p.uid ?? 0);
   };
   scan(s.api.pods);
   if (s.informers !== undefined) for (const inf of Object.values(s.informers)) scan(inf.pods);
+  const memories = s.extensions !== undefined && Object.keys(s.extensions).length > 0;
+  if (memories || s.custom !== undefined) heldIn([s.extensions, s.custom], name, used);
+  if (memories || s.custom !== undefined || s.informers !== undefined) scan(backup);
   let u = 0;
   while (used.has(u)) u++;
   return u;
+}
+
+const NO_PODS: readonly PodObject[] = Object.freeze([]);
+const tokens = new Map<string, RegExp>();
+
+/** Adds to `used` the uids of pod `name` that the JSON values hold as `<name>-<n>` or `<name>@<n>` tokens of their strings and keys. */
+function heldIn(values: readonly unknown[], name: string, used: Set<number>): void {
+  let pattern = tokens.get(name);
+  if (pattern === undefined) {
+    // A whole token: not preceded or followed by a character of a name (`db-0-1`, not `xdb-0-1` or `db-0-1-2`).
+    const escaped = name.replace(/[.*+?^$(){}|[\]\\]/g, '\\$&');
+    tokens.set(name, (pattern = new RegExp(`(?<![-a-z0-9.])${escaped}[-@](\\d+)(?![-a-z0-9.@])`, 'g')));
+  }
+  const re = pattern;
+  const text = (v: string): void => {
+    if (!v.includes(name)) return;
+    re.lastIndex = 0;
+    for (let m = re.exec(v); m !== null; m = re.exec(v)) used.add(Number(m[1]));
+  };
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') text(v);
+    else if (Array.isArray(v)) for (const x of v) walk(x);
+    else if (v !== null && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) {
+        text(k);
+        walk(x);
+      }
+  };
+  for (const v of values) walk(v);
 }
 
 const uidOf = (p: PodObject): number => p.uid ?? 0;

@@ -58,10 +58,11 @@ export interface PodObject {
   /** Created by a controller after the start (a replacement). */
   readonly replacement: boolean;
   /**
-   * `metadata.uid`, told apart only where two objects of one name can meet: the smallest number
-   * no object of that name uses in the API or in any cache when it is created (absent: 0). It
-   * stays 0 unless informer caches are modelled (`informers.watchLag`), where an old incarnation
-   * of a StatefulSet pod can still sit in a cache while its successor exists.
+   * `metadata.uid` (served as `<name>-<uid>`), told apart wherever two incarnations of one name
+   * can be compared: the smallest number no copy of an incarnation of that name in the state
+   * carries when it is created (absent: 0), see `freshUid`. It stays 0 unless something holds
+   * copies: informer caches (`informers.watchLag`) or an extension (an operator's Pod cache, its
+   * memory, its objects' status).
    */
   readonly uid?: number;
 }

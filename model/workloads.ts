@@ -52,6 +52,7 @@ import { produce } from 'immer';
 import { daemonPodName } from './config.js';
 import { API, clusterAction, type ClusterAction, type Ctx, type WorkloadCtx } from './context.js';
 import { expect, expectationsSatisfied, freshUid, kcmAwait, kcmView, kcmWaiting } from './informers.js';
+import { initialStates } from './initial.js';
 import { byShape, acting, canWrite, KCM, nodeName, podIndex, podRunningAndReady, replicasOf, type ClusterState, type PodObject, type Taint } from './state.js';
 
 const refs = byShape((s: ClusterState): string[] => s.candidates[KCM].map((_, c) => `kube-controller-manager-${c + 1}`));
@@ -229,8 +230,21 @@ export function daemonSetWork(ctx: Ctx, s: ClusterState, c: number): { workload:
   return undefined;
 }
 
-function newPod(s: ClusterState, w: WorkloadCtx, name: string, node: number = w.pinnedNode): PodObject {
-  const uid = freshUid(s, name);
+/**
+ * The pods of the etcd backup an `etcd-restore` may still bring back (the initial state's), none
+ * once the restore budget is spent: a new incarnation keeps clear of their uids (`freshUid`).
+ */
+function restorable(ctx: Ctx, s: ClusterState): readonly PodObject[] | undefined {
+  if ((s.budget.etcdRestore ?? 0) <= 0) return undefined;
+  let pods = backups.get(ctx);
+  if (pods === undefined) backups.set(ctx, (pods = initialStates(ctx)[0].api.pods));
+  return pods;
+}
+const backups = new WeakMap<Ctx, readonly PodObject[]>();
+
+/** A pod the controller of `w` creates: a new incarnation of `name`, with a uid no copy of an earlier one in the state carries. */
+function newPod(ctx: Ctx, s: ClusterState, w: WorkloadCtx, name: string, node: number = w.pinnedNode): PodObject {
+  const uid = freshUid(s, name, restorable(ctx, s));
   return { name, workload: w.name, nodeName: node, deletion: null, tolerations: w.toleration, replacement: true, ...(uid > 0 ? { uid } : {}) };
 }
 
@@ -274,7 +288,7 @@ export function workloadActions(ctx: Ctx): ClusterAction[] {
         const next = produce(s, (d) => {
           const pods = d.api.pods.filter((q) => !(deleted.includes(q.name) && q.nodeName < 0));
           for (const q of pods) if (deleted.includes(q.name)) q.deletion = 'replicaset';
-          for (const name of w.create) pods.push(newPod(s, w.workload, name));
+          for (const name of w.create) pods.push(newPod(ctx, s, w.workload, name));
           d.api.pods = pods.sort(byName);
         });
         return expect(scaleObserved(next, w.workload), c, w.workload.name, w.create.length, deleted.length);
@@ -299,7 +313,7 @@ export function workloadActions(ctx: Ctx): ClusterAction[] {
       apply: (s, p) => {
         const step = statefulSetNext(ctx, s, idx(p))!;
         const w = step.workload;
-        if ('create' in step) return kcmAwait(createPods(s, [newPod(s, w, step.create)]).state, idx(p), w.name);
+        if ('create' in step) return kcmAwait(createPods(s, [newPod(ctx, s, w, step.create)]).state, idx(p), w.name);
         // A scale-down deletes the condemned pod gracefully (an unbound one goes at once); one its
         // cache still shows but the API no longer has is NotFound, and the set waits for the event.
         const k = podIndex(s, step.remove);
@@ -329,7 +343,7 @@ export function workloadActions(ctx: Ctx): ClusterAction[] {
             enabled: (s, p) => kcmActs(s, idx(p)) && daemonSetWork(ctx, s, idx(p)) !== undefined && kcmWrites(s, idx(p)),
             apply: (s, p) => {
               const w = daemonSetWork(ctx, s, idx(p))!;
-              const made = createPods(s, w.nodes.map((n) => newPod(s, w.workload, daemonPodName(w.workload.name, n), n)));
+              const made = createPods(s, w.nodes.map((n) => newPod(ctx, s, w.workload, daemonPodName(w.workload.name, n), n)));
               return kcmAwait(made.state, idx(p), w.workload.name);
             },
             describe: (b, p) => {

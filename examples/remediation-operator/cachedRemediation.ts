@@ -36,6 +36,17 @@ const DELETE = 'cached-remediation-force-delete';
 /** Deletions it made and its cache has not shown yet, as `name@uid` (with `expectations`). */
 const pendingOf = (s: ClusterState): readonly string[] => (s.extensions?.[CACHED_REMEDIATION] ?? []) as readonly string[];
 
+/**
+ * The expectations not met yet: an expectation is met once the cache no longer shows that pod (a
+ * watch event of its deletion, as `DeletionObserved`), and forgotten then, at its next step or
+ * tick. Keeping met ones would hold their uids, and every incarnation of db-0 the operator
+ * deletes would then be one more state.
+ */
+function unmet(s: ClusterState, pending: readonly string[]): readonly string[] {
+  const shown = new Set(viewOf(s, CACHED_REMEDIATION).api.pods.map((p) => `${p.name}@${p.uid ?? 0}`));
+  return pending.every((x) => shown.has(x)) ? pending : pending.filter((x) => shown.has(x));
+}
+
 /** The pods its cache shows bound to a node whose Ready condition is not True, with the uid it saw. */
 function targets(s: ClusterState): { name: string; uid: number; node: number }[] {
   const view = viewOf(s, CACHED_REMEDIATION);
@@ -58,12 +69,7 @@ export function cachedRemediationOperator(options: CachedRemediationOptions): Cl
     // What it promises travels with it: `kubecheck check --extension` checks it by default.
     properties: [remediationSparesHealthyPods],
     initial: () => [],
-    // An expectation is met once the cache no longer shows that pod.
-    onTick: (memory, s) => {
-      const shown = new Set(viewOf(s, CACHED_REMEDIATION).api.pods.map((p) => `${p.name}@${p.uid ?? 0}`));
-      const pending = memory as string[];
-      return pending.every((x) => shown.has(x)) ? pending : pending.filter((x) => shown.has(x));
-    },
+    onTick: (memory, s) => unmet(s, memory as string[]),
     actions: [
       action<ClusterState, string>({
         name: DELETE,
@@ -75,7 +81,7 @@ export function cachedRemediationOperator(options: CachedRemediationOptions): Cl
           // NotFound or Conflict: nothing changes, and the operator waits for its cache to move.
           if (outcome !== 'deleted') return undefined;
           if (!expecting) return state;
-          return { ...state, extensions: { ...state.extensions, [CACHED_REMEDIATION]: [...pendingOf(s), `${pod}@${seen.uid}`].sort() } };
+          return { ...state, extensions: { ...state.extensions, [CACHED_REMEDIATION]: [...unmet(s, pendingOf(s)), `${pod}@${seen.uid}`].sort() } };
         },
       }),
     ],

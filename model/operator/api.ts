@@ -139,8 +139,9 @@ export type Write =
  * `status.readyReplicas` (those Running and Ready), as the status is once its controller has
  * written it. They are the objects of namespace `default`, served without `metadata.namespace`. A Deployment is served as its ReplicaSet, under
  * the same name (kind `Deployment` or `ReplicaSet`). The model keeps no resourceVersion for them
- * (it is empty, and an update of one is never a Conflict); a Pod's uid tells its incarnations
- * apart. Writes: Pods are deleted (graceful or forced); a Deployment's, ReplicaSet's or
+ * (it is empty, and an update of one is never a Conflict); a Pod's uid (`<name>-<n>`) tells its
+ * incarnations apart: a new one never carries the uid of one that anything in the run still
+ * holds a copy of (`freshUid` in informers.ts). Writes: Pods are deleted (graceful or forced); a Deployment's, ReplicaSet's or
  * StatefulSet's `spec.replicas` is patched or updated (a scale, as `kubectl scale` does); other
  * writes to them are not modelled and are refused when a reconcile makes one.
  */

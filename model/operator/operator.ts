@@ -378,9 +378,11 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     if (w.op === 'patch') return scaleWorkload(s, kind, stockName(w.name, w.namespace), replicas);
     if (w.op === 'update') return scaleWorkload(s, kind, stockName(w.object.metadata.name, w.object.metadata.namespace), replicas);
     if (w.op !== 'delete') return [s, 'Invalid'];
+    const pod = stockName(w.name, w.namespace);
     const uid = w.preconditions?.uid;
-    const incarnation = uid === undefined ? undefined : Number(uid.slice(uid.lastIndexOf('-') + 1));
-    const r = deletePod(s, stockName(w.name, w.namespace), { force: w.gracePeriodSeconds === 0, ...(incarnation === undefined ? {} : { uid: incarnation }) });
+    // A Pod's uid reads `<name>-<n>` (podAsObject); any other string is no incarnation of it (409 Conflict).
+    const incarnation = uid === undefined ? undefined : uid.startsWith(`${pod}-`) && /^\d+$/.test(uid.slice(pod.length + 1)) ? Number(uid.slice(pod.length + 1)) : -1;
+    const r = deletePod(s, pod, { force: w.gracePeriodSeconds === 0, ...(incarnation === undefined ? {} : { uid: incarnation }) });
     return [r.state, r.outcome === 'deleted' ? 'ok' : r.outcome === 'conflict' ? 'Conflict' : 'NotFound'];
   };
 
