@@ -29,9 +29,17 @@ describe('node-remediation operator', () => {
     expect(trace.actions.length).toBe(74);
   });
 
+  it('breaks its own promise at the force delete itself: db-0 still runs on the cut-off node', async () => {
+    const { model, properties } = await cluster(true);
+    expect(properties).toContain('node-remediation-spares-running-pods');
+    const trace = await expectViolation(model, 'node-remediation-spares-running-pods');
+    expect(trace.actions.length).toBe(70);
+    expect(trace.actions.at(-1)!.name).toBe('node-remediation-write');
+  });
+
   it('deleting gracefully, leaves the pod Terminating on a cut-off node: at-most-one holds past the depth of the bug', async () => {
     const { model } = await cluster(false);
-    const r = check(model, { properties: ['statefulset-at-most-one'], maxDepth: 85 });
+    const r = check(model, { properties: ['statefulset-at-most-one', 'node-remediation-spares-running-pods'], maxDepth: 85 });
     expect(r.verdict).not.toBe('violation');
     expect(r.stats.distinctStates).toBeGreaterThan(20_000);
     expect(r.stats.depth).toBe(85);

@@ -11,8 +11,9 @@
  * a cut-off kubelet cannot, so the StatefulSet controller waits (Kubernetes' own answer: the
  * `node.kubernetes.io/out-of-service` taint, once a human knows the node is down).
  */
+import { alwaysStep } from '../../checker/index.js';
 import { operator, type ApiObject } from '../../model/operator/index.js';
-import type { ClusterExtension } from '../../model/index.js';
+import { nodeName, type ClusterExtension, type ClusterState, type PodObject } from '../../model/index.js';
 
 const readyOf = (node: ApiObject | undefined): string | undefined =>
   ((node?.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).find((c) => c.type === 'Ready')?.status;
@@ -31,7 +32,29 @@ export function nodeRemediation(options: { readonly force: boolean }): ClusterEx
         ignore: ['NotFound'],
       };
     },
+    properties: [sparesRunningPods],
   });
 }
+
+/** The pods a step of node-remediation removes from the API while their container still runs on their node. */
+function removedRunning(before: ClusterState, a: { readonly name: string }, after: ClusterState): PodObject[] {
+  if (a.name !== 'node-remediation-write' && a.name !== 'node-remediation-lost-answer') return [];
+  return before.api.pods.filter((p) => p.nodeName >= 0 && before.nodes[p.nodeName].running.includes(p.name) && !after.api.pods.some((q) => q.name === p.name && q.uid === p.uid));
+}
+
+/**
+ * `node-remediation-spares-running-pods`: it never removes a pod whose container still runs.
+ * Kubernetes asks the same of a force delete of a StatefulSet pod: only once the pod is known not
+ * to run, since its controller then creates the identity again elsewhere.
+ */
+export const sparesRunningPods = alwaysStep<ClusterState>(
+  'node-remediation-spares-running-pods',
+  'node-remediation never removes a pod whose container still runs on its node',
+  (before, a, after) => removedRunning(before, a, after).length === 0,
+  {
+    source: 'https://kubernetes.io/docs/tasks/run-application/force-delete-stateful-set-pod/',
+    explain: (before, a, after) => removedRunning(before, a, after).map((p) => `it removes ${p.name} while ${nodeName(p.nodeName)} still runs it`).join('; ') || undefined,
+  },
+);
 
 export default nodeRemediation({ force: true });

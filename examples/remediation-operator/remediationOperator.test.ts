@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { check } from '../../checker/index.js';
-import { expectHolds, expectViolation } from '../../api/testing.js';
+import { expectHolds, expectViolation, kubernetesScenario } from '../../api/testing.js';
 import { resolveConfig } from '../../model/index.js';
 import { kubernetesModel } from '../../properties/index.js';
 import { timelineSteps } from '../../reports/timeline.js';
@@ -46,11 +46,21 @@ describe('remediation operator (force-deletes pods of nodes NotReady > 60 s)', (
     expect(running).toBe(2);
   });
 
+  it('should break its own promise first: the force delete of a pod the cut-off node still runs', async () => {
+    // kubernetesScenario (as `check --extension`) checks the extension's own properties with the cluster's.
+    const { model, properties } = await kubernetesScenario('node-partition', { extensions: [remediationOperator()] });
+    expect(properties).toContain('remediation-operator-spares-running-pods');
+    const trace = await expectViolation(model, 'remediation-operator-spares-running-pods', { scenario: 'node-partition' });
+    // 61 s after the node is marked Unknown it force-deletes the first pod bound there, still running.
+    expect(trace.actions.at(-1)!.name).toBe('remediation-force-delete');
+    expect(trace.actions.length).toBe(149);
+  });
+
   it('should keep at-most-one when the NotReady node has really crashed (node-failure)', async () => {
     // The same operator is safe when the node is down: its containers stopped with it, so the
     // recreated db-0 is the only copy. What breaks at-most-one is acting on NotReady alone.
-    const model = kubernetesModel(resolveConfig('node-failure'), { extensions: [remediationOperator()] });
-    await expectHolds(model, { properties: ['statefulset-at-most-one', 'statefulset-recreated'], scenario: 'node-failure' });
+    const { model } = await kubernetesScenario('node-failure', { extensions: [remediationOperator()] });
+    await expectHolds(model, { properties: ['statefulset-at-most-one', 'remediation-operator-spares-running-pods', 'statefulset-recreated'], scenario: 'node-failure' });
     // ...and it does what it is for: the stock cluster never recreates a StatefulSet pod of a
     // crashed node (the old object stays Terminating), the operator's cluster does.
     const stock = check(kubernetesModel(resolveConfig('node-failure')), { properties: ['statefulset-recreated'] });

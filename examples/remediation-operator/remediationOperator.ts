@@ -11,8 +11,8 @@
  * lets the StatefulSet controller start a second copy of the same identity, which the stock
  * cluster never does.
  */
-import { action, type ActionLabel, type StepDescription } from '../../checker/index.js';
-import { canWrite, nodeName, type ClusterExtension, type ClusterState } from '../../model/index.js';
+import { action, alwaysStep, type ActionLabel, type StepDescription } from '../../checker/index.js';
+import { canWrite, nodeName, type ClusterExtension, type ClusterState, type PodObject } from '../../model/index.js';
 
 export interface RemediationOptions {
   /** Seconds a node must have been seen NotReady before its pods are force-deleted (default 60). */
@@ -33,6 +33,8 @@ export function remediationOperator(options: RemediationOptions = {}): ClusterEx
   };
   return {
     name: NAME,
+    // What it promises travels with it: `kubecheck check --extension` checks it by default.
+    properties: [sparesRunningPods],
     initial: (s) => s.api.nodes.map(() => -1),
     // Saturates one past the threshold: only "more than `after`" is ever asked.
     onTick: (memory, s, seconds) =>
@@ -62,3 +64,27 @@ export function remediationOperator(options: RemediationOptions = {}): ClusterEx
     },
   };
 }
+
+/** The pods a step of the operator force-deletes while their container still runs on their node. */
+function removedRunning(before: ClusterState, a: ActionLabel, after: ClusterState): PodObject[] {
+  if (a.name !== 'remediation-force-delete') return [];
+  return before.api.pods.filter((p) => p.nodeName >= 0 && before.nodes[p.nodeName].running.includes(p.name) && !after.api.pods.some((q) => q.name === p.name && q.uid === p.uid));
+}
+
+/**
+ * `remediation-operator-spares-running-pods`: it never force-deletes a pod whose container still
+ * runs. NotReady says only that the node stopped reporting; a node cut off from the control plane
+ * keeps running its containers, and the pod's controller then starts a second copy elsewhere.
+ */
+export const sparesRunningPods = alwaysStep<ClusterState>(
+  'remediation-operator-spares-running-pods',
+  'the remediation operator never force-deletes a pod whose container still runs on its node',
+  (before, a, after) => removedRunning(before, a, after).length === 0,
+  {
+    source: 'https://kubernetes.io/docs/tasks/run-application/force-delete-stateful-set-pod/',
+    explain: (before, a, after) => removedRunning(before, a, after).map((p) => `it force-deletes ${p.name} while ${nodeName(p.nodeName)} still runs it`).join('; ') || undefined,
+  },
+);
+
+/** `kubecheck check --scenario node-partition --extension examples/remediation-operator/remediationOperator.ts` loads it as it ships. */
+export default remediationOperator();

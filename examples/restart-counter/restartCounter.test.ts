@@ -4,7 +4,7 @@
  * with the one it deleted completes on every fair path, on the whole space.
  */
 import { describe, expect, it } from 'vitest';
-import { expectEventually, expectHolds, expectLivenessViolation, kubernetesScenario } from 'kubecheck/testing';
+import { expectEventually, expectHolds, expectLivenessViolation, expectViolation, kubernetesScenario } from 'kubecheck/testing';
 import { objectOf } from 'kubecheck/operator';
 import { timelineSteps } from '../../reports/timeline.js';
 import { restartCounter, workerSet } from './restartCounter.js';
@@ -41,6 +41,15 @@ describe('restart counter', () => {
       expect(objectOf(s, 'RestartRequest', 'db-restart')?.status).toEqual({ phase: 'Restarting', restarts: 0 });
       expect(objectOf(s, 'Worker', 'db-0')?.metadata.uid).toBe('uid-4');
     }
+  });
+
+  it('counting the deletions it sees, is found stuck by a plain check too: both controllers rest and the request is not done', async () => {
+    const { model, properties } = await cluster(false);
+    expect(properties).toContain('restart-counter-not-stuck');
+    // The lasso's prefix: the state its cycle of ticks starts from.
+    const trace = await expectViolation(model, 'restart-counter-not-stuck');
+    expect(trace.actions.length).toBe(16);
+    expect(objectOf(trace.states.at(-1)!, 'RestartRequest', 'db-restart')?.status).toEqual({ phase: 'Restarting', restarts: 0 });
   });
 
   it('comparing uids, completes both restarts on every fair path of the whole space', async () => {

@@ -20,9 +20,9 @@
  * once the cache shows db-0 with another uid, however many changes came as one, and while that
  * uid is still there it deletes it again (a restart of the operator between the two writes).
  */
-import { eventually } from 'kubecheck';
-import { objectsOf, operator, type ApiObject, type ReconcileResult } from 'kubecheck/operator';
-import type { ClusterExtension } from 'kubecheck/model';
+import { always, eventually } from 'kubecheck';
+import { idle, objectsOf, operator, type ApiObject, type ReconcileResult } from 'kubecheck/operator';
+import type { ClusterExtension, ClusterState } from 'kubecheck/model';
 
 type Status = { readonly phase?: 'Restarting' | 'Completed'; readonly restarts?: number; readonly deletedUid?: string };
 const statusOf = (o: ApiObject): Status => (o.status ?? {}) as Status;
@@ -58,10 +58,32 @@ export function restartCounter(options: { readonly levelTriggered: boolean }): C
       const { phase, restarts = 0, deletedUid } = statusOf(o);
       return `${restarts} of ${(o.spec as { restarts: number }).restarts} restarts${phase === undefined ? '' : `, ${phase}`}${deletedUid === undefined ? '' : `, deleted ${deletedUid}`}`;
     },
-    liveness: [eventually('restart-completed', 'every RestartRequest is eventually Completed', (s) =>
-      objectsOf(s, 'RestartRequest').every((r) => statusOf(r).phase === 'Completed'))],
+    // The liveness promise, for `check --liveness`; and its stuck end as a safety property, which
+    // a plain `check` finds: both controllers have nothing left to do and a request is not done.
+    properties: [notStuck],
+    liveness: [eventually('restart-completed', 'every RestartRequest is eventually Completed', completed)],
   });
 }
+
+const completed = (s: ClusterState): boolean => objectsOf(s, 'RestartRequest').every((r) => statusOf(r).phase === 'Completed');
+
+/**
+ * `restart-counter-not-stuck`: the restarter and the worker's controller never both rest while a
+ * RestartRequest is not Completed. Idle, nothing would wake them (no user, no fault left), so the
+ * request would never complete: the end of `restart-completed`'s lasso, found without `--liveness`.
+ */
+const notStuck = always<ClusterState>(
+  'restart-counter-not-stuck',
+  'restart-counter never rests while a RestartRequest is not Completed',
+  (s) => completed(s) || !idle(s, 'restart-counter') || !idle(s, 'worker-set'),
+  {
+    source: 'https://github.com/kubernetes-sigs/controller-runtime/blob/main/FAQ.md (level-based, not edge-based)',
+    explain: (s) => {
+      const waiting = objectsOf(s, 'RestartRequest').filter((r) => statusOf(r).phase !== 'Completed');
+      return waiting.length === 0 ? undefined : waiting.map((r) => `${r.metadata.name} is ${statusOf(r).phase ?? 'not started'} after ${statusOf(r).restarts ?? 0} restarts, and restart-counter has nothing left to do`).join('; ');
+    },
+  },
+);
 
 /**
  * The worker's own controller, as the StatefulSet controller is its pods': WorkerSet `db` owns

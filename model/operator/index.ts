@@ -5,5 +5,5 @@
  */
 export { applyWrite, callCount, callsOf, garbageCollectable, mergePatch, objectName, objectOf, objectsOf, SCALABLE_KINDS, STOCK_KINDS } from './api.js';
 export type { ApiObject, CustomStore, ObjectInit, ObjectMeta, OwnerReference, WatchEvent, WorkloadSpec, Write, WriteOutcome } from './api.js';
-export { backoffOf, operator } from './operator.js';
+export { backoffOf, idle, operator } from './operator.js';
 export type { ClientAction, OperatorDefinition, OperatorMemory, Reconciling, ReconcileResult, ReconcileView, Watch } from './operator.js';

@@ -281,6 +281,28 @@ export function backoffOf(limiter: { readonly baseDelaySeconds: number; readonly
   return { delay: (n) => Math.floor(Math.min(limiter.maxDelaySeconds, limiter.baseDelaySeconds * 2 ** Math.min(n, cap))), cap };
 }
 
+/**
+ * Whether operator `name` has nothing left to do in `s`: no replica has a request queued, a
+ * reconcile under way or a requeue timer set, and each has heard every watch event of its kinds
+ * (its caches of the cluster's Pods and Nodes show the API as it is). True for an operator that
+ * is not attached. Nothing but a fault, a user's command or a change by another component wakes
+ * an idle operator, so "every X is eventually Y" is broken for good in an idle state where X is
+ * not Y and nothing else is left to come: a safety property `always((s) => !idle(s, name) ||
+ * done(s))` finds such a state on a plain `check`, without `--liveness` (the restart counter's
+ * `restart-counter-not-stuck`).
+ */
+export function idle(s: ClusterState, name: string): boolean {
+  const list = s.extensions?.[name] as unknown as readonly OperatorMemory[] | undefined;
+  if (list === undefined) return true;
+  return list.every((m, i) => {
+    if (m.queue.length > 0 || m.inflight.length > 0 || m.later.length > 0) return false;
+    const replica = list.length > 1 ? `${name}-${i + 1}` : name;
+    const pending = s.custom?.watches[replica] ?? {};
+    if (Object.values(pending).some((events) => events.length > 0)) return false;
+    return Object.keys(m.cache).every((kind) => !isStockKind(kind) || sameObjects(m.cache[kind], stockObjects(s, kind)));
+  });
+}
+
 /** A definition that cannot run is refused when it is built, in one coded line (KC1xx, exit 2 on the command line). */
 function validate(def: OperatorDefinition): void {
   const bad = (why: string): never => modelError(ModelErrorCode.invalidShape, `operator ${typeof def?.name === 'string' ? def.name : '(no name)'}: ${why}`);
