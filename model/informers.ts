@@ -131,7 +131,8 @@ export function expect(s: ClusterState, c: number, workload: string, add: number
  *   operator's cache of Pods, its reconciles' planned writes (a delete's uid precondition), your
  *   memory, your objects' spec and status and their undelivered watch events, the calls made
  *   outside the cluster. There a uid is any token of a string (or of a key) that reads
- *   `<name>-<n>`, as a Pod object's uid does, or `<name>@<n>`;
+ *   `<name>-<n>`, as a Pod object's uid does, or `<name>@<n>`; a bare number is not found, so an
+ *   extension that keeps a uid keeps it in one of those forms;
  * - the etcd backup while an `etcd-restore` may still bring its pods back (`backup`: their uid
  *   is 0), once anything holds a copy at all (a cache is modelled or an extension is attached).
  *
