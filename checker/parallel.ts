@@ -120,6 +120,14 @@ interface Group {
   readonly ports: MessagePort[];
   readonly signal: Int32Array<ArrayBufferLike>;
   readonly heartbeat: Int32Array<ArrayBufferLike>;
+  readonly wake: Int32Array<ArrayBufferLike>;
+}
+
+/** Posts a message to worker i and wakes it (it waits on its `wake` slot during a search). */
+function postTo(group: Group, i: number, message: MainMessage, transfer: ArrayBuffer[] = []): void {
+  group.ports[i].postMessage(message, transfer);
+  Atomics.add(group.wake, i, 1);
+  Atomics.notify(group.wake, i);
 }
 
 const idle: Group[] = [];
@@ -127,6 +135,7 @@ const idle: Group[] = [];
 function startGroup(n: number, heapMiB: number): Group {
   const signal = new Int32Array(new SharedArrayBuffer(4));
   const heartbeat = new Int32Array(new SharedArrayBuffer(4 * n));
+  const wake = new Int32Array(new SharedArrayBuffer(4 * n));
   const peers: (MessagePort | null)[][] = Array.from({ length: n }, () => new Array<MessagePort | null>(n).fill(null));
   for (let a = 0; a < n; a++) {
     for (let b = a + 1; b < n; b++) {
@@ -139,7 +148,7 @@ function startGroup(n: number, heapMiB: number): Group {
   const ports: MessagePort[] = [];
   for (let i = 0; i < n; i++) {
     const { port1, port2 } = new MessageChannel();
-    const data: WorkerData = { index: i, toMain: port2, peers: peers[i], signal, heartbeat };
+    const data: WorkerData = { index: i, toMain: port2, peers: peers[i], signal, heartbeat, wake };
     const transfer = [port2, ...peers[i].filter((p): p is MessagePort => p !== null)];
     // A worker's heap may grow to the memory bound; the resident-memory check stops the search first.
     const worker = new Worker(WORKER_ENTRY, { workerData: data, transferList: transfer, resourceLimits: { maxOldGenerationSizeMb: heapMiB } });
@@ -149,7 +158,7 @@ function startGroup(n: number, heapMiB: number): Group {
     workers.push(worker);
     ports.push(port1);
   }
-  return { key: `${n}/${heapMiB}`, workers, ports, signal, heartbeat };
+  return { key: `${n}/${heapMiB}`, workers, ports, signal, heartbeat, wake };
 }
 
 function acquireGroup(n: number, heapMiB: number): Group {
@@ -191,7 +200,7 @@ export class ParallelSearch<S> extends Search<S> {
       healthy = true;
     } finally {
       if (healthy) {
-        for (const port of group.ports) port.postMessage({ type: 'reset' } satisfies MainMessage);
+        for (let i = 0; i < group.ports.length; i++) postTo(group, i, { type: 'reset' });
         idle.push(group);
       } else {
         for (const w of group.workers) void w.terminate();
@@ -214,7 +223,7 @@ export class ParallelSearch<S> extends Search<S> {
       bounds: { timeLimitSeconds, maxMemoryBytes, maxMemoryMB },
       startedAt: performance.timeOrigin + this.budget.started,
     };
-    for (const port of this.group.ports) port.postMessage(init);
+    for (let i = 0; i < this.workerCount; i++) postTo(this.group, i, init);
     for (const r of this.collect()) if (r.type !== 'ready') fail(CheckerErrorCode.workerFailed, `unexpected answer ${r.type} to init`);
   }
 
@@ -262,7 +271,7 @@ export class ParallelSearch<S> extends Search<S> {
   private send(messages: StepMessage[]): StepReply[] {
     for (let i = 0; i < this.workerCount; i++) {
       const m = messages[i];
-      this.group.ports[i].postMessage(m, m.commit ? [m.commit.idx.buffer, m.commit.ids.buffer] as ArrayBuffer[] : []);
+      postTo(this.group, i, m, m.commit ? [m.commit.idx.buffer, m.commit.ids.buffer] as ArrayBuffer[] : []);
     }
     return this.collect() as StepReply[];
   }

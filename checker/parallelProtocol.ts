@@ -14,6 +14,12 @@ export interface WorkerData {
   readonly signal: Int32Array<ArrayBufferLike>;
   /** Incremented by each worker while it works; the main thread watches for a worker that died. */
   readonly heartbeat: Int32Array<ArrayBufferLike>;
+  /**
+   * One slot per worker, incremented after every message to that worker (from the main thread or
+   * a peer): during a search a worker waits on its slot and takes messages synchronously, so a
+   * level's round trip costs a futex wake, not a turn of its event loop.
+   */
+  readonly wake: Int32Array<ArrayBufferLike>;
 }
 
 /** Starts a search: rebuild the model (answered by `ready`). */

@@ -6,7 +6,7 @@
  * share of the next level, checks the state properties on them, and trades states with the
  * other workers when the shares are uneven.
  */
-import { workerData, type MessagePort } from 'node:worker_threads';
+import { receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { CheckerErrorCode, KubecheckError } from './errors.js';
 import { FingerprintTable } from './fingerprintTable.js';
 import type { Model } from './model.js';
@@ -91,7 +91,7 @@ class WorkerSearch {
     this.budget = new Budget(init.bounds, init.startedAt - performance.timeOrigin);
   }
 
-  async step(m: StepMessage): Promise<StepReply> {
+  step(m: StepMessage): StepReply {
     beat();
     const decided = new Set(m.decided);
     let stateEvents: number[] | undefined;
@@ -114,11 +114,10 @@ class WorkerSearch {
     for (const { to, count } of m.send ?? []) {
       const items = this.frontier.splice(this.frontier.length - count, count);
       data.peers[to]?.postMessage(items);
+      Atomics.add(data.wake, to, 1);
+      Atomics.notify(data.wake, to);
     }
-    for (const from of m.receive ?? []) {
-      const items = await receiveFrom(from);
-      this.frontier = mergeById(this.frontier, items);
-    }
+    for (const from of m.receive ?? []) this.frontier = mergeById(this.frontier, receiveFrom(from));
     return { type: 'step', ...(stateEvents ? { stateEvents } : {}), ...(m.expand ? this.expand(m.atDepthLimit, decided) : {}), frontier: this.frontier.length };
   }
 
@@ -209,27 +208,23 @@ function mergeById(a: Item[], b: Item[]): Item[] {
   return out;
 }
 
-// States sent by other workers to even out shares, by sender, until taken.
-const incoming = new Map<number, Item[][]>();
-const waiting = new Map<number, (items: Item[]) => void>();
-data.peers.forEach((port, from) => {
-  port?.on('message', (items: Item[]) => {
-    const wake = waiting.get(from);
-    if (wake) {
-      waiting.delete(from);
-      wake(items);
-    } else {
-      const queue = incoming.get(from) ?? [];
-      queue.push(items);
-      incoming.set(from, queue);
-    }
-  });
-});
+/**
+ * The next message on `port`, waiting on this worker's wake slot until one comes (the main thread
+ * and the peers bump it after each message they post here). The timeout only bounds how long a
+ * terminated worker takes to notice.
+ */
+function receiveSync(port: MessagePort): unknown {
+  for (;;) {
+    const seen = Atomics.load(data.wake, data.index);
+    const got = receiveMessageOnPort(port);
+    if (got !== undefined) return got.message;
+    Atomics.wait(data.wake, data.index, seen, 250);
+  }
+}
 
-function receiveFrom(from: number): Promise<Item[]> {
-  const queue = incoming.get(from);
-  if (queue && queue.length > 0) return Promise.resolve(queue.shift() as Item[]);
-  return new Promise((resolve) => waiting.set(from, resolve));
+/** The states another worker sends to even out the shares. */
+function receiveFrom(from: number): Item[] {
+  return receiveSync(data.peers[from] as MessagePort) as Item[];
 }
 
 async function build(init: InitMessage): Promise<WorkerSearch> {
@@ -248,30 +243,46 @@ async function build(init: InitMessage): Promise<WorkerSearch> {
   return new WorkerSearch(model, init);
 }
 
-let search: WorkerSearch | undefined;
-// One message at a time, in order (the main thread sends the next only after every answer).
-let queue: Promise<void> = Promise.resolve();
-toMain.on('message', (m: MainMessage) => {
-  queue = queue.then(async () => {
+function reply(m: StepMessage, search: WorkerSearch): void {
+  const r = search.step(m);
+  const transfer = r.records ? [r.records.parents.buffer, r.records.ordinals.buffer, r.records.fps.buffer] : [];
+  if (r.expandedIds && r.counts) transfer.push(r.expandedIds.buffer, r.counts.buffer);
+  post(r, transfer as ArrayBuffer[]);
+}
+
+/**
+ * One search, synchronously: takes the main thread's messages as they come until `reset`, which
+ * hands the thread back to its event loop (idle between searches, where it may be terminated or
+ * given the next `init`). Returns a message that is not a step (`init` or `reset`).
+ */
+function serve(search: WorkerSearch): MainMessage {
+  for (;;) {
+    const m = receiveSync(toMain) as MainMessage;
+    if (m.type !== 'step') return m;
     try {
-      if (m.type === 'reset') {
-        search = undefined;
-        incoming.clear();
-        return;
-      }
-      if (m.type === 'init') {
-        search = undefined;
-        search = await build(m);
-        post({ type: 'ready' });
-        return;
-      }
-      if (search === undefined) throw new Error('step before init');
-      const reply = await search.step(m);
-      const transfer = reply.records ? [reply.records.parents.buffer, reply.records.ordinals.buffer, reply.records.fps.buffer] : [];
-      if (reply.expandedIds && reply.counts) transfer.push(reply.expandedIds.buffer, reply.counts.buffer);
-      post(reply, transfer as ArrayBuffer[]);
+      reply(m, search);
     } catch (e) {
       post(errorMessage(e));
     }
-  });
+  }
+}
+
+// Between searches the thread waits in its event loop for `init` (building a model may load
+// modules, which is asynchronous); during a search it serves steps synchronously (`serve`).
+toMain.on('message', (first: MainMessage) => {
+  void (async () => {
+    let m: MainMessage | undefined = first;
+    while (m !== undefined && m.type === 'init') {
+      let search: WorkerSearch;
+      try {
+        search = await build(m);
+      } catch (e) {
+        post(errorMessage(e));
+        return;
+      }
+      post({ type: 'ready' });
+      m = serve(search);
+    }
+    if (m?.type === 'step') post(errorMessage(new Error('step before init')));
+  })();
 });
