@@ -43,9 +43,9 @@ export interface ClusterModelOptions {
   /** Use symmetry reduction (default true); the checker's `symmetry: false` also turns it off. */
   readonly symmetry?: boolean;
   /**
-   * The model's exact reductions of history variables (default true; see `ModelReductions` in
-   * context.ts): off explores the model as written, with more states and the same verdicts and
-   * shortest counterexamples.
+   * The model's exact reductions of history variables (default: the config's `model.reductions`,
+   * true unless set; see `ModelReductions` in context.ts): false explores the model as written,
+   * with more states and the same verdicts and shortest counterexamples.
    */
   readonly reductions?: boolean;
   /** Users' own controllers with a memory of their own (see {@link ClusterExtension}). */
@@ -280,7 +280,7 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
   const asExtension = 'give your controller as an extension: extensions: [{ name, initial, actions, urgentActions }] (ClusterExtension)';
   refuseUnknownOptions('clusterModel', options, ['symmetry', 'reductions', 'extensions'], { extraActions: asExtension, urgentActions: asExtension });
   // What the extensions say they cause (`causes`) counts for every "cannot happen" shortcut.
-  const ctx = makeCtx(config, options.extensions ?? [], { reductions: options.reductions ?? true });
+  const ctx = makeCtx(config, options.extensions ?? [], options.reductions === undefined ? {} : { reductions: options.reductions });
   const extensions = (options.extensions ?? []).map(guardedExtension);
   const urgent = [...urgentActions(ctx), ...extensions.flatMap((e) => e.urgentActions ?? [])];
   const cached = informersOn(ctx) ? extensions.filter((e) => e.informer === true) : [];

@@ -73,6 +73,12 @@ export interface ClusterConfig {
   readonly model: {
     /** The tick quantum in seconds (DESIGN.md §3). Every duration must be a multiple of it. */
     readonly tick: number;
+    /**
+     * Whether the model applies its exact reductions of history variables (`ModelReductions` in
+     * context.ts): true by default; false explores the unreduced space, to see for oneself that
+     * verdicts and shortest counterexamples are the same.
+     */
+    readonly reductions: boolean;
   };
   readonly kubelet: {
     /** `nodeLeaseDurationSeconds` (40); the Lease is renewed every 0.25 × this (10 s). */

@@ -158,8 +158,8 @@ export function makeCtx(config: ClusterConfig, extensions: readonly ExtensionCau
     ],
     electionSymmetric: [sameSettings(kcm.challengerLeaderElection, kcm.leaderElection), sameSettings(config.kubeScheduler.challengerLeaderElection, config.kubeScheduler.leaderElection)],
     reductions: {
-      liveFor: (options.reductions ?? true) && extensions.length === 0,
-      expectations: options.reductions ?? true,
+      liveFor: (options.reductions ?? config.model.reductions) && extensions.length === 0,
+      expectations: options.reductions ?? config.model.reductions,
       readyLeavesUnknownOnlyByRenewal: (['process-pause', 'etcd-restore', 'node-shutdown', 'container-runtime-failure'] as const).every((k) => possible.count[k] === 0),
       fastestClock: possible.count['clock-drift'] > 0 ? Math.max(1, config.faults.clockDriftRate) : 1,
     },

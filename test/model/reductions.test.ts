@@ -81,6 +81,16 @@ describe('exact reductions', () => {
     }
   });
 
+  it('should turn off with the config key model.reductions=false, as with the library option', () => {
+    // The config carries the switch to everything that rebuilds the model from it (workers, replay).
+    const config = resolveConfig('node-partition', { set: { 'model.reductions': 'false' } });
+    expect(config.model.reductions).toBe(false);
+    const fromConfig = check(kubernetesModel(config), { properties: defaultProperties('node-partition', config).ids });
+    expect(fromConfig.stats.distinctStates).toBe(run({ scenario: 'node-partition' }, false).stats.distinctStates);
+    expect(fromConfig.stats.distinctStates).toBeGreaterThan(run({ scenario: 'node-partition' }, true).stats.distinctStates);
+    expect(resolveConfig('node-partition', {}).model.reductions).toBe(true);
+  });
+
   it('should find the violations the variants are there for', () => {
     // Without a violation among the cases, the comparison above would not reach a counterexample.
     expect(outcomes(run(CASES[6], true))['healthy-node-not-unknown']).toMatch(/^violated in \d+ steps$/);
