@@ -31,14 +31,15 @@ export function faultSteps<S>(model: Model<S>, trace: Trace<S>): number {
 
 /**
  * A counterexample to `property` as long as `trace` with the fewest fault steps (`trace` itself
- * when none has fewer). `trace` must be a shortest counterexample (breadth-first).
+ * when none has fewer, or when the search does not end within `timeLimitSeconds` or its states
+ * cap). `trace` must be a shortest counterexample (breadth-first).
  */
-export function fewestFaults<S>(model: Model<S>, property: Property<S>, trace: Trace<S>, symmetry: boolean): Trace<S> {
+export function fewestFaults<S>(model: Model<S>, property: Property<S>, trace: Trace<S>, symmetry: boolean, timeLimitSeconds?: number): Trace<S> {
   const isFault = faultTest(model);
   if (!isFault || property.kind === 'reachable') return trace;
   const budget = faultSteps(model, trace);
   const length = trace.actions.length;
   if (budget === 0 || length === 0) return trace;
-  const best = new FewestFaultsSearch(model, property, length, isFault, symmetry).fewest();
+  const best = new FewestFaultsSearch(model, property, length, isFault, symmetry, timeLimitSeconds).fewest();
   return best === undefined || best.faults >= budget ? trace : replayPath(model, best.path);
 }

@@ -105,7 +105,12 @@ export abstract class SearchBase<S, K> {
     const trace = replayPath(this.model, this.states.pathTo(at));
     const property = this.props.selected.find((p) => p.id === id);
     if (status !== 'violated' || property === undefined || (this.options.strategy ?? 'bfs') !== 'bfs') return trace;
-    return fewestFaults(this.model, property, trace, this.symmetry);
+    // Within the check's time limit: past it, the shortest trace as found (it may carry a fault
+    // the violation does not need).
+    const limit = this.options.timeLimitSeconds;
+    const left = limit === undefined ? undefined : limit - this.budget.seconds();
+    if (left !== undefined && left <= 0) return trace;
+    return fewestFaults(this.model, property, trace, this.symmetry, left);
   }
 
   protected result(): CheckResult<S> {
@@ -326,23 +331,25 @@ export class FewestFaultsSearch<S> extends Search<S> {
     private readonly length: number,
     private readonly isFault: (before: S, action: ActionLabel, after: S) => boolean,
     symmetry: boolean,
+    timeLimitSeconds?: number,
   ) {
     const checked = property.kind === 'action' ? [] : [property];
-    super(model, { symmetry, maxDepth: length + 1, maxStates: FEWER_FAULTS_STATE_CAP }, new PropertySet(model, [], checked));
+    super(model, { symmetry, maxDepth: length + 1, maxStates: FEWER_FAULTS_STATE_CAP, ...(timeLimitSeconds === undefined ? {} : { timeLimitSeconds }) }, new PropertySet(model, [], checked));
     this.watchesSteps = true;
   }
 
-  /** The path to the violation with the fewest faults and their number; none past the states cap. */
+  /** The path to the violation with the fewest faults and their number; none past the states cap, the time left or memory. */
   fewest(): { readonly path: Path; readonly faults: number } | undefined {
     this.run();
-    if (this.stoppedBy?.bound === 'states') return undefined;
+    if (this.stoppedBy !== undefined && this.stoppedBy.bound !== 'depth') return undefined;
     for (const id of this.violating) this.consider({ id, ordinal: -1 }, this.faults[id]);
     return this.best && { path: this.states.pathTo(this.best.at), faults: this.best.faults };
   }
 
-  /** The search halts at the first state past the counterexample's length; no other bound. */
-  protected override tick(): void {
+  /** The search halts at the first state past the counterexample's length, or at the time left or the memory bound. */
+  protected override tick(queued: number): void {
     if (this.depth > this.length) this.halted = true;
+    else super.tick(queued);
   }
 
   protected override onNewState(state: S, observed: readonly unknown[], id: number): void {

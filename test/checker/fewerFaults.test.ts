@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { action, always, alwaysStep, check, observer, type ActionLabel, type Model } from '../../checker/index.js';
-import { faultSteps } from '../../checker/fewerFaults.js';
+import { faultSteps, fewestFaults } from '../../checker/fewerFaults.js';
 
 interface Counter {
   readonly x: number;
@@ -55,6 +55,18 @@ describe('shortest counterexamples with the fewest faults', () => {
       }
     });
   }
+
+  it('should keep the trace as found when no time is left for the second search', () => {
+    // Plain BFS reaches x = 2 through glitches first (faults listed first); the second search
+    // finds the fault-free one, unless the check's time limit leaves it none.
+    const model = glitchy({ faultsFirst: true, describe: 'hook' });
+    const plain = check({ ...model, isFault: () => false }, { properties: ['below-two'] }).properties[0].trace!;
+    expect(faultSteps(model, plain)).toBe(2);
+    const property = model.properties!.find((p) => p.id === 'below-two')!;
+    expect(faultSteps(model, fewestFaults(model, property, plain, false))).toBe(0);
+    expect(faultSteps(model, fewestFaults(model, property, plain, false, 60))).toBe(0);
+    expect(fewestFaults(model, property, plain, false, 1e-9)).toBe(plain);
+  });
 
   it('should keep the same traces whatever the order of the actions', () => {
     const a = check(glitchy({ faultsFirst: true, describe: 'actor' }));
