@@ -8,7 +8,7 @@
  * (TwoPhase n=8; node-failure with two crashes) with the speed-up measured in one process. --full
  * adds TwoPhase n=9 (10,340,352 states) with a larger heap, and the three large configurations:
  * the 5-node 2-zone scenario with a crash and a partition-and-heal, node-partition with a force
- * delete, and expectations-timeout, each with its default properties (complete, or stopped by the
+ * delete, and expectations-timeout (as it stands, and with the default maxPods of 110), each with its default properties (complete, or stopped by the
  * memory bound or the time limit, `KUBECHECK_BENCH_TIME_LIMIT` seconds, 600 by default).
  */
 import { spawnSync } from 'node:child_process';
@@ -39,7 +39,7 @@ const defaults = [
   'node-failure-crash2',
   'workers-twophase-8',
   'workers-node-failure-crash2',
-  ...(full ? ['twophase-9-plain', 'five-nodes-two-zones', 'node-partition-force-delete', 'expectations-timeout'] : []),
+  ...(full ? ['twophase-9-plain', 'five-nodes-two-zones', 'node-partition-force-delete', 'expectations-timeout', 'expectations-timeout-max-pods-110'] : []),
 ];
 const names = named.length ? named : defaults;
 
