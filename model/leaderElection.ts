@@ -191,11 +191,18 @@ function describeTry(ctx: Ctx, b: ClusterState, name: string): StepDescription {
 
 export function leaderElectionActions(ctx: Ctx): ClusterAction[] {
   const refs = byShape((s: ClusterState): string[] => candidateRefs(s).map(({ e, c }) => candidateName(e, c)));
+  // Urgent guards are asked on every quiet state: where an action can never be enabled it lists
+  // no candidates, so nothing is asked (no pause possible: no resumed leader races; leader
+  // election inert: no leader steps down, renews or observes).
+  const NO_CANDIDATES: never[] = [];
+  const pausable = ctx.possible.count['process-pause'] > 0;
+  const active = !ctx.leaderElectionInert;
+  const resumes = byShape((s) => refs(s).flatMap((candidate) => [{ candidate, first: 'renew-loop' as const }, { candidate, first: 'controllers' as const }]));
   return [
     clusterAction<{ candidate: string; first: 'renew-loop' | 'controllers' }>({
       name: 'resume-after-pause',
       urgent: true,
-      params: byShape((s) => refs(s).flatMap((candidate) => [{ candidate, first: 'renew-loop' as const }, { candidate, first: 'controllers' as const }])),
+      params: pausable ? resumes : NO_CANDIDATES,
       enabled: (s, p) => {
         const { e, c } = parseCandidate(p.candidate);
         return s.candidates[e][c].afterPause === 'race' && running(s.candidates[e][c]);
@@ -215,7 +222,7 @@ export function leaderElectionActions(ctx: Ctx): ClusterAction[] {
     clusterAction<string>({
       name: 'leader-step-down',
       urgent: true,
-      params: refs,
+      params: active ? refs : NO_CANDIDATES,
       enabled: (s, p) => stepDownDue(ctx, s, parseCandidate(p)),
       apply: (s, p) => {
         const { e, c } = parseCandidate(p);
@@ -229,7 +236,7 @@ export function leaderElectionActions(ctx: Ctx): ClusterAction[] {
     clusterAction<string>({
       name: 'leader-renew',
       urgent: true,
-      params: refs,
+      params: active ? refs : NO_CANDIDATES,
       enabled: (s, p) => !ctx.leaderElectionInert && renewDue(s, parseCandidate(p)),
       apply: (s, p) => tryApply(ctx, s, parseCandidate(p)),
       describe: (b, p) => describeTry(ctx, b, p),
@@ -237,7 +244,7 @@ export function leaderElectionActions(ctx: Ctx): ClusterAction[] {
     clusterAction<string>({
       name: 'leader-observe',
       urgent: true,
-      params: refs,
+      params: active ? refs : NO_CANDIDATES,
       enabled: (s, p) => !ctx.leaderElectionInert && observeDue(s, parseCandidate(p)),
       apply: (s, p) => {
         const { e, c } = parseCandidate(p);
@@ -265,12 +272,15 @@ export function leaderElectionActions(ctx: Ctx): ClusterAction[] {
  */
 export function acquireActions(ctx: Ctx): ClusterAction[] {
   const refs = byShape((s: ClusterState): string[] => candidateRefs(s).map(({ e, c }) => candidateName(e, c)));
+  // Asked on every quiet state: lists no candidates where leader election is inert.
+  const active = !ctx.leaderElectionInert;
+  const NO_ACQUIRERS: never[] = [];
   return [
     clusterAction<string>({
       name: 'leader-try-acquire',
       urgent: false,
       fair: 'strong', // an expired Lease is taken
-      params: refs,
+      params: active ? refs : NO_ACQUIRERS,
       enabled: (s, p) => {
         if (ctx.leaderElectionInert) return false;
         const ref = parseCandidate(p);
