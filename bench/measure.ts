@@ -91,8 +91,15 @@ async function searchCapacity(factory: ModelFactory, options: CheckOptions): Pro
   const run = (threads: number): Promise<number[]> =>
     Promise.all(Array.from({ length: threads }, () => new Promise<number>((done, failed) => {
       const w = new Worker(code, { eval: true, workerData });
-      w.once('message', (ms: number) => void w.terminate().then(() => done(ms)));
+      let answered = false;
+      w.once('message', (ms: number) => {
+        answered = true;
+        void w.terminate().then(() => done(ms));
+      });
       w.once('error', failed);
+      w.once('exit', (code) => {
+        if (!answered) failed(new Error(`searchCapacity: a search thread ended with code ${code} before it answered`));
+      });
     })));
   const [one] = await run(1);
   const two = await run(2);

@@ -12,6 +12,7 @@
  * only when the counterexample has a fault step to save.
  */
 import { faultTest, type Model } from './model.js';
+import type { CheckOptions } from './options.js';
 import type { Property } from './properties.js';
 import type { Trace } from './result.js';
 import { FewestFaultsSearch } from './searchCore.js';
@@ -29,17 +30,20 @@ export function faultSteps<S>(model: Model<S>, trace: Trace<S>): number {
   return n;
 }
 
+/** The check's bounds the second search keeps to: the time left of the check's limit, and its memory bound. */
+export type FewestFaultsBounds = Pick<CheckOptions, 'timeLimitSeconds' | 'maxMemoryBytes' | 'maxMemoryMB'>;
+
 /**
  * A counterexample to `property` as long as `trace` with the fewest fault steps (`trace` itself
- * when none has fewer, or when the search does not end within `timeLimitSeconds` or its states
- * cap). `trace` must be a shortest counterexample (breadth-first).
+ * when none has fewer, or when the search does not end within `bounds` or its states cap).
+ * `trace` must be a shortest counterexample (breadth-first).
  */
-export function fewestFaults<S>(model: Model<S>, property: Property<S>, trace: Trace<S>, symmetry: boolean, timeLimitSeconds?: number): Trace<S> {
+export function fewestFaults<S>(model: Model<S>, property: Property<S>, trace: Trace<S>, symmetry: boolean, bounds: FewestFaultsBounds = {}): Trace<S> {
   const isFault = faultTest(model);
   if (!isFault || property.kind === 'reachable') return trace;
   const budget = faultSteps(model, trace);
   const length = trace.actions.length;
   if (budget === 0 || length === 0) return trace;
-  const best = new FewestFaultsSearch(model, property, length, isFault, symmetry, timeLimitSeconds).fewest();
+  const best = new FewestFaultsSearch(model, property, length, isFault, symmetry, bounds).fewest();
   return best === undefined || best.faults >= budget ? trace : replayPath(model, best.path);
 }

@@ -11,7 +11,7 @@ import type { CheckOptions, SearchVisitor } from './options.js';
 import type { Observer, Property } from './properties.js';
 import { outcomeOf, type BoundReached, type CheckResult, type Path, type PropertyStatus, type SearchStats, type Trace, type Verdict } from './result.js';
 import { forEachSuccessor, labelOf } from './successors.js';
-import { FEWER_FAULTS_STATE_CAP, fewestFaults } from './fewerFaults.js';
+import { FEWER_FAULTS_STATE_CAP, fewestFaults, type FewestFaultsBounds } from './fewerFaults.js';
 import { replayPath } from './trace.js';
 import { initialStatesOf } from './validateModel.js';
 
@@ -107,10 +107,11 @@ export abstract class SearchBase<S, K> {
     if (status !== 'violated' || property === undefined || (this.options.strategy ?? 'bfs') !== 'bfs') return trace;
     // Within the check's time limit: past it, the shortest trace as found (it may carry a fault
     // the violation does not need).
-    const limit = this.options.timeLimitSeconds;
+    const { timeLimitSeconds: limit, maxMemoryBytes, maxMemoryMB } = this.options;
     const left = limit === undefined ? undefined : limit - this.budget.seconds();
     if (left !== undefined && left <= 0) return trace;
-    return fewestFaults(this.model, property, trace, this.symmetry, left);
+    const bounds: FewestFaultsBounds = { ...(left === undefined ? {} : { timeLimitSeconds: left }), ...(maxMemoryBytes === undefined ? {} : { maxMemoryBytes }), ...(maxMemoryMB === undefined ? {} : { maxMemoryMB }) };
+    return fewestFaults(this.model, property, trace, this.symmetry, bounds);
   }
 
   protected result(): CheckResult<S> {
@@ -150,6 +151,13 @@ export abstract class SearchBase<S, K> {
       ...(this.stoppedBy === undefined ? {} : { stoppedBy: this.stoppedBy }),
     };
   }
+}
+
+/** A level of a breadth-first search: its states (stored and checked), their observers' values and their ids. */
+export interface Frontier<S> {
+  readonly states: readonly S[];
+  readonly observed: readonly (readonly unknown[])[];
+  readonly ids: readonly number[];
 }
 
 /** The generic search: object states, BigInt fingerprints, breadth- or depth-first. */
@@ -257,7 +265,13 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
     if (produced === 0 && this.props.checkDeadlock && !this.found.has('deadlock')) this.decide('deadlock', { id, ordinal: -1 });
   }
 
-  private bfs(roots: readonly S[]): void {
+  /**
+   * Breadth-first search from `roots`, level by level. With `handOff`, it stops before expanding
+   * the first level `handOff` accepts (by its number of states) and returns that level, stored and
+   * checked, for another search to go on from (the parallel search hands wide levels to workers);
+   * otherwise, or when the search ends first, it returns undefined.
+   */
+  protected bfs(roots: readonly S[], handOff?: (levelSize: number) => boolean): Frontier<S> | undefined {
     let states: S[] = [];
     let observed: (readonly unknown[])[] = [];
     let ids: number[] = [];
@@ -269,6 +283,7 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
     this.storeRoots(roots, push);
     const maxDepth = this.options.maxDepth ?? Infinity;
     while (states.length > 0 && !this.halted) {
+      if (handOff?.(states.length)) return { states, observed, ids };
       this.depth++;
       const level = states;
       const levelObserved = observed;
@@ -282,6 +297,7 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
         this.expand(level[i], levelObserved[i], levelIds[i], atDepthLimit, push);
       }
     }
+    return undefined;
   }
 
   private dfs(roots: readonly S[]): void {
@@ -331,10 +347,10 @@ export class FewestFaultsSearch<S> extends Search<S> {
     private readonly length: number,
     private readonly isFault: (before: S, action: ActionLabel, after: S) => boolean,
     symmetry: boolean,
-    timeLimitSeconds?: number,
+    bounds: FewestFaultsBounds = {},
   ) {
     const checked = property.kind === 'action' ? [] : [property];
-    super(model, { symmetry, maxDepth: length + 1, maxStates: FEWER_FAULTS_STATE_CAP, ...(timeLimitSeconds === undefined ? {} : { timeLimitSeconds }) }, new PropertySet(model, [], checked));
+    super(model, { ...bounds, symmetry, maxDepth: length + 1, maxStates: FEWER_FAULTS_STATE_CAP }, new PropertySet(model, [], checked));
     this.watchesSteps = true;
   }
 

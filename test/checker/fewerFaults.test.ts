@@ -64,8 +64,26 @@ describe('shortest counterexamples with the fewest faults', () => {
     expect(faultSteps(model, plain)).toBe(2);
     const property = model.properties!.find((p) => p.id === 'below-two')!;
     expect(faultSteps(model, fewestFaults(model, property, plain, false))).toBe(0);
-    expect(faultSteps(model, fewestFaults(model, property, plain, false, 60))).toBe(0);
-    expect(fewestFaults(model, property, plain, false, 1e-9)).toBe(plain);
+    expect(faultSteps(model, fewestFaults(model, property, plain, false, { timeLimitSeconds: 60 }))).toBe(0);
+    expect(fewestFaults(model, property, plain, false, { timeLimitSeconds: 1e-9 })).toBe(plain);
+  });
+
+  it('should give the second search only what is left of the check\'s time limit', () => {
+    // The search meets the violating state within microseconds; judging it takes 100 ms here,
+    // which uses up the 50 ms limit: no time is left for the second search, and the trace keeps
+    // the glitches BFS met first.
+    const model = glitchy({ faultsFirst: true, describe: 'hook' });
+    const slowJudge = (s: Counter): boolean => {
+      if (s.x >= 2) for (const until = performance.now() + 100; performance.now() < until; );
+      return s.x < 2;
+    };
+    const slow: Model<Counter> = { ...model, properties: [always<Counter>('below-two', 'x stays below 2', slowJudge)] };
+    const r = check(slow, { properties: ['below-two'], timeLimitSeconds: 0.05 });
+    const p = r.properties.find((q) => q.id === 'below-two')!;
+    expect(p.status).toBe('violated');
+    expect(faultSteps(model, p.trace!)).toBe(2);
+    // Given the time, the same check finds the fault-free trace.
+    expect(faultSteps(model, check(model, { properties: ['below-two'], timeLimitSeconds: 60 }).properties[0].trace!)).toBe(0);
   });
 
   it('should keep the same traces whatever the order of the actions', () => {
