@@ -2,8 +2,11 @@
  * Breadth-first search on worker threads, level by level, with the results of the one-thread
  * search: the same counts, verdicts and counterexamples.
  *
- * The main thread keeps the visited table and the parent links; each worker keeps its share of
- * the frontier (states never travel, except to even out shares). One step per level:
+ * Levels narrower than `parallelLevel()` (1024 states) are searched on the calling thread, as
+ * one thread does; the first wider level is dealt out to the workers (its states cloned to them
+ * once), and the workers go on from there. The main thread keeps the visited table and the parent
+ * links; each worker keeps its share of the frontier (states never travel again, except to even
+ * out shares). One step per level:
  *
  *  1. every worker expands its share in id order and returns one record per successor (parent
  *     id, candidate ordinal, fingerprint), plus the first record violating each action property;
@@ -25,10 +28,10 @@ import { CheckerErrorCode, fail, KubecheckError } from './errors.js';
 import type { Fingerprint } from './fingerprint.js';
 import type { Model } from './model.js';
 import type { CheckOptions, ModelFactory } from './options.js';
-import type { InitMessage, MainMessage, StepMessage, StepReply, WorkerData, WorkerMessage } from './parallelProtocol.js';
+import type { InitMessage, MainMessage, SeedItem, StepMessage, StepReply, WorkerData, WorkerMessage } from './parallelProtocol.js';
 import type { CheckResult, SearchStats } from './result.js';
 import { BEYOND_DEPTH, BEYOND_STATES, type Discovery } from './kernel.js';
-import { Search } from './searchCore.js';
+import { Search, type Frontier } from './searchCore.js';
 import { forEachSuccessor } from './successors.js';
 import { replayPath } from './trace.js';
 import { initialStatesOf } from './validateModel.js';
@@ -170,6 +173,19 @@ function acquireGroup(n: number, heapMiB: number): Group {
   return startGroup(n, heapMiB);
 }
 
+/**
+ * The fewest states a level must hold for the workers to expand it: narrower levels are searched
+ * on the calling thread. Below about a thousand states a level's round trip, merge and wait for
+ * the slower worker cost more than two threads save (the two-crash node-failure check, whose
+ * levels hold at most 652 states, ran at 0.9–1.0× on two workers); five nodes in two zones and
+ * node-partition with a force delete have most of their states in wider levels.
+ * `KUBECHECK_PARALLEL_LEVEL` sets it (the tests set 1 or a few, to hand over early).
+ */
+function parallelLevel(): number {
+  const n = Number(process.env.KUBECHECK_PARALLEL_LEVEL);
+  return Number.isInteger(n) && n >= 1 ? n : 1024;
+}
+
 export class ParallelSearch<S> extends Search<S> {
   protected override readonly engine: SearchStats['engine'] = 'parallel';
   private readonly workerCount: number;
@@ -186,17 +202,22 @@ export class ParallelSearch<S> extends Search<S> {
     this.actionIds = this.props.actions.map((p) => p.id);
   }
 
+  /**
+   * Levels narrower than `parallelLevel()` states are searched on this thread, as one thread
+   * would (a level's round trip and its wait for the slower worker cost more than such a level
+   * does); at the first wider one the workers start, each given its share of that level's states,
+   * and go on level by level. A search that never meets a wide level starts no worker.
+   */
   override run(): CheckResult<S> {
-    const roots = initialStatesOf(this.model);
-    const rootIds: number[] = [];
-    this.storeRoots(roots, (_s, _o, id) => rootIds.push(id));
-    if (this.halted || rootIds.length === 0) return this.result();
+    const threshold = parallelLevel();
+    const frontier = this.bfs(initialStatesOf(this.model), (size) => size >= threshold);
+    if (frontier === undefined || this.halted) return this.result();
     const group = acquireGroup(this.workerCount, Math.max(64, Math.ceil(this.budget.memory.bytes / 2 ** 20)));
     this.group = group;
     let healthy = false;
     try {
       this.init();
-      this.search(rootIds);
+      this.search(frontier);
       healthy = true;
     } finally {
       if (healthy) {
@@ -278,14 +299,16 @@ export class ParallelSearch<S> extends Search<S> {
 
   // ---- levels -------------------------------------------------------------------------------
 
-  private search(rootIds: readonly number[]): void {
+  /** The search from `frontier` (a level stored and checked, not yet expanded) on the workers. */
+  private search(frontier: Frontier<S>): void {
     const n = this.workerCount;
     const maxDepth = this.options.maxDepth ?? Infinity;
-    const roots: number[][] = Array.from({ length: n }, () => []);
-    rootIds.forEach((id, k) => roots[k % n].push(this.states.ordinals.at(id), id));
-    this.depth = 1;
+    // Shares in id order, dealt in turn: each ascending, as a worker expands its share.
+    const seeds: SeedItem[][] = Array.from({ length: n }, () => []);
+    frontier.ids.forEach((id, k) => seeds[k % n].push({ state: frontier.states[k], observed: frontier.observed[k], id }));
+    this.depth++;
     let atDepthLimit = this.depth >= maxDepth;
-    let replies = this.send(roots.map((r) => ({ type: 'step', roots: r, expand: true, atDepthLimit, decided: [...this.found.keys()] })));
+    let replies = this.send(seeds.map((seed) => ({ type: 'step', seed, expand: true, atDepthLimit, decided: [...this.found.keys()] })));
     for (;;) {
       const level = this.merge(replies, atDepthLimit);
       const stopped = replies.find((r) => r.stopped !== undefined)?.stopped;

@@ -42,11 +42,18 @@ export interface ResetMessage {
   readonly type: 'reset';
 }
 
+/** A state of a worker's share of a level, with its observers' values and its id. */
+export interface SeedItem {
+  readonly state: unknown;
+  readonly observed: readonly unknown[];
+  readonly id: number;
+}
+
 /** One level's step: take the new states of the last expansion, even out shares, expand. */
 export interface StepMessage {
   readonly type: 'step';
-  /** Initial states this worker holds: pairs (index in `initialStates()`, id). */
-  readonly roots?: readonly number[];
+  /** The states this worker starts from: its share of the level the main thread hands over, in id order. */
+  readonly seed?: readonly SeedItem[];
   /** Which records of the last expansion are new states (record indices, ascending) and their ids. */
   readonly commit?: { readonly idx: Int32Array; readonly ids: Int32Array };
   /** States to hand to other workers: the `count` with the highest ids. */

@@ -95,15 +95,7 @@ class WorkerSearch {
     beat();
     const decided = new Set(m.decided);
     let stateEvents: number[] | undefined;
-    if (m.roots !== undefined) {
-      const init = this.model.initialStates();
-      this.frontier = [];
-      for (let i = 0; i < m.roots.length; i += 2) {
-        const state = init[m.roots[i]];
-        const observed = this.props.observers.length ? this.props.observers.map((ob) => ob.initial(state)) : NO_OBSERVERS;
-        this.frontier.push({ state, observed, id: m.roots[i + 1] });
-      }
-    }
+    if (m.seed !== undefined) this.frontier = m.seed.map((x) => this.arrived(x));
     if (m.commit !== undefined) {
       const { idx, ids } = m.commit;
       this.frontier = Array.from(ids, (id, i) => ({ ...(this.pending[idx[i]] as Kept), id }));
@@ -117,8 +109,17 @@ class WorkerSearch {
       Atomics.add(data.wake, to, 1);
       Atomics.notify(data.wake, to);
     }
-    for (const from of m.receive ?? []) this.frontier = mergeById(this.frontier, receiveFrom(from));
+    for (const from of m.receive ?? []) this.frontier = mergeById(this.frontier, receiveFrom(from).map((x) => this.arrived(x)));
     return { type: 'step', ...(stateEvents ? { stateEvents } : {}), ...(m.expand ? this.expand(m.atDepthLimit, decided) : {}), frontier: this.frontier.length };
+  }
+
+  /**
+   * A state that came from another thread (a structured clone): with no observers its observed
+   * values are the shared empty list again, which a step returning its own state compares with
+   * by identity to find a self-loop.
+   */
+  private arrived(x: Item): Item {
+    return this.props.observers.length === 0 && x.observed !== NO_OBSERVERS ? { ...x, observed: NO_OBSERVERS } : x;
   }
 
   /** Per state property (`PropertySet.stateIds`): the least id of `items` where it is decided, or -1. */

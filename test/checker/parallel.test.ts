@@ -3,7 +3,7 @@
  * generated counts, depth, verdict, bound, property outcomes and counterexample paths, on random
  * graphs (with symmetry, observers, deadlocks, bounds and early stops) and on TwoPhase.
  */
-import { describe, it, expect } from 'vitest';
+import { afterAll, beforeAll, describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { check, type CheckOptions, type CheckResult } from '../../checker/index.js';
 import { balancePlan } from '../../checker/parallel.js';
@@ -12,6 +12,35 @@ import { twoPhasePlain } from '../../examples/two-phase-commit/index.js';
 
 const GRAPH = new URL('../toys/graphModels.ts', import.meta.url).href;
 const TWO_PHASE = new URL('../../examples/two-phase-commit/index.ts', import.meta.url).href;
+
+const LEVEL = 'KUBECHECK_PARALLEL_LEVEL';
+
+/**
+ * Runs `f` with the parallel search handing levels of `level` states or more to the workers
+ * (undefined: the default, 1024). The tests below hand over at the initial states unless they say
+ * otherwise, so that small graphs exercise the workers.
+ */
+function withLevel<T>(level: number | undefined, f: () => T): T {
+  const before = process.env[LEVEL];
+  if (level === undefined) delete process.env[LEVEL];
+  else process.env[LEVEL] = String(level);
+  try {
+    return f();
+  } finally {
+    if (before === undefined) delete process.env[LEVEL];
+    else process.env[LEVEL] = before;
+  }
+}
+
+let levelBefore: string | undefined;
+beforeAll(() => {
+  levelBefore = process.env[LEVEL];
+  process.env[LEVEL] = '1';
+});
+afterAll(() => {
+  if (levelBefore === undefined) delete process.env[LEVEL];
+  else process.env[LEVEL] = levelBefore;
+});
 
 /** What must agree between a one-thread and a parallel search. */
 function summary<S>(r: CheckResult<S>) {
@@ -80,13 +109,36 @@ describe('parallel search against the one-thread search', () => {
       { numRuns: 40 },
     );
     // A wide graph: node i leads to 3 pseudo-random nodes among 3,000, so levels are large and
-    // shares drift apart and are evened out.
+    // shares drift apart and are evened out; handed over at 200 states, the first five levels
+    // (1 to 76 states) are searched on the calling thread and the workers go on from the sixth.
     const n = 3000;
     const edges = Array.from({ length: n }, (_, i) => [(i * 7 + 1) % n, (i * 13 + 5) % n, (i * i + 3) % n]);
     const spec: GraphSpec = { edges, roots: [0], avoid: [[2999]], reach: [[1234]], visits: [{ node: 17, max: 1 }] };
-    const { one, many } = graphCheck(spec);
-    expect(one.stats.distinctStates).toBeGreaterThan(3000);
-    expect(summary(many)).toEqual(summary(one));
+    for (const level of [1, 200]) {
+      const { one, many } = withLevel(level, () => graphCheck(spec));
+      expect(one.stats.distinctStates).toBeGreaterThan(3000);
+      expect(summary(many)).toEqual(summary(one));
+    }
+  });
+
+  it('should agree wherever the calling thread hands the search over to the workers', () => {
+    fc.assert(
+      fc.property(specArb, optionsArb, fc.integer({ min: 1, max: 12 }), (spec, options, level) => {
+        const { one, many } = withLevel(level, () => graphCheck(spec, options));
+        expect(summary(many)).toEqual(summary(one));
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it('should search levels narrower than the hand-over on the calling thread, starting no worker', () => {
+    // A factory no worker could use: a search whose levels all stay narrow never asks for one.
+    const spec: GraphSpec = { edges: [[1, 2], [3], [3], [0]], roots: [0], avoid: [[3]] };
+    const broken = { module: GRAPH, export: 'noSuchExport', args: spec as never };
+    const one = check(graphModel(spec));
+    const narrow = withLevel(undefined, () => check(graphModel(spec), { workers: 2, modelFactory: broken }));
+    expect(summary(narrow)).toEqual(summary(one));
+    expect(() => withLevel(1, () => check(graphModel(spec), { workers: 2, modelFactory: broken }))).toThrow(/KC008: .*no exported function noSuchExport/);
   });
 
   it('should stop at the same step as the one-thread search when every property is decided', () => {

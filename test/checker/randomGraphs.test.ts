@@ -252,7 +252,13 @@ describe('forEachTransition on random graphs', () => {
 
 describe('parallel search on random graphs', () => {
   function parallel<S>(model: Model<S>, exportName: string, g: RandomGraph): CheckResult<S> {
-    return check(model, { workers: 2, modelFactory: { module: FACTORY, export: exportName, args: g as never } });
+    // Every level goes to the workers (by default only levels of 1,024 states or more do).
+    process.env.KUBECHECK_PARALLEL_LEVEL = '1';
+    try {
+      return check(model, { workers: 2, modelFactory: { module: FACTORY, export: exportName, args: g as never } });
+    } finally {
+      delete process.env.KUBECHECK_PARALLEL_LEVEL;
+    }
   }
 
   it('should count, decide and give shortest counterexamples with the fewest faults as the reference (2 workers)', () => {

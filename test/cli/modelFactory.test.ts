@@ -31,7 +31,14 @@ describe('a Kubernetes check on two workers', () => {
     // Two properties that hold by construction keep the search going after the violation, up to the states bound.
     const options = { properties: ['statefulset-at-most-one', 'single-leader', 'no-double-binding'], maxStates: 2000 };
     const one = check(r.model, options);
-    const two = check(r.model, { ...options, workers: 2, modelFactory: modelFactoryOf(r.scenario, r.config) });
+    // Levels of 20 states or more go to the workers (by default 1,024: this bounded search would stay on one thread).
+    process.env.KUBECHECK_PARALLEL_LEVEL = '20';
+    let two: CheckResult<unknown>;
+    try {
+      two = check(r.model, { ...options, workers: 2, modelFactory: modelFactoryOf(r.scenario, r.config) });
+    } finally {
+      delete process.env.KUBECHECK_PARALLEL_LEVEL;
+    }
     expect(one.verdict).toBe('violation');
     expect(summary(two)).toEqual(summary(one));
     expect(two.properties[0].trace?.actions).toEqual(one.properties[0].trace?.actions);
@@ -40,14 +47,15 @@ describe('a Kubernetes check on two workers', () => {
   it('should print the same outcome from the command line with --workers 2 as with 1 (--stop-at-first stops early)', () => {
     const args = ['check', '--scenario', 'node-partition', '--set', 'operator.forceDeletePod=1', '--max-states', '2000', '--json'];
     const one = kubecheck(args);
-    const two = kubecheck([...args, '--workers', '2']);
+    const handOver = { env: { KUBECHECK_PARALLEL_LEVEL: '20' } };
+    const two = kubecheck([...args, '--workers', '2'], handOver);
     expect(one.code).toBe(1);
     expect(two.code).toBe(1);
     const a = JSON.parse(one.stdout);
     const b = JSON.parse(two.stdout);
     expect([b.stats.distinctStates, b.stats.generatedStates, b.properties]).toEqual([a.stats.distinctStates, a.stats.generatedStates, a.properties]);
     expect(b.counterexample.timeline).toEqual(a.counterexample.timeline);
-    const first = JSON.parse(kubecheck([...args, '--stop-at-first', '--workers', '2']).stdout);
+    const first = JSON.parse(kubecheck([...args, '--stop-at-first', '--workers', '2'], handOver).stdout);
     expect(first.properties.some((p: { status: string }) => p.status === 'unknown')).toBe(true);
     expect(a.stats.distinctStates).toBe(2000);
     expect(first.stats.distinctStates).toBeLessThan(1000);
