@@ -177,7 +177,7 @@ async function measure(name: string): Promise<Measurement[]> {
     const properties = defaultPropertyIds('node-failure', config);
     return [fromCheck(name, check(kubernetesModel(config), { properties, symmetry: nodeFailure[1] !== 'nosymmetry' }) as CheckResult<unknown>)];
   }
-  const workers = /^workers-(twophase-(\d+)|node-failure-crash2)$/.exec(name);
+  const workers = /^workers-(twophase-(\d+)|node-failure-crash2|five-nodes-two-zones)$/.exec(name);
   if (workers) {
     // One search on one thread, then the same on two workers (started cold, as the CLI does);
     // the ratio of the two, in one process, is the figure to read on a shared machine.
@@ -190,9 +190,12 @@ async function measure(name: string): Promise<Measurement[]> {
       options = {};
       factory = { module: new URL(`../examples/two-phase-commit/index.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href, export: 'twoPhasePlain', args: { rms } };
     } else {
-      const r = await resolveFromOptions({ scenario: 'node-failure', set: { 'faults.nodeCrash': '2' } });
+      // The two-crash check (levels too narrow for workers: it runs as on one thread), or five
+      // nodes in two zones (--full: most of its states in levels the workers take).
+      const r = await resolveFromOptions(workers[1] === 'five-nodes-two-zones' ? LARGE['five-nodes-two-zones'] : { scenario: 'node-failure', set: { 'faults.nodeCrash': '2' } });
       model = r.model;
-      options = { properties: r.defaultProperties };
+      // Five nodes hold 2.6 GiB at the end of each search, and both run in this one process.
+      options = { properties: r.defaultProperties, ...(workers[1] === 'five-nodes-two-zones' ? { maxMemoryBytes: 12 * 2 ** 30 } : {}) };
       factory = modelFactoryOf(r.scenario, r.config);
     }
     // CPU seconds of the whole process (every thread) per wall-clock second: near 2 when both
@@ -204,7 +207,8 @@ async function measure(name: string): Promise<Measurement[]> {
       return { ...m, coresUsed: round((used.user + used.system) / 1e6 / m.seconds) };
     };
     const capacity = await threadCapacity();
-    const search = await searchCapacity(factory, options);
+    // Not for five nodes: three more searches of seven minutes each.
+    const search = workers[1] === 'five-nodes-two-zones' ? undefined : await searchCapacity(factory, options);
     const one = timed(`${name}-w1`, options);
     const two = timed(`${name}-w2`, { ...options, workers: 2, modelFactory: factory });
     if (one.distinct !== two.distinct || one.generated !== two.generated) throw new Error(`${name}: counts differ between 1 and 2 workers`);

@@ -8,7 +8,7 @@
  * (TwoPhase n=8; node-failure with two crashes) with the speed-up measured in one process. --full
  * adds TwoPhase n=9 (10,340,352 states) with a larger heap, and the three large configurations:
  * the 5-node 2-zone scenario with a crash and a partition-and-heal, node-partition with a force
- * delete, and expectations-timeout (as it stands, and with the default maxPods of 110), each with its default properties (complete, or stopped by the
+ * delete, and expectations-timeout (as it stands, and with the default maxPods of 110), and five nodes in two zones on 1 and 2 workers, each with its default properties (complete, or stopped by the
  * memory bound or the time limit, `KUBECHECK_BENCH_TIME_LIMIT` seconds, 600 by default).
  */
 import { spawnSync } from 'node:child_process';
@@ -39,7 +39,7 @@ const defaults = [
   'node-failure-crash2',
   'workers-twophase-8',
   'workers-node-failure-crash2',
-  ...(full ? ['twophase-9-plain', 'five-nodes-two-zones', 'node-partition-force-delete', 'expectations-timeout', 'expectations-timeout-max-pods-110'] : []),
+  ...(full ? ['twophase-9-plain', 'five-nodes-two-zones', 'node-partition-force-delete', 'expectations-timeout', 'expectations-timeout-max-pods-110', 'workers-five-nodes-two-zones'] : []),
 ];
 const names = named.length ? named : defaults;
 
@@ -49,7 +49,7 @@ if (!json) {
 }
 let failed = false;
 for (const name of names) {
-  const heap = name.startsWith('twophase-9') || name.startsWith('twophase-10') ? ['--max-old-space-size=20000'] : [];
+  const heap = name.startsWith('twophase-9') || name.startsWith('twophase-10') || name === 'workers-five-nodes-two-zones' ? ['--max-old-space-size=20000'] : [];
   // Compiled (npm run bench runs dist/bench/) each measurement runs as plain JavaScript, as users run kubecheck.
   const measure = fromSources ? ['--import', 'tsx', `${here}measure.ts`] : [`${here}measure.js`];
   const run = spawnSync(process.execPath, [...heap, ...measure, name], { encoding: 'utf8', maxBuffer: 1 << 24 });

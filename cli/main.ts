@@ -83,7 +83,7 @@ export function program(exit: (code: number) => void): Command {
     .option('--symmetry', 'merge interchangeable nodes and pods (default when the scenario has a symmetry)')
     .option('--no-symmetry', 'explore every state, without symmetry reduction')
     .option('--dfs', 'depth-first search (less memory; counterexamples not the shortest)')
-    .option('--workers <n>', 'threads of the breadth-first search (default 1); the results are the same with any number', parseWorkers)
+    .option('--workers <n>', 'threads of the breadth-first search (default 1) for levels of 1,024 states or more (narrower ones run on one thread); the results are the same with any number', parseWorkers)
     .option('--max-memory <size>', `stop (exit 3) when the process uses this much memory, e.g. 2GiB, 500MB (default ${Math.round(defaultMaxMemoryBytes() / 2 ** 20)} MiB)`, parseSize('--max-memory'))
     .option('--stop-at-first', 'stop at the first violated property (default: decide every property)')
     .option('--minimize', 'drop the steps of each counterexample that its violation does not need (shortens --dfs traces; breadth-first ones are already shortest)')
