@@ -187,7 +187,8 @@ function parallelLevel(): number {
 }
 
 export class ParallelSearch<S> extends Search<S> {
-  protected override readonly engine: SearchStats['engine'] = 'parallel';
+  /** `parallel` once workers take a level; `generic` for a search whose levels all stayed on the calling thread. */
+  protected override engine: SearchStats['engine'] = 'parallel';
   private readonly workerCount: number;
   private readonly factory: ModelFactory;
   /** The workers of this search (set by `run` before any message). */
@@ -211,7 +212,10 @@ export class ParallelSearch<S> extends Search<S> {
   override run(): CheckResult<S> {
     const threshold = parallelLevel();
     const frontier = this.bfs(initialStatesOf(this.model), (size) => size >= threshold);
-    if (frontier === undefined || this.halted) return this.result();
+    if (frontier === undefined || this.halted) {
+      this.engine = 'generic';
+      return this.result();
+    }
     const group = acquireGroup(this.workerCount, Math.max(64, Math.ceil(this.budget.memory.bytes / 2 ** 20)));
     this.group = group;
     let healthy = false;

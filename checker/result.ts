@@ -65,7 +65,8 @@ export interface SearchStats {
   /** Fingerprint collisions detected (only with `detectCollisions`). */
   readonly collisions?: number;
   /**
-   * The search that ran: `generic` (object states, one thread), `state-vector` (a model that
+   * The search that ran: `generic` (object states, one thread; also a `workers` search whose
+   * levels all stayed narrower than the hand-over to the workers), `state-vector` (a model that
    * declares `stateVector`), `parallel` (worker threads) or `random` (random runs).
    */
   readonly engine: 'generic' | 'state-vector' | 'parallel' | 'random';

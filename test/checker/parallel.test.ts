@@ -138,6 +138,8 @@ describe('parallel search against the one-thread search', () => {
     const one = check(graphModel(spec));
     const narrow = withLevel(undefined, () => check(graphModel(spec), { workers: 2, modelFactory: broken }));
     expect(summary(narrow)).toEqual(summary(one));
+    expect(narrow.stats.engine).toBe('generic');
+    expect(withLevel(1, () => check(graphModel(spec), { workers: 2, modelFactory: { ...broken, export: 'graphModel' } })).stats.engine).toBe('parallel');
     expect(() => withLevel(1, () => check(graphModel(spec), { workers: 2, modelFactory: broken }))).toThrow(/KC008: .*no exported function noSuchExport/);
   });
 
