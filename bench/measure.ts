@@ -54,17 +54,29 @@ async function threadCapacity(): Promise<number> {
   const loop = `const { parentPort } = require('node:worker_threads'); let x = 0; for (let i = 0; i < 2e8; i++) x = (x * 31 + i) | 0; parentPort.postMessage(x);`;
   const timed = async (threads: number): Promise<number> => {
     const start = performance.now();
-    await Promise.all(Array.from({ length: threads }, () => new Promise<void>((done, failed) => {
-      const w = new Worker(loop, { eval: true });
-      w.once('message', () => void w.terminate().then(() => done()));
-      w.once('error', failed);
-    })));
+    await onThreads(threads, loop, undefined);
     return performance.now() - start;
   };
   await timed(1); // warm the code path
   const one = await timed(1);
   const two = await timed(2);
   return round((2 * one) / two);
+}
+
+/** Runs `code` on `threads` worker threads at once; each thread's one message, in order (a thread that ends without one fails). */
+function onThreads<T>(threads: number, code: string, workerData: unknown): Promise<T[]> {
+  return Promise.all(Array.from({ length: threads }, () => new Promise<T>((done, failed) => {
+    const w = new Worker(code, { eval: true, workerData });
+    let answered = false;
+    w.once('message', (m: T) => {
+      answered = true;
+      void w.terminate().then(() => done(m));
+    });
+    w.once('error', failed);
+    w.once('exit', (exitCode) => {
+      if (!answered) failed(new Error(`a bench thread ended with code ${exitCode} before it answered`));
+    });
+  })));
 }
 
 /**
@@ -88,21 +100,8 @@ async function searchCapacity(factory: ModelFactory, options: CheckOptions): Pro
       parentPort.postMessage(performance.now() - start);
     })();`;
   const workerData = { checker: new URL('../checker/index.js', import.meta.url).href, factory, options };
-  const run = (threads: number): Promise<number[]> =>
-    Promise.all(Array.from({ length: threads }, () => new Promise<number>((done, failed) => {
-      const w = new Worker(code, { eval: true, workerData });
-      let answered = false;
-      w.once('message', (ms: number) => {
-        answered = true;
-        void w.terminate().then(() => done(ms));
-      });
-      w.once('error', failed);
-      w.once('exit', (code) => {
-        if (!answered) failed(new Error(`searchCapacity: a search thread ended with code ${code} before it answered`));
-      });
-    })));
-  const [one] = await run(1);
-  const two = await run(2);
+  const [one] = await onThreads<number>(1, code, workerData);
+  const two = await onThreads<number>(2, code, workerData);
   return round((2 * one) / Math.max(...two));
 }
 

@@ -8,8 +8,10 @@
  * (TwoPhase n=8; node-failure with two crashes) with the speed-up measured in one process. --full
  * adds TwoPhase n=9 (10,340,352 states) with a larger heap, and the three large configurations:
  * the 5-node 2-zone scenario with a crash and a partition-and-heal, node-partition with a force
- * delete, and expectations-timeout (as it stands, and with the default maxPods of 110), and five nodes in two zones on 1 and 2 workers, each with its default properties (complete, or stopped by the
- * memory bound or the time limit, `KUBECHECK_BENCH_TIME_LIMIT` seconds, 600 by default).
+ * delete, and expectations-timeout (as it stands, and with the default maxPods of 110), each with
+ * its default properties (complete, or stopped by the memory bound or the time limit,
+ * `KUBECHECK_BENCH_TIME_LIMIT` seconds, 600 by default), and five nodes in two zones on 1 and 2
+ * workers.
  */
 import { spawnSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';

@@ -28,7 +28,7 @@ import { CheckerErrorCode, fail, KubecheckError } from './errors.js';
 import type { Fingerprint } from './fingerprint.js';
 import type { Model } from './model.js';
 import type { CheckOptions, ModelFactory } from './options.js';
-import type { InitMessage, MainMessage, SeedItem, StepMessage, StepReply, WorkerData, WorkerMessage } from './parallelProtocol.js';
+import { postAndWake, type InitMessage, type MainMessage, type SeedItem, type StepMessage, type StepReply, type WorkerData, type WorkerMessage } from './parallelProtocol.js';
 import type { CheckResult, SearchStats } from './result.js';
 import { BEYOND_DEPTH, BEYOND_STATES, type Discovery } from './kernel.js';
 import { Search, type Frontier } from './searchCore.js';
@@ -128,9 +128,7 @@ interface Group {
 
 /** Posts a message to worker i and wakes it (it waits on its `wake` slot during a search). */
 function postTo(group: Group, i: number, message: MainMessage, transfer: ArrayBuffer[] = []): void {
-  group.ports[i].postMessage(message, transfer);
-  Atomics.add(group.wake, i, 1);
-  Atomics.notify(group.wake, i);
+  postAndWake(group.ports[i], group.wake, i, message, transfer);
 }
 
 const idle: Group[] = [];

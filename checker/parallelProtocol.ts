@@ -97,3 +97,14 @@ export type WorkerMessage =
   | StepReply
   | { readonly type: 'ready' }
   | { readonly type: 'error'; readonly code?: string; readonly message: string; readonly stack?: string };
+
+/**
+ * Posts `message` on `port` and wakes whoever waits on `slots[i]` for it (a thread that takes its
+ * messages synchronously: `Atomics.wait` on the slot, then `receiveMessageOnPort`). The slot is
+ * bumped after the message is posted, so a waiter that saw the old value finds the message.
+ */
+export function postAndWake(port: MessagePort, slots: Int32Array<ArrayBufferLike>, i: number, message: unknown, transfer: ArrayBuffer[] = []): void {
+  port.postMessage(message, transfer);
+  Atomics.add(slots, i, 1);
+  Atomics.notify(slots, i);
+}

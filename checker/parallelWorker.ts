@@ -13,7 +13,7 @@ import type { Model } from './model.js';
 import { Budget, fingerprintWithObservers, keyFunction, NO_OBSERVERS, PropertySet } from './kernel.js';
 import { forEachSuccessor, labelOf } from './successors.js';
 import type { BoundReached } from './result.js';
-import type { InitMessage, MainMessage, StepMessage, StepReply, WorkerData, WorkerMessage } from './parallelProtocol.js';
+import { postAndWake, type InitMessage, type MainMessage, type StepMessage, type StepReply, type WorkerData, type WorkerMessage } from './parallelProtocol.js';
 import { ensureTypeScriptLoader } from './typescriptLoader.js';
 
 /** A successor kept for the next level, until the main thread says whether it is new. */
@@ -31,9 +31,7 @@ const data = workerData as WorkerData;
 const toMain: MessagePort = data.toMain;
 
 function post(message: WorkerMessage, transfer: ArrayBuffer[] = []): void {
-  toMain.postMessage(message, transfer);
-  Atomics.add(data.signal, 0, 1);
-  Atomics.notify(data.signal, 0);
+  postAndWake(toMain, data.signal, 0, message, transfer);
 }
 
 function beat(): void {
@@ -105,9 +103,7 @@ class WorkerSearch {
     // Even out the shares: the tail (highest ids) goes, and arrivals are merged in by id.
     for (const { to, count } of m.send ?? []) {
       const items = this.frontier.splice(this.frontier.length - count, count);
-      data.peers[to]?.postMessage(items);
-      Atomics.add(data.wake, to, 1);
-      Atomics.notify(data.wake, to);
+      postAndWake(data.peers[to] as MessagePort, data.wake, to, items);
     }
     for (const from of m.receive ?? []) this.frontier = mergeById(this.frontier, receiveFrom(from).map((x) => this.arrived(x)));
     return { type: 'step', ...(stateEvents ? { stateEvents } : {}), ...(m.expand ? this.expand(m.atDepthLimit, decided) : {}), frontier: this.frontier.length };

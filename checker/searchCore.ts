@@ -110,8 +110,7 @@ export abstract class SearchBase<S, K> {
     const { timeLimitSeconds: limit, maxMemoryBytes, maxMemoryMB } = this.options;
     const left = limit === undefined ? undefined : limit - this.budget.seconds();
     if (left !== undefined && left <= 0) return trace;
-    const bounds: FewestFaultsBounds = { ...(left === undefined ? {} : { timeLimitSeconds: left }), ...(maxMemoryBytes === undefined ? {} : { maxMemoryBytes }), ...(maxMemoryMB === undefined ? {} : { maxMemoryMB }) };
-    return fewestFaults(this.model, property, trace, this.symmetry, bounds);
+    return fewestFaults(this.model, property, trace, this.symmetry, { timeLimitSeconds: left, maxMemoryBytes, maxMemoryMB });
   }
 
   protected result(): CheckResult<S> {

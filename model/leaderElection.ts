@@ -189,12 +189,15 @@ function describeTry(ctx: Ctx, b: ClusterState, name: string): StepDescription {
   return { actor: `${name}/leader-election`, summary: `${name} ${text[o]}`, to: o === 'unreachable' ? [] : [...API], routine: o === 'renewed' || o === 'held-by-other', routineKind: 'leader-election rounds' };
 }
 
+/** The parameters of an action that can never be enabled in this configuration. */
+const NO_CANDIDATES: never[] = [];
+
 export function leaderElectionActions(ctx: Ctx): ClusterAction[] {
   const refs = byShape((s: ClusterState): string[] => candidateRefs(s).map(({ e, c }) => candidateName(e, c)));
   // Urgent guards are asked on every quiet state: where an action can never be enabled it lists
   // no candidates, so nothing is asked (no pause possible: no resumed leader races; leader
-  // election inert: no leader steps down, renews or observes).
-  const NO_CANDIDATES: never[] = [];
+  // election inert: no leader steps down, renews or observes). The guards still say so
+  // themselves, for a step named by a trace.
   const pausable = ctx.possible.count['process-pause'] > 0;
   const active = !ctx.leaderElectionInert;
   const resumes = byShape((s) => refs(s).flatMap((candidate) => [{ candidate, first: 'renew-loop' as const }, { candidate, first: 'controllers' as const }]));
@@ -274,13 +277,12 @@ export function acquireActions(ctx: Ctx): ClusterAction[] {
   const refs = byShape((s: ClusterState): string[] => candidateRefs(s).map(({ e, c }) => candidateName(e, c)));
   // Asked on every quiet state: lists no candidates where leader election is inert.
   const active = !ctx.leaderElectionInert;
-  const NO_ACQUIRERS: never[] = [];
   return [
     clusterAction<string>({
       name: 'leader-try-acquire',
       urgent: false,
       fair: 'strong', // an expired Lease is taken
-      params: active ? refs : NO_ACQUIRERS,
+      params: active ? refs : NO_CANDIDATES,
       enabled: (s, p) => {
         if (ctx.leaderElectionInert) return false;
         const ref = parseCandidate(p);
