@@ -5,7 +5,8 @@
  * does hide orderings *inside* an instant (e.g. a crash between two kubelets' renewals of one
  * second).
  */
-import { castDraft, produce, type Draft } from 'immer';
+import { castDraft, type Draft } from 'immer';
+import { produce } from './immer.js';
 import { shutdownGraceCap } from './config.js';
 import { initialStates } from './initial.js';
 import { powerOff } from './kubelet.js';
@@ -73,11 +74,21 @@ function def<P extends JsonValue>(d: Def<P>): Def<JsonValue> {
 }
 
 export function faultActions(ctx: Ctx): ClusterAction[] {
-  return faultDefs(ctx).map(budgeted);
+  return faultDefs(ctx).filter((d) => budgetOf(ctx, d.budget) > 0).map(budgeted);
 }
 
 export function operatorActions(ctx: Ctx): ClusterAction[] {
-  return operatorDefs(ctx).map(budgeted);
+  return operatorDefs(ctx).filter((d) => budgetOf(ctx, d.budget) > 0).map(budgeted);
+}
+
+/**
+ * A budget as the scenario starts (budgets only go down: an action whose budget starts at 0 is
+ * never enabled, and is not listed, so the search does not ask it in every state between
+ * instants; a fault given only in `faults.sequence` is the sequence's step, not this action).
+ */
+function budgetOf(ctx: Ctx, budget: Budget): number {
+  const v = (ctx.config.faults as unknown as Record<string, unknown>)[budget] ?? (ctx.config.operator as unknown as Record<string, unknown>)[budget];
+  return typeof v === 'number' ? v : 0;
 }
 
 /** Every fault and operator action by name (what a scenario's `faults.sequence` may name). */

@@ -123,14 +123,20 @@ const budgetKeys = new WeakMap<object, string>();
 
 /** The fault budgets' part of the key, memoised by identity (budgets change only on faults). */
 function budgetKey(budget: ClusterState['budget']): string {
+  // Most states share their parent's budgets object: one remembered entry spares the WeakMap.
+  if (budget === lastBudget) return lastBudgetKey;
   let out = budgetKeys.get(budget);
   if (out === undefined) {
     out = '';
     for (const k of Object.keys(budget).sort()) out += `${budget[k]},`;
     budgetKeys.set(budget, out);
   }
+  lastBudget = budget;
+  lastBudgetKey = out;
   return out;
 }
+let lastBudget: ClusterState['budget'] | undefined;
+let lastBudgetKey = '';
 
 /** What follows the candidates in the key: budgets, outage and sequence timers, extensions, caches. */
 function stateKeyTail(s: ClusterState): string {

@@ -44,10 +44,11 @@
  * explored where a grace period comes near the renew interval (see `jitter` below). Not
  * modelled: the five immediate Lease retries, kubelet admission (maxPods is the scheduler's filter only), pod phases.
  */
-import { produce, type Draft } from 'immer';
+import { type Draft } from 'immer';
+import { produce } from './immer.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { MAX_WAIT_FOR_CONTAINER_RUNTIME, RUNTIME_UP_PERIOD, shutdownGraceCap, terminationGraceOf } from './config.js';
-import { kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeIndex, nodeName, podIndex, removeItem, addSorted, isTerminating, terminatingOf, KCM, type Candidate, type ClusterState, type NodeObject, type NodeReal, type PodObject, type Terminating } from './state.js';
+import { kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeIndex, nodeName, podIndex, addSorted, isTerminating, terminatingOf, KCM, type Candidate, type ClusterState, type NodeObject, type NodeReal, type PodObject, type Terminating } from './state.js';
 
 /** Nodes whose kubelet is due to renew its Lease. */
 export function heartbeatsDue(s: ClusterState): number[] {
@@ -217,8 +218,8 @@ function anyKillDue(s: ClusterState): boolean {
  * Failed pod counts for no controller, so its object goes (see `shutdownWork`). Done in the step
  * its containers stop, after them, as the kubelet's kill-then-status does.
  */
-function reportShutdownStop(s: ClusterState, d: { api: { pods: PodObject[] } }, n: number, name: string): void {
-  if (reportsShutdownStop(s, n, name)) d.api.pods = d.api.pods.filter((p) => !(p.name === name && p.nodeName === n));
+function reportShutdownStop(s: ClusterState, pods: readonly PodObject[], n: number, name: string): readonly PodObject[] {
+  return reportsShutdownStop(s, n, name) ? pods.filter((p) => !(p.name === name && p.nodeName === n)) : pods;
 }
 
 /** Whether stopping pod `name`'s containers on node n reports the pod Failed (a shutdown under way, the kubelet able to write, the pod bound there). */
@@ -226,12 +227,17 @@ function reportsShutdownStop(s: ClusterState, n: number, name: string): boolean 
   return s.nodes[n].shutdownIn !== undefined && kubeletCanWrite(s, n) && s.api.pods.some((p) => p.name === name && p.nodeName === n);
 }
 
-/** Removes `name`'s containers from node n (they exited or were killed). */
-function containersGone(d: { running: string[]; terminating?: Terminating[] }, name: string): void {
-  removeItem(d.running, name);
-  const rest = (d.terminating ?? []).filter((t) => t.pod !== name);
-  if (rest.length > 0) d.terminating = rest;
-  else delete d.terminating;
+/** Node n without `names`' containers (they exited or were killed), and the pods reported Failed for them. */
+function containersGone(s: ClusterState, n: number, names: readonly string[]): ClusterState {
+  const node = s.nodes[n];
+  const running = node.running.filter((r) => !names.includes(r));
+  const terminating = terminatingOf(node).filter((t) => !names.includes(t.pod));
+  const { terminating: _before, ...rest } = node;
+  const nodes = s.nodes.slice();
+  nodes[n] = terminating.length > 0 ? { ...rest, running, terminating } : { ...rest, running };
+  let pods = s.api.pods;
+  for (const name of names) pods = reportShutdownStop(s, pods, n, name);
+  return { ...s, nodes, api: pods === s.api.pods ? s.api : { ...s.api, pods } };
 }
 
 /**
@@ -269,10 +275,7 @@ export function containerExitAction(): ClusterAction {
     },
     apply: (s, p) => {
       const { pod, n } = parse(p);
-      return produce(s, (d) => {
-        containersGone(d.nodes[n] as { running: string[]; terminating?: Terminating[] }, pod);
-        reportShutdownStop(s, d as unknown as { api: { pods: PodObject[] } }, n, pod);
-      });
+      return containersGone(s, n, [pod]);
     },
     describe: (b, p) => {
       const { pod, n } = parse(p);
@@ -495,16 +498,11 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
       name: 'kubelet-kill',
       urgent: true,
       enabled: anyKillDue,
-      apply: (s) =>
-        produce(s, (d) => {
-          for (const n of killsDue(s)) {
-            for (const t of terminatingOf(s.nodes[n])) {
-              if (t.killIn > 0) continue;
-              containersGone(d.nodes[n] as { running: string[]; terminating?: Terminating[] }, t.pod);
-              reportShutdownStop(s, d as unknown as { api: { pods: PodObject[] } }, n, t.pod);
-            }
-          }
-        }),
+      apply: (s) => {
+        let next = s;
+        for (const n of killsDue(s)) next = containersGone(next, n, terminatingOf(s.nodes[n]).filter((t) => t.killIn <= 0).map((t) => t.pod));
+        return next;
+      },
       describe: (b) => {
         const due = killsDue(b);
         const parts = due.map((n) => {

@@ -37,7 +37,8 @@
  * Update like the renewals that failed) or the record is no longer its own (release() checks). Not modelled: the 5 s HTTP timeout, the health check.
  */
 import type { StepDescription } from '../checker/model.js';
-import { produce, type Draft } from 'immer';
+import { type Draft } from 'immer';
+import { produce } from './immer.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { byShape, apiReachable, candidateName, canWrite, ELECTION_NAMES, KCM, quorum, running, type Candidate, type ClusterState, type ControllerManagerLocal } from './state.js';
 

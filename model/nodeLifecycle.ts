@@ -38,7 +38,7 @@
  * The 100 ms NoExecute loop acts within the instant. Not modelled: MarkPodsNotReady (reflected
  * only through the StatefulSet's readiness check), pressure conditions.
  */
-import { produce } from 'immer';
+import { produce } from './immer.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { byShape, acting, addSorted, candidateName, canWrite, KCM, nodeIndex, nodeName, removeItem, type ClusterState, type ControllerManagerLocal, type NodeObject, type Taint, type ZoneState } from './state.js';
 

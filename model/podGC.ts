@@ -7,7 +7,7 @@
  *   `node.kubernetes.io/out-of-service` taint are force-deleted (non-graceful node shutdown, GA 1.28).
  * Force deletion removes the object without the kubelet's confirmation.
  */
-import { produce } from 'immer';
+import { produce } from './immer.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { byShape, acting, canWrite, hasTaint, KCM, type ClusterState } from './state.js';
 

@@ -17,7 +17,7 @@
  * compare-and-swap refuses the first two. A pod it has bound stays assumed in its cache, and one
  * refused goes back to the queue, until a watch event about it arrives.
  */
-import { produce } from 'immer';
+import { produce } from './immer.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { schedulerAwait, schedulerView, schedulerWaiting } from './informers.js';
 import { byShape, acting, candidateName, canWrite, nodeIndex, nodeName, SCHED, type ClusterState, type NodeObject, type PodObject, type Taint } from './state.js';

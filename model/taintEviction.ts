@@ -10,7 +10,7 @@
  * and stays so until its kubelet confirms. A new leader starts with no schedule, so a failover
  * restarts the countdown (issue #108268).
  */
-import { produce } from 'immer';
+import { produce } from './immer.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { byShape, acting, canWrite, hasTaint, KCM, podIndex, type ClusterState, type ControllerManagerLocal, type NodeObject, type PodObject } from './state.js';
 

@@ -48,7 +48,7 @@
  * workload waits for a watch event about its pods. Without caches every controller reads the
  * API as it is, where expectations are always met.
  */
-import { produce } from 'immer';
+import { produce } from './immer.js';
 import { daemonPodName } from './config.js';
 import { API, clusterAction, type ClusterAction, type Ctx, type WorkloadCtx } from './context.js';
 import { expect, expectationsSatisfied, freshUid, kcmAwait, kcmView, kcmWaiting } from './informers.js';
