@@ -35,13 +35,23 @@ function budgeted<P extends JsonValue>(def: Def<P>): ClusterAction {
     urgent: false,
     params: (s) => ((s.budget[def.budget] ?? 0) > 0 ? def.params(s) : NO_PARAMS),
     enabled: (s, p) => (s.budget[def.budget] ?? 0) > 0 && def.enabled(s, p),
-    apply: (s, p) =>
-      produce(s, (d) => {
-        (d.budget as Record<string, number>)[def.budget] = s.budget[def.budget] - 1;
-        def.recipe(d, p, s);
-      }),
+    apply: (s, p) => ({ ...produce(s, (d) => def.recipe(d, p, s)), budget: spend(s.budget, def.budget) }),
     describe: (b, p) => ({ actor: def.actor, summary: def.summary(p, b), to: def.to ?? [] }),
   });
+}
+
+const spent = new WeakMap<ClusterState['budget'], Map<string, ClusterState['budget']>>();
+
+/**
+ * `budget` with one `key` spent, one object for each budget and key: the budgets in the states of
+ * a search are then a handful of shared objects, whose keys are written once (`model/key.ts`).
+ */
+function spend(budget: ClusterState['budget'], key: Budget): ClusterState['budget'] {
+  let byKey = spent.get(budget);
+  if (byKey === undefined) spent.set(budget, (byKey = new Map()));
+  let next = byKey.get(key);
+  if (next === undefined) byKey.set(key, (next = { ...budget, [key]: budget[key] - 1 }));
+  return next;
 }
 
 /** The parameters of an action whose budget is spent (asked about in every state between instants). */

@@ -355,6 +355,10 @@ function candidateOrder(ctx: Ctx, holder: number, list: readonly Candidate[], e:
   if (list.length < 2) return undefined;
   // Candidates with other leader-election settings than the first are not interchangeable with it.
   fixedFirst = !ctx.electionSymmetric[e];
+  // Two candidates are ordered by their first slots alone when the first is fixed or one holds
+  // the Lease (itself before another): their signatures need not be written.
+  if (list.length === 2 && (fixedFirst || holder === 0)) return undefined;
+  if (list.length === 2 && holder === 1) return SWAPPED;
   const w = keyBuffer.reset();
   for (let i = 0; i < list.length; i++) {
     candidateAt[i] = w.size;
@@ -368,6 +372,8 @@ function candidateOrder(ctx: Ctx, holder: number, list: readonly Candidate[], e:
   for (let i = 0; i < list.length; i++) if (out[i] !== i) return out;
   return undefined;
 }
+
+const SWAPPED: readonly number[] = Object.freeze([1, 0]);
 
 /** The inverse of `order[0, length)`, written to `into`. */
 function inverseOf(order: readonly number[], length: number, into: number[]): number[] {
