@@ -13,7 +13,7 @@ import { powerOff } from './kubelet.js';
 import type { JsonValue } from '../checker/model.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { candidateRefs, freshFollower, parseCandidate } from './leaderElection.js';
-import { byShape, addSorted, candidateName, canWrite, nodeIndex, nodeName, running, SCHED, type Candidate, type ClusterState } from './state.js';
+import { byShape, addSorted, candidateName, canWrite, nodeIndex, nodeName, running, SCHED, stateWith, type Candidate, type ClusterState } from './state.js';
 
 type Budget = keyof Ctx['config']['faults'] | keyof Ctx['config']['operator'];
 
@@ -35,7 +35,7 @@ function budgeted<P extends JsonValue>(def: Def<P>): ClusterAction {
     urgent: false,
     params: (s) => ((s.budget[def.budget] ?? 0) > 0 ? def.params(s) : NO_PARAMS),
     enabled: (s, p) => (s.budget[def.budget] ?? 0) > 0 && def.enabled(s, p),
-    apply: (s, p) => ({ ...produce(s, (d) => def.recipe(d, p, s)), budget: spend(s.budget, def.budget) }),
+    apply: (s, p) => stateWith(produce(s, (d) => def.recipe(d, p, s)), { budget: spend(s.budget, def.budget) }),
     describe: (b, p) => ({ actor: def.actor, summary: def.summary(p, b), to: def.to ?? [] }),
   });
 }

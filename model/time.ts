@@ -10,7 +10,7 @@
  * moved) is several times cheaper than a draft.
  */
 import { clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { conditionNoExecute, kubeletAlive, nodeLive, type Candidate, type ClusterState, type ControllerManagerLocal, type NodeReal } from './state.js';
+import { conditionNoExecute, kubeletAlive, nodeLive, nodeWithTimers, stateWith, type Candidate, type ClusterState, type ControllerManagerLocal, type NodeReal } from './state.js';
 
 const r6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 const down = (x: number, by: number): number => (x <= by ? 0 : r6(x - by));
@@ -32,8 +32,7 @@ function tickNode(ctx: Ctx, s: ClusterState, n: number): NodeReal {
     heartbeatIn === node.heartbeatIn && sinceHeartbeat === node.sinceHeartbeat && sinceNoExecute === node.sinceNoExecute &&
     liveFor === node.liveFor && runtimeDownFor === node.runtimeDownFor && terminating === node.terminating && shutdownIn === node.shutdownIn
   ) return node;
-  const next: NodeReal = terminating === undefined ? { ...node, heartbeatIn, sinceHeartbeat, sinceNoExecute, liveFor, runtimeDownFor } : { ...node, heartbeatIn, sinceHeartbeat, sinceNoExecute, liveFor, runtimeDownFor, terminating };
-  return shutdownIn === node.shutdownIn ? next : { ...next, shutdownIn };
+  return nodeWithTimers(node, { heartbeatIn, sinceHeartbeat, sinceNoExecute, liveFor, runtimeDownFor, terminating, shutdownIn });
 }
 
 const killPending = (t: { readonly killIn: number }): boolean => t.killIn > 0;
@@ -52,7 +51,8 @@ function tickControllers(ctx: Ctx, ctrl: ControllerManagerLocal, local: number):
   let gcMissing = ctrl.gcMissing;
   if (anyInQuarantine(gcMissing, quarantine)) gcMissing = gcMissing.map((m) => (m >= 0 && m < quarantine ? up(m, local, quarantine) : m));
   if (monitorIn === ctrl.monitorIn && gcIn === ctrl.gcIn && zones === ctrl.zones && nodes === ctrl.nodes && evictions === ctrl.evictions && gcMissing === ctrl.gcMissing) return ctrl;
-  return { ...ctrl, monitorIn, gcIn, zones, nodes, evictions, gcMissing };
+  // Field by field (see nodeWithTimers): one object shape for the search.
+  return { monitorIn, gcIn, nodes, zones, disruptionMode: ctrl.disruptionMode, evictions, gcMissing };
 }
 
 const tokenPending = (z: { readonly tokenIn: number }): boolean => z.tokenIn > 0;
@@ -87,7 +87,10 @@ function tickCandidate(ctx: Ctx, k: Candidate, e: number, c: number): Candidate 
   }
   const ctrl = k.ctrl === null ? null : tickControllers(ctx, k.ctrl, local);
   if (paused === k.paused && afterPause === k.afterPause && retryIn === k.retryIn && observedAge === k.observedAge && renewAge === k.renewAge && ctrl === k.ctrl) return k;
-  return { ...k, paused, afterPause, retryIn, observedAge, renewAge, ctrl };
+  return {
+    up: k.up, paused, partitioned: k.partitioned, rate: k.rate, leader: k.leader, retryIn, renewAge, observedAge, observedHolder: k.observedHolder,
+    observedDuration: k.observedDuration, unseen: k.unseen, ctrl, afterPause, assumed: k.assumed,
+  };
 }
 
 /** The candidates of election e after the tick: the list itself when none of their timers moved. */
@@ -115,7 +118,7 @@ function tick(ctx: Ctx, s: ClusterState): ClusterState {
   const candidates = kcm === s.candidates[0] && schedulers === s.candidates[1] ? s.candidates : ([kcm, schedulers] as unknown as ClusterState['candidates']);
   const kubeletApiOutage = s.kubeletApiOutage > 0 ? down(s.kubeletApiOutage, ctx.tick) : 0;
   const sequenceIn = s.sequenceIn > 0 ? down(s.sequenceIn, ctx.tick) : s.sequenceIn;
-  return { ...s, nodes: nodes ?? s.nodes, candidates, kubeletApiOutage, sequenceIn };
+  return stateWith(s, { nodes: nodes ?? s.nodes, candidates, kubeletApiOutage, sequenceIn });
 }
 
 export function tickAction(ctx: Ctx): ClusterAction {
@@ -147,10 +150,9 @@ export function syncHistory(ctx: Ctx, s: ClusterState): ClusterState {
     const terminating = t === undefined ? undefined : !kubeletAlive(s, n) ? [] : t.every((x) => node.running.includes(x.pod)) ? t : t.filter((x) => node.running.includes(x.pod));
     if (sinceNoExecute === node.sinceNoExecute && liveFor === node.liveFor && terminating === t) continue;
     nodes ??= [...s.nodes];
-    const { terminating: _before, ...rest } = node;
-    nodes[n] = terminating !== undefined && terminating.length > 0 ? { ...rest, sinceNoExecute, liveFor, terminating } : { ...rest, sinceNoExecute, liveFor };
+    nodes[n] = nodeWithTimers(node, { heartbeatIn: node.heartbeatIn, sinceHeartbeat: node.sinceHeartbeat, sinceNoExecute, liveFor, runtimeDownFor: node.runtimeDownFor, terminating: terminating !== undefined && terminating.length > 0 ? terminating : undefined, shutdownIn: node.shutdownIn });
   }
-  return nodes === undefined ? s : { ...s, nodes };
+  return nodes === undefined ? s : stateWith(s, { nodes });
 }
 
 /**

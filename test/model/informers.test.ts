@@ -132,8 +132,9 @@ describe('etcd restore', () => {
 
   it('should stop a phantom container once its kubelet restarts and relists', () => {
     const r = run('etcd-restore', {}, ['no-phantom-pods'], { stopAtFirstViolation: true });
-    const model = kubernetesModel(r.config);
-    // From the violation on, a kubelet may crash and restart (budgets given here, not to the search).
+    // From the violation on, a kubelet may crash and restart (budgets given to the steps here, not
+    // to the search: a model whose config grants them lists those faults).
+    const model = kubernetesModel({ ...r.config, faults: { ...r.config.faults, kubeletCrash: 1, kubeletRestart: 1 } });
     const last = r.result.properties[0].trace!.states.at(-1)!;
     let s: ClusterState = { ...last, budget: { ...last.budget, kubeletCrash: 1, kubeletRestart: 1 } };
     const n = s.nodes.findIndex((x) => x.running.includes('web-2'));

@@ -1,0 +1,33 @@
+/**
+ * The frequent steps copy nodes and states field by field (`nodeWithTimers`, `stateWith`) instead
+ * of spreading them. A field they forget would vanish from every state after a tick: these tests
+ * fill every field the types declare (the compiler keeps the field lists complete) and ask that
+ * each copy keeps it.
+ */
+import { describe, expect, it } from 'vitest';
+import { CLUSTER_STATE_FIELDS, NODE_REAL_FIELDS, nodeWithTimers, stateWith, type ClusterState, type NodeReal } from '../../model/state.js';
+
+/** An object with a distinct value in every listed field. */
+function filled<T>(fields: Readonly<Record<string, true>>): T {
+  return Object.fromEntries(Object.keys(fields).map((k, i) => [k, { field: k, i }])) as T;
+}
+
+describe('field-by-field copies', () => {
+  it('should keep every field of a node, optional ones included, and replace only its timers', () => {
+    const node = filled<NodeReal>(NODE_REAL_FIELDS);
+    const same = nodeWithTimers(node, { heartbeatIn: node.heartbeatIn, sinceHeartbeat: node.sinceHeartbeat, sinceNoExecute: node.sinceNoExecute, liveFor: node.liveFor, runtimeDownFor: node.runtimeDownFor, terminating: node.terminating, shutdownIn: node.shutdownIn });
+    expect(same).toEqual(node);
+    expect(Object.keys(same).sort()).toEqual(Object.keys(NODE_REAL_FIELDS).sort());
+    const moved = nodeWithTimers(node, { heartbeatIn: 1, sinceHeartbeat: 2, sinceNoExecute: 3, liveFor: 4, runtimeDownFor: 5, terminating: undefined, shutdownIn: undefined });
+    expect(moved).toEqual({ ...node, heartbeatIn: 1, sinceHeartbeat: 2, sinceNoExecute: 3, liveFor: 4, runtimeDownFor: 5, terminating: undefined, shutdownIn: undefined });
+    expect('terminating' in moved || 'shutdownIn' in moved).toBe(false);
+  });
+
+  it('should keep every field of a state, optional ones included, and replace only the patched ones', () => {
+    const s = filled<ClusterState>(CLUSTER_STATE_FIELDS);
+    expect(stateWith(s, {})).toEqual(s);
+    expect(Object.keys(stateWith(s, {})).sort()).toEqual(Object.keys(CLUSTER_STATE_FIELDS).sort());
+    const patch = { api: 'a', nodes: 'n', candidates: 'c', budget: 'b', kubeletApiOutage: 7, sequenceIn: 8 } as unknown as Parameters<typeof stateWith>[1];
+    expect(stateWith(s, patch)).toEqual({ ...s, ...patch });
+  });
+});
