@@ -30,6 +30,16 @@ export function hashBytes(view: ArrayBufferView): Fingerprint {
   return (h === 0n ? 1n : h) as Fingerprint;
 }
 
+/**
+ * xxh64 of a key's bytes seeded with the xxh64 of `text` (a state's observers, `kernel.ts`): one
+ * pass over the bytes, with no hex rendering of their hash to join to the text.
+ */
+export function hashBytesWith(view: ArrayBufferView, text: string): Fingerprint {
+  const bytes = view instanceof Uint8Array ? view : new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+  const h = h64Raw(bytes, h64(text));
+  return (h === 0n ? 1n : h) as Fingerprint;
+}
+
 /** The bytes of a typed-array key as text (hex), for the exact debug mode. */
 function bytesText(view: ArrayBufferView): string {
   const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);

@@ -6,7 +6,7 @@
  * one enumeration of a state's candidates.
  */
 import { getHeapStatistics } from 'node:v8';
-import { encode, fingerprint, hashString, type Fingerprint } from './fingerprint.js';
+import { encode, fingerprint, hashBytesWith, hashString, type Fingerprint } from './fingerprint.js';
 import type { VisitedSet } from './fingerprintTable.js';
 import { GrowableInt32Array } from './growableArray.js';
 import type { Model } from './model.js';
@@ -46,7 +46,9 @@ export function observedText<S>(observers: readonly Observer<S, unknown>[], obse
  * alone when there are no observers.
  */
 export function fingerprintWithObservers<S>(key: unknown, observers: readonly Observer<S, unknown>[], observed: readonly unknown[]): Fingerprint {
-  return observers.length === 0 ? fingerprint(key) : hashString(encode(key) + observedText(observers, observed));
+  if (observers.length === 0) return fingerprint(key);
+  if (ArrayBuffer.isView(key)) return hashBytesWith(key, observedText(observers, observed));
+  return hashString(encode(key) + observedText(observers, observed));
 }
 
 /** A property decided on a stored state rather than on a step. */
