@@ -10,7 +10,7 @@
  * moved) is several times cheaper than a draft.
  */
 import { clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { conditionNoExecute, kubeletAlive, nodeLive, nodeWithTimers, stateWith, type Candidate, type ClusterState, type ControllerManagerLocal, type NodeReal } from './state.js';
+import { conditionNoExecute, kubeletAlive, nodeLive, nodeWithTimers, stateWith, type Candidate, type NodeHealth, type ClusterState, type ControllerManagerLocal, type NodeReal } from './state.js';
 
 const r6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 const down = (x: number, by: number): number => (x <= by ? 0 : r6(x - by));
@@ -44,7 +44,7 @@ function tickControllers(ctx: Ctx, ctrl: ControllerManagerLocal, local: number):
   if (zones.some(tokenPending)) zones = zones.map((z) => (z.tokenIn > 0 ? { ...z, tokenIn: down(z.tokenIn, local) } : z));
   const probeCap = ctx.probeCap;
   let nodes = ctrl.nodes;
-  if (anyBelow(nodes, probeCap)) nodes = nodes.map((h) => (h.sinceProbe < probeCap ? { ...h, sinceProbe: up(h.sinceProbe, local, probeCap) } : h));
+  if (anyBelow(nodes, probeCap)) nodes = nodes.map((h) => (h.sinceProbe < probeCap ? healthWithProbe(h, up(h.sinceProbe, local, probeCap)) : h));
   let evictions = ctrl.evictions;
   if (evictions.some(evictionPending)) evictions = evictions.map((x) => (x.in > 0 ? { pod: x.pod, in: down(x.in, local) } : x));
   const quarantine = ctx.config.kubeControllerManager.podGcQuarantine;
@@ -53,6 +53,11 @@ function tickControllers(ctx: Ctx, ctrl: ControllerManagerLocal, local: number):
   if (monitorIn === ctrl.monitorIn && gcIn === ctrl.gcIn && zones === ctrl.zones && nodes === ctrl.nodes && evictions === ctrl.evictions && gcMissing === ctrl.gcMissing) return ctrl;
   // Field by field (see nodeWithTimers): one object shape for the search.
   return { monitorIn, gcIn, nodes, zones, disruptionMode: ctrl.disruptionMode, evictions, gcMissing };
+}
+
+/** `{ ...h, sinceProbe }` field by field (see nodeWithTimers). */
+function healthWithProbe(h: NodeHealth, sinceProbe: number): NodeHealth {
+  return h.buffered === undefined ? { sinceProbe, unseen: h.unseen, observed: h.observed } : { sinceProbe, unseen: h.unseen, buffered: h.buffered, observed: h.observed };
 }
 
 const tokenPending = (z: { readonly tokenIn: number }): boolean => z.tokenIn > 0;
