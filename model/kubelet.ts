@@ -48,7 +48,7 @@ import { type Draft } from 'immer';
 import { produce } from './immer.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { MAX_WAIT_FOR_CONTAINER_RUNTIME, RUNTIME_UP_PERIOD, shutdownGraceCap, terminationGraceOf } from './config.js';
-import { kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeIndex, nodeName, podIndex, addSorted, isTerminating, terminatingOf, KCM, type Candidate, type ClusterState, type NodeObject, type NodeReal, type PodObject, type Terminating } from './state.js';
+import { apiWith, candidateWith, ctrlWith, healthWith, nodeWith, stateWith, kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeIndex, nodeName, podIndex, addSorted, isTerminating, terminatingOf, KCM, type Candidate, type ClusterState, type NodeObject, type NodeReal, type PodObject, type Terminating } from './state.js';
 
 /** Nodes whose kubelet is due to renew its Lease. */
 export function heartbeatsDue(s: ClusterState): number[] {
@@ -237,7 +237,7 @@ function containersGone(s: ClusterState, n: number, names: readonly string[]): C
   nodes[n] = terminating.length > 0 ? { ...rest, running, terminating } : { ...rest, running };
   let pods = s.api.pods;
   for (const name of names) pods = reportShutdownStop(s, pods, n, name);
-  return { ...s, nodes, api: pods === s.api.pods ? s.api : { ...s.api, pods } };
+  return stateWith(s, { nodes, api: pods === s.api.pods ? s.api : apiWith(s.api, { pods }) });
 }
 
 /**
@@ -397,10 +397,10 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
         heartbeatsDue(s).forEach((n, i) => {
           const heartbeatIn = ctx.renewInterval + (jitter ? lateOf(lateMask, i) * ctx.tick : 0);
           if (!kubeletCanWrite(s, n)) {
-            nodes[n] = { ...nodes[n], heartbeatIn };
+            nodes[n] = nodeWith(nodes[n], { heartbeatIn });
             return;
           }
-          nodes[n] = { ...nodes[n], heartbeatIn, sinceHeartbeat: 0 };
+          nodes[n] = nodeWith(nodes[n], { heartbeatIn, sinceHeartbeat: 0 });
           // Each controller manager's node health: the Lease was renewed since it last looked.
           const list = managers ?? s.candidates[KCM];
           for (let c = 0; c < list.length; c++) {
@@ -410,9 +410,9 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
             const paused = list[c].paused > 0;
             if (paused && ctrl.nodes[n].buffered === true) continue;
             const health = ctrl.nodes.slice();
-            health[n] = paused ? { ...health[n], buffered: true } : { ...health[n], unseen: true };
+            health[n] = healthWith(health[n], paused ? { buffered: true } : { unseen: true });
             managers ??= s.candidates[KCM].slice();
-            managers[c] = { ...list[c], ctrl: { ...ctrl, nodes: health } };
+            managers[c] = candidateWith(list[c], { ctrl: ctrlWith(ctrl, { nodes: health }) });
           }
           const obj = s.api.nodes[n];
           const ready = postedReady(s, n);
@@ -421,12 +421,11 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
             apiNodes[n] = { ...obj, ready };
           }
         });
-        return {
-          ...s,
+        return stateWith(s, {
           nodes,
-          ...(apiNodes === undefined ? {} : { api: { ...s.api, nodes: apiNodes } }),
+          ...(apiNodes === undefined ? {} : { api: apiWith(s.api, { nodes: apiNodes }) }),
           ...(managers === undefined ? {} : { candidates: [managers, s.candidates[1]] as unknown as ClusterState['candidates'] }),
-        };
+        });
       },
       describe: (b, lateMask) => {
         const due = heartbeatsDue(b);

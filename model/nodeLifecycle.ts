@@ -40,7 +40,7 @@
  */
 import { produce } from './immer.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { byShape, acting, addSorted, candidateName, canWrite, KCM, nodeIndex, nodeName, removeItem, type ClusterState, type ControllerManagerLocal, type NodeObject, type Taint, type ZoneState } from './state.js';
+import { apiWith, candidateWith, ctrlWith, healthWith, stateWith, byShape, acting, addSorted, candidateName, canWrite, KCM, nodeIndex, nodeName, removeItem, type ClusterState, type ControllerManagerLocal, type NodeObject, type Taint, type ZoneState } from './state.js';
 
 /** ComputeZoneState: (ready, notReady) of a zone's nodes → its state. */
 export function zoneState(ctx: Ctx, ready: number, notReady: number): ZoneState {
@@ -202,7 +202,7 @@ function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
     zones ??= before.zones.slice();
     zones[z] = was === after ? { ...zone, state: st } : { state: st, tokenIn: after === Infinity ? 0 : was === Infinity || zone.tokenIn > 0 ? after : 0 };
   });
-  if (resetProbes) health = health.map((h) => (h.sinceProbe === 0 ? h : { ...h, sinceProbe: 0 }));
+  if (resetProbes) health = health.map((h) => (h.sinceProbe === 0 ? h : healthWith(h, { sinceProbe: 0 })));
   if (writable) {
     for (let n = 0; n < N; n++) {
       const node = apiNodes[n];
@@ -214,11 +214,11 @@ function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
       }
     }
   }
-  const ctrl: ControllerManagerLocal = { ...before, monitorIn: ctx.monitorPeriod, nodes: health, zones: zones ?? before.zones, disruptionMode };
+  const ctrl = ctrlWith(before, { monitorIn: ctx.monitorPeriod, nodes: health, zones: zones ?? before.zones, disruptionMode });
   const managers = s.candidates[KCM].slice();
-  managers[c] = { ...k, ctrl };
+  managers[c] = candidateWith(k, { ctrl });
   const candidates = [managers, s.candidates[1]] as unknown as ClusterState['candidates'];
-  return { ...s, api: apiChanged ? { ...s.api, nodes: apiNodes } : s.api, candidates };
+  return stateWith(s, { api: apiChanged ? apiWith(s.api, { nodes: apiNodes }) : s.api, candidates });
 }
 
 const kcmRefs = byShape((s: ClusterState): string[] => s.candidates[KCM].map((_, c) => candidateName(KCM, c)));

@@ -240,6 +240,19 @@ export function nodeWithTimers(node: NodeReal, t: NodeTimers): NodeReal {
   return out;
 }
 
+/** `node` with some of its timers replaced (the others and every other field kept), field by field. */
+export function nodeWith(node: NodeReal, patch: Partial<Omit<NodeTimers, 'terminating' | 'shutdownIn'>>): NodeReal {
+  return nodeWithTimers(node, {
+    heartbeatIn: patch.heartbeatIn ?? node.heartbeatIn,
+    sinceHeartbeat: patch.sinceHeartbeat ?? node.sinceHeartbeat,
+    sinceNoExecute: patch.sinceNoExecute ?? node.sinceNoExecute,
+    liveFor: patch.liveFor ?? node.liveFor,
+    runtimeDownFor: patch.runtimeDownFor ?? node.runtimeDownFor,
+    terminating: node.terminating,
+    shutdownIn: node.shutdownIn,
+  });
+}
+
 /** A pod's containers between SIGTERM and their exit (kubelet pod_workers.go `killPod`). */
 export interface Terminating {
   readonly pod: string;
@@ -272,6 +285,18 @@ export interface NodeHealth {
    * (`observedReadyCondition`): a node observed not Ready is in its zone's NoExecute taint queue.
    */
   readonly observed: Ready;
+}
+
+/** Every field of `NodeHealth`, optional ones included (see `NODE_REAL_FIELDS`). */
+export const NODE_HEALTH_FIELDS = { sinceProbe: true, unseen: true, buffered: true, observed: true } as const satisfies Record<keyof NodeHealth, true>;
+
+/** `{ ...h, ...patch }` field by field (see `nodeWithTimers`); `buffered` stays absent unless set. */
+export function healthWith(h: NodeHealth, patch: Partial<NodeHealth>): NodeHealth {
+  const buffered = patch.buffered ?? h.buffered;
+  const sinceProbe = patch.sinceProbe ?? h.sinceProbe;
+  const unseen = patch.unseen ?? h.unseen;
+  const observed = patch.observed ?? h.observed;
+  return buffered === undefined ? { sinceProbe, unseen, observed } : { sinceProbe, unseen, buffered, observed };
 }
 
 export type ZoneState = 'Normal' | 'PartialDisruption' | 'FullDisruption';
@@ -354,6 +379,49 @@ export interface Informer {
   readonly waiting: readonly string[];
   /** The ReplicaSet controller's expectations (kube-controller-manager caches only), sorted by workload. */
   readonly expectations: readonly Expectation[];
+}
+
+/** `{ ...c, ...patch }` field by field (see `nodeWithTimers`); every field is required, so the compiler checks the list. */
+export function ctrlWith(c: ControllerManagerLocal, patch: Partial<ControllerManagerLocal>): ControllerManagerLocal {
+  return {
+    monitorIn: patch.monitorIn ?? c.monitorIn,
+    gcIn: patch.gcIn ?? c.gcIn,
+    nodes: patch.nodes ?? c.nodes,
+    zones: patch.zones ?? c.zones,
+    disruptionMode: patch.disruptionMode ?? c.disruptionMode,
+    evictions: patch.evictions ?? c.evictions,
+    gcMissing: patch.gcMissing ?? c.gcMissing,
+  };
+}
+
+/** `{ ...k, ...patch }` field by field (see `nodeWithTimers`); a field patched with null is set to null. */
+export function candidateWith(k: Candidate, patch: Partial<Candidate>): Candidate {
+  return {
+    up: patch.up ?? k.up,
+    paused: patch.paused ?? k.paused,
+    partitioned: patch.partitioned ?? k.partitioned,
+    rate: patch.rate ?? k.rate,
+    leader: patch.leader ?? k.leader,
+    retryIn: patch.retryIn ?? k.retryIn,
+    renewAge: patch.renewAge ?? k.renewAge,
+    observedAge: patch.observedAge ?? k.observedAge,
+    observedHolder: patch.observedHolder ?? k.observedHolder,
+    observedDuration: patch.observedDuration ?? k.observedDuration,
+    unseen: patch.unseen ?? k.unseen,
+    ctrl: patch.ctrl !== undefined ? patch.ctrl : k.ctrl,
+    afterPause: patch.afterPause ?? k.afterPause,
+    assumed: patch.assumed !== undefined ? patch.assumed : k.assumed,
+  };
+}
+
+/** Every field of `ApiState`, optional ones included (see `NODE_REAL_FIELDS`). */
+export const API_STATE_FIELDS = { nodes: true, pods: true, leases: true, scale: true } as const satisfies Record<keyof ApiState, true>;
+
+/** `{ ...api, ...patch }` field by field for nodes and pods (see `nodeWithTimers`). */
+export function apiWith(api: ApiState, patch: Partial<Pick<ApiState, 'nodes' | 'pods'>>): ApiState {
+  const nodes = patch.nodes ?? api.nodes;
+  const pods = patch.pods ?? api.pods;
+  return api.scale === undefined ? { nodes, pods, leases: api.leases } : { nodes, pods, leases: api.leases, scale: api.scale };
 }
 
 /** Remaining fault and operator budgets (names as in `ClusterConfig.faults` / `.operator`). */

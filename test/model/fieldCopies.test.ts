@@ -5,7 +5,7 @@
  * each copy keeps it.
  */
 import { describe, expect, it } from 'vitest';
-import { CLUSTER_STATE_FIELDS, NODE_REAL_FIELDS, nodeWithTimers, stateWith, type ClusterState, type NodeReal } from '../../model/state.js';
+import { API_STATE_FIELDS, apiWith, CLUSTER_STATE_FIELDS, healthWith, NODE_HEALTH_FIELDS, NODE_REAL_FIELDS, nodeWith, nodeWithTimers, stateWith, type ApiState, type ClusterState, type NodeHealth, type NodeReal } from '../../model/state.js';
 
 /** An object with a distinct value in every listed field. */
 function filled<T>(fields: Readonly<Record<string, true>>): T {
@@ -29,5 +29,16 @@ describe('field-by-field copies', () => {
     expect(Object.keys(stateWith(s, {})).sort()).toEqual(Object.keys(CLUSTER_STATE_FIELDS).sort());
     const patch = { api: 'a', nodes: 'n', candidates: 'c', budget: 'b', kubeletApiOutage: 7, sequenceIn: 8 } as unknown as Parameters<typeof stateWith>[1];
     expect(stateWith(s, patch)).toEqual({ ...s, ...patch });
+  });
+
+  it('should keep the optional fields of node health and the API state, and every other field of a node a renewal touches', () => {
+    const h = filled<NodeHealth>(NODE_HEALTH_FIELDS);
+    expect(healthWith(h, {})).toEqual(h);
+    expect(healthWith(h, { sinceProbe: 0 })).toEqual({ ...h, sinceProbe: 0 });
+    const api = filled<ApiState>(API_STATE_FIELDS);
+    expect(apiWith(api, {})).toEqual(api);
+    expect(apiWith(api, { pods: [] })).toEqual({ ...api, pods: [] });
+    const node = filled<NodeReal>(NODE_REAL_FIELDS);
+    expect(nodeWith(node, { heartbeatIn: 10, sinceHeartbeat: 0 })).toEqual({ ...node, heartbeatIn: 10, sinceHeartbeat: 0 });
   });
 });
