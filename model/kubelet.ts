@@ -418,7 +418,7 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
           const ready = postedReady(s, n);
           if (obj !== null && ready !== undefined && obj.ready !== ready) {
             apiNodes ??= s.api.nodes.slice();
-            apiNodes[n] = { ...obj, ready };
+            apiNodes[n] = { ready, unschedulable: obj.unschedulable, taints: obj.taints };
           }
         });
         return stateWith(s, {

@@ -154,7 +154,7 @@ function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
       // observed condition is the fake Unknown one, it is queued for tainting on the same pass.
       const grace = node.ready === 'None' ? ctx.startupGrace : ctx.grace;
       if (node.ready !== 'Unknown' && sinceProbe >= grace && writable) {
-        apiNodes[n] = { ...node, ready: 'Unknown' };
+        apiNodes[n] = { ready: 'Unknown', unschedulable: node.unschedulable, taints: node.taints };
         apiChanged = true;
       }
     }
@@ -200,7 +200,7 @@ function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
     const was = tokenInterval(ctx, zone.state, size, before.disruptionMode);
     const after = tokenInterval(ctx, st, size, disruptionMode);
     zones ??= before.zones.slice();
-    zones[z] = was === after ? { ...zone, state: st } : { state: st, tokenIn: after === Infinity ? 0 : was === Infinity || zone.tokenIn > 0 ? after : 0 };
+    zones[z] = was === after ? { state: st, tokenIn: zone.tokenIn } : { state: st, tokenIn: after === Infinity ? 0 : was === Infinity || zone.tokenIn > 0 ? after : 0 };
   });
   if (resetProbes) health = health.map((h) => (h.sinceProbe === 0 ? h : healthWith(h, { sinceProbe: 0 })));
   if (writable) {
@@ -209,7 +209,7 @@ function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
       if (node === null) continue;
       // markNodeAsReachable keys on the condition observed when the pass began.
       if ((s.api.nodes[n]?.ready === 'True' || disruptionMode) && (node.taints.includes('unreachable:NoExecute') || node.taints.includes('not-ready:NoExecute'))) {
-        apiNodes[n] = { ...node, taints: node.taints.filter((t) => t !== 'unreachable:NoExecute' && t !== 'not-ready:NoExecute') };
+        apiNodes[n] = { ready: node.ready, unschedulable: node.unschedulable, taints: node.taints.filter((t) => t !== 'unreachable:NoExecute' && t !== 'not-ready:NoExecute') };
         apiChanged = true;
       }
     }
