@@ -9,11 +9,10 @@ import { castDraft, type Draft } from 'immer';
 import { produce } from './immer.js';
 import { shutdownGraceCap } from './config.js';
 import { initialStates } from './initial.js';
-import { powerOff } from './kubelet.js';
 import type { JsonValue } from '../checker/model.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { candidateRefs, freshFollower, parseCandidate } from './leaderElection.js';
-import { byShape, addSorted, candidateName, canWrite, nodeIndex, nodeName, running, SCHED, stateWith, type Candidate, type ClusterState } from './state.js';
+import { byShape, addSorted, candidateName, canWrite, nodeIndex, nodeName, running, SCHED, stateWith, nodeWith, poweredOff, type Candidate, type ClusterState, type NodeReal } from './state.js';
 
 type Budget = keyof Ctx['config']['faults'] | keyof Ctx['config']['operator'];
 
@@ -22,7 +21,10 @@ interface Def<P extends JsonValue> {
   budget: Budget;
   params: (s: ClusterState) => readonly P[];
   enabled: (s: ClusterState, p: P) => boolean;
-  recipe: (d: Draft<ClusterState>, p: P, s: ClusterState) => void;
+  /** The step on a draft of the state it is taken in (`s`); or, for the faults taken most often, */
+  recipe?: (d: Draft<ClusterState>, p: P, s: ClusterState) => void;
+  /** the step written without a draft. One of the two. */
+  step?: (s: ClusterState, p: P) => ClusterState;
   actor: 'fault' | 'operator';
   /** One line for the step, from the state it is taken in. */
   summary: (p: P, s: ClusterState) => string;
@@ -35,9 +37,16 @@ function budgeted<P extends JsonValue>(def: Def<P>): ClusterAction {
     urgent: false,
     params: (s) => ((s.budget[def.budget] ?? 0) > 0 ? def.params(s) : NO_PARAMS),
     enabled: (s, p) => (s.budget[def.budget] ?? 0) > 0 && def.enabled(s, p),
-    apply: (s, p) => stateWith(produce(s, (d) => def.recipe(d, p, s)), { budget: spend(s.budget, def.budget) }),
+    apply: (s, p) => stateWith(take(def, s, p), { budget: spend(s.budget, def.budget) }),
     describe: (b, p) => ({ actor: def.actor, summary: def.summary(p, b), to: def.to ?? [] }),
   });
+}
+
+/** The state after fault or operator action `def` with `p` in `s` (its budget aside). */
+function take<P extends JsonValue>(def: Def<P>, s: ClusterState, p: P): ClusterState {
+  if (def.step !== undefined) return def.step(s, p);
+  const recipe = def.recipe;
+  return recipe === undefined ? s : produce(s, (d) => recipe(d, p, s));
 }
 
 const spent = new WeakMap<ClusterState['budget'], Map<string, ClusterState['budget']>>();
@@ -52,6 +61,13 @@ function spend(budget: ClusterState['budget'], key: Budget): ClusterState['budge
   let next = byKey.get(key);
   if (next === undefined) byKey.set(key, (next = { ...budget, [key]: budget[key] - 1 }));
   return next;
+}
+
+/** `s` with node n replaced. */
+function withNode(s: ClusterState, n: number, node: NodeReal): ClusterState {
+  const nodes = s.nodes.slice();
+  nodes[n] = node;
+  return stateWith(s, { nodes });
 }
 
 /** The parameters of an action whose budget is spent (asked about in every state between instants). */
@@ -130,10 +146,9 @@ export function sequenceActions(ctx: Ctx): { readonly free: ClusterAction; reado
       },
       apply: (s) => {
         const x = stepOf(s)!;
-        return produce(s, (d) => {
+        return produce(take(x.d, s, x.step.target), (d) => {
           d.sequenceDone = s.sequenceDone + 1;
           d.sequenceIn = sequence[s.sequenceDone + 1]?.after ?? -1;
-          x.d.recipe(d, x.step.target, s);
         });
       },
       describe: (b) => {
@@ -152,7 +167,7 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
     def<string>({
       name: 'node-crash', budget: 'nodeCrash', actor: 'fault', params: nodes,
       enabled: (s, p) => s.nodes[nodeIndex(p)].up,
-      recipe: (d, p) => powerOff(d.nodes[nodeIndex(p)]),
+      step: (s, p) => withNode(s, nodeIndex(p), poweredOff(s.nodes[nodeIndex(p)])),
       summary: (p) => `${p} crashes: its containers and kubelet stop`,
     }),
     def<string>({
@@ -161,9 +176,12 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
       // kubelet down, nothing holds it and the node goes down as in a crash.
       name: 'node-shutdown', budget: 'nodeShutdown', actor: 'fault', params: nodes,
       enabled: (s, p) => s.nodes[nodeIndex(p)].up && s.nodes[nodeIndex(p)].shutdownIn === undefined,
-      recipe: (d, p) => {
+      recipe: (d, p, s) => {
+        if (!(shutdownGrace > 0 && s.nodes[nodeIndex(p)].kubeletUp)) {
+          d.nodes[nodeIndex(p)] = castDraft(poweredOff(s.nodes[nodeIndex(p)]));
+          return;
+        }
         const n = d.nodes[nodeIndex(p)];
-        if (!(shutdownGrace > 0 && n.kubeletUp)) return powerOff(n);
         n.shutdownIn = shutdownGrace;
         // processShutdownEvent kills every pod with the capped grace period, those already terminating too.
         if (n.terminating !== undefined) n.terminating = n.terminating.map((t) => ({ pod: t.pod, killIn: Math.min(t.killIn, shutdownCap) }));
@@ -191,9 +209,12 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
     def<string>({
       name: 'kubelet-crash', budget: 'kubeletCrash', actor: 'fault', params: nodes,
       enabled: (s, p) => s.nodes[nodeIndex(p)].up && s.nodes[nodeIndex(p)].kubeletUp,
-      recipe: (d, p) => {
+      recipe: (d, p, s) => {
         // A shutdown under way was held only by the kubelet's inhibitor lock, which dies with it.
-        if (d.nodes[nodeIndex(p)].shutdownIn !== undefined) return powerOff(d.nodes[nodeIndex(p)]);
+        if (s.nodes[nodeIndex(p)].shutdownIn !== undefined) {
+          d.nodes[nodeIndex(p)] = castDraft(poweredOff(s.nodes[nodeIndex(p)]));
+          return;
+        }
         d.nodes[nodeIndex(p)].kubeletUp = false;
         d.nodes[nodeIndex(p)].heartbeatIn = 0;
         delete d.nodes[nodeIndex(p)].runtimeErrors; // its runtime state dies with it
@@ -247,17 +268,13 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
     def<string>({
       name: 'node-partition', budget: 'nodePartition', actor: 'fault', params: nodes,
       enabled: (s, p) => s.nodes[nodeIndex(p)].up && !s.nodes[nodeIndex(p)].partitioned,
-      recipe: (d, p) => {
-        d.nodes[nodeIndex(p)].partitioned = true;
-      },
+      step: (s, p) => withNode(s, nodeIndex(p), nodeWith(s.nodes[nodeIndex(p)], { partitioned: true })),
       summary: (p) => `${p} is cut off from the control plane (keeps running)`,
     }),
     def<string>({
       name: 'node-partition-heal', budget: 'nodePartitionHeal', actor: 'fault', params: nodes,
       enabled: (s, p) => s.nodes[nodeIndex(p)].partitioned,
-      recipe: (d, p) => {
-        d.nodes[nodeIndex(p)].partitioned = false;
-      },
+      step: (s, p) => withNode(s, nodeIndex(p), nodeWith(s.nodes[nodeIndex(p)], { partitioned: false })),
       summary: (p) => `the partition of ${p} heals`,
     }),
     def<string>({

@@ -48,7 +48,7 @@ import { type Draft } from 'immer';
 import { produce } from './immer.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { MAX_WAIT_FOR_CONTAINER_RUNTIME, RUNTIME_UP_PERIOD, shutdownGraceCap, terminationGraceOf } from './config.js';
-import { apiWith, candidateWith, ctrlWith, healthWith, nodeWith, stateWith, kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeIndex, nodeName, podIndex, addSorted, isTerminating, terminatingOf, KCM, type Candidate, type ClusterState, type NodeObject, type NodeReal, type PodObject, type Terminating } from './state.js';
+import { apiWith, candidateWith, ctrlWith, healthWith, nodeWith, poweredOff, stateWith, kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeIndex, nodeName, podIndex, addSorted, isTerminating, terminatingOf, KCM, type Candidate, type ClusterState, type NodeObject, type NodeReal, type PodObject, type Terminating } from './state.js';
 
 /** Nodes whose kubelet is due to renew its Lease. */
 export function heartbeatsDue(s: ClusterState): number[] {
@@ -313,18 +313,6 @@ export function kubeletStartAction(): ClusterAction {
   });
 }
 
-/** A node goes down (a crash, or the end of a shutdown): its containers and kubelet stop. */
-export function powerOff(n: Draft<NodeReal>): void {
-  n.up = false;
-  n.kubeletUp = false;
-  n.running = [];
-  delete n.terminating;
-  delete n.shutdownIn;
-  delete n.booting; // a restart starts its kubelet anyway
-  n.heartbeatIn = 0; // a dead kubelet keeps no timer (a restart sets it anyway)
-  delete n.runtimeErrors;
-}
-
 /** Nodes whose shutdown may proceed: the kubelet is done (pods stopped and reported) or the delay is over. */
 function powerOffsDue(s: ClusterState): number[] {
   const out: number[] = [];
@@ -346,10 +334,11 @@ export function powerOffAction(): ClusterAction {
     name: 'node-power-off',
     urgent: true,
     enabled: (s) => powerOffsDue(s).length > 0,
-    apply: (s) =>
-      produce(s, (d) => {
-        for (const n of powerOffsDue(s)) powerOff(d.nodes[n]);
-      }),
+    apply: (s) => {
+      const nodes = s.nodes.slice();
+      for (const n of powerOffsDue(s)) nodes[n] = poweredOff(s.nodes[n]);
+      return stateWith(s, { nodes });
+    },
     describe: (b) => {
       const due = powerOffsDue(b);
       const parts = due.map((n) => (b.nodes[n].shutdownIn! <= 0 ? `${nodeName(n)} powers off: the shutdown delay is over${b.nodes[n].running.length ? ` (${b.nodes[n].running.join(', ')} still running)` : ''}` : `${nodeName(n)} powers off: its kubelet has stopped its pods`));

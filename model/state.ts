@@ -213,45 +213,59 @@ export interface NodeTimers {
   readonly shutdownIn: number | undefined;
 }
 
+/** What `nodeWith` may replace: the required fields of a node (the optional ones are kept). */
+export type NodePatch = Partial<Omit<NodeTimers, 'terminating' | 'shutdownIn'> & Pick<NodeReal, 'up' | 'kubeletUp' | 'partitioned' | 'running' | 'runtimeUp' | 'statusStuck'>>;
+
 /**
  * `node` with its timers replaced, written field by field rather than spread: the nodes of a
  * search then share a few object shapes, where a spread over nodes of every origin falls to the
  * engine's slow generic copy (most of the tick's time).
  */
 export function nodeWithTimers(node: NodeReal, t: NodeTimers): NodeReal {
+  return buildNode(node, t, t.terminating, t.shutdownIn, true);
+}
+
+/** `node` with some of its required fields replaced (every other field kept), field by field. */
+export function nodeWith(node: NodeReal, patch: NodePatch): NodeReal {
+  return buildNode(node, patch, node.terminating, node.shutdownIn, true);
+}
+
+/**
+ * A node from `node` and `patch`, with `terminating` and `shutdownIn` as given (undefined: left
+ * out), and `booting` and `runtimeErrors` kept or left out.
+ */
+function buildNode(node: NodeReal, patch: NodePatch, terminating: readonly Terminating[] | undefined, shutdownIn: number | undefined, keepBootAndRuntime: boolean): NodeReal {
   const out: { -readonly [K in keyof NodeReal]: NodeReal[K] } = {
-    up: node.up,
-    kubeletUp: node.kubeletUp,
-    partitioned: node.partitioned,
-    heartbeatIn: t.heartbeatIn,
-    running: node.running,
-    sinceHeartbeat: t.sinceHeartbeat,
-    sinceNoExecute: t.sinceNoExecute,
-    runtimeUp: node.runtimeUp,
-    statusStuck: node.statusStuck,
-    liveFor: t.liveFor,
-    runtimeDownFor: t.runtimeDownFor,
+    up: patch.up ?? node.up,
+    kubeletUp: patch.kubeletUp ?? node.kubeletUp,
+    partitioned: patch.partitioned ?? node.partitioned,
+    heartbeatIn: patch.heartbeatIn ?? node.heartbeatIn,
+    running: patch.running ?? node.running,
+    sinceHeartbeat: patch.sinceHeartbeat ?? node.sinceHeartbeat,
+    sinceNoExecute: patch.sinceNoExecute ?? node.sinceNoExecute,
+    runtimeUp: patch.runtimeUp ?? node.runtimeUp,
+    statusStuck: patch.statusStuck ?? node.statusStuck,
+    liveFor: patch.liveFor ?? node.liveFor,
+    runtimeDownFor: patch.runtimeDownFor ?? node.runtimeDownFor,
   };
-  if (t.terminating !== undefined) out.terminating = t.terminating;
-  if (node.runtimeErrors !== undefined) out.runtimeErrors = node.runtimeErrors;
+  if (terminating !== undefined) out.terminating = terminating;
+  if (node.runtimeErrors !== undefined && keepBootAndRuntime) out.runtimeErrors = node.runtimeErrors;
   if (node.podWatchStuck !== undefined) out.podWatchStuck = node.podWatchStuck;
-  if (node.booting !== undefined) out.booting = node.booting;
-  if (t.shutdownIn !== undefined) out.shutdownIn = t.shutdownIn;
+  if (node.booting !== undefined && keepBootAndRuntime) out.booting = node.booting;
+  if (shutdownIn !== undefined) out.shutdownIn = shutdownIn;
   return out;
 }
 
-/** `node` with some of its timers replaced (the others and every other field kept), field by field. */
-export function nodeWith(node: NodeReal, patch: Partial<Omit<NodeTimers, 'terminating' | 'shutdownIn'>>): NodeReal {
-  return nodeWithTimers(node, {
-    heartbeatIn: patch.heartbeatIn ?? node.heartbeatIn,
-    sinceHeartbeat: patch.sinceHeartbeat ?? node.sinceHeartbeat,
-    sinceNoExecute: patch.sinceNoExecute ?? node.sinceNoExecute,
-    liveFor: patch.liveFor ?? node.liveFor,
-    runtimeDownFor: patch.runtimeDownFor ?? node.runtimeDownFor,
-    terminating: node.terminating,
-    shutdownIn: node.shutdownIn,
-  });
+/**
+ * A node that goes down (a crash, or the end of a shutdown): its containers and kubelet stop, its
+ * pods' grace periods, a shutdown under way and its runtime state go with them, and a dead kubelet
+ * keeps no timer (a restart sets it anyway).
+ */
+export function poweredOff(node: NodeReal): NodeReal {
+  return buildNode(node, { up: false, kubeletUp: false, running: NO_RUNNING, heartbeatIn: 0 }, undefined, undefined, false);
 }
+
+const NO_RUNNING: readonly string[] = Object.freeze([]);
 
 /** A pod's containers between SIGTERM and their exit (kubelet pod_workers.go `killPod`). */
 export interface Terminating {

@@ -5,7 +5,7 @@
  * each copy keeps it.
  */
 import { describe, expect, it } from 'vitest';
-import { API_STATE_FIELDS, apiWith, CLUSTER_STATE_FIELDS, healthWith, NODE_HEALTH_FIELDS, NODE_REAL_FIELDS, nodeWith, nodeWithTimers, stateWith, type ApiState, type ClusterState, type NodeHealth, type NodeReal } from '../../model/state.js';
+import { API_STATE_FIELDS, apiWith, CLUSTER_STATE_FIELDS, healthWith, NODE_HEALTH_FIELDS, NODE_REAL_FIELDS, nodeWith, nodeWithTimers, poweredOff, stateWith, type ApiState, type ClusterState, type NodeHealth, type NodeReal } from '../../model/state.js';
 
 /** An object with a distinct value in every listed field. */
 function filled<T>(fields: Readonly<Record<string, true>>): T {
@@ -40,5 +40,12 @@ describe('field-by-field copies', () => {
     expect(apiWith(api, { pods: [] })).toEqual({ ...api, pods: [] });
     const node = filled<NodeReal>(NODE_REAL_FIELDS);
     expect(nodeWith(node, { heartbeatIn: 10, sinceHeartbeat: 0 })).toEqual({ ...node, heartbeatIn: 10, sinceHeartbeat: 0 });
+  });
+
+  it('should power a node off as the kubelet and systemd do: containers, kubelet, grace periods, shutdown and runtime state gone, the rest kept', () => {
+    const node = filled<NodeReal>(NODE_REAL_FIELDS);
+    const { terminating: _t, shutdownIn: _s, booting: _b, runtimeErrors: _r, ...kept } = node;
+    expect(poweredOff(node)).toEqual({ ...kept, up: false, kubeletUp: false, running: [], heartbeatIn: 0 });
+    expect(nodeWith(node, { partitioned: true })).toEqual({ ...node, partitioned: true });
   });
 });
