@@ -31,12 +31,12 @@ export function hashBytes(view: ArrayBufferView): Fingerprint {
 }
 
 /**
- * xxh64 of a key's bytes seeded with the xxh64 of `text` (a state's observers, `kernel.ts`): one
- * pass over the bytes, with no hex rendering of their hash to join to the text.
+ * xxh64 of a key's bytes seeded with `seed` (the hash of a state's observers' text, `kernel.ts`):
+ * one pass over the bytes, with no hex rendering of their hash to join to the text.
  */
-export function hashBytesWith(view: ArrayBufferView, text: string): Fingerprint {
+export function hashBytesSeeded(view: ArrayBufferView, seed: bigint): Fingerprint {
   const bytes = view instanceof Uint8Array ? view : new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-  const h = h64Raw(bytes, h64(text));
+  const h = h64Raw(bytes, seed);
   return (h === 0n ? 1n : h) as Fingerprint;
 }
 

@@ -6,7 +6,7 @@
  * one enumeration of a state's candidates.
  */
 import { getHeapStatistics } from 'node:v8';
-import { encode, fingerprint, hashBytesWith, hashString, type Fingerprint } from './fingerprint.js';
+import { encode, fingerprint, hashBytesSeeded, hashString, type Fingerprint } from './fingerprint.js';
 import type { VisitedSet } from './fingerprintTable.js';
 import { GrowableInt32Array } from './growableArray.js';
 import type { Model } from './model.js';
@@ -41,13 +41,24 @@ export function observedText<S>(observers: readonly Observer<S, unknown>[], obse
   return text;
 }
 
+/** The last observers' states seen by `fingerprintWithObservers`, and their text's hash. */
+const seedOf: { observed: readonly unknown[] | undefined; observers: readonly unknown[] | undefined; seed: bigint } = { observed: undefined, observers: undefined, seed: 0n };
+
 /**
  * The fingerprint of a state with its observers' states, as every search computes it: the key
  * alone when there are no observers.
  */
 export function fingerprintWithObservers<S>(key: unknown, observers: readonly Observer<S, unknown>[], observed: readonly unknown[]): Fingerprint {
   if (observers.length === 0) return fingerprint(key);
-  if (ArrayBuffer.isView(key)) return hashBytesWith(key, observedText(observers, observed));
+  if (ArrayBuffer.isView(key)) {
+    // Successors share their parent's observers' array when no observer moved: one seed for them.
+    if (observed !== seedOf.observed || observers !== seedOf.observers) {
+      seedOf.observed = observed;
+      seedOf.observers = observers;
+      seedOf.seed = hashString(observedText(observers, observed));
+    }
+    return hashBytesSeeded(key, seedOf.seed);
+  }
   return hashString(encode(key) + observedText(observers, observed));
 }
 

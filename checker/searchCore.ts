@@ -251,7 +251,7 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
       const label = hasStepWatchers || this.watchesSteps ? labelOf(def, param) : undefined;
       if (label !== undefined) {
         for (const ap of actionProperties) if (!this.found.has(ap.id) && !ap.holds(state, label, next)) this.decide(ap.id, { id, ordinal });
-        if (this.observers.length) nextObserved = this.observers.map((ob, i) => ob.step(observed[i], state, label, next));
+        if (this.observers.length) nextObserved = stepObservers(this.observers, observed, state, label, next);
       }
       // A step that returns its own state (immer does when a recipe changes nothing) is a
       // self-loop: counted as generated, never hashed again.
@@ -389,4 +389,20 @@ export class FewestFaultsSearch<S> extends Search<S> {
   private consider(at: Discovery, faults: number): void {
     if (this.best === undefined || faults < this.best.faults) this.best = { at, faults };
   }
+}
+
+/**
+ * The observers' states after a step: `observed` itself when none changed (most steps), so the
+ * successors of a state and their own successors share one array, and what is derived from it
+ * (the fingerprint's seed, `fingerprintWithObservers`) is computed once for them.
+ */
+function stepObservers<S>(observers: readonly Observer<S, unknown>[], observed: readonly unknown[], state: S, label: ActionLabel, next: S): readonly unknown[] {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < observers.length; i++) {
+    const v = observers[i].step(observed[i], state, label, next);
+    if (out === undefined && Object.is(v, observed[i])) continue;
+    out ??= observed.slice(0, i);
+    out.push(v);
+  }
+  return out ?? observed;
 }
