@@ -9,7 +9,7 @@ import { getHeapStatistics } from 'node:v8';
 import { encode, fingerprint, hashBytesSeeded, hashString, type Fingerprint } from './fingerprint.js';
 import type { VisitedSet } from './fingerprintTable.js';
 import { GrowableInt32Array } from './growableArray.js';
-import type { Model } from './model.js';
+import type { ActionLabel, Model } from './model.js';
 import { MemoryGuard, memoryBound } from './memory.js';
 import type { CheckOptions } from './options.js';
 import type { ActionProperty, Invariant, Observer, Property, Reachability } from './properties.js';
@@ -262,4 +262,20 @@ export class StateStore<K> {
   private linkOf(id: number): Discovery {
     return this.relinked?.get(id) ?? { id: this.parents.at(id), ordinal: this.ordinals.at(id) };
   }
+}
+
+/**
+ * The observers' states after a step: `observed` itself when none changed (most steps), so the
+ * successors of a state and their own successors share one array, and what is derived from it
+ * (the fingerprint's seed, `fingerprintWithObservers`) is computed once for them.
+ */
+export function stepObservers<S>(observers: readonly Observer<S, unknown>[], observed: readonly unknown[], state: S, label: ActionLabel, next: S): readonly unknown[] {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < observers.length; i++) {
+    const v = observers[i].step(observed[i], state, label, next);
+    if (out === undefined && Object.is(v, observed[i])) continue;
+    out ??= observed.slice(0, i);
+    out.push(v);
+  }
+  return out ?? observed;
 }

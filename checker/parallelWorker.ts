@@ -10,7 +10,7 @@ import { receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_
 import { CheckerErrorCode, KubecheckError } from './errors.js';
 import { FingerprintTable } from './fingerprintTable.js';
 import type { Model } from './model.js';
-import { Budget, fingerprintWithObservers, keyFunction, NO_OBSERVERS, PropertySet } from './kernel.js';
+import { Budget, fingerprintWithObservers, keyFunction, NO_OBSERVERS, PropertySet, stepObservers } from './kernel.js';
 import { forEachSuccessor, labelOf } from './successors.js';
 import type { BoundReached } from './result.js';
 import { postAndWake, type InitMessage, type MainMessage, type StepMessage, type StepReply, type WorkerData, type WorkerMessage } from './parallelProtocol.js';
@@ -166,7 +166,7 @@ class WorkerSearch {
               actionEvents[2 * j + 1] = ordinal;
             }
           }
-          if (observers.length) nextObserved = observers.map((ob, k) => ob.step(observed[k], state, label, next));
+          if (observers.length) nextObserved = stepObservers(observers, observed, state, label, next);
         }
         if (next === state && nextObserved === observed) return; // a self-loop: generated, never stored
         const fp = fingerprintWithObservers(this.key(next), observers, nextObserved);

@@ -6,7 +6,7 @@
 import { exactEncoding, type Fingerprint } from './fingerprint.js';
 import { FingerprintTable, type VisitedSet } from './fingerprintTable.js';
 import type { ActionLabel, Model } from './model.js';
-import { BEYOND_DEPTH, BEYOND_STATES, Budget, fingerprintWithObservers, keyFunction, NO_OBSERVERS, observedText, PropertySet, SEEN, StateStore, type Discovery } from './kernel.js';
+import { BEYOND_DEPTH, BEYOND_STATES, Budget, fingerprintWithObservers, stepObservers, keyFunction, NO_OBSERVERS, observedText, PropertySet, SEEN, StateStore, type Discovery } from './kernel.js';
 import type { CheckOptions, SearchVisitor } from './options.js';
 import type { Observer, Property } from './properties.js';
 import { outcomeOf, type BoundReached, type CheckResult, type Path, type PropertyStatus, type SearchStats, type Trace, type Verdict } from './result.js';
@@ -391,18 +391,3 @@ export class FewestFaultsSearch<S> extends Search<S> {
   }
 }
 
-/**
- * The observers' states after a step: `observed` itself when none changed (most steps), so the
- * successors of a state and their own successors share one array, and what is derived from it
- * (the fingerprint's seed, `fingerprintWithObservers`) is computed once for them.
- */
-function stepObservers<S>(observers: readonly Observer<S, unknown>[], observed: readonly unknown[], state: S, label: ActionLabel, next: S): readonly unknown[] {
-  let out: unknown[] | undefined;
-  for (let i = 0; i < observers.length; i++) {
-    const v = observers[i].step(observed[i], state, label, next);
-    if (out === undefined && Object.is(v, observed[i])) continue;
-    out ??= observed.slice(0, i);
-    out.push(v);
-  }
-  return out ?? observed;
-}
