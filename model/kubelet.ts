@@ -48,7 +48,7 @@ import { type Draft } from 'immer';
 import { produce } from './immer.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { MAX_WAIT_FOR_CONTAINER_RUNTIME, RUNTIME_UP_PERIOD, shutdownGraceCap, terminationGraceOf } from './config.js';
-import { apiWith, candidateWith, ctrlWith, healthWith, nodeWith, poweredOff, stateWith, kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeIndex, nodeName, podIndex, addSorted, isTerminating, terminatingOf, KCM, type Candidate, type ClusterState, type NodeObject, type NodeReal, type PodObject, type Terminating } from './state.js';
+import { apiWith, candidateWith, ctrlWith, healthWith, nodeWith, nodeWithContainers, poweredOff, stateWith, kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeIndex, nodeName, podIndex, addSorted, isTerminating, terminatingOf, KCM, type Candidate, type ClusterState, type NodeObject, type NodeReal, type PodObject, type Terminating } from './state.js';
 
 /** Nodes whose kubelet is due to renew its Lease. */
 export function heartbeatsDue(s: ClusterState): number[] {
@@ -232,9 +232,8 @@ function containersGone(s: ClusterState, n: number, names: readonly string[]): C
   const node = s.nodes[n];
   const running = node.running.filter((r) => !names.includes(r));
   const terminating = terminatingOf(node).filter((t) => !names.includes(t.pod));
-  const { terminating: _before, ...rest } = node;
   const nodes = s.nodes.slice();
-  nodes[n] = terminating.length > 0 ? { ...rest, running, terminating } : { ...rest, running };
+  nodes[n] = nodeWithContainers(node, running, terminating.length > 0 ? terminating : undefined);
   let pods = s.api.pods;
   for (const name of names) pods = reportShutdownStop(s, pods, n, name);
   return stateWith(s, { nodes, api: pods === s.api.pods ? s.api : apiWith(s.api, { pods }) });
@@ -440,25 +439,40 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
         for (let n = 0; n < s.nodes.length; n++) if (syncWork(s, n) !== undefined) return true;
         return false;
       },
-      apply: (s) =>
-        produce(s, (d) => {
-          for (let n = 0; n < s.nodes.length; n++) {
-            const w = syncWork(s, n);
-            if (w === undefined) continue;
-            const running = d.nodes[n].running as string[];
-            for (const name of w.start) addSorted(running, name);
-            const down = s.nodes[n].shutdownIn !== undefined;
-            if (w.stop.length) {
-              // Grace periods already running were capped when the shutdown began (node-shutdown).
-              const terminating: Terminating[] = [...terminatingOf(s.nodes[n])];
-              for (const name of w.stop) terminating.push({ pod: name, killIn: graceOf(name, down) });
-              terminating.sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
-              d.nodes[n].terminating = terminating;
-            }
-            if (w.finish.length) d.api.pods = d.api.pods.filter((p) => !w.finish.includes(p.name));
-            if (w.notReady === true) d.api.nodes[n]!.ready = 'False';
+      // Written without a draft (the kubelets' syncs are frequent steps): unchanged parts are shared.
+      apply: (s) => {
+        let nodes: NodeReal[] | undefined;
+        let pods = s.api.pods;
+        let apiNodes: (NodeObject | null)[] | undefined;
+        for (let n = 0; n < s.nodes.length; n++) {
+          const w = syncWork(s, n);
+          if (w === undefined) continue;
+          const node = s.nodes[n];
+          let running = node.running;
+          const start = w.start.filter((name) => !running.includes(name));
+          if (start.length > 0) running = [...running, ...start].sort();
+          let terminating = node.terminating;
+          if (w.stop.length) {
+            // Grace periods already running were capped when the shutdown began (node-shutdown).
+            const down = node.shutdownIn !== undefined;
+            const list: Terminating[] = [...terminatingOf(node)];
+            for (const name of w.stop) list.push({ pod: name, killIn: graceOf(name, down) });
+            terminating = list.sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
           }
-        }),
+          if (running !== node.running || terminating !== node.terminating) {
+            nodes ??= s.nodes.slice();
+            nodes[n] = nodeWithContainers(node, running, terminating);
+          }
+          if (w.finish.length) pods = pods.filter((p) => !w.finish.includes(p.name));
+          const obj = s.api.nodes[n];
+          if (w.notReady === true && obj !== null && obj.ready !== 'False') {
+            apiNodes ??= s.api.nodes.slice();
+            apiNodes[n] = { ready: 'False', unschedulable: obj.unschedulable, taints: obj.taints };
+          }
+        }
+        const api = pods === s.api.pods && apiNodes === undefined ? s.api : apiWith(s.api, { nodes: apiNodes ?? s.api.nodes, pods });
+        return nodes === undefined && api === s.api ? s : stateWith(s, { nodes: nodes ?? s.nodes, api });
+      },
       describe: (b) => {
         const parts: string[] = [];
         const actors: string[] = [];

@@ -287,19 +287,30 @@ export function nodeLifecycleActions(ctx: Ctx): ClusterAction[] {
       apply: (s, p) => {
         const c = idx(p.manager);
         const n = Number(p.node.slice(5)) - 1;
-        return produce(s, (d) => {
-          const node = d.api.nodes[n]!;
-          const want = node.ready === 'Unknown' ? 'unreachable:NoExecute' : 'not-ready:NoExecute';
-          const other = want === 'unreachable:NoExecute' ? 'not-ready:NoExecute' : 'unreachable:NoExecute';
-          const swap = node.taints.includes(other);
-          removeItem(node.taints, other);
-          addSorted(node.taints, want);
-          const ctrl = d.candidates[KCM][c].ctrl!;
-          if (!swap) {
-            const zone = ctrl.zones[ctx.zoneOfNode[n]];
-            zone.tokenIn = tokenInterval(ctx, zone.state, presentIn(s.api.nodes, ctx.nodesOfZone[ctx.zoneOfNode[n]]), ctrl.disruptionMode);
-          }
-        });
+        // Written without a draft (one of the frequent steps after a node is lost).
+        const node = s.api.nodes[n]!;
+        const want: Taint = node.ready === 'Unknown' ? 'unreachable:NoExecute' : 'not-ready:NoExecute';
+        const other: Taint = want === 'unreachable:NoExecute' ? 'not-ready:NoExecute' : 'unreachable:NoExecute';
+        const swap = node.taints.includes(other);
+        const taints = node.taints.filter((t) => t !== other);
+        if (!taints.includes(want)) {
+          taints.push(want);
+          taints.sort();
+        }
+        const apiNodes = s.api.nodes.slice();
+        apiNodes[n] = { ready: node.ready, unschedulable: node.unschedulable, taints };
+        let candidates = s.candidates;
+        if (!swap) {
+          const k = s.candidates[KCM][c];
+          const ctrl = k.ctrl!;
+          const z = ctx.zoneOfNode[n];
+          const zones = ctrl.zones.slice();
+          zones[z] = { state: ctrl.zones[z].state, tokenIn: tokenInterval(ctx, ctrl.zones[z].state, presentIn(s.api.nodes, ctx.nodesOfZone[z]), ctrl.disruptionMode) };
+          const managers = s.candidates[KCM].slice();
+          managers[c] = candidateWith(k, { ctrl: ctrlWith(ctrl, { zones }) });
+          candidates = [managers, s.candidates[1]] as unknown as ClusterState['candidates'];
+        }
+        return stateWith(s, { api: apiWith(s.api, { nodes: apiNodes }), candidates });
       },
       describe: (_b, p, a) => {
         const n = Number(p.node.slice(5)) - 1;

@@ -230,6 +230,11 @@ export function nodeWith(node: NodeReal, patch: NodePatch): NodeReal {
   return buildNode(node, patch, node.terminating, node.shutdownIn, true);
 }
 
+/** `node` with the containers running and terminating on it replaced (undefined `terminating`: none), field by field. */
+export function nodeWithContainers(node: NodeReal, running: readonly string[], terminating: readonly Terminating[] | undefined): NodeReal {
+  return buildNode(node, { running }, terminating, node.shutdownIn, true);
+}
+
 /**
  * A node from `node` and `patch`, with `terminating` and `shutdownIn` as given (undefined: left
  * out), and `booting` and `runtimeErrors` kept or left out.
