@@ -25,9 +25,14 @@ const SCRATCH_64 = new BigUint64Array(1);
 /** A 32-bit half of SCRATCH_64[0] (the low one on little-endian machines); either is well mixed. */
 const SCRATCH_32 = new Uint32Array(SCRATCH_64.buffer);
 
-/** A visited set of BigInt fingerprints, each with an id: the order it was added in. */
+/**
+ * A visited set of BigInt fingerprints, each with an id: the order it was added in. Keys are kept
+ * as their two 32-bit halves, interleaved in one `Uint32Array`, so a probe compares numbers and
+ * allocates nothing (reading a `BigUint64Array` makes a BigInt per element read). A fingerprint is
+ * never 0 (`fingerprint.ts`), so (0, 0) marks an empty slot.
+ */
 export class FingerprintTable implements VisitedSet<Fingerprint> {
-  private keys: BigUint64Array;
+  private keys: Uint32Array;
   private ids: Uint32Array;
   private mask: number;
   private bits: number;
@@ -35,7 +40,7 @@ export class FingerprintTable implements VisitedSet<Fingerprint> {
 
   constructor(initialBits = INITIAL_BITS) {
     this.bits = initialBits;
-    this.keys = new BigUint64Array(1 << initialBits);
+    this.keys = new Uint32Array(2 << initialBits);
     this.ids = new Uint32Array(1 << initialBits);
     this.mask = (1 << initialBits) - 1;
   }
@@ -47,7 +52,7 @@ export class FingerprintTable implements VisitedSet<Fingerprint> {
 
   /** Slots allocated (a power of two). */
   get capacity(): number {
-    return this.keys.length;
+    return this.ids.length;
   }
 
   /** Bytes held by the table's arrays. */
@@ -55,22 +60,22 @@ export class FingerprintTable implements VisitedSet<Fingerprint> {
     return this.keys.byteLength + this.ids.byteLength;
   }
 
-  private slot(fp: bigint): number {
-    // The low bits of xxh64 are well mixed; take them as the home slot. Read through a typed
-    // array view, which (unlike BigInt arithmetic) allocates nothing.
-    SCRATCH_64[0] = fp;
-    return SCRATCH_32[0] & this.mask;
-  }
-
   /** The id stored with `fp`, or -1 if absent. */
   get(fp: Fingerprint): number {
+    // The low bits of xxh64 are well mixed; take them as the home slot. The halves are read
+    // through a typed array view, which (unlike BigInt arithmetic) allocates nothing.
+    SCRATCH_64[0] = fp;
+    const lo = SCRATCH_32[0];
+    const hi = SCRATCH_32[1];
     const keys = this.keys;
-    let i = this.slot(fp);
+    const mask = this.mask;
+    let i = lo & mask;
     for (;;) {
-      const k = keys[i];
-      if (k === fp) return this.ids[i];
-      if (k === 0n) return -1;
-      i = (i + 1) & this.mask;
+      const k0 = keys[2 * i];
+      const k1 = keys[2 * i + 1];
+      if (k0 === lo && k1 === hi) return this.ids[i];
+      if ((k0 | k1) === 0) return -1;
+      i = (i + 1) & mask;
     }
   }
 
@@ -80,18 +85,24 @@ export class FingerprintTable implements VisitedSet<Fingerprint> {
 
   /** Stores `fp` unless present, with the next id (the number stored before); whether it was new. */
   add(fp: Fingerprint): boolean {
-    if ((this.count + 1) * 2 > this.keys.length) this.grow();
+    if ((this.count + 1) * 2 > this.ids.length) this.grow();
+    SCRATCH_64[0] = fp;
+    const lo = SCRATCH_32[0];
+    const hi = SCRATCH_32[1];
     const keys = this.keys;
-    let i = this.slot(fp);
+    const mask = this.mask;
+    let i = lo & mask;
     for (;;) {
-      const k = keys[i];
-      if (k === fp) return false;
-      if (k === 0n) {
-        keys[i] = fp;
+      const k0 = keys[2 * i];
+      const k1 = keys[2 * i + 1];
+      if (k0 === lo && k1 === hi) return false;
+      if ((k0 | k1) === 0) {
+        keys[2 * i] = lo;
+        keys[2 * i + 1] = hi;
         this.ids[i] = this.count++;
         return true;
       }
-      i = (i + 1) & this.mask;
+      i = (i + 1) & mask;
     }
   }
 
@@ -99,17 +110,20 @@ export class FingerprintTable implements VisitedSet<Fingerprint> {
     const oldKeys = this.keys;
     const oldIds = this.ids;
     this.bits++;
-    if (this.bits > 31) throw new RangeError("fingerprint table is full (2^30 states)");
-    this.keys = new BigUint64Array(2 ** this.bits);
+    if (this.bits > 30) throw new RangeError("fingerprint table is full (2^29 states)");
+    this.keys = new Uint32Array(2 * 2 ** this.bits);
     this.ids = new Uint32Array(2 ** this.bits);
     this.mask = 2 ** this.bits - 1;
     const keys = this.keys;
-    for (let j = 0; j < oldKeys.length; j++) {
-      const fp = oldKeys[j];
-      if (fp === 0n) continue;
-      let i = this.slot(fp);
-      while (keys[i] !== 0n) i = (i + 1) & this.mask;
-      keys[i] = fp;
+    const mask = this.mask;
+    for (let j = 0; j < oldIds.length; j++) {
+      const lo = oldKeys[2 * j];
+      const hi = oldKeys[2 * j + 1];
+      if ((lo | hi) === 0) continue;
+      let i = lo & mask;
+      while ((keys[2 * i] | keys[2 * i + 1]) !== 0) i = (i + 1) & mask;
+      keys[2 * i] = lo;
+      keys[2 * i + 1] = hi;
       this.ids[i] = oldIds[j];
     }
   }
