@@ -17,10 +17,9 @@
  * compare-and-swap refuses the first two. A pod it has bound stays assumed in its cache, and one
  * refused goes back to the queue, until a watch event about it arrives.
  */
-import { produce } from './immer.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { schedulerAwait, schedulerView, schedulerWaiting } from './informers.js';
-import { byShape, acting, candidateName, canWrite, nodeIndex, nodeName, SCHED, type ClusterState, type NodeObject, type PodObject, type Taint } from './state.js';
+import { apiWith, candidateWith, podWith, stateWith, withCandidate, byShape, acting, candidateName, canWrite, nodeIndex, nodeName, SCHED, type ClusterState, type NodeObject, type PodObject, type Taint } from './state.js';
 
 const TOLERATED: readonly Taint[] = ['unreachable:NoExecute', 'not-ready:NoExecute'];
 const untolerated = (t: Taint): boolean => !TOLERATED.includes(t);
@@ -108,9 +107,8 @@ export function schedulerActions(ctx: Ctx): ClusterAction[] {
       },
       apply: (s, p) => {
         const pod = nextPending(ctx, schedulerView(s, schedIdx(p.scheduler)))!;
-        return produce(s, (d) => {
-          d.candidates[SCHED][schedIdx(p.scheduler)].assumed = { pod: pod.name, node: nodeIndex(p.node) };
-        });
+        const c = schedIdx(p.scheduler);
+        return withCandidate(s, SCHED, c, candidateWith(s.candidates[SCHED][c], { assumed: { pod: pod.name, node: nodeIndex(p.node) } }));
       },
       describe: (b, p) => {
         const alone = actingSchedulers(b).length === 1;
@@ -126,11 +124,9 @@ export function schedulerActions(ctx: Ctx): ClusterAction[] {
         const c = schedIdx(p);
         const assumed = s.candidates[SCHED][c].assumed!;
         const conflict = canWrite(s, s.candidates[SCHED][c].partitioned) ? bindingConflict(s, assumed.pod) : 'no API';
-        const next = produce(s, (d) => {
-          d.candidates[SCHED][c].assumed = null;
-          if (conflict !== undefined) return; // ForgetPod: the pod goes back to the queue
-          d.api.pods.find((q) => q.name === assumed.pod)!.nodeName = assumed.node;
-        });
+        const forgot = withCandidate(s, SCHED, c, candidateWith(s.candidates[SCHED][c], { assumed: null }));
+        // Refused: ForgetPod, the pod goes back to the queue.
+        const next = conflict !== undefined ? forgot : stateWith(forgot, { api: apiWith(s.api, { pods: s.api.pods.map((q) => (q.name === assumed.pod ? podWith(q, { nodeName: assumed.node }) : q)) }) });
         // With a cache: bound, the pod stays assumed; refused, it waits in the backoff queue; both until its watch event.
         return schedulerAwait(next, c, assumed.pod);
       },

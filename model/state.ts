@@ -433,6 +433,26 @@ export function candidateWith(k: Candidate, patch: Partial<Candidate>): Candidat
   };
 }
 
+/** Every field of `PodObject`, optional ones included (see `NODE_REAL_FIELDS`). */
+export const POD_OBJECT_FIELDS = { name: true, workload: true, nodeName: true, deletion: true, tolerations: true, replacement: true, uid: true } as const satisfies Record<keyof PodObject, true>;
+
+/** `{ ...p, ...patch }` for a pod's node and deletion, field by field (see `nodeWithTimers`). */
+export function podWith(p: PodObject, patch: Partial<Pick<PodObject, 'nodeName' | 'deletion'>>): PodObject {
+  const nodeName = patch.nodeName ?? p.nodeName;
+  const deletion = patch.deletion !== undefined ? patch.deletion : p.deletion;
+  return p.uid === undefined
+    ? { name: p.name, workload: p.workload, nodeName, deletion, tolerations: p.tolerations, replacement: p.replacement }
+    : { name: p.name, workload: p.workload, nodeName, deletion, tolerations: p.tolerations, replacement: p.replacement, uid: p.uid };
+}
+
+/** `s` with candidate c of election e replaced (the lists copied, field by field for the state). */
+export function withCandidate(s: ClusterState, e: number, c: number, k: Candidate): ClusterState {
+  const list = s.candidates[e].slice();
+  list[c] = k;
+  const candidates = (e === 0 ? [list, s.candidates[1]] : [s.candidates[0], list]) as unknown as ClusterState['candidates'];
+  return stateWith(s, { candidates });
+}
+
 /** Every field of `ApiState`, optional ones included (see `NODE_REAL_FIELDS`). */
 export const API_STATE_FIELDS = { nodes: true, pods: true, leases: true, scale: true } as const satisfies Record<keyof ApiState, true>;
 

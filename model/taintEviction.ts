@@ -10,9 +10,8 @@
  * and stays so until its kubelet confirms. A new leader starts with no schedule, so a failover
  * restarts the countdown (issue #108268).
  */
-import { produce } from './immer.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { byShape, acting, canWrite, hasTaint, KCM, podIndex, type ClusterState, type ControllerManagerLocal, type NodeObject, type PodObject } from './state.js';
+import { apiWith, candidateWith, ctrlWith, podWith, stateWith, withCandidate, byShape, acting, canWrite, hasTaint, KCM, podIndex, type ClusterState, type ControllerManagerLocal, type NodeObject, type PodObject } from './state.js';
 
 /**
  * The pod's tolerationSeconds for the condition NoExecute taint its node carries (the two are
@@ -113,11 +112,10 @@ export function taintEvictionActions(_ctx: Ctx): ClusterAction[] {
       apply: (s, p) => {
         const c = idx(p);
         const w = taintEvictionWork(s, c)!;
-        return produce(s, (d) => {
-          const ctrl = d.candidates[KCM][c].ctrl!;
-          const kept = ctrl.evictions.filter((x) => !w.cancel.includes(x.pod));
-          ctrl.evictions = [...kept, ...w.schedule].sort((a, b) => (a.pod < b.pod ? -1 : 1));
-        });
+        const k = s.candidates[KCM][c];
+        const kept = k.ctrl!.evictions.filter((x) => !w.cancel.includes(x.pod));
+        const evictions = [...kept, ...w.schedule].sort((a, b) => (a.pod < b.pod ? -1 : 1));
+        return withCandidate(s, KCM, c, candidateWith(k, { ctrl: ctrlWith(k.ctrl!, { evictions }) }));
       },
       describe: (b, p) => {
         const w = taintEvictionWork(b, idx(p))!;
@@ -138,11 +136,10 @@ export function taintEvictionActions(_ctx: Ctx): ClusterAction[] {
       apply: (s, p) => {
         const c = idx(p);
         const w = taintEvictionWork(s, c)!;
-        return produce(s, (d) => {
-          for (const pod of d.api.pods) if (w.evict.includes(pod.name)) pod.deletion = 'taint-eviction';
-          const ctrl = d.candidates[KCM][c].ctrl!;
-          ctrl.evictions = ctrl.evictions.filter((x) => !w.evict.includes(x.pod));
-        });
+        const k = s.candidates[KCM][c];
+        const evicted = withCandidate(s, KCM, c, candidateWith(k, { ctrl: ctrlWith(k.ctrl!, { evictions: k.ctrl!.evictions.filter((x) => !w.evict.includes(x.pod)) }) }));
+        const pods = s.api.pods.map((q) => (w.evict.includes(q.name) ? podWith(q, { deletion: 'taint-eviction' }) : q));
+        return stateWith(evicted, { api: apiWith(s.api, { pods }) });
       },
       describe: (b, p) => {
         const w = taintEvictionWork(b, idx(p))!;
