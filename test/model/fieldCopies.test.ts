@@ -5,7 +5,7 @@
  * each copy keeps it.
  */
 import { describe, expect, it } from 'vitest';
-import { API_STATE_FIELDS, apiWith, CLUSTER_STATE_FIELDS, healthWith, NODE_HEALTH_FIELDS, NODE_REAL_FIELDS, nodeWith, nodeWithTimers, poweredOff, stateWith, type ApiState, type ClusterState, type NodeHealth, type NodeReal } from '../../model/state.js';
+import { API_STATE_FIELDS, apiWith, POD_OBJECT_FIELDS, podWith, type PodObject, CLUSTER_STATE_FIELDS, healthWith, NODE_HEALTH_FIELDS, NODE_REAL_FIELDS, nodeWith, nodeWithTimers, poweredOff, stateWith, type ApiState, type ClusterState, type NodeHealth, type NodeReal } from '../../model/state.js';
 
 /** An object with a distinct value in every listed field. */
 function filled<T>(fields: Readonly<Record<string, true>>): T {
@@ -47,5 +47,11 @@ describe('field-by-field copies', () => {
     const { terminating: _t, shutdownIn: _s, booting: _b, runtimeErrors: _r, ...kept } = node;
     expect(poweredOff(node)).toEqual({ ...kept, up: false, kubeletUp: false, running: [], heartbeatIn: 0 });
     expect(nodeWith(node, { partitioned: true })).toEqual({ ...node, partitioned: true });
+  });
+
+  it('should keep every field of a pod object, its uid included, when its node or deletion changes', () => {
+    const pod = filled<PodObject>(POD_OBJECT_FIELDS);
+    expect(podWith(pod, {})).toEqual(pod);
+    expect(podWith(pod, { nodeName: 2, deletion: null })).toEqual({ ...pod, nodeName: 2, deletion: null });
   });
 });
