@@ -18,6 +18,8 @@ const UNITS_PER_SLOT = 3;
 /** Packed forms of the strings written so far (names come from a small set). */
 const packedStrings = new Map<string, readonly number[]>();
 const PACKED_LIMIT = 100_000;
+/** Strings longer than this are packed as they are written (names are short; long texts mostly unique). */
+const LONG_TEXT = 48;
 
 function packed(text: string): readonly number[] {
   let slots = packedStrings.get(text);
@@ -57,8 +59,19 @@ export class KeyBuffer {
 
   /** A string: its length, then its code units. */
   text(s: string): void {
+    if (s.length > LONG_TEXT) return this.longText(s);
     const p = packed(s);
     for (let i = 0; i < p.length; i++) this.num(p[i]);
+  }
+
+  /** A long string (a whole cache's contents, most of them seen once): packed as it is written, not kept. */
+  private longText(s: string): void {
+    this.num(s.length);
+    for (let i = 0; i < s.length; i += UNITS_PER_SLOT) {
+      let v = 0;
+      for (let j = i; j < i + UNITS_PER_SLOT; j++) v = v * 65536 + (j < s.length ? s.charCodeAt(j) : 0);
+      this.num(v);
+    }
   }
 
   /** Slot i as written. */

@@ -30,7 +30,7 @@ import { nodeLifecycleActions } from './nodeLifecycle.js';
 import { podGcActions } from './podGC.js';
 import { schedulerActions } from './scheduler.js';
 import type { ClusterState } from './state.js';
-import { canonicalize, canonicalKeyBytes } from './symmetry.js';
+import { canonicalize, canonicalKeyBytes, plainKeyBytes } from './symmetry.js';
 import { withPresentation } from './presentation.js';
 import { stateKey } from './key.js';
 import { garbageCollector } from './operator/garbageCollector.js';
@@ -392,7 +392,8 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
     initialStates: () => initialStates(ctx).map((s) => settle(withExtensions(extensions, s, config))),
     actions,
     properties: [],
-    ...(symmetry ? { canonicalize: (s: ClusterState) => canonicalize(ctx, s), canonicalView: (s: ClusterState) => canonicalKeyBytes(ctx, s) } : {}),
+    // Without symmetry every state is its own representative, and is keyed as numbers all the same.
+    ...(symmetry ? { canonicalize: (s: ClusterState) => canonicalize(ctx, s), canonicalView: (s: ClusterState) => canonicalKeyBytes(ctx, s) } : { canonicalize: (s: ClusterState) => s, canonicalView: plainKeyBytes }),
     view: stateKey,
     elapsed: (_b: ClusterState, a: ActionLabel) => (a.name === 'tick' ? ctx.tick : 0),
     describeStep: (b: ClusterState, a: ActionLabel, after: ClusterState): StepDescription => {

@@ -446,6 +446,17 @@ export function canonicalKeyBytes(ctx: Ctx, s: ClusterState): Uint8Array {
   return w.bytes();
 }
 
+/**
+ * `stateKey(s)` as numbers, under no permutation: the fingerprint of a state where nothing is
+ * merged by symmetry (informer caches, or symmetry turned off), written to the reused buffer as
+ * `canonicalKeyBytes` writes its key (the bytes are valid until the next call).
+ */
+export function plainKeyBytes(s: ClusterState): Uint8Array {
+  const w = keyBuffer.reset();
+  writeStateKey(w, s, IDENTITY_PLAN);
+  return w.bytes();
+}
+
 const daemonSetNamesCache = new WeakMap<Ctx, readonly string[]>();
 
 /** The names of the DaemonSets of the config. */
