@@ -38,7 +38,6 @@
  * The 100 ms NoExecute loop acts within the instant. Not modelled: MarkPodsNotReady (reflected
  * only through the StatefulSet's readiness check), pressure conditions.
  */
-import { produce } from './immer.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { apiWith, candidateWith, ctrlWith, healthWith, stateWith, byShape, acting, addSorted, candidateName, canWrite, KCM, nodeIndex, nodeName, removeItem, type ClusterState, type ControllerManagerLocal, type NodeObject, type Taint, type ZoneState } from './state.js';
 
@@ -76,19 +75,20 @@ export function wantedNoSchedule(node: NodeObject): Taint[] {
 
 const NO_SCHEDULE: readonly Taint[] = ['unreachable:NoSchedule', 'not-ready:NoSchedule', 'unschedulable:NoSchedule'];
 
-const mismatchOf = new WeakMap<NodeObject, boolean>();
-
-/** Whether a Node object's NoSchedule taints differ from its condition's (memoised per object: Node objects are shared across states). */
+/** Whether a Node object's NoSchedule taints differ from its condition's (its taints are sorted and distinct). */
 function noScheduleMismatch(node: NodeObject | null): boolean {
   if (node === null) return false;
-  let hit = mismatchOf.get(node);
-  if (hit === undefined) {
-    const want = wantedNoSchedule(node);
-    const have = node.taints.filter((t) => NO_SCHEDULE.includes(t));
-    hit = want.length !== have.length || want.some((t) => !have.includes(t));
-    mismatchOf.set(node, hit);
+  let unreachable = false;
+  let notReady = false;
+  let unschedulable = false;
+  const taints = node.taints;
+  for (let i = 0; i < taints.length; i++) {
+    const t = taints[i];
+    if (t === 'unreachable:NoSchedule') unreachable = true;
+    else if (t === 'not-ready:NoSchedule') notReady = true;
+    else if (t === 'unschedulable:NoSchedule') unschedulable = true;
   }
-  return hit;
+  return unreachable !== (node.ready === 'Unknown') || notReady !== (node.ready === 'False') || unschedulable !== node.unschedulable;
 }
 
 /** The NoExecute taint a not-Ready node should carry. */
@@ -258,14 +258,12 @@ export function nodeLifecycleActions(ctx: Ctx): ClusterAction[] {
         const k = s.candidates[KCM][idx(p)];
         return acting(k) && k.ctrl !== null && s.api.nodes.some(noScheduleMismatch) && canWrite(s, k.partitioned);
       },
-      apply: (s) =>
-        produce(s, (d) => {
-          for (const node of d.api.nodes) {
-            if (node === null || !noScheduleMismatch(node)) continue;
-            const want = wantedNoSchedule(node);
-            node.taints = [...node.taints.filter((t) => !NO_SCHEDULE.includes(t)), ...want].sort();
-          }
-        }),
+      apply: (s) => {
+        const nodes = s.api.nodes.map((node) =>
+          node === null || !noScheduleMismatch(node) ? node : { ready: node.ready, unschedulable: node.unschedulable, taints: [...node.taints.filter((t) => !NO_SCHEDULE.includes(t)), ...wantedNoSchedule(node)].sort() },
+        );
+        return stateWith(s, { api: apiWith(s.api, { nodes }) });
+      },
       describe: (b, _p, a) => {
         const parts: string[] = [];
         b.api.nodes.forEach((n, i) => {
