@@ -268,8 +268,11 @@ export function backgroundActions(ctx: Ctx): ClusterAction[] {
   return [tickAction(ctx), ...acquireActions(ctx), containerExitAction(), ...(ctx.config.cluster.newNodes > 0 ? [kubeletStartAction()] : []), ...(runtimeMayFail(ctx) ? [runtimeCheckActions().background] : []), ...(informersOn(ctx) ? watchEventActions(ctx) : []), ...(ctx.config.faults.sequence.length > 0 ? [sequenceActions(ctx).free] : []), ...faultActions(ctx), ...operatorActions(ctx)];
 }
 
+/** The one candidate of an action without parameters (shared: asked in every state). */
+const NO_PARAMETER: readonly (JsonValue | undefined)[] = Object.freeze([undefined]);
+
 const paramsOf = (a: ClusterAction, s: ClusterState): readonly (JsonValue | undefined)[] =>
-  a.params === undefined ? [undefined] : typeof a.params === 'function' ? a.params(s) : a.params;
+  a.params === undefined ? NO_PARAMETER : typeof a.params === 'function' ? a.params(s) : a.params;
 
 function isClusterAction(a: ClusterAction | AnyActionDef<ClusterState>): a is ClusterAction {
   return 'urgent' in a && 'describe' in a;
