@@ -110,7 +110,7 @@ export class FingerprintTable implements VisitedSet<Fingerprint> {
     const oldKeys = this.keys;
     const oldIds = this.ids;
     this.bits++;
-    if (this.bits > 30) throw new RangeError("fingerprint table is full (2^29 states)");
+    if (this.bits > 31) throw new RangeError("fingerprint table is full (2^30 states)");
     this.keys = new Uint32Array(2 * 2 ** this.bits);
     this.ids = new Uint32Array(2 ** this.bits);
     this.mask = 2 ** this.bits - 1;

@@ -21,10 +21,11 @@ export const NO_OBSERVERS: readonly unknown[] = Object.freeze([]);
 
 /**
  * The function from a state to what is fingerprinted: view ∘ canonicalize, each when present
- * (the model's `canonicalView` when it gives one, under symmetry).
+ * (the model's `canonicalView` when it gives one, under symmetry, or when it has no canonicalize).
  */
 export function keyFunction<S>(model: Model<S>, symmetry: boolean): (state: S) => unknown {
-  if (symmetry && model.canonicalize && model.canonicalView) return (s) => (model.canonicalView as (s: S) => unknown)(s);
+  // A model without canonicalize may still give canonicalView: its view in a faster form.
+  if (model.canonicalView && (symmetry ? model.canonicalize !== undefined : model.canonicalize === undefined)) return (s) => (model.canonicalView as (s: S) => unknown)(s);
   const canonicalize = symmetry && model.canonicalize ? (s: S): S => (model.canonicalize as (s: S) => S)(s) : undefined;
   const view = model.view ? (s: S): unknown => (model.view as (s: S) => unknown)(s) : undefined;
   if (canonicalize && view) return (s) => view(canonicalize(s));
@@ -41,23 +42,35 @@ export function observedText<S>(observers: readonly Observer<S, unknown>[], obse
   return text;
 }
 
-/** The last observers' states seen by `fingerprintWithObservers`, and their text's hash. */
-const seedOf: { observed: readonly unknown[] | undefined; observers: readonly unknown[] | undefined; seed: bigint } = { observed: undefined, observers: undefined, seed: 0n };
+/**
+ * The last observers' states seen by `fingerprintWithObservers` (their values, copied: a caller
+ * may reuse its array, as random runs do) and their text's hash.
+ */
+const seedOf: { observers: readonly unknown[] | undefined; values: unknown[]; seed: bigint } = { observers: undefined, values: [], seed: 0n };
+
+/** Whether `observed` holds the values the seed was computed for. */
+function sameSeed(observers: readonly unknown[], observed: readonly unknown[]): boolean {
+  if (observers !== seedOf.observers) return false;
+  const values = seedOf.values;
+  for (let i = 0; i < observed.length; i++) if (!Object.is(observed[i], values[i])) return false;
+  return true;
+}
 
 /**
  * The fingerprint of a state with its observers' states, as every search computes it: the key
- * alone when there are no observers.
+ * alone when there are no observers. A numeric key is hashed seeded with the hash of the
+ * observers' text, which most successors share with their parent (computed once for them).
  */
 export function fingerprintWithObservers<S>(key: unknown, observers: readonly Observer<S, unknown>[], observed: readonly unknown[]): Fingerprint {
   if (observers.length === 0) return fingerprint(key);
   if (ArrayBuffer.isView(key)) {
-    // Successors share their parent's observers' array when no observer moved: one seed for them.
-    if (observed !== seedOf.observed || observers !== seedOf.observers) {
-      seedOf.observed = observed;
-      seedOf.observers = observers;
-      seedOf.seed = hashString(observedText(observers, observed));
-    }
-    return hashBytesSeeded(key, seedOf.seed);
+    if (sameSeed(observers, observed)) return hashBytesSeeded(key, seedOf.seed);
+    // The key may be a view of a buffer an observer's encoder could write again: kept first.
+    const bytes = new Uint8Array(key.buffer, key.byteOffset, key.byteLength).slice();
+    seedOf.observers = observers;
+    seedOf.values = observed.slice();
+    seedOf.seed = hashString(observedText(observers, observed));
+    return hashBytesSeeded(bytes, seedOf.seed);
   }
   return hashString(encode(key) + observedText(observers, observed));
 }

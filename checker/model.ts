@@ -107,7 +107,9 @@ export interface Model<S> {
    * without building the canonical state (faster: nothing is allocated for the orbit's
    * representative). Used for fingerprints under symmetry in place of the two steps; it must
    * tell states apart exactly as they do (equal on two states exactly when they are equal), in
-   * any form `view` may take (a string, a typed array's bytes).
+   * any form `view` may take (a string, a typed array's bytes). A model without `canonicalize`
+   * may give it too: it is then its `view` in a faster form (e.g. numbers where `view` is a
+   * readable string), used for every fingerprint, and it must tell states apart as `view` does.
    */
   canonicalView?(state: S): unknown;
   /**

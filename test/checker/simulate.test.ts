@@ -197,3 +197,29 @@ describe('minimizeTrace', () => {
     }
   });
 });
+
+describe('random exploration with observers and a numeric key', () => {
+  /** x in 0..3 keyed as bytes; `flip` keeps x and moves an observer that counts flips mod 2. */
+  const flips = observer<{ x: number }, number>({
+    id: 'flips',
+    description: 'counts flips mod 2',
+    initial: () => 0,
+    step: (o, _b, a) => (a.name === 'flip' ? 1 - o : o),
+    holds: () => true,
+    encode: (o) => String(o),
+  });
+  const model: Model<{ x: number }> = {
+    name: 'flip-counter',
+    initialStates: () => [{ x: 0 }],
+    actions: [action({ name: 'inc', apply: (s: { x: number }) => ({ x: (s.x + 1) % 4 }) }), action({ name: 'flip', apply: (s: { x: number }) => ({ x: s.x }) })],
+    properties: [flips],
+    view: (s) => new Uint8Array([s.x]),
+  };
+
+  it('should count a state once per observer value, as the exhaustive search does', () => {
+    // A run reuses its observers' array step after step: the observers' part of the fingerprint
+    // must follow its values, not the array's identity.
+    expect(check(model).stats.distinctStates).toBe(8);
+    expect(simulate(model, { seed: 1, runs: 200, maxSteps: 30 }).stats.distinctStates).toBe(8);
+  });
+});
