@@ -22,17 +22,35 @@ export interface VisitedSet<K> {
 
 const INITIAL_BITS = 16;
 const SCRATCH_64 = new BigUint64Array(1);
-/** A 32-bit half of SCRATCH_64[0] (the low one on little-endian machines); either is well mixed. */
-const SCRATCH_32 = new Uint32Array(SCRATCH_64.buffer);
+/** The 32-bit halves of SCRATCH_64[0] (the low one first on little-endian machines); either is well mixed. */
+const SCRATCH_32 = new Int32Array(SCRATCH_64.buffer);
+
+/**
+ * Stores the key (lo, hi) in the interleaved open-addressing `keys` (linear probing from slot
+ * `i`; (0, 0) marks an empty slot) unless present: the slot it went to, or -1 when it was there.
+ */
+function insertPair(keys: Int32Array, mask: number, i: number, lo: number, hi: number): number {
+  for (;;) {
+    const k0 = keys[2 * i];
+    const k1 = keys[2 * i + 1];
+    if (k0 === lo && k1 === hi) return -1;
+    if ((k0 | k1) === 0) {
+      keys[2 * i] = lo;
+      keys[2 * i + 1] = hi;
+      return i;
+    }
+    i = (i + 1) & mask;
+  }
+}
 
 /**
  * A visited set of BigInt fingerprints, each with an id: the order it was added in. Keys are kept
- * as their two 32-bit halves, interleaved in one `Uint32Array`, so a probe compares numbers and
+ * as their two 32-bit halves, interleaved in one `Int32Array`, so a probe compares numbers and
  * allocates nothing (reading a `BigUint64Array` makes a BigInt per element read). A fingerprint is
  * never 0 (`fingerprint.ts`), so (0, 0) marks an empty slot.
  */
 export class FingerprintTable implements VisitedSet<Fingerprint> {
-  private keys: Uint32Array;
+  private keys: Int32Array;
   private ids: Uint32Array;
   private mask: number;
   private bits: number;
@@ -40,7 +58,7 @@ export class FingerprintTable implements VisitedSet<Fingerprint> {
 
   constructor(initialBits = INITIAL_BITS) {
     this.bits = initialBits;
-    this.keys = new Uint32Array(2 << initialBits);
+    this.keys = new Int32Array(2 << initialBits);
     this.ids = new Uint32Array(1 << initialBits);
     this.mask = (1 << initialBits) - 1;
   }
@@ -88,22 +106,10 @@ export class FingerprintTable implements VisitedSet<Fingerprint> {
     if ((this.count + 1) * 2 > this.ids.length) this.grow();
     SCRATCH_64[0] = fp;
     const lo = SCRATCH_32[0];
-    const hi = SCRATCH_32[1];
-    const keys = this.keys;
-    const mask = this.mask;
-    let i = lo & mask;
-    for (;;) {
-      const k0 = keys[2 * i];
-      const k1 = keys[2 * i + 1];
-      if (k0 === lo && k1 === hi) return false;
-      if ((k0 | k1) === 0) {
-        keys[2 * i] = lo;
-        keys[2 * i + 1] = hi;
-        this.ids[i] = this.count++;
-        return true;
-      }
-      i = (i + 1) & mask;
-    }
+    const slot = insertPair(this.keys, this.mask, lo & this.mask, lo, SCRATCH_32[1]);
+    if (slot < 0) return false;
+    this.ids[slot] = this.count++;
+    return true;
   }
 
   private grow(): void {
@@ -111,7 +117,7 @@ export class FingerprintTable implements VisitedSet<Fingerprint> {
     const oldIds = this.ids;
     this.bits++;
     if (this.bits > 31) throw new RangeError("fingerprint table is full (2^30 states)");
-    this.keys = new Uint32Array(2 * 2 ** this.bits);
+    this.keys = new Int32Array(2 * 2 ** this.bits);
     this.ids = new Uint32Array(2 ** this.bits);
     this.mask = 2 ** this.bits - 1;
     const keys = this.keys;
@@ -119,12 +125,7 @@ export class FingerprintTable implements VisitedSet<Fingerprint> {
     for (let j = 0; j < oldIds.length; j++) {
       const lo = oldKeys[2 * j];
       const hi = oldKeys[2 * j + 1];
-      if ((lo | hi) === 0) continue;
-      let i = lo & mask;
-      while ((keys[2 * i] | keys[2 * i + 1]) !== 0) i = (i + 1) & mask;
-      keys[2 * i] = lo;
-      keys[2 * i + 1] = hi;
-      this.ids[i] = oldIds[j];
+      if ((lo | hi) !== 0) this.ids[insertPair(keys, mask, lo & mask, lo, hi)] = oldIds[j];
     }
   }
 }
@@ -187,21 +188,9 @@ export class FingerprintPairTable implements VisitedSet<Int32Array> {
     const hi = fp[1];
     const lo = (fp[0] | hi) === 0 ? 1 : fp[0];
     if ((this.count + 1) * 2 > this.keys.length >> 1) this.grow();
-    const keys = this.keys;
-    const mask = this.mask;
-    let i = this.home(lo, hi);
-    for (;;) {
-      const k0 = keys[2 * i];
-      const k1 = keys[2 * i + 1];
-      if (k0 === lo && k1 === hi) return false;
-      if ((k0 | k1) === 0) {
-        keys[2 * i] = lo;
-        keys[2 * i + 1] = hi;
-        this.count++;
-        return true;
-      }
-      i = (i + 1) & mask;
-    }
+    if (insertPair(this.keys, this.mask, this.home(lo, hi), lo, hi) < 0) return false;
+    this.count++;
+    return true;
   }
 
   private grow(): void {
