@@ -44,11 +44,10 @@
  * explored where a grace period comes near the renew interval (see `jitter` below). Not
  * modelled: the five immediate Lease retries, kubelet admission (maxPods is the scheduler's filter only), pod phases.
  */
-import { type Draft } from 'immer';
 import { produce } from './immer.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { MAX_WAIT_FOR_CONTAINER_RUNTIME, RUNTIME_UP_PERIOD, shutdownGraceCap, terminationGraceOf } from './config.js';
-import { apiWith, candidateWith, ctrlWith, healthWith, nodeWith, nodeWithContainers, poweredOff, stateWith, kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeIndex, nodeName, podIndex, addSorted, isTerminating, terminatingOf, KCM, type Candidate, type ClusterState, type NodeObject, type NodeReal, type PodObject, type Terminating } from './state.js';
+import { apiWith, candidateWith, ctrlWith, healthWith, nodeWith, nodeWithContainers, poweredOff, stateWith, kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeIndex, nodeName, podIndex, isTerminating, terminatingOf, KCM, type Candidate, type ClusterState, type NodeObject, type NodeReal, type PodObject, type Terminating } from './state.js';
 
 /** Nodes whose kubelet is due to renew its Lease. */
 export function heartbeatsDue(s: ClusterState): number[] {

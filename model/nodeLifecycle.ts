@@ -39,7 +39,7 @@
  * only through the StatefulSet's readiness check), pressure conditions.
  */
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { apiWith, candidateWith, ctrlWith, healthWith, stateWith, byShape, acting, addSorted, candidateName, canWrite, KCM, nodeIndex, nodeName, removeItem, type ClusterState, type ControllerManagerLocal, type NodeObject, type Taint, type ZoneState } from './state.js';
+import { apiWith, candidatesWith, candidateWith, ctrlWith, healthWith, stateWith, byShape, acting, candidateName, canWrite, KCM, nodeIndex, nodeName, type ClusterState, type ControllerManagerLocal, type NodeObject, type Taint, type ZoneState } from './state.js';
 
 /** ComputeZoneState: (ready, notReady) of a zone's nodes → its state. */
 export function zoneState(ctx: Ctx, ready: number, notReady: number): ZoneState {
@@ -215,10 +215,7 @@ function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
     }
   }
   const ctrl = ctrlWith(before, { monitorIn: ctx.monitorPeriod, nodes: health, zones: zones ?? before.zones, disruptionMode });
-  const managers = s.candidates[KCM].slice();
-  managers[c] = candidateWith(k, { ctrl });
-  const candidates = [managers, s.candidates[1]] as unknown as ClusterState['candidates'];
-  return stateWith(s, { api: apiChanged ? apiWith(s.api, { nodes: apiNodes }) : s.api, candidates });
+  return stateWith(s, { api: apiChanged ? apiWith(s.api, { nodes: apiNodes }) : s.api, candidates: candidatesWith(s, KCM, c, candidateWith(k, { ctrl })) });
 }
 
 const kcmRefs = byShape((s: ClusterState): string[] => s.candidates[KCM].map((_, c) => candidateName(KCM, c)));
@@ -304,9 +301,7 @@ export function nodeLifecycleActions(ctx: Ctx): ClusterAction[] {
           const z = ctx.zoneOfNode[n];
           const zones = ctrl.zones.slice();
           zones[z] = { state: ctrl.zones[z].state, tokenIn: tokenInterval(ctx, ctrl.zones[z].state, presentIn(s.api.nodes, ctx.nodesOfZone[z]), ctrl.disruptionMode) };
-          const managers = s.candidates[KCM].slice();
-          managers[c] = candidateWith(k, { ctrl: ctrlWith(ctrl, { zones }) });
-          candidates = [managers, s.candidates[1]] as unknown as ClusterState['candidates'];
+          candidates = candidatesWith(s, KCM, c, candidateWith(k, { ctrl: ctrlWith(ctrl, { zones }) }));
         }
         return stateWith(s, { api: apiWith(s.api, { nodes: apiNodes }), candidates });
       },

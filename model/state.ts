@@ -445,12 +445,16 @@ export function podWith(p: PodObject, patch: Partial<Pick<PodObject, 'nodeName' 
     : { name: p.name, workload: p.workload, nodeName, deletion, tolerations: p.tolerations, replacement: p.replacement, uid: p.uid };
 }
 
-/** `s` with candidate c of election e replaced (the lists copied, field by field for the state). */
-export function withCandidate(s: ClusterState, e: number, c: number, k: Candidate): ClusterState {
+/** The candidates of `s` with candidate c of election e replaced (the lists copied). */
+export function candidatesWith(s: ClusterState, e: number, c: number, k: Candidate): ClusterState['candidates'] {
   const list = s.candidates[e].slice();
   list[c] = k;
-  const candidates = (e === 0 ? [list, s.candidates[1]] : [s.candidates[0], list]) as unknown as ClusterState['candidates'];
-  return stateWith(s, { candidates });
+  return (e === 0 ? [list, s.candidates[1]] : [s.candidates[0], list]) as unknown as ClusterState['candidates'];
+}
+
+/** `s` with candidate c of election e replaced (field by field for the state). */
+export function withCandidate(s: ClusterState, e: number, c: number, k: Candidate): ClusterState {
+  return stateWith(s, { candidates: candidatesWith(s, e, c, k) });
 }
 
 /** Every field of `ApiState`, optional ones included (see `NODE_REAL_FIELDS`). */

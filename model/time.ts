@@ -10,7 +10,7 @@
  * moved) is several times cheaper than a draft.
  */
 import { clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { conditionNoExecute, kubeletAlive, nodeLive, nodeWithTimers, stateWith, type Candidate, type NodeHealth, type ClusterState, type ControllerManagerLocal, type NodeReal } from './state.js';
+import { candidateWith, conditionNoExecute, ctrlWith, healthWith, kubeletAlive, nodeLive, nodeWithTimers, stateWith, type Candidate, type ClusterState, type ControllerManagerLocal, type NodeReal } from './state.js';
 
 const r6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 const down = (x: number, by: number): number => (x <= by ? 0 : r6(x - by));
@@ -44,20 +44,14 @@ function tickControllers(ctx: Ctx, ctrl: ControllerManagerLocal, local: number):
   if (zones.some(tokenPending)) zones = zones.map((z) => (z.tokenIn > 0 ? { state: z.state, tokenIn: down(z.tokenIn, local) } : z));
   const probeCap = ctx.probeCap;
   let nodes = ctrl.nodes;
-  if (anyBelow(nodes, probeCap)) nodes = nodes.map((h) => (h.sinceProbe < probeCap ? healthWithProbe(h, up(h.sinceProbe, local, probeCap)) : h));
+  if (anyBelow(nodes, probeCap)) nodes = nodes.map((h) => (h.sinceProbe < probeCap ? healthWith(h, { sinceProbe: up(h.sinceProbe, local, probeCap) }) : h));
   let evictions = ctrl.evictions;
   if (evictions.some(evictionPending)) evictions = evictions.map((x) => (x.in > 0 ? { pod: x.pod, in: down(x.in, local) } : x));
   const quarantine = ctx.config.kubeControllerManager.podGcQuarantine;
   let gcMissing = ctrl.gcMissing;
   if (anyInQuarantine(gcMissing, quarantine)) gcMissing = gcMissing.map((m) => (m >= 0 && m < quarantine ? up(m, local, quarantine) : m));
   if (monitorIn === ctrl.monitorIn && gcIn === ctrl.gcIn && zones === ctrl.zones && nodes === ctrl.nodes && evictions === ctrl.evictions && gcMissing === ctrl.gcMissing) return ctrl;
-  // Field by field (see nodeWithTimers): one object shape for the search.
-  return { monitorIn, gcIn, nodes, zones, disruptionMode: ctrl.disruptionMode, evictions, gcMissing };
-}
-
-/** `{ ...h, sinceProbe }` field by field (see nodeWithTimers). */
-function healthWithProbe(h: NodeHealth, sinceProbe: number): NodeHealth {
-  return h.buffered === undefined ? { sinceProbe, unseen: h.unseen, observed: h.observed } : { sinceProbe, unseen: h.unseen, buffered: h.buffered, observed: h.observed };
+  return ctrlWith(ctrl, { monitorIn, gcIn, nodes, zones, evictions, gcMissing });
 }
 
 const tokenPending = (z: { readonly tokenIn: number }): boolean => z.tokenIn > 0;
@@ -92,10 +86,7 @@ function tickCandidate(ctx: Ctx, k: Candidate, e: number, c: number): Candidate 
   }
   const ctrl = k.ctrl === null ? null : tickControllers(ctx, k.ctrl, local);
   if (paused === k.paused && afterPause === k.afterPause && retryIn === k.retryIn && observedAge === k.observedAge && renewAge === k.renewAge && ctrl === k.ctrl) return k;
-  return {
-    up: k.up, paused, partitioned: k.partitioned, rate: k.rate, leader: k.leader, retryIn, renewAge, observedAge, observedHolder: k.observedHolder,
-    observedDuration: k.observedDuration, unseen: k.unseen, ctrl, afterPause, assumed: k.assumed,
-  };
+  return candidateWith(k, { paused, afterPause, retryIn, observedAge, renewAge, ctrl });
 }
 
 /** The candidates of election e after the tick: the list itself when none of their timers moved. */
