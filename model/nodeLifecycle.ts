@@ -39,7 +39,7 @@
  * only through the StatefulSet's readiness check), pressure conditions.
  */
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { apiWith, candidatesWith, candidateWith, ctrlWith, healthWith, stateWith, byShape, acting, candidateName, canWrite, KCM, nodeIndex, nodeName, type ClusterState, type ControllerManagerLocal, type NodeObject, type Taint, type ZoneState } from './state.js';
+import { managerIndex, apiWith, candidatesWith, candidateWith, ctrlWith, healthWith, stateWith, byShape, acting, candidateName, canWrite, KCM, nodeIndex, nodeName, type ClusterState, type ControllerManagerLocal, type NodeObject, type Taint, type ZoneState } from './state.js';
 
 /** ComputeZoneState: (ready, notReady) of a zone's nodes → its state. */
 export function zoneState(ctx: Ctx, ready: number, notReady: number): ZoneState {
@@ -219,7 +219,7 @@ function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
 }
 
 const kcmRefs = byShape((s: ClusterState): string[] => s.candidates[KCM].map((_, c) => candidateName(KCM, c)));
-const idx = (p: string): number => Number(p.slice('kube-controller-manager-'.length)) - 1;
+const idx = managerIndex;
 
 export function nodeLifecycleActions(ctx: Ctx): ClusterAction[] {
   return [

@@ -9,7 +9,7 @@
  */
 import { produce } from './immer.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { byShape, acting, canWrite, hasTaint, KCM, type ClusterState } from './state.js';
+import { managerIndex, byShape, acting, canWrite, hasTaint, KCM, type ClusterState } from './state.js';
 
 /** Pods the pod GC of candidate c force-deletes on its pass now. */
 export function podGcVictims(ctx: Ctx, s: ClusterState, c: number): string[] {
@@ -28,7 +28,7 @@ export function podGcVictims(ctx: Ctx, s: ClusterState, c: number): string[] {
 }
 
 const refs = byShape((s: ClusterState): string[] => s.candidates[KCM].map((_, c) => `kube-controller-manager-${c + 1}`));
-const idx = (p: string): number => Number(p.slice('kube-controller-manager-'.length)) - 1;
+const idx = managerIndex;
 
 export function podGcActions(ctx: Ctx): ClusterAction[] {
   return [

@@ -19,7 +19,7 @@
  */
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { schedulerAwait, schedulerView, schedulerWaiting } from './informers.js';
-import { apiWith, candidateWith, podWith, stateWith, withCandidate, byShape, acting, candidateName, canWrite, nodeIndex, nodeName, SCHED, type ClusterState, type NodeObject, type PodObject, type Taint } from './state.js';
+import { trailingNumber, apiWith, candidateWith, podWith, stateWith, withCandidate, byShape, acting, candidateName, canWrite, nodeIndex, nodeName, SCHED, type ClusterState, type NodeObject, type PodObject, type Taint } from './state.js';
 
 const TOLERATED: readonly Taint[] = ['unreachable:NoExecute', 'not-ready:NoExecute'];
 const untolerated = (t: Taint): boolean => !TOLERATED.includes(t);
@@ -81,7 +81,7 @@ export function bindingConflict(s: ClusterState, name: string): string | undefin
   return undefined;
 }
 
-const schedIdx = (p: string): number => Number(p.slice('kube-scheduler-'.length)) - 1;
+const schedIdx = (p: string): number => trailingNumber(p, 'kube-scheduler-'.length) - 1;
 
 /**
  * Scheduler c's view and whether it waits for an event about pod `item`: without informer caches

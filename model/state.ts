@@ -559,6 +559,25 @@ export function byShape<T>(build: (s: ClusterState) => readonly T[]): (s: Cluste
 
 export const nodeName = (n: number): string => `node-${n + 1}`;
 export const nodeIndex = (name: string): number => Number(name.slice(5)) - 1;
+
+/**
+ * The number written at the end of `name` from `from` on (`node-12` from 5: 12), read without
+ * slicing: parameters such as `kube-controller-manager-1` are parsed by guards asked in every
+ * state, where a sliced string per call was garbage. NaN when a character there is not a digit.
+ */
+export function trailingNumber(name: string, from: number): number {
+  if (from >= name.length) return NaN;
+  let x = 0;
+  for (let i = from; i < name.length; i++) {
+    const d = name.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return NaN;
+    x = x * 10 + d;
+  }
+  return x;
+}
+
+/** The index of the kube-controller-manager named by a parameter (`kube-controller-manager-<c+1>`). */
+export const managerIndex = (ref: string): number => trailingNumber(ref, 'kube-controller-manager-'.length) - 1;
 export const candidateName = (e: number, c: number): string => `${ELECTION_NAMES[e]}-${c + 1}`;
 export const zoneOf = (config: ClusterConfig, n: number): number => n % config.cluster.zones;
 

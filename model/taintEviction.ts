@@ -11,7 +11,7 @@
  * restarts the countdown (issue #108268).
  */
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { apiWith, candidateWith, ctrlWith, podWith, stateWith, withCandidate, byShape, acting, canWrite, hasTaint, KCM, podIndex, type ClusterState, type ControllerManagerLocal, type NodeObject, type PodObject } from './state.js';
+import { managerIndex, apiWith, candidateWith, ctrlWith, podWith, stateWith, withCandidate, byShape, acting, canWrite, hasTaint, KCM, podIndex, type ClusterState, type ControllerManagerLocal, type NodeObject, type PodObject } from './state.js';
 
 /**
  * The pod's tolerationSeconds for the condition NoExecute taint its node carries (the two are
@@ -97,7 +97,7 @@ function scheduledBefore(evictions: ControllerManagerLocal['evictions'], i: numb
 }
 
 const refs = byShape((s: ClusterState): string[] => s.candidates[KCM].map((_, c) => `kube-controller-manager-${c + 1}`));
-const idx = (p: string): number => Number(p.slice('kube-controller-manager-'.length)) - 1;
+const idx = managerIndex;
 
 export function taintEvictionActions(_ctx: Ctx): ClusterAction[] {
   return [

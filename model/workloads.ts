@@ -53,10 +53,10 @@ import { daemonPodName } from './config.js';
 import { API, clusterAction, type ClusterAction, type Ctx, type WorkloadCtx } from './context.js';
 import { expect, expectationsSatisfied, freshUid, kcmAwait, kcmView, kcmWaiting } from './informers.js';
 import { initialStates } from './initial.js';
-import { byShape, acting, canWrite, KCM, nodeName, podIndex, podRunningAndReady, replicasOf, type ClusterState, type PodObject, type Taint } from './state.js';
+import { managerIndex, byShape, acting, canWrite, KCM, nodeName, podIndex, podRunningAndReady, replicasOf, type ClusterState, type PodObject, type Taint } from './state.js';
 
 const refs = byShape((s: ClusterState): string[] => s.candidates[KCM].map((_, c) => `kube-controller-manager-${c + 1}`));
-const idx = (p: string): number => Number(p.slice('kube-controller-manager-'.length)) - 1;
+const idx = managerIndex;
 
 /**
  * Candidate c's view and whether it waits for an event about `item`: without informer caches the
