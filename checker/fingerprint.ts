@@ -25,9 +25,7 @@ export function hashString(text: string): Fingerprint {
 
 /** xxh64 of a key's bytes (a model's numeric key, `KeyBuffer`); 0 remapped to 1 as above. */
 export function hashBytes(view: ArrayBufferView): Fingerprint {
-  const bytes = view instanceof Uint8Array ? view : new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-  const h = h64Raw(bytes);
-  return (h === 0n ? 1n : h) as Fingerprint;
+  return hashBytesSeeded(view, 0n);
 }
 
 /**

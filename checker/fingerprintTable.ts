@@ -43,6 +43,17 @@ function insertPair(keys: Int32Array, mask: number, i: number, lo: number, hi: n
   }
 }
 
+/** The slot holding the key (lo, hi) in `keys`, probing from slot `i` as `insertPair` stores, or -1. */
+function findPair(keys: Int32Array, mask: number, i: number, lo: number, hi: number): number {
+  for (;;) {
+    const k0 = keys[2 * i];
+    const k1 = keys[2 * i + 1];
+    if (k0 === lo && k1 === hi) return i;
+    if ((k0 | k1) === 0) return -1;
+    i = (i + 1) & mask;
+  }
+}
+
 /**
  * A visited set of BigInt fingerprints, each with an id: the order it was added in. Keys are kept
  * as their two 32-bit halves, interleaved in one `Int32Array`, so a probe compares numbers and
@@ -84,17 +95,8 @@ export class FingerprintTable implements VisitedSet<Fingerprint> {
     // through a typed array view, which (unlike BigInt arithmetic) allocates nothing.
     SCRATCH_64[0] = fp;
     const lo = SCRATCH_32[0];
-    const hi = SCRATCH_32[1];
-    const keys = this.keys;
-    const mask = this.mask;
-    let i = lo & mask;
-    for (;;) {
-      const k0 = keys[2 * i];
-      const k1 = keys[2 * i + 1];
-      if (k0 === lo && k1 === hi) return this.ids[i];
-      if ((k0 | k1) === 0) return -1;
-      i = (i + 1) & mask;
-    }
+    const slot = findPair(this.keys, this.mask, lo & this.mask, lo, SCRATCH_32[1]);
+    return slot < 0 ? -1 : this.ids[slot];
   }
 
   has(fp: Fingerprint): boolean {
@@ -173,15 +175,7 @@ export class FingerprintPairTable implements VisitedSet<Int32Array> {
   has(fp: Int32Array): boolean {
     const hi = fp[1];
     const lo = (fp[0] | hi) === 0 ? 1 : fp[0];
-    const keys = this.keys;
-    let i = this.home(lo, hi);
-    for (;;) {
-      const k0 = keys[2 * i];
-      const k1 = keys[2 * i + 1];
-      if (k0 === lo && k1 === hi) return true;
-      if ((k0 | k1) === 0) return false;
-      i = (i + 1) & this.mask;
-    }
+    return findPair(this.keys, this.mask, this.home(lo, hi), lo, hi) >= 0;
   }
 
   add(fp: Int32Array): boolean {
