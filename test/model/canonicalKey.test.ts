@@ -7,10 +7,10 @@
  * terminating containers, three candidates per election, scheduled evictions).
  */
 import { describe, expect, it } from 'vitest';
-import { successors } from '../../checker/index.js';
 import { clusterModel, makeCtx, resolveConfig, scenarios, type ClusterState, type ResolveInput } from '../../model/index.js';
 import { stateKey } from '../../model/key.js';
 import { canonicalize, canonicalKeyBytes } from '../../model/symmetry.js';
+import { sampleStates } from './sampleStates.js';
 
 const VARIANTS: readonly ResolveInput[] = [
   {},
@@ -22,15 +22,6 @@ const VARIANTS: readonly ResolveInput[] = [
     set: { 'faults.nodeCrash': '2', 'operator.deleteNode': '1' },
   },
 ];
-
-/** Small LCG so the walks are the same on every run. */
-function rng(seed: number): () => number {
-  let x = seed >>> 0;
-  return () => {
-    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    return x / 2 ** 32;
-  };
-}
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
@@ -63,37 +54,7 @@ describe('canonicalKeyBytes', () => {
           compared++;
           if (two !== `${name}|${stateKey(s)}`) moved++;
         };
-        // Breadth-first, the first states.
-        const seen = new Set<string>();
-        let frontier = [...model.initialStates()];
-        while (frontier.length > 0 && seen.size < 150) {
-          const next: ClusterState[] = [];
-          for (const s of frontier) {
-            same(s);
-            for (const x of successors(model, s)) {
-              const k = stateKey(x.state);
-              if (!seen.has(k)) {
-                seen.add(k);
-                next.push(x.state);
-              }
-            }
-          }
-          frontier = next;
-        }
-        // Random walks, deep.
-        const random = rng(7);
-        for (let walk = 0; walk < 6; walk++) {
-          let s = model.initialStates()[0];
-          for (let step = 0; step < 250; step++) {
-            const succ = successors(model, s);
-            if (succ.length === 0) break;
-            // Faults and operator actions are rare among the candidates: favour them.
-            const rare = succ.filter((x) => x.action.name !== 'tick');
-            const pick = rare.length > 0 && random() < 0.5 ? rare : succ;
-            s = pick[Math.floor(random() * pick.length)].state;
-            same(s);
-          }
-        }
+        sampleStates(model, { breadthFirst: 150, walks: 6, steps: 250, seed: 7 }, same);
       }
       expect(compared).toBeGreaterThan(500);
       // The comparison is worth something only where the canonical form differs from the state.

@@ -6,10 +6,10 @@
  * encoding separates.
  */
 import { describe, expect, it } from 'vitest';
-import { successors } from '../../checker/index.js';
 import { exactEncoding } from '../../checker/fingerprint.js';
 import { clusterModel, resolveConfig, scenarios, type ClusterState, type ResolveInput } from '../../model/index.js';
 import { stateKey } from '../../model/key.js';
+import { sampleStates } from './sampleStates.js';
 
 const VARIANTS: readonly ResolveInput[] = [
   {},
@@ -17,15 +17,6 @@ const VARIANTS: readonly ResolveInput[] = [
   { set: { 'cluster.controllerManagerCandidates': '3', 'faults.componentCrash': '1', 'faults.processPause': '1', 'faults.clockDrift': '1', 'faults.controlPlanePartition': '1', 'operator.forceDeletePod': '1' } },
   { set: { 'cluster.terminationGracePeriodSeconds': '3', 'operator.forceDeletePod': '2', 'operator.deleteNode': '1', 'operator.cordon': '1', 'operator.outOfServiceTaint': '1', 'faults.kubeletCrash': '1', 'faults.etcdMemberLoss': '1' } },
 ];
-
-/** Small LCG so the walks are the same on every run. */
-function rng(seed: number): () => number {
-  let x = seed >>> 0;
-  return () => {
-    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    return x / 2 ** 32;
-  };
-}
 
 /** The whole state, every field (the generic encoder sorts object keys; absent and undefined are one). */
 const exact = (s: ClusterState): string => exactEncoding(s);
@@ -51,19 +42,7 @@ describe('stateKey', () => {
           continue;
         }
         const model = clusterModel(config, { symmetry: false });
-        const random = rng(11);
-        for (let walk = 0; walk < 8; walk++) {
-          let s = model.initialStates()[0];
-          record(s);
-          for (let step = 0; step < 250; step++) {
-            const succ = successors(model, s);
-            if (succ.length === 0) break;
-            const rare = succ.filter((x) => x.action.name !== 'tick');
-            const pick = rare.length > 0 && random() < 0.5 ? rare : succ;
-            s = pick[Math.floor(random() * pick.length)].state;
-            record(s);
-          }
-        }
+        sampleStates(model, { breadthFirst: 0, walks: 8, steps: 250, seed: 11, walkStart: true }, record);
       }
       expect(states).toBeGreaterThan(1000);
       // Walks revisit states: the comparison above ran on keys met more than once.
