@@ -10,6 +10,10 @@ import { resolveFromOptions } from '../cli/subjects.js';
 import { twoPhaseImmer, twoPhasePlain, twoPhaseVector } from '../examples/two-phase-commit/index.js';
 import { resolveConfig } from '../model/index.js';
 import { defaultPropertyIds, kubernetesModel } from '../properties/index.js';
+import { makeCtx, type ClusterState } from '../model/index.js';
+import { canonicalKeyBytes } from '../model/symmetry.js';
+import { clusterVectorLayout, decodeCluster, encodeCluster } from '../model/vector/layout.js';
+import { canonicalVectorBytes } from '../model/vector/symmetry.js';
 
 export interface Measurement {
   readonly bench: string;
@@ -130,6 +134,50 @@ const LARGE: Readonly<Record<string, { readonly scenario: string; readonly set?:
   'expectations-timeout-max-pods-110': { scenario: 'expectations-timeout', set: { 'cluster.maxPods': '110' } },
 };
 
+/**
+ * What keying a state costs as objects and as a vector (`model/vector/`), per state of the
+ * two-crash check: the object model's canonical key (`canonicalKeyBytes`, what the search
+ * fingerprints now) against the canonical form of the state's vector, and what encoding a state
+ * to a vector and decoding it back cost. Each is timed over every stored state, three rounds in
+ * turn, the best round of each reported (nanoseconds per state), with the slots each writes.
+ */
+function vectorKey(): Measurement {
+  const config = resolveConfig('node-failure', { set: { 'faults.nodeCrash': '2' } });
+  const ctx = makeCtx(config);
+  const states: ClusterState[] = [];
+  const r = check(kubernetesModel(config), {
+    properties: defaultPropertyIds('node-failure', config),
+    visitor: { state: (s) => void states.push(s as ClusterState), step: () => undefined },
+  });
+  const layout = clusterVectorLayout(ctx, states[0]);
+  if ('unsupported' in layout) throw new Error(layout.unsupported);
+  const vectors = states.map((s) => encodeCluster(layout, s));
+  let sink = 0;
+  const timed = (work: (i: number) => number): number => {
+    const start = performance.now();
+    for (let i = 0; i < states.length; i++) sink += work(i);
+    return ((performance.now() - start) * 1e6) / states.length;
+  };
+  const best = { objectKey: Infinity, vectorKey: Infinity, encode: Infinity, decode: Infinity };
+  let keySlots = 0;
+  for (let round = 0; round < 3; round++) {
+    best.objectKey = Math.min(best.objectKey, timed((i) => (keySlots = canonicalKeyBytes(ctx, states[i]).length / 8)));
+    best.vectorKey = Math.min(best.vectorKey, timed((i) => canonicalVectorBytes(ctx, layout, vectors[i]).length));
+    best.encode = Math.min(best.encode, timed((i) => encodeCluster(layout, states[i]).length));
+    best.decode = Math.min(best.decode, timed((i) => decodeCluster(layout, vectors[i]).nodes.length));
+  }
+  if (sink === 0) throw new Error('nothing measured');
+  return {
+    ...fromCheck('vector-key', r as CheckResult<unknown>),
+    objectKeyNs: Math.round(best.objectKey),
+    vectorKeyNs: Math.round(best.vectorKey),
+    encodeNs: Math.round(best.encode),
+    decodeNs: Math.round(best.decode),
+    keySlots,
+    vectorSlots: layout.width,
+  };
+}
+
 async function measure(name: string): Promise<Measurement[]> {
   const twoPhase = /^twophase-(\d+)-(plain|immer)(-nofreeze)?(-generic)?$/.exec(name);
   if (twoPhase) {
@@ -190,6 +238,7 @@ async function measure(name: string): Promise<Measurement[]> {
     }
     return [vector!, { ...crash2!, percentOfVectorRate: Math.round((1000 * crash2!.distinctPerSecond) / vector!.distinctPerSecond) / 10 }];
   }
+  if (name === 'vector-key') return [vectorKey()];
   const workers = /^workers-(twophase-(\d+)|node-failure-crash2|five-nodes-two-zones)$/.exec(name);
   if (workers) {
     // One search on one thread, then the same on two workers (started cold, as the CLI does);

@@ -7,7 +7,8 @@
  * exploration, the Kubernetes node-failure scenario, and one search on 1 and on 2 worker threads
  * (TwoPhase n=8; node-failure with two crashes) with the speed-up measured in one process, and
  * `warm-rates` (the two-crash check and TwoPhase n=8 as a state vector, the third of three runs
- * of each in one process: their rates without the first search's compiling). --full
+ * of each in one process: their rates without the first search's compiling), `vector-key` (what
+ * keying a two-crash state costs as objects and as a vector, model/vector/). --full
  * adds TwoPhase n=9 (10,340,352 states) with a larger heap, and the three large configurations:
  * the 5-node 2-zone scenario with a crash and a partition-and-heal, node-partition with a force
  * delete, and expectations-timeout (as it stands, and with the default maxPods of 110), each with
@@ -44,6 +45,7 @@ const defaults = [
   'workers-twophase-8',
   'workers-node-failure-crash2',
   'warm-rates',
+  'vector-key',
   ...(full ? ['twophase-9-plain', 'five-nodes-two-zones', 'node-partition-force-delete', 'expectations-timeout', 'expectations-timeout-max-pods-110', 'workers-five-nodes-two-zones'] : []),
 ];
 const names = named.length ? named : defaults;

@@ -10,7 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { clusterModel, makeCtx, resolveConfig, scenarios, type ClusterState, type ResolveInput } from '../../model/index.js';
 import { stateKey } from '../../model/key.js';
 import { clusterVectorLayout, decodeCluster, encodeCluster, VectorRangeError, type ClusterLayout } from '../../model/vector/layout.js';
+import { canonicalVectorBytes } from '../../model/vector/symmetry.js';
+import { canonicalize, canonicalKeyBytes, permuteNodesAndPods } from '../../model/symmetry.js';
 import { sampleStates } from './sampleStates.js';
+import { candidatePermutations, nodePermutations, permutations } from './orbits.js';
 
 const VARIANTS: readonly ResolveInput[] = [
   {},
@@ -26,6 +29,8 @@ const VARIANTS: readonly ResolveInput[] = [
 
 /** Scenarios whose every configuration uses informer caches, which the layout does not cover. */
 const WITH_CACHES = new Set(['stale-informers', 'expectations-timeout']);
+
+const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 
 const layoutOf = (ctx: ReturnType<typeof makeCtx>, s: ClusterState): ClusterLayout => {
   const L = clusterVectorLayout(ctx, s);
@@ -76,6 +81,73 @@ describe('the cluster state as a vector', () => {
       }
     });
   }
+
+  for (const { name } of scenarios) {
+    if (WITH_CACHES.has(name)) continue;
+    it(`should merge exactly the states canonicalKeyBytes merges on reachable states of ${name}`, () => {
+      // Each key of one form is paired with one key of the other, in both directions.
+      const vectorOf = new Map<string, string>();
+      const objectOf = new Map<string, string>();
+      let compared = 0;
+      let moved = 0;
+      for (const input of VARIANTS) {
+        let config;
+        try {
+          config = resolveConfig(name, input);
+        } catch {
+          continue;
+        }
+        const ctx = makeCtx(config);
+        const model = clusterModel(config, { symmetry: false });
+        const L = layoutOf(ctx, model.initialStates()[0]);
+        sampleStates(model, { breadthFirst: 150, walks: 6, steps: 250, seed: 7 }, (s) => {
+          const objectKey = `${config.cluster.nodes}|${hex(canonicalKeyBytes(ctx, s))}`;
+          const v = encodeCluster(L, s);
+          const canonical = canonicalVectorBytes(ctx, L, v);
+          const vectorKey = `${config.cluster.nodes}|${hex(canonical)}`;
+          const pairedVector = vectorOf.get(objectKey);
+          const pairedObject = objectOf.get(vectorKey);
+          if (pairedVector === undefined) vectorOf.set(objectKey, vectorKey);
+          else expect(vectorKey).toBe(pairedVector);
+          if (pairedObject === undefined) objectOf.set(vectorKey, objectKey);
+          else expect(objectKey).toBe(pairedObject);
+          // The representative is a state of the same orbit.
+          const representative = decodeCluster(L, new Float64Array(canonical.buffer.slice(canonical.byteOffset, canonical.byteOffset + canonical.byteLength)));
+          expect(stateKey(canonicalize(ctx, representative))).toBe(stateKey(canonicalize(ctx, s)));
+          compared++;
+          if (hex(canonical) !== hex(new Uint8Array(v.buffer))) moved++;
+        });
+      }
+      expect(compared).toBeGreaterThan(500);
+      if (name === 'node-failure' || name === 'leader-failover') expect(moved).toBeGreaterThan(50);
+    });
+  }
+
+  it('should give every state of an orbit one representative (nodes, ReplicaSet pods, two candidates per election)', () => {
+    const config = resolveConfig('node-failure', { set: { 'faults.nodeCrash': '2', 'cluster.controllerManagerCandidates': '2', 'cluster.schedulerCandidates': '2', 'faults.componentCrash': '1', 'operator.forceDeletePod': '1' } });
+    const ctx = makeCtx(config);
+    const model = clusterModel(config, { symmetry: false });
+    const L = layoutOf(ctx, model.initialStates()[0]);
+    const nodePerms = nodePermutations(config);
+    let images = 0;
+    let holderSwapped = 0;
+    sampleStates(model, { breadthFirst: 0, walks: 3, steps: 60, seed: 3 }, (s) => {
+      const expected = hex(canonicalVectorBytes(ctx, L, encodeCluster(L, s)));
+      const webs = [...new Set([...s.api.pods.map((p) => p.name), ...s.nodes.flatMap((n) => n.running)])].filter((n) => n.startsWith('web-'));
+      for (const perm of nodePerms) {
+        for (const order of permutations(webs.map((_, i) => i))) {
+          const t = permuteNodesAndPods(s, perm, new Map(webs.map((n, i) => [n, webs[order[i]]])));
+          for (const u of candidatePermutations(t)) {
+            expect(hex(canonicalVectorBytes(ctx, L, encodeCluster(L, u)))).toBe(expected);
+            images++;
+            if (u.api.leases[0].holder === 1) holderSwapped++;
+          }
+        }
+      }
+    });
+    expect(images).toBeGreaterThan(5000);
+    expect(holderSwapped).toBeGreaterThan(1000);
+  });
 
   it('should refuse by name a pod the layout has no slot for', () => {
     const config = resolveConfig('node-failure', {});
