@@ -21,11 +21,15 @@ export const NO_OBSERVERS: readonly unknown[] = Object.freeze([]);
 
 /**
  * The function from a state to what is fingerprinted: view ∘ canonicalize, each when present
- * (the model's `canonicalView` when it gives one, under symmetry, or when it has no canonicalize).
+ * (the model's `canonicalView` when it gives one, under symmetry; without symmetry its
+ * `plainView`, or its `canonicalView` when it has no canonicalize).
  */
 export function keyFunction<S>(model: Model<S>, symmetry: boolean): (state: S) => unknown {
+  const canonical = symmetry && model.canonicalize !== undefined;
+  if (canonical && model.canonicalView) return (s) => (model.canonicalView as (s: S) => unknown)(s);
+  if (!canonical && model.plainView) return (s) => (model.plainView as (s: S) => unknown)(s);
   // A model without canonicalize may still give canonicalView: its view in a faster form.
-  if (model.canonicalView && (symmetry ? model.canonicalize !== undefined : model.canonicalize === undefined)) return (s) => (model.canonicalView as (s: S) => unknown)(s);
+  if (!canonical && model.canonicalView && model.canonicalize === undefined) return (s) => (model.canonicalView as (s: S) => unknown)(s);
   const canonicalize = symmetry && model.canonicalize ? (s: S): S => (model.canonicalize as (s: S) => S)(s) : undefined;
   const view = model.view ? (s: S): unknown => (model.view as (s: S) => unknown)(s) : undefined;
   if (canonicalize && view) return (s) => view(canonicalize(s));

@@ -113,6 +113,13 @@ export interface Model<S> {
    */
   canonicalView?(state: S): unknown;
   /**
+   * `view` in a faster form for fingerprints where no symmetry applies (the search was asked for
+   * none, the model has no `canonicalize`, or liveness on the whole graph): it must tell states
+   * apart exactly as `view` does. A model with `canonicalize` gives it so that a search without
+   * symmetry need not fall back to `view` (a readable string, say).
+   */
+  plainView?(state: S): unknown;
+  /**
    * Model time that passes on a step, in seconds (e.g. the tick quantum on `tick`, else 0).
    * Reports rebuild absolute time (`T+50s`) along a trace from it; states need not store it.
    */

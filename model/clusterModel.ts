@@ -395,8 +395,9 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
     initialStates: () => initialStates(ctx).map((s) => settle(withExtensions(extensions, s, config))),
     actions,
     properties: [],
-    // Without symmetry a state is keyed as numbers all the same (canonicalView with no canonicalize).
-    ...(symmetry ? { canonicalize: (s: ClusterState) => canonicalize(ctx, s), canonicalView: (s: ClusterState) => canonicalKeyBytes(ctx, s) } : { canonicalView: plainKeyBytes }),
+    // Without symmetry (none in the model, or a search asked for none) a state is keyed as numbers all the same.
+    ...(symmetry ? { canonicalize: (s: ClusterState) => canonicalize(ctx, s), canonicalView: (s: ClusterState) => canonicalKeyBytes(ctx, s) } : {}),
+    plainView: plainKeyBytes,
     view: stateKey,
     elapsed: (_b: ClusterState, a: ActionLabel) => (a.name === 'tick' ? ctx.tick : 0),
     describeStep: (b: ClusterState, a: ActionLabel, after: ClusterState): StepDescription => {

@@ -14,7 +14,6 @@
  * `model/symmetry.ts`); the result is valid until the next call.
  */
 import type { Ctx } from '../context.js';
-import { KeyBuffer } from '../../checker/keyBuffer.js';
 import { ABSENT, CANDIDATE, HEALTH, HEALTH_WIDTH, NOT_RUNNING, POD, POD_WIDTH, RUNNING, podNameIndex, type ClusterLayout } from './layout.js';
 
 /** What the canonical form needs to know of a layout and its configuration, computed once. */
@@ -66,7 +65,18 @@ function tablesOf(ctx: Ctx, L: ClusterLayout): SymmetryTables {
   return t;
 }
 
-const sig = new KeyBuffer();
+/** Signatures, written one after another as runs of this buffer (grown to the layout's bound per call). */
+let B = new Float64Array(4096);
+let bl = 0;
+function put(x: number): void {
+  B[bl++] = x;
+}
+/** Slot-by-slot order of the runs [a, aEnd) and [b, bEnd) (shorter first on a common prefix). */
+function compareRuns(a: number, aEnd: number, b: number, bEnd: number): number {
+  const n = Math.min(aEnd - a, bEnd - b);
+  for (let i = 0; i < n; i++) if (B[a + i] !== B[b + i]) return B[a + i] < B[b + i] ? -1 : 1;
+  return aEnd - a - (bEnd - b);
+}
 const podAt: number[] = [];
 const nodeAt: number[] = [];
 const nameAt: number[] = [];
@@ -84,7 +94,7 @@ const names: number[] = [];
 let out = new Float64Array(0);
 let fixedFirst = false;
 
-const runOrder = (at: readonly number[], a: number, b: number): number => sig.compareRuns(at[a], at[a + 1], at[b], at[b + 1]);
+const runOrder = (at: readonly number[], a: number, b: number): number => compareRuns(at[a], at[a + 1], at[b], at[b + 1]);
 const byPod = (a: number, b: number): number => runOrder(podAt, a, b) || runsHere[a] - runsHere[b];
 const byNode = (a: number, b: number): number => runOrder(nodeAt, a, b) || a - b;
 const byName = (a: number, b: number): number => runOrder(nameAt, a, b) || names[a] - names[b];
@@ -116,15 +126,16 @@ function writePairs(length: number): void {
     pairA[j + 1] = a;
     pairB[j + 1] = b;
   }
-  sig.num(length);
+  put(length);
   for (let i = 0; i < length; i++) {
-    sig.num(pairA[i]);
-    sig.num(pairB[i]);
+    put(pairA[i]);
+    put(pairB[i]);
   }
 }
 
 function copyRun(from: number, to: number): void {
-  for (let j = from; j < to; j++) sig.num(sig.slot(j));
+  B.copyWithin(bl, from, to);
+  bl += to - from;
 }
 
 /**
@@ -138,32 +149,35 @@ export function canonicalVector(ctx: Ctx, L: ClusterLayout, v: Float64Array): Fl
   const kcmBase = L.candidateBase[0];
   const kcmWidth = L.candidateWidth[0];
   const kcmCount = L.candidateCount[0];
-  sig.reset();
+  // Every run written below fits in this bound (pods, nodes with their pods and pairs, names).
+  const bound = 64 + P * (8 + kcmCount) + N * (L.nodeWidth + 8 + P * (10 + kcmCount) + 4 * kcmCount + L.candidateCount[1]) + P * (10 + 2 * N);
+  if (B.length < bound) B = new Float64Array(bound);
+  bl = 0;
   // Pods: attributes, label, and the eviction each controller manager has queued.
   for (let p = 0; p < P; p++) {
-    podAt[p] = sig.size;
+    podAt[p] = bl;
     const at = L.podBase + p * POD_WIDTH;
     if (v[at + POD.nodeName] === ABSENT) continue;
-    sig.num(T.workload[p]);
-    sig.num(v[at + POD.deletion]);
-    sig.num(v[at + POD.tolerationUnreachable]);
-    sig.num(v[at + POD.tolerationNotReady]);
-    sig.num(v[at + POD.replacement]);
-    sig.num(T.named[p] === 1 ? p : ABSENT);
+    put(T.workload[p]);
+    put(v[at + POD.deletion]);
+    put(v[at + POD.tolerationUnreachable]);
+    put(v[at + POD.tolerationNotReady]);
+    put(v[at + POD.replacement]);
+    put(T.named[p] === 1 ? p : ABSENT);
     for (let c = 0; c < kcmCount; c++) {
       const k = kcmBase + c * kcmWidth;
-      if (v[k + CANDIDATE.hasCtrl] === 1) sig.num(v[k + L.ctrl.evictions + p]);
+      if (v[k + CANDIDATE.hasCtrl] === 1) put(v[k + L.ctrl.evictions + p]);
     }
   }
-  podAt[P] = sig.size;
+  podAt[P] = bl;
 
   // 1. Nodes, within each group.
   const schedBase = L.candidateBase[1];
   const schedWidth = L.candidateWidth[1];
   for (let n = 0; n < N; n++) {
-    nodeAt[n] = sig.size;
+    nodeAt[n] = bl;
     const at = L.nodeBase + n * L.nodeWidth;
-    for (let f = 0; f < L.nodeWidth; f++) sig.num(v[at + f]);
+    for (let f = 0; f < L.nodeWidth; f++) put(v[at + f]);
     const row = L.containerBase + n * P;
     let bound = 0;
     for (let p = 0; p < P; p++) {
@@ -172,11 +186,11 @@ export function canonicalVector(ctx: Ctx, L: ClusterLayout, v: Float64Array): Fl
       runsHere[p] = v[row + p] !== NOT_RUNNING ? 1 : 0;
     }
     sortShort(order, bound, byPod);
-    sig.num(bound);
+    put(bound);
     for (let b = 0; b < bound; b++) {
       const p = order[b];
       copyRun(podAt[p], podAt[p + 1]);
-      sig.num(runsHere[p]);
+      put(runsHere[p]);
     }
     // Containers running here: of a pod bound here, bound elsewhere, or gone from the API.
     let running = 0;
@@ -191,18 +205,18 @@ export function canonicalVector(ctx: Ctx, L: ClusterLayout, v: Float64Array): Fl
       const k = kcmBase + c * kcmWidth;
       if (v[k + CANDIDATE.hasCtrl] !== 1) continue;
       const h = k + L.ctrl.health + n * HEALTH_WIDTH;
-      sig.num(v[h + HEALTH.sinceProbe]);
-      sig.num(v[h + HEALTH.flags]);
-      sig.num(v[h + HEALTH.observed]);
-      sig.num(v[k + L.ctrl.gcMissing + n]);
+      put(v[h + HEALTH.sinceProbe]);
+      put(v[h + HEALTH.flags]);
+      put(v[h + HEALTH.observed]);
+      put(v[k + L.ctrl.gcMissing + n]);
     }
     let assumed = 0;
     for (let c = 0; c < L.candidateCount[1]; c++) if (v[schedBase + c * schedWidth + CANDIDATE.assumedPod] !== ABSENT && v[schedBase + c * schedWidth + CANDIDATE.assumedNode] === n) assumed++;
-    sig.num(assumed);
+    put(assumed);
     if (assumed > 0) {
       for (let c = 0; c < L.candidateCount[1]; c++) {
         const k = schedBase + c * schedWidth;
-        if (v[k + CANDIDATE.assumedPod] !== ABSENT && v[k + CANDIDATE.assumedNode] === n) sig.num(T.label[v[k + CANDIDATE.assumedPod]]);
+        if (v[k + CANDIDATE.assumedPod] !== ABSENT && v[k + CANDIDATE.assumedNode] === n) put(T.label[v[k + CANDIDATE.assumedPod]]);
       }
     }
     let terminating = 0;
@@ -214,7 +228,7 @@ export function canonicalVector(ctx: Ctx, L: ClusterLayout, v: Float64Array): Fl
     }
     writePairs(terminating);
   }
-  nodeAt[N] = sig.size;
+  nodeAt[N] = bl;
   let nodesMoved = false;
   for (let n = 0; n < N; n++) perm[n] = n;
   for (let g = 0; g < T.groups.length; g++) {
@@ -256,24 +270,24 @@ export function canonicalVector(ctx: Ctx, L: ClusterLayout, v: Float64Array): Fl
     if (count === 0) continue;
     for (let j = 0; j < count; j++) {
       const p = names[j];
-      nameAt[j] = sig.size;
+      nameAt[j] = bl;
       const node = v[L.podBase + p * POD_WIDTH + POD.nodeName];
-      if (node === ABSENT) sig.num(ABSENT);
+      if (node === ABSENT) put(ABSENT);
       else {
         copyRun(podAt[p], podAt[p + 1]);
-        sig.num(node < 0 ? node : inv[node]);
+        put(node < 0 ? node : inv[node]);
       }
       let on = 0;
       for (let n = 0; n < N; n++) if (v[L.containerBase + n * P + p] !== NOT_RUNNING) on++;
-      sig.num(on);
+      put(on);
       for (let nu = 0; nu < N; nu++) {
         const x = v[L.containerBase + perm[nu] * P + p];
         if (x === NOT_RUNNING) continue;
-        sig.num(nu);
-        sig.num(x === RUNNING ? ABSENT : x);
+        put(nu);
+        put(x === RUNNING ? ABSENT : x);
       }
     }
-    nameAt[count] = sig.size;
+    nameAt[count] = bl;
     for (let j = 0; j < count; j++) order[j] = j;
     sortShort(order, count, byName);
     // The names in use take the first slot names in order; the others the names left, in order.
@@ -369,15 +383,16 @@ function candidateOrder(T: SymmetryTables, L: ClusterLayout, u: Float64Array, e:
   fixedFirst = !T.electionSymmetric[e];
   if (count === 2 && (fixedFirst || holder === 0)) return undefined;
   if (count === 2 && holder === 1) return SWAPPED;
-  sig.reset();
   const width = L.candidateWidth[e];
+  if (B.length < count * (width + 1)) B = new Float64Array(count * (width + 1));
+  bl = 0;
   for (let i = 0; i < count; i++) {
-    candAt[i] = sig.size;
+    candAt[i] = bl;
     const k = L.candidateBase[e] + i * width;
-    sig.num(ref(holder, i));
-    for (let f = 0; f < width; f++) sig.num(f === CANDIDATE.observedHolder ? ref(u[k + f], i) : u[k + f]);
+    put(ref(holder, i));
+    for (let f = 0; f < width; f++) put(f === CANDIDATE.observedHolder ? ref(u[k + f], i) : u[k + f]);
   }
-  candAt[count] = sig.size;
+  candAt[count] = bl;
   const o = candidateOrderScratch;
   for (let i = 0; i < count; i++) o[i] = i;
   sortShort(o, count, byCandidate);

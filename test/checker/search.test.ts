@@ -9,6 +9,7 @@ import { counter } from '../toys/counter.js';
 import { waterJugs, type Jugs } from '../toys/waterJugs.js';
 import { binaryTree, grid } from '../toys/binaryTree.js';
 import { referenceBfs } from '../toys/referenceBfs.js';
+import { graphModel, type At } from '../toys/graphModels.js';
 
 function outcome<S>(r: CheckResult<S>, id: string) {
   const o = r.properties.find((p) => p.id === id);
@@ -283,5 +284,34 @@ describe('time limit on slow steps', () => {
     const r = check(model, { timeLimitSeconds: 0.1 });
     expect(performance.now() - started).toBeLessThan(500);
     expect(r.stoppedBy?.bound).toBe('time');
+  });
+});
+
+describe('plainView', () => {
+  // A model with a symmetry gives plainView so that a search asked for none (or liveness on the
+  // whole graph) keys states by it rather than by `view`.
+  it('should key states by plainView when no symmetry applies, and by the canonical form otherwise', () => {
+    const base = graphModel({ edges: [[1, 2], [3], [3], [0]], roots: [0], mod: 2 });
+    const calls = { view: 0, plain: 0 };
+    const model: Model<At> = {
+      ...base,
+      view: (s) => {
+        calls.view++;
+        return `at ${s.at}`;
+      },
+      plainView: (s) => {
+        calls.plain++;
+        return Uint8Array.of(s.at);
+      },
+    };
+    const plain = check(model, { symmetry: false });
+    expect(plain.stats.distinctStates).toBe(4);
+    expect(calls.plain).toBeGreaterThan(0);
+    expect(calls.view).toBe(0);
+    calls.plain = 0;
+    const reduced = check(model, { symmetry: true });
+    expect(reduced.stats.distinctStates).toBe(2);
+    expect(calls.plain).toBe(0);
+    expect(calls.view).toBeGreaterThan(0);
   });
 });
