@@ -92,7 +92,7 @@ function podLabels(ctx: Ctx): (name: string) => string {
 const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Sorts `list[0, length)` in place (groups of nodes, candidates, a workload's pods): cheaper than `Array.prototype.sort` at these sizes, and stable. */
-function sortShort<T>(list: T[], length: number, by: (a: T, b: T) => number): void {
+export function sortShort<T>(list: T[], length: number, by: (a: T, b: T) => number): void {
   for (let i = 1; i < length; i++) {
     const x = list[i];
     let j = i - 1;

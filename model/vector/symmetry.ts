@@ -14,6 +14,7 @@
  * `model/symmetry.ts`); the result is valid until the next call.
  */
 import type { Ctx } from '../context.js';
+import { sortShort } from '../symmetry.js';
 import { ABSENT, CANDIDATE, HEALTH, HEALTH_WIDTH, NOT_RUNNING, POD, POD_WIDTH, RUNNING, podNameIndex, type ClusterLayout } from './layout.js';
 
 /** What the canonical form needs to know of a layout and its configuration, computed once. */
@@ -99,18 +100,6 @@ const byPod = (a: number, b: number): number => runOrder(podAt, a, b) || runsHer
 const byNode = (a: number, b: number): number => runOrder(nodeAt, a, b) || a - b;
 const byName = (a: number, b: number): number => runOrder(nameAt, a, b) || names[a] - names[b];
 const byCandidate = (a: number, b: number): number => (fixedFirst ? Number(a !== 0) - Number(b !== 0) : 0) || runOrder(candAt, a, b) || a - b;
-
-function sortShort(list: number[], length: number, by: (a: number, b: number) => number): void {
-  for (let i = 1; i < length; i++) {
-    const x = list[i];
-    let j = i - 1;
-    while (j >= 0 && by(list[j], x) > 0) {
-      list[j + 1] = list[j];
-      j--;
-    }
-    list[j + 1] = x;
-  }
-}
 
 /** Writes the pairs (pairA[i], pairB[i]), i < length, sorted, after their count. */
 function writePairs(length: number): void {

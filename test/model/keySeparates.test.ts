@@ -7,9 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { exactEncoding } from '../../checker/fingerprint.js';
-import { clusterModel, resolveConfig, scenarios, type ClusterState, type ResolveInput } from '../../model/index.js';
+import { clusterModel, scenarios, type ClusterState, type ResolveInput } from '../../model/index.js';
 import { stateKey } from '../../model/key.js';
-import { sampleStates } from './sampleStates.js';
+import { sampleStates, variantConfigs } from './sampleStates.js';
 
 const VARIANTS: readonly ResolveInput[] = [
   {},
@@ -34,13 +34,7 @@ describe('stateKey', () => {
         else expect(whole, `two states share the key ${key}`).toBe(prior);
         states++;
       };
-      for (const input of VARIANTS) {
-        let config;
-        try {
-          config = resolveConfig(name, input);
-        } catch {
-          continue;
-        }
+      for (const config of variantConfigs(name, VARIANTS)) {
         const model = clusterModel(config, { symmetry: false });
         sampleStates(model, { breadthFirst: 0, walks: 8, steps: 250, seed: 11, walkStart: true }, record);
       }

@@ -3,9 +3,10 @@
  * states of a breadth-first search, then seeded random walks deep into the space that favour the
  * rare steps (faults, operator actions) over the tick. The same states on every run.
  */
+import { expect } from 'vitest';
 import { successors } from '../../checker/index.js';
 import type { Model } from '../../checker/index.js';
-import type { ClusterState } from '../../model/index.js';
+import { resolveConfig, type ClusterConfig, type ClusterState, type ResolveInput } from '../../model/index.js';
 import { stateKey } from '../../model/key.js';
 
 /** Small LCG so the walks are the same on every run. */
@@ -59,4 +60,34 @@ export function sampleStates(model: Model<ClusterState>, sampling: Sampling, vis
       visit(s);
     }
   }
+}
+
+/** The configurations of `scenario` under each variant it accepts (a variant may set a budget the scenario fixes). */
+export function variantConfigs(scenario: string, variants: readonly ResolveInput[]): ClusterConfig[] {
+  const out: ClusterConfig[] = [];
+  for (const input of variants) {
+    try {
+      out.push(resolveConfig(scenario, input));
+    } catch {
+      // a variant this scenario refuses
+    }
+  }
+  return out;
+}
+
+/**
+ * A check that two keys of a state tell states apart alike: each value of one is paired with one
+ * value of the other, in both directions, over every call.
+ */
+export function oneToOne(): (a: string, b: string) => void {
+  const bOf = new Map<string, string>();
+  const aOf = new Map<string, string>();
+  return (a, b) => {
+    const pairedB = bOf.get(a);
+    const pairedA = aOf.get(b);
+    if (pairedB === undefined) bOf.set(a, b);
+    else expect(b).toBe(pairedB);
+    if (pairedA === undefined) aOf.set(b, a);
+    else expect(a).toBe(pairedA);
+  };
 }
