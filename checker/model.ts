@@ -116,7 +116,8 @@ export interface Model<S> {
    * `view` in a faster form for fingerprints where no symmetry applies (the search was asked for
    * none, the model has no `canonicalize`, or liveness on the whole graph): it must tell states
    * apart exactly as `view` does. A model with `canonicalize` gives it so that a search without
-   * symmetry need not fall back to `view` (a readable string, say).
+   * symmetry need not fall back to `view` (a readable string, say). A copy of a model that
+   * replaces `view` must replace or drop `plainView` (and `canonicalView`) with it.
    */
   plainView?(state: S): unknown;
   /**

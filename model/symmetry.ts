@@ -275,6 +275,7 @@ function orbitPlan(ctx: Ctx, s: ClusterState): OrbitPlan {
   // 2. ReplicaSet pods, per workload: rename by (attributes, canonical node, canonical nodes running it).
   plan.renames = 0;
   const workloads = ctx.workloads;
+  const held = holdsNames(s);
   for (let k = 0; k < workloads.length; k++) {
     const wl = workloads[k];
     if (wl.kind !== 'ReplicaSet') continue;
@@ -284,6 +285,11 @@ function orbitPlan(ctx: Ctx, s: ClusterState): OrbitPlan {
       const running = s.nodes[n].running;
       for (let r = 0; r < running.length; r++) if (ctx.workloadOfPod(running[r]) === wl && !includes(names, count, running[r])) names[count++] = running[r];
     }
+    // Names only a controller's memory still holds (an eviction a paused manager queued, a pod a
+    // scheduler assumed), once the object and its containers are gone: renamed with the others,
+    // so that the renaming stays one-to-one.
+    const listed = count;
+    if (held) count = listHeldNames(ctx, s, wl, count);
     if (count === 0) continue;
     for (let j = 0; j < count; j++) {
       const name = names[j];
@@ -298,6 +304,7 @@ function orbitPlan(ctx: Ctx, s: ClusterState): OrbitPlan {
       let on = 0;
       for (let n = 0; n < N; n++) if (s.nodes[n].running.includes(name)) on++;
       w.num(on);
+      if (j >= listed) writeHeldReferences(w, s, name, inv);
       for (let nu = 0; nu < N; nu++) {
         const node = s.nodes[perm[nu]];
         if (!node.running.includes(name)) continue;
@@ -318,6 +325,53 @@ function orbitPlan(ctx: Ctx, s: ClusterState): OrbitPlan {
     }
   }
   return plan;
+}
+
+/** Whether some controller's memory holds pod names: a queued eviction, a pod a scheduler assumed. */
+function holdsNames(s: ClusterState): boolean {
+  const kcm = s.candidates[0];
+  for (let c = 0; c < kcm.length; c++) {
+    const ctrl = kcm[c].ctrl;
+    if (ctrl !== null && ctrl.evictions.length > 0) return true;
+  }
+  const schedulers = s.candidates[1];
+  for (let c = 0; c < schedulers.length; c++) if (schedulers[c].assumed !== null) return true;
+  return false;
+}
+
+/** Adds to `names[0, count)` the pods of ReplicaSet `wl` that controllers' memory holds and that are not listed yet; the new count. */
+function listHeldNames(ctx: Ctx, s: ClusterState, wl: Ctx['workloads'][number], count: number): number {
+  const add = (name: string): void => {
+    if (ctx.workloadOfPod(name) === wl && !includes(names, count, name)) names[count++] = name;
+  };
+  const kcm = s.candidates[0];
+  for (let c = 0; c < kcm.length; c++) {
+    const ctrl = kcm[c].ctrl;
+    if (ctrl !== null) for (let x = 0; x < ctrl.evictions.length; x++) add(ctrl.evictions[x].pod);
+  }
+  const schedulers = s.candidates[1];
+  for (let c = 0; c < schedulers.length; c++) {
+    const a = schedulers[c].assumed;
+    if (a !== null) add(a.pod);
+  }
+  return count;
+}
+
+/**
+ * The signature of a name only controllers' memory holds: the eviction each controller manager
+ * has queued for it and the canonical node each scheduler assumed it onto (or ABSENT).
+ */
+function writeHeldReferences(w: KeyBuffer, s: ClusterState, name: string, inv: readonly number[]): void {
+  const kcm = s.candidates[0];
+  for (let c = 0; c < kcm.length; c++) {
+    const ctrl = kcm[c].ctrl;
+    if (ctrl !== null) w.num(evictionIn(ctrl, name));
+  }
+  const schedulers = s.candidates[1];
+  for (let c = 0; c < schedulers.length; c++) {
+    const a = schedulers[c].assumed;
+    w.num(a === null || a.pod !== name ? ABSENT : a.node < 0 ? a.node : inv[a.node]);
+  }
 }
 
 /** A pod's name under the current plan: ReplicaSet pods renamed, DaemonSet pods moved with their node once `addDaemonRenames` ran. */

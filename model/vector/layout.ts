@@ -384,6 +384,8 @@ export function encodeCluster(L: ClusterLayout, s: ClusterState): Float64Array {
   v[L.kubeletApiOutage] = s.kubeletApiOutage;
   v[L.sequenceDone] = s.sequenceDone;
   v[L.sequenceIn] = s.sequenceIn;
+  // -0 is 0 (one state, as in the key), so that equal states have equal bytes.
+  for (let i = 0; i < v.length; i++) if (v[i] === 0) v[i] = 0;
   return v;
 }
 

@@ -66,10 +66,15 @@ function tablesOf(ctx: Ctx, L: ClusterLayout): SymmetryTables {
   return t;
 }
 
-/** Signatures, written one after another as runs of this buffer (grown to the layout's bound per call). */
+/** Signatures, written one after another as runs of this buffer (grown as needed). */
 let B = new Float64Array(4096);
 let bl = 0;
 function put(x: number): void {
+  if (bl === B.length) {
+    const grown = new Float64Array(B.length * 2);
+    grown.set(B);
+    B = grown;
+  }
   B[bl++] = x;
 }
 /** Slot-by-slot order of the runs [a, aEnd) and [b, bEnd) (shorter first on a common prefix). */
@@ -122,9 +127,15 @@ function writePairs(length: number): void {
   }
 }
 
+/** Adds pod name `p` to `names[0, count)` unless listed; the new count. */
+function listHeld(p: number, count: number): number {
+  for (let j = 0; j < count; j++) if (names[j] === p) return count;
+  names[count] = p;
+  return count + 1;
+}
+
 function copyRun(from: number, to: number): void {
-  B.copyWithin(bl, from, to);
-  bl += to - from;
+  for (let j = from; j < to; j++) put(B[j]);
 }
 
 /**
@@ -138,9 +149,6 @@ export function canonicalVector(ctx: Ctx, L: ClusterLayout, v: Float64Array): Fl
   const kcmBase = L.candidateBase[0];
   const kcmWidth = L.candidateWidth[0];
   const kcmCount = L.candidateCount[0];
-  // Every run written below fits in this bound (pods, nodes with their pods and pairs, names).
-  const bound = 64 + P * (8 + kcmCount) + N * (L.nodeWidth + 8 + P * (10 + kcmCount) + 4 * kcmCount + L.candidateCount[1]) + P * (10 + 2 * N);
-  if (B.length < bound) B = new Float64Array(bound);
   bl = 0;
   // Pods: attributes, label, and the eviction each controller manager has queued.
   for (let p = 0; p < P; p++) {
@@ -256,6 +264,17 @@ export function canonicalVector(ctx: Ctx, L: ClusterLayout, v: Float64Array): Fl
         if (!listed) names[count++] = p;
       }
     }
+    // Names only a controller's memory still holds (see model/symmetry.ts).
+    const listedNames = count;
+    for (let c = 0; c < kcmCount; c++) {
+      const k = kcmBase + c * kcmWidth;
+      if (v[k + CANDIDATE.hasCtrl] !== 1) continue;
+      for (let i = 0; i < rs.names.length; i++) if (v[k + L.ctrl.evictions + rs.names[i]] !== ABSENT) count = listHeld(rs.names[i], count);
+    }
+    for (let c = 0; c < L.candidateCount[1]; c++) {
+      const a = v[schedBase + c * schedWidth + CANDIDATE.assumedPod];
+      if (a !== ABSENT && rs.names.includes(a)) count = listHeld(a, count);
+    }
     if (count === 0) continue;
     for (let j = 0; j < count; j++) {
       const p = names[j];
@@ -269,6 +288,17 @@ export function canonicalVector(ctx: Ctx, L: ClusterLayout, v: Float64Array): Fl
       let on = 0;
       for (let n = 0; n < N; n++) if (v[L.containerBase + n * P + p] !== NOT_RUNNING) on++;
       put(on);
+      if (j >= listedNames) {
+        for (let c = 0; c < kcmCount; c++) {
+          const k = kcmBase + c * kcmWidth;
+          if (v[k + CANDIDATE.hasCtrl] === 1) put(v[k + L.ctrl.evictions + p]);
+        }
+        for (let c = 0; c < L.candidateCount[1]; c++) {
+          const k = schedBase + c * schedWidth;
+          const node = v[k + CANDIDATE.assumedNode];
+          put(v[k + CANDIDATE.assumedPod] !== p ? ABSENT : node < 0 ? node : inv[node]);
+        }
+      }
       for (let nu = 0; nu < N; nu++) {
         const x = v[L.containerBase + perm[nu] * P + p];
         if (x === NOT_RUNNING) continue;
@@ -373,7 +403,6 @@ function candidateOrder(T: SymmetryTables, L: ClusterLayout, u: Float64Array, e:
   if (count === 2 && (fixedFirst || holder === 0)) return undefined;
   if (count === 2 && holder === 1) return SWAPPED;
   const width = L.candidateWidth[e];
-  if (B.length < count * (width + 1)) B = new Float64Array(count * (width + 1));
   bl = 0;
   for (let i = 0; i < count; i++) {
     candAt[i] = bl;

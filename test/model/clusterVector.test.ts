@@ -130,6 +130,37 @@ describe('the cluster state as a vector', () => {
     expect(holderSwapped).toBeGreaterThan(1000);
   });
 
+  it('should rename a pod name only a paused manager\'s eviction still holds, as the object model does', () => {
+    // A paused kube-controller-manager keeps the eviction it queued for a pod deleted meanwhile:
+    // that name is renamed with the others (the renaming stays one-to-one), so a dangling eviction
+    // is not merged with one of a pod that exists, and two dangling names are one orbit.
+    const config = resolveConfig('node-failure', { set: { 'faults.processPause': '1' } });
+    const ctx = makeCtx(config);
+    const s0 = clusterModel(config, { symmetry: false }).initialStates()[0];
+    const L = layoutOf(ctx, s0);
+    const rename = (name: string): string => (name === 'web-0' ? 'web-5' : name);
+    const moved: ClusterState = {
+      ...s0,
+      api: { ...s0.api, pods: s0.api.pods.map((p) => ({ ...p, name: rename(p.name) })).sort((a, b) => (a.name < b.name ? -1 : 1)) },
+      nodes: s0.nodes.map((n) => ({ ...n, running: n.running.map(rename).sort() })),
+    };
+    const withEviction = (pod: string): ClusterState => {
+      const [leader, ...others] = moved.candidates[0];
+      if (leader.ctrl === null) throw new Error('no leader');
+      const paused = { ...leader, paused: 5, ctrl: { ...leader.ctrl, evictions: [{ pod, in: 3 }] } };
+      return { ...moved, candidates: [[paused, ...others], moved.candidates[1]] };
+    };
+    const dangling = withEviction('web-0');
+    const danglingElsewhere = withEviction('web-4');
+    const existing = withEviction('web-5');
+    const objectKey = (s: ClusterState): string => hex(canonicalKeyBytes(ctx, s));
+    const vectorKey = (s: ClusterState): string => hex(canonicalVectorBytes(ctx, L, encodeCluster(L, s)));
+    for (const key of [objectKey, vectorKey]) {
+      expect(key(dangling)).not.toBe(key(existing));
+      expect(key(dangling)).toBe(key(danglingElsewhere));
+    }
+  });
+
   it('should refuse by name a pod the layout has no slot for', () => {
     const config = resolveConfig('node-failure', {});
     const ctx = makeCtx(config);
