@@ -283,7 +283,7 @@ function orbitPlan(ctx: Ctx, s: ClusterState): OrbitPlan {
     for (let i = 0; i < pods.length; i++) if (pods[i].workload === wl.name) names[count++] = pods[i].name;
     for (let n = 0; n < N; n++) {
       const running = s.nodes[n].running;
-      for (let r = 0; r < running.length; r++) if (ctx.workloadOfPod(running[r]) === wl && !includes(names, count, running[r])) names[count++] = running[r];
+      for (let r = 0; r < running.length; r++) count = listName(ctx, wl, running[r], count);
     }
     // Names only a controller's memory still holds (an eviction a paused manager queued, a pod a
     // scheduler assumed), once the object and its containers are gone: renamed with the others,
@@ -341,20 +341,24 @@ function holdsNames(s: ClusterState): boolean {
 
 /** Adds to `names[0, count)` the pods of ReplicaSet `wl` that controllers' memory holds and that are not listed yet; the new count. */
 function listHeldNames(ctx: Ctx, s: ClusterState, wl: Ctx['workloads'][number], count: number): number {
-  const add = (name: string): void => {
-    if (ctx.workloadOfPod(name) === wl && !includes(names, count, name)) names[count++] = name;
-  };
   const kcm = s.candidates[0];
   for (let c = 0; c < kcm.length; c++) {
     const ctrl = kcm[c].ctrl;
-    if (ctrl !== null) for (let x = 0; x < ctrl.evictions.length; x++) add(ctrl.evictions[x].pod);
+    if (ctrl !== null) for (let x = 0; x < ctrl.evictions.length; x++) count = listName(ctx, wl, ctrl.evictions[x].pod, count);
   }
   const schedulers = s.candidates[1];
   for (let c = 0; c < schedulers.length; c++) {
     const a = schedulers[c].assumed;
-    if (a !== null) add(a.pod);
+    if (a !== null) count = listName(ctx, wl, a.pod, count);
   }
   return count;
+}
+
+/** Adds `name` to `names[0, count)` when it is a pod of `wl` not listed yet; the new count. */
+function listName(ctx: Ctx, wl: Ctx['workloads'][number], name: string, count: number): number {
+  if (ctx.workloadOfPod(name) !== wl || includes(names, count, name)) return count;
+  names[count] = name;
+  return count + 1;
 }
 
 /**

@@ -31,7 +31,7 @@ interface SymmetryTables {
   readonly daemonSets: readonly Int32Array[];
   readonly groups: readonly (readonly number[])[];
   readonly electionSymmetric: readonly [boolean, boolean];
-  /** Candidate blocks' widths, for copying. */
+  /** How many pod names the layout has. */
   readonly P: number;
 }
 
@@ -127,7 +127,7 @@ function writePairs(length: number): void {
   }
 }
 
-/** Adds pod name `p` to `names[0, count)` unless listed; the new count. */
+/** Adds pod name `p` to `names[0, count)` unless listed; the new count (`count` when it was listed). */
 function listHeld(p: number, count: number): number {
   for (let j = 0; j < count; j++) if (names[j] === p) return count;
   names[count] = p;
@@ -258,10 +258,7 @@ export function canonicalVector(ctx: Ctx, L: ClusterLayout, v: Float64Array): Fl
       const row = L.containerBase + n * P;
       for (let i = 0; i < rs.names.length; i++) {
         const p = rs.names[i];
-        if (v[row + p] === NOT_RUNNING || v[L.podBase + p * POD_WIDTH + POD.nodeName] !== ABSENT) continue;
-        let listed = false;
-        for (let j = 0; j < count; j++) if (names[j] === p) listed = true;
-        if (!listed) names[count++] = p;
+        if (v[row + p] !== NOT_RUNNING && v[L.podBase + p * POD_WIDTH + POD.nodeName] === ABSENT) count = listHeld(p, count);
       }
     }
     // Names only a controller's memory still holds (see model/symmetry.ts).
@@ -309,20 +306,14 @@ export function canonicalVector(ctx: Ctx, L: ClusterLayout, v: Float64Array): Fl
     nameAt[count] = bl;
     for (let j = 0; j < count; j++) order[j] = j;
     sortShort(order, count, byName);
-    // The names in use take the first slot names in order; the others the names left, in order.
+    // The names in use take the first slot names in order; the unused ones (no object, container
+    // or reference: their slots are empty, so where they go changes nothing) the slots left.
     for (let j = 0; j < count; j++) {
       rename[names[order[j]]] = rs.slots[j];
       if (names[order[j]] !== rs.slots[j]) renamed = true;
     }
-    if (renamed) {
-      let next = count;
-      for (let i = 0; i < rs.names.length; i++) {
-        const p = rs.names[i];
-        let used = false;
-        for (let j = 0; j < count; j++) if (names[j] === p) used = true;
-        if (!used) rename[p] = rs.slots[next++];
-      }
-    }
+    let next = count;
+    for (let i = 0; i < rs.names.length; i++) if (listHeld(rs.names[i], count) > count) rename[rs.names[i]] = rs.slots[next++];
   }
   // DaemonSet pods move with their node.
   if (nodesMoved) for (let d = 0; d < T.daemonSets.length; d++) for (let n = 0; n < N; n++) rename[T.daemonSets[d][n]] = T.daemonSets[d][inv[n]];

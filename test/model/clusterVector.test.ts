@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { clusterModel, makeCtx, resolveConfig, scenarios, type ClusterState, type ResolveInput } from '../../model/index.js';
 import { stateKey } from '../../model/key.js';
-import { clusterVectorLayout, decodeCluster, encodeCluster, VectorRangeError, type ClusterLayout } from '../../model/vector/layout.js';
+import { CANDIDATE, clusterVectorLayout, decodeCluster, encodeCluster, HEALTH, HEALTH_WIDTH, NODE, POD, POD_WIDTH, VectorRangeError, type ClusterLayout } from '../../model/vector/layout.js';
 import { canonicalVectorBytes } from '../../model/vector/symmetry.js';
 import { canonicalize, canonicalKeyBytes, permuteNodesAndPods } from '../../model/symmetry.js';
 import { oneToOne, sampleStates, variantConfigs } from './sampleStates.js';
@@ -159,6 +159,27 @@ describe('the cluster state as a vector', () => {
       expect(key(dangling)).not.toBe(key(existing));
       expect(key(dangling)).toBe(key(danglingElsewhere));
     }
+  });
+
+  it('should name each slot where the layout puts it', () => {
+    const config = resolveConfig('node-failure', { set: { 'cluster.nodes': '4', 'cluster.zones': '2', 'cluster.controllerManagerCandidates': '2' } });
+    const ctx = makeCtx(config);
+    const L = layoutOf(ctx, clusterModel(config, { symmetry: false }).initialStates()[0]);
+    const P = L.podNames.length;
+    const c1 = L.candidateBase[0] + L.candidateWidth[0];
+    expect(L.slotNames[L.nodeBase + 3 * L.nodeWidth + NODE.liveFor]).toBe('nodes[3].liveFor');
+    expect(L.slotNames[L.podBase + 2 * POD_WIDTH + POD.replacement]).toBe(`pods[${L.podNames[2]}].replacement`);
+    expect(L.slotNames[L.containerBase + 3 * P + 1]).toBe(`nodes[3].containers[${L.podNames[1]}]`);
+    expect(L.slotNames[c1 + CANDIDATE.hasCtrl]).toBe('candidates[0][1].hasCtrl');
+    expect(L.slotNames[c1 + L.ctrl.disruptionMode]).toBe('candidates[0][1].ctrl.disruptionMode');
+    expect(L.slotNames[c1 + L.ctrl.health + 3 * HEALTH_WIDTH + HEALTH.observed]).toBe('candidates[0][1].ctrl.nodes[3].observed');
+    expect(L.slotNames[c1 + L.ctrl.zones + 2 * 1 + 1]).toBe('candidates[0][1].ctrl.zones[1].tokenIn');
+    expect(L.slotNames[c1 + L.ctrl.evictions + P - 1]).toBe(`candidates[0][1].ctrl.evictions[${L.podNames[P - 1]}]`);
+    expect(L.slotNames[c1 + L.ctrl.gcMissing + 3]).toBe('candidates[0][1].ctrl.gcMissing[3]');
+    expect(L.slotNames[L.candidateBase[1] + CANDIDATE.assumedNode]).toBe('candidates[1][0].assumedNode');
+    expect(L.slotNames[L.budgetBase]).toBe(`budget.${L.budgetNames[0]}`);
+    expect(L.slotNames[L.sequenceIn]).toBe('sequenceIn');
+    expect(L.slotNames.length).toBe(L.width);
   });
 
   it('should refuse by name a pod the layout has no slot for', () => {
