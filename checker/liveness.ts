@@ -9,17 +9,25 @@
  * (tlaplus/tlaplus#59).
  *
  * Semantics. Every state may stutter (stay as it is), as in TLA+. A behaviour violates
- * `eventually(Q)` when it never reaches Q; it ends in a cycle of ¬Q states. Under weak fairness
- * (`fair: true` or `'weak'`) a cycle is admissible only if every such action enabled in all of its
- * states is taken on it; under strong fairness (`fair: 'strong'`) only if every such action enabled
- * in one of its states is taken on it. A stuttering-only cycle at a state s is admissible only if
- * no fair action is enabled at s. In a strongly connected component one cycle can visit every
- * state and edge, so for weak fairness the component test is exact: each weakly fair action is
- * disabled somewhere in it or labels one of its edges. A component that fails a strongly fair
- * action enabled in some of its states but never taken in it may still hold an admissible cycle
- * that avoids those states: they are removed and the rest decomposed again (as TLC and the
- * Emerson-Lei algorithm do). Strong fairness suits an action that other work keeps disabling now
- * and then, such as a step that waits for an instant with no urgent work.
+ * `eventually(Q)` when it never reaches Q; it ends in a cycle of ¬Q states. Fairness is about
+ * steps that change the state, as TLA+'s `WF_vars(A)` and `SF_vars(A)` are about `<<A>>_vars`
+ * (`A /\ vars' # vars`): a fair action is enabled in a state when it has a step there that leads
+ * to another state, and taken only by such a step. A step that leads back to the state it left
+ * (the same key: the model's `view` or `plainView`, never symmetry here) is a stuttering step,
+ * whatever its action: a busy wait or a controller pass that changes nothing neither enables nor
+ * takes its action. (TLC evaluates `vars' # vars` on the whole state; with a `view` that leaves
+ * out part of the state, a step that changes only that part stutters here, as it does in TLC's
+ * graph of view fingerprints.) Under weak fairness (`fair: true` or `'weak'`) a cycle is
+ * admissible only if every such action enabled in all of its states is taken on it; under strong
+ * fairness (`fair: 'strong'`) only if every such action enabled in one of its states is taken on
+ * it. Stuttering forever at a state s is admissible only if no fair action is enabled at s. In a
+ * strongly connected component one cycle can visit every state and edge, so for weak fairness
+ * the component test is exact: each weakly fair action is disabled somewhere in it or takes one
+ * of its edges. A component that fails a strongly fair action enabled in some of its states but
+ * never taken in it may still hold an admissible cycle that avoids those states: they are removed
+ * and the rest decomposed again (as TLC and the Emerson-Lei algorithm do). Strong fairness suits
+ * an action that other work keeps disabling now and then, such as a step that waits for an
+ * instant with no urgent work.
  *
  * - `eventually(Q)`: violated iff an admissible component of the ¬Q subgraph is reachable from an
  *   initial ¬Q state through ¬Q states.
@@ -71,11 +79,26 @@ export interface LivenessOptions {
   readonly symmetry?: boolean;
 }
 
+/** A step of the graph: the state it leads to and its label. */
+export interface GraphEdge {
+  readonly to: number;
+  readonly action: ActionLabel;
+  /**
+   * The fair action the step is a step of (its name), when its action is fair and the step
+   * changes the state; `undefined` for a step of an unfair action and for a stuttering step
+   * (one that leads back to the state it left).
+   */
+  readonly fair: string | undefined;
+}
+
 /** The reachable graph: states, their keys and labelled edges (self-loops included). */
 export interface StateGraph<S> {
   readonly states: readonly S[];
-  readonly edges: readonly (readonly { readonly to: number; readonly action: ActionLabel; readonly fair: boolean }[])[];
-  /** Per state, the names of the fair actions enabled there (with a step that leaves or stays). */
+  readonly edges: readonly (readonly GraphEdge[])[];
+  /**
+   * Per state, the fair actions enabled there: those with a step that changes the state (TLA+'s
+   * ENABLED <<A>>_vars; a step that leads back to the same state does not enable its action).
+   */
   readonly fairEnabled: readonly ReadonlySet<string>[];
   readonly initial: readonly number[];
   /** The names of the actions under weak fairness. */
@@ -91,7 +114,7 @@ export interface StateGraph<S> {
  */
 export function buildGraph<S>(model: Model<S>, maxStates = 200_000): StateGraph<S> {
   const states: S[] = [];
-  const edges: { to: number; action: ActionLabel; fair: boolean }[][] = [];
+  const edges: GraphEdge[][] = [];
   const fairEnabled: Set<string>[] = [];
   const initial: number[] = [];
   const fairness = new Map(model.actions.map((a) => [a.name, a.fair === true || a.fair === 'weak' || a.fair === 'strong']));
@@ -103,9 +126,11 @@ export function buildGraph<S>(model: Model<S>, maxStates = 200_000): StateGraph<
       if (root) initial.push(id);
     },
     step: (from, action, _to, toId) => {
-      const fair = fairness.get(action.name) === true;
+      // A step stored as the state it left stutters (same key: the model's view, no symmetry):
+      // it neither enables nor takes its action (TLA+'s fairness is about <<A>>_vars).
+      const fair = fairness.get(action.name) === true && toId !== from ? action.name : undefined;
       edges[from].push({ to: toId, action, fair });
-      if (fair) fairEnabled[from].add(action.name);
+      if (fair !== undefined) fairEnabled[from].add(fair);
     },
   };
   const r = new Search(model, { properties: [], symmetry: false, maxStates, visitor: visitor as SearchVisitor<unknown> }).run();
@@ -166,16 +191,17 @@ export function components<S>(g: StateGraph<S>, inside: (i: number) => boolean):
 
 /**
  * Whether component `c` (of the subgraph `inside`) carries a fair behaviour as a whole: every
- * weakly fair action is disabled in one of its states or labels one of its edges, and every
- * strongly fair action enabled in one of its states labels one of its edges. Stuttering makes
+ * weakly fair action is disabled in one of its states or takes one of its edges (a step that
+ * changes the state), and every strongly fair action enabled in one of its states takes one. Stuttering makes
  * every component, a single state included, a cycle.
  */
 export function admissible<S>(g: StateGraph<S>, c: readonly number[], inside: (i: number) => boolean): boolean {
   return weaklyFair(g, c, inside) && strongFailures(g, c, inside).length === 0;
 }
 
+/** Whether fair action `a` has a step that changes the state between two states of `c`. */
 const takenIn = <S>(g: StateGraph<S>, c: readonly number[], members: ReadonlySet<number>, inside: (i: number) => boolean, a: string): boolean =>
-  c.some((i) => g.edges[i].some((e) => e.action.name === a && members.has(e.to) && inside(e.to)));
+  c.some((i) => g.edges[i].some((e) => e.fair === a && members.has(e.to) && inside(e.to)));
 
 function weaklyFair<S>(g: StateGraph<S>, c: readonly number[], inside: (i: number) => boolean): boolean {
   const members = new Set(c);
@@ -212,9 +238,9 @@ export function fairComponents<S>(g: StateGraph<S>, inside: (i: number) => boole
   return out;
 }
 
-/** Breadth-first path inside `allowed` from any of `from` to a state of `to` (state ids and labels). */
-function pathTo<S>(g: StateGraph<S>, from: readonly number[], to: ReadonlySet<number>, allowed: (i: number) => boolean): { ids: number[]; labels: ActionLabel[] } | undefined {
-  const parent = new Map<number, { prev: number; label: ActionLabel } | null>();
+/** Breadth-first path inside `allowed` from any of `from` to a state of `to` (state ids and the steps between them). */
+function pathTo<S>(g: StateGraph<S>, from: readonly number[], to: ReadonlySet<number>, allowed: (i: number) => boolean): { ids: number[]; steps: GraphEdge[] } | undefined {
+  const parent = new Map<number, { prev: number; edge: GraphEdge } | null>();
   const queue: number[] = [];
   for (const f of from) if (allowed(f) && !parent.has(f)) {
     parent.set(f, null);
@@ -224,58 +250,57 @@ function pathTo<S>(g: StateGraph<S>, from: readonly number[], to: ReadonlySet<nu
     const v = queue[h];
     if (to.has(v)) {
       const ids = [v];
-      const labels: ActionLabel[] = [];
+      const steps: GraphEdge[] = [];
       for (let p = parent.get(v); p; p = parent.get(p.prev)) {
         ids.unshift(p.prev);
-        labels.unshift(p.label);
+        steps.unshift(p.edge);
       }
-      return { ids, labels };
+      return { ids, steps };
     }
     for (const e of g.edges[v]) {
       if (!allowed(e.to) || parent.has(e.to)) continue;
-      parent.set(e.to, { prev: v, label: e.action });
+      parent.set(e.to, { prev: v, edge: e });
       queue.push(e.to);
     }
   }
   return undefined;
 }
 
-/** A cycle in component `c` from `entry` back to it through an edge of every fair action it must take. */
-function cycleIn<S>(g: StateGraph<S>, c: readonly number[], entry: number): { ids: number[]; labels: ActionLabel[] } {
+/**
+ * A fair cycle in component `c` from `entry` back to it: it takes a step that changes the state of
+ * every fair action the component must take (weak ones enabled in all its states, strong ones
+ * enabled in one), and passes through a state where each other weakly fair action is disabled
+ * unless it takes it anyway. A cycle with no step is stuttering at `entry` forever.
+ */
+function cycleIn<S>(g: StateGraph<S>, c: readonly number[], entry: number): { ids: number[]; steps: GraphEdge[] } {
   const members = new Set(c);
   const inC = (i: number): boolean => members.has(i);
   const needed = [...g.fairActions.filter((a) => c.every((i) => g.fairEnabled[i].has(a))), ...g.strongActions.filter((a) => c.some((i) => g.fairEnabled[i].has(a)))];
   const ids = [entry];
-  const labels: ActionLabel[] = [];
+  const steps: GraphEdge[] = [];
   let at = entry;
+  const walk = (targets: ReadonlySet<number>): void => {
+    const w = pathTo(g, [at], targets, inC)!;
+    ids.push(...w.ids.slice(1));
+    steps.push(...w.steps);
+    at = w.ids[w.ids.length - 1];
+  };
   for (const a of needed) {
-    // Walk to a state with an `a` edge inside c, take it.
-    const sources = new Set(c.filter((i) => g.edges[i].some((e) => e.action.name === a && members.has(e.to))));
-    const walk = pathTo(g, [at], sources, inC)!;
-    ids.push(...walk.ids.slice(1));
-    labels.push(...walk.labels);
-    const edge = g.edges[walk.ids[walk.ids.length - 1]].find((e) => e.action.name === a && members.has(e.to))!;
+    // Walk to a state with a step of `a` inside c that changes the state, take it.
+    walk(new Set(c.filter((i) => g.edges[i].some((e) => e.fair === a && members.has(e.to)))));
+    const edge = g.edges[at].find((e) => e.fair === a && members.has(e.to))!;
     ids.push(edge.to);
-    labels.push(edge.action);
+    steps.push(edge);
     at = edge.to;
   }
-  if (at !== entry || labels.length === 0) {
-    // Back to the entry; a component of one state with no edge inside is a stutter.
-    const inner = g.edges[at].filter((e) => members.has(e.to));
-    if (at === entry && inner.length === 0) return { ids, labels };
-    if (at === entry) {
-      const e = inner[0];
-      ids.push(e.to);
-      labels.push(e.action);
-      at = e.to;
-    }
-    if (at !== entry) {
-      const back = pathTo(g, [at], new Set([entry]), inC)!;
-      ids.push(...back.ids.slice(1));
-      labels.push(...back.labels);
-    }
+  // A weakly fair action enabled all along the cycle so far and not taken: pass through a state
+  // of c that disables it (one exists, or it would be needed). More states only disable more.
+  for (const a of g.fairActions) {
+    if (steps.some((e) => e.fair === a) || ids.some((i) => !g.fairEnabled[i].has(a))) continue;
+    walk(new Set(c.filter((i) => !g.fairEnabled[i].has(a))));
   }
-  return { ids, labels };
+  if (at !== entry) walk(new Set([entry]));
+  return { ids, steps };
 }
 
 /**
@@ -302,12 +327,12 @@ export function checkLiveness<S>(model: Model<S>, properties: readonly LivenessP
     if (reach === undefined) return { ...outcome, status: 'holds' as const };
     // The prefix from an initial state to the start of the ¬Q run, then the run, then the cycle.
     const first = reach.ids[0];
-    const lead = prop.kind === 'eventually' ? { ids: [first], labels: [] } : pathTo(g, g.initial, new Set([first]), () => true)!;
+    const lead = prop.kind === 'eventually' ? { ids: [first], steps: [] } : pathTo(g, g.initial, new Set([first]), () => true)!;
     const entry = reach.ids[reach.ids.length - 1];
     const component = bad.find((c) => c.includes(entry))!;
     const cycle = cycleIn(g, component, entry);
     const ids = [...lead.ids, ...reach.ids.slice(1), ...cycle.ids.slice(1)];
-    const actions = [...lead.labels, ...reach.labels, ...cycle.labels];
+    const actions = [...lead.steps, ...reach.steps, ...cycle.steps].map((e) => e.action);
     const loop = lead.ids.length - 1 + reach.ids.length - 1;
     return { ...outcome, status: 'violated' as const, lasso: { states: ids.map((i) => g.states[i]), actions, loop } };
   });
