@@ -266,6 +266,13 @@ export class StateStore<K> {
     (this.relinked ??= new Map()).set(id, link);
   }
 
+  /** The BFS level of state `id`: 1 for an initial state, its parent's plus one otherwise. */
+  levelOf(id: number): number {
+    let level = 1;
+    for (let p = this.linkOf(id).id; p !== -1; p = this.linkOf(p).id) level++;
+    return level;
+  }
+
   /** The path from an initial state to a discovery. */
   pathTo(at: Discovery): Path {
     const steps: number[] = [];

@@ -53,7 +53,10 @@ export interface SearchStats {
   readonly distinctStates: number;
   /** Initial states plus every successor produced, duplicates and self-loops included (TLC). */
   readonly generatedStates: number;
-  /** BFS levels including the initial one (DFS: the deepest level reached). */
+  /**
+   * BFS levels including the initial one: the level of the deepest state stored (DFS: the deepest
+   * level reached). A search stopped at a violation counts the violating state's level, as TLC does.
+   */
   readonly depth: number;
   readonly seconds: number;
   /** Distinct states per second. */

@@ -131,6 +131,11 @@ export abstract class SearchBase<S, K> {
     const seconds = this.budget.seconds();
     this.budget.memory.sample();
     const distinct = this.distinctOverride ?? this.states.size;
+    // The level of the deepest state stored, as TLC reports it: a search stopped in the middle
+    // of a level (at a violation, a bound) has stored states of the next one, the violating
+    // state among them. Breadth-first, the last state stored is the deepest; depth-first, every
+    // stored state is expanded in a complete search, and a stopped one ends on the last stored.
+    const depth = distinct > 0 ? Math.max(this.depth, this.states.levelOf(distinct - 1)) : this.depth;
     return {
       model: this.model.name,
       strategy: this.options.strategy ?? 'bfs',
@@ -139,7 +144,7 @@ export abstract class SearchBase<S, K> {
       stats: {
         distinctStates: distinct,
         generatedStates: this.generated,
-        depth: this.depth,
+        depth,
         seconds,
         statesPerSecond: seconds > 0 ? distinct / seconds : 0,
         peakMemoryMB: this.budget.memory.peakRss / 1048576,

@@ -125,7 +125,7 @@ describe('kubecheck check --format junit', () => {
     expect(propertyOf(suite, 'verdict')).toBe('violation');
     expect(propertyOf(suite, 'exitCode')).toBe('1');
     expect(JSON.parse(propertyOf(suite, 'config')!)).toEqual({ rms: 3, bug: 'commit-on-any-prepared' });
-    expect(suite['system-out']).toMatch(/167 distinct states, 467 generated, depth 5/);
+    expect(suite['system-out']).toMatch(/167 distinct states, 467 generated, depth 6/);
     expect(suite['system-out']).toMatch(/violation: 1 property failed \(exit 1\)/);
 
     expect(good.code).toBe(0);

@@ -30,7 +30,7 @@ describe('kubecheck check --json', () => {
     const j = JSON.parse(bad.stdout);
     expect(j).toMatchObject({ verdict: 'violation', exitCode: 1, command: 'check', scenario: 'two-phase-commit', config: { rms: 3, bug: 'commit-on-any-prepared' } });
     expect(j.properties).toEqual([expect.objectContaining({ id: 'consistent', kind: 'invariant', status: 'violated', steps: 5 })]);
-    expect(j.stats).toMatchObject({ distinctStates: 167, generatedStates: 467, depth: 5 });
+    expect(j.stats).toMatchObject({ distinctStates: 167, generatedStates: 467, depth: 6 });
     expect(j.stoppedBy).toBeNull();
     expect(j.counterexample.property).toBe('consistent');
     expect(j.counterexample.timeline.map((s: { actor: string }) => s.actor)).toEqual(['rm-1', 'tm', 'tm', 'rm-2', 'rm-1']);
