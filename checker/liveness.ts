@@ -40,7 +40,7 @@
  */
 import { fail, CheckerErrorCode } from './errors.js';
 import type { ActionLabel, Model } from './model.js';
-import type { SearchVisitor } from './options.js';
+import type { CheckOptions, SearchVisitor } from './options.js';
 import type { PropertyOutcome } from './result.js';
 import { Search } from './searchCore.js';
 
@@ -72,8 +72,14 @@ export function leadsTo<S>(id: string, description: string, p: (s: S) => boolean
   return { id, description, kind: 'leads-to', p, q };
 }
 
+/** The memory bound of the search that builds the graph (the check's, `CheckOptions`). */
+export type MemoryBound = Pick<CheckOptions, 'maxMemoryBytes' | 'maxMemoryMB'>;
+
+/** The most states a liveness check keeps as a whole graph by default. */
+export const LIVENESS_MAX_STATES = 200_000;
+
 export interface LivenessOptions {
-  /** Refuse spaces larger than this (the graph is kept whole); default 200,000 states. */
+  /** Refuse spaces larger than this (the graph is kept whole); default {@link LIVENESS_MAX_STATES}. */
   readonly maxStates?: number;
   /** Must be false or absent: liveness is not checked on a symmetry-reduced graph. */
   readonly symmetry?: boolean;
@@ -112,7 +118,14 @@ export interface StateGraph<S> {
  * search with a visitor that keeps every state and every step (self-loops and duplicates
  * included), so it has the search's fingerprints and memory guard.
  */
-export function buildGraph<S>(model: Model<S>, maxStates = 200_000): StateGraph<S> {
+export function buildGraph<S>(model: Model<S>, maxStates = LIVENESS_MAX_STATES): StateGraph<S> {
+  const g = graphWithin(model, maxStates);
+  if (typeof g === 'string') fail(CheckerErrorCode.livenessUnsupported, `liveness: ${g}; liveness keeps the whole graph, so check a smaller configuration`);
+  return g;
+}
+
+/** {@link buildGraph}, or why it could not be built within `maxStates` (a bound stopped it). */
+export function graphWithin<S>(model: Model<S>, maxStates = LIVENESS_MAX_STATES, memory: MemoryBound = {}): StateGraph<S> | string {
   const states: S[] = [];
   const edges: GraphEdge[][] = [];
   const fairEnabled: Set<string>[] = [];
@@ -133,10 +146,9 @@ export function buildGraph<S>(model: Model<S>, maxStates = 200_000): StateGraph<
       if (fair !== undefined) fairEnabled[from].add(fair);
     },
   };
-  const r = new Search(model, { properties: [], symmetry: false, maxStates, visitor: visitor as SearchVisitor<unknown> }).run();
+  const r = new Search(model, { ...memory, properties: [], symmetry: false, maxStates, visitor: visitor as SearchVisitor<unknown> }).run();
   if (r.stoppedBy !== undefined) {
-    const why = r.stoppedBy.bound === 'states' ? `the space has more than ${maxStates} states` : `the ${r.stoppedBy.bound} bound stopped building the graph at ${r.stats.distinctStates} states`;
-    fail(CheckerErrorCode.livenessUnsupported, `liveness: ${why}; liveness keeps the whole graph, so check a smaller configuration`);
+    return r.stoppedBy.bound === 'states' ? `the space has more than ${maxStates.toLocaleString('en-US')} states` : `the ${r.stoppedBy.bound} bound stopped building the graph at ${r.stats.distinctStates.toLocaleString('en-US')} states`;
   }
   const fairActions = [...new Set(model.actions.filter((a) => a.fair === true || a.fair === 'weak').map((a) => a.name))];
   const strongActions = [...new Set(model.actions.filter((a) => a.fair === 'strong').map((a) => a.name))];
@@ -311,7 +323,23 @@ export function checkLiveness<S>(model: Model<S>, properties: readonly LivenessP
   if (options.symmetry === true) {
     fail(CheckerErrorCode.livenessUnsupported, 'liveness is not checked with symmetry: a lasso in the reduced graph need not be a behaviour (the unsoundness of tlaplus/tlaplus#59); check without symmetry');
   }
-  const g = buildGraph(model, options.maxStates);
+  return decide(buildGraph(model, options.maxStates), properties);
+}
+
+/**
+ * {@link checkLiveness}, but a graph larger than `maxStates` leaves each property `unknown`, with
+ * the reason, instead of failing: what `check` does after its search, so that the search's result
+ * is kept and the verdict says what was left undecided.
+ */
+export function livenessWithin<S>(model: Model<S>, properties: readonly LivenessProperty<S>[], maxStates = LIVENESS_MAX_STATES, memory: MemoryBound = {}): PropertyOutcome<S>[] {
+  if (properties.length === 0) return [];
+  const g = graphWithin(model, maxStates, memory);
+  if (typeof g !== 'string') return decide(g, properties);
+  const reason = `not decided: ${g} (liveness keeps the whole graph)`;
+  return properties.map((p) => ({ id: p.id, kind: p.kind, description: p.description, status: 'unknown' as const, reason }));
+}
+
+function decide<S>(g: StateGraph<S>, properties: readonly LivenessProperty<S>[]): PropertyOutcome<S>[] {
   return properties.map((prop) => {
     const notQ = (i: number): boolean => !prop.q(g.states[i]);
     const starts =

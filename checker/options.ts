@@ -100,7 +100,7 @@ export interface SearchVisitor<S> {
 }
 
 /** Validates a bound: a positive finite number (an integer for counts). */
-function checkBound(name: string, value: unknown, integer: boolean): void {
+export function checkBound(name: string, value: unknown, integer: boolean): void {
   if (value === undefined) return;
   const ok = typeof value === 'number' && Number.isFinite(value) && value > 0 && (!integer || Number.isInteger(value));
   if (!ok) {

@@ -37,6 +37,8 @@ export interface PropertyOutcome<S> {
   readonly trace?: Trace<S>;
   /** A violated liveness property's counterexample: a behaviour that never gets there. */
   readonly lasso?: Lasso<S>;
+  /** Why a property is `unknown` when it is not a bound of the search (a liveness graph too large to keep). */
+  readonly reason?: string;
 }
 
 /** `ok`: every property holds on the whole space and every goal is witnessed. */
@@ -110,12 +112,15 @@ export function isLiveness(outcome: { readonly kind: PropertyKind }): boolean {
 
 /**
  * The result with liveness outcomes after the search's: a violated one makes the verdict
- * `violation`, and `searchVerdict` keeps the search's. No outcome leaves the result as it is.
+ * `violation`, one not decided makes an `ok` `incomplete`, and `searchVerdict` keeps the
+ * search's. No outcome leaves the result as it is.
  */
 export function withLiveness<S>(result: CheckResult<S>, liveness: readonly PropertyOutcome<S>[]): CheckResult<S> {
   if (liveness.length === 0) return result;
   const violated = liveness.some((l) => l.status === 'violated');
-  return { ...result, verdict: violated ? 'violation' : result.verdict, properties: [...result.properties, ...liveness], searchVerdict: result.verdict };
+  const undecided = liveness.some((l) => l.status === 'unknown');
+  const verdict = violated ? 'violation' : undecided && result.verdict === 'ok' ? 'incomplete' : result.verdict;
+  return { ...result, verdict, properties: [...result.properties, ...liveness], searchVerdict: result.verdict };
 }
 
 /** What a result says of any checked property, the checker's own `deadlock` included. */

@@ -5,9 +5,9 @@
  * explored breadth-first by the state-vector search (`vectorSearch.ts`), with the same results
  * as the generic search, unless something only the generic search does is asked for.
  */
-import { checkLiveness, type LivenessProperty } from './liveness.js';
+import { livenessWithin, type LivenessProperty } from './liveness.js';
 import type { Model } from './model.js';
-import { validateOptions, type CheckOptions } from './options.js';
+import { checkBound, validateOptions, type CheckOptions } from './options.js';
 import { ParallelSearch } from './parallel.js';
 import { withLiveness, type CheckResult } from './result.js';
 import { Search } from './searchCore.js';
@@ -24,6 +24,12 @@ export interface LivenessSelection<S> {
    */
   readonly liveness?: readonly LivenessProperty<S>[];
   /**
+   * The most states the liveness graph may hold (default 200,000, `LIVENESS_MAX_STATES`): past
+   * it, each liveness property is `unknown` with its `reason`, the search's outcomes are kept, and
+   * an `ok` verdict becomes `incomplete`.
+   */
+  readonly livenessMaxStates?: number;
+  /**
    * Called once the search has ended, before the liveness properties are checked: liveness
    * reports no progress, so a progress display of the search is closed here.
    */
@@ -32,10 +38,11 @@ export interface LivenessSelection<S> {
 
 /** Explores `model` and returns the verdict, every property's outcome and the statistics. */
 export function check<S>(model: Model<S>, options: CheckOptions & LivenessSelection<S> = {}): CheckResult<S> {
-  const { liveness, onSearchEnd, ...search } = options;
+  const { liveness, onSearchEnd, livenessMaxStates, ...search } = options;
+  checkBound('livenessMaxStates', livenessMaxStates, true);
   const result = explore(model, search);
   onSearchEnd?.();
-  return liveness === undefined ? result : withLiveness(result, checkLiveness(model, liveness));
+  return liveness === undefined ? result : withLiveness(result, livenessWithin(model, liveness, livenessMaxStates, { maxMemoryBytes: search.maxMemoryBytes, maxMemoryMB: search.maxMemoryMB }));
 }
 
 function explore<S>(model: Model<S>, options: CheckOptions): CheckResult<S> {

@@ -88,6 +88,7 @@ export function program(exit: (code: number) => void): Command {
     .option('--stop-at-first', 'stop at the first violated property (default: decide every property)')
     .option('--minimize', 'drop the steps of each counterexample that its violation does not need (shortens --dfs traces; breadth-first ones are already shortest)')
     .option('--liveness', 'also check the liveness properties (once faults stop, replicas run, identities run once, Leases are held) on the whole graph under fairness; a violation is a lasso')
+    .option('--liveness-max-states <n>', 'most states the liveness graph keeps (default 200,000); past it liveness is not decided (exit 3 unless a safety property fails)', positiveInt('--liveness-max-states'))
     .option('-f, --format <format>', 'what stdout gets: text (default), json (as --json), junit (JUnit XML for CI test reports) or sarif (SARIF 2.1.0 for code scanning)')
     .option('-q, --quiet', 'no progress on stderr (neither the live line on a terminal nor the 30s lines in a log)')
     .addHelpText('after', CHECK_CI_HELP);

@@ -14,8 +14,10 @@ import { formatTimeline } from './timeline.js';
 export interface LivenessSummary {
   readonly id: string;
   readonly description: string;
-  /** `holds` or `violated`. */
+  /** `holds`, `violated`, or `unknown` (not decided: see `reason`). */
   readonly status: PropertyStatus;
+  /** Why it was not decided (its graph was too large to keep). */
+  readonly reason?: string;
   /** A violation's lasso: the step after which its cycle starts, its steps, and their number. */
   readonly lasso?: { readonly loop: number; readonly actions: readonly ActionLabel[]; readonly length: number };
 }
@@ -57,6 +59,7 @@ export function livenessSummary<S>(result: Pick<CheckResult<S>, 'properties'>): 
     id: l.id,
     description: l.description,
     status: l.status,
+    ...(l.reason === undefined ? {} : { reason: l.reason }),
     ...(l.lasso ? { lasso: { loop: l.lasso.loop, actions: l.lasso.actions, length: l.lasso.actions.length } } : {}),
   }));
 }
@@ -68,7 +71,9 @@ export function livenessSummary<S>(result: Pick<CheckResult<S>, 'properties'>): 
  */
 export function formatLiveness<S>(model: Model<S>, outcomes: readonly PropertyOutcome<S>[], c: Palette, fold: boolean, fairness?: string): string {
   const out = [c.bold(`liveness (whole graph, no symmetry${fairness === undefined ? '' : `; ${fairness}`})`)];
-  for (const l of outcomes) out.push(`  ${l.status === 'holds' ? c.green('✓') : c.red('✗')} ${l.id}  ${l.status === 'holds' ? c.green('holds') : c.red('violated')}  ${c.dim(l.description)}`);
+  const mark = (l: PropertyOutcome<S>): string => (l.status === 'holds' ? c.green('✓ ') : l.status === 'unknown' ? c.yellow('? ') : c.red('✗ '));
+  const status = (l: PropertyOutcome<S>): string => (l.status === 'holds' ? c.green('holds') : l.status === 'unknown' ? c.yellow('unknown') : c.red('violated'));
+  for (const l of outcomes) out.push(`  ${mark(l)}${l.id}  ${status(l)}  ${c.dim(l.description)}`);
   for (const l of outcomes) {
     if (l.lasso === undefined) continue;
     const cycle = cycleLength(l.lasso);
@@ -76,7 +81,10 @@ export function formatLiveness<S>(model: Model<S>, outcomes: readonly PropertyOu
     out.push(formatTimeline(model, lassoTrace(l.lasso), { colors: c, fold, loop: l.lasso.loop }));
   }
   const failed = outcomes.filter((l) => l.status === 'violated').length;
-  out.push('', failed === 0 ? c.green('liveness: every property holds under fairness (exit by the safety verdict above)') : c.red(`liveness: ${failed} ${failed === 1 ? 'property' : 'properties'} violated (exit 1)`));
+  const undecided = outcomes.filter((l) => l.status === 'unknown');
+  if (failed > 0) out.push('', c.red(`liveness: ${failed} ${failed === 1 ? 'property' : 'properties'} violated (exit 1)`));
+  else if (undecided.length > 0) out.push('', c.yellow(`liveness: ${undecided.length} ${undecided.length === 1 ? 'property' : 'properties'} ${undecided[0].reason ?? 'not decided'} (exit 3 unless the safety verdict above is a violation)`));
+  else out.push('', c.green('liveness: every property holds under fairness (exit by the safety verdict above)'));
   return out.join('\n');
 }
 

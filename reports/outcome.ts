@@ -122,7 +122,8 @@ export function formatVerdict<S>(result: CheckResult<S>, c: Palette = plain): st
   const search = result.searchVerdict ?? result.verdict;
   if (whole.verdict !== search) {
     const holds = search === 'ok' ? 'ok: every checked property holds on the whole state space' : 'incomplete: no safety violation found';
-    return c.yellow(`${holds}; a liveness property is violated (exit ${whole.exitCode}, see below)`);
+    const liveness = whole.verdict === 'violation' ? 'a liveness property is violated' : 'liveness not decided';
+    return c.yellow(`${holds}; ${liveness} (exit ${whole.exitCode}, see below)`);
   }
   const code = whole.exitCode;
   const searched = searchOutcomes(result);

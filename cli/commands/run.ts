@@ -43,6 +43,7 @@ export interface RunOptions extends ConfigOptions {
   readonly replayPath?: string;
   readonly coverage?: boolean;
   readonly liveness?: boolean;
+  readonly livenessMaxStates?: number;
   /** Every step of a counterexample on a line of its own: no quiet stretch folded. */
   readonly unfold?: boolean;
 }
@@ -167,7 +168,7 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
         ...(progress ? { onProgress: progress.onProgress, progressIntervalMs: progress.intervalMs } : {}),
         // Liveness: on the whole graph, without symmetry (a lasso on the reduced graph need not be
         // a behaviour), once the search's progress line is gone; its outcomes join the result's.
-        ...(opts.liveness && r.liveness !== undefined ? { liveness: r.liveness, onSearchEnd: endProgress } : {}),
+        ...(opts.liveness && r.liveness !== undefined ? { liveness: r.liveness, onSearchEnd: endProgress, ...(opts.livenessMaxStates === undefined ? {} : { livenessMaxStates: opts.livenessMaxStates }) } : {}),
       });
     } finally {
       endProgress();

@@ -17,6 +17,18 @@ describe('kubecheck check --liveness', () => {
     expect(r.stdout).toContain('liveness: 1 property violated (exit 1)');
   });
 
+  it('should keep the safety result and exit 3 when the liveness graph is past its bound', () => {
+    const r = kubecheck(['check', '--scenario', 'node-partition', '--liveness', '--liveness-max-states', '100', '--json', ...SMALL]);
+    expect(r.code).toBe(3);
+    const out = JSON.parse(r.stdout) as { verdict: string; properties: { status: string }[]; liveness: { status: string; reason: string }[] };
+    expect(out.verdict).toBe('incomplete');
+    expect(out.properties.every((p) => p.status !== 'unknown')).toBe(true);
+    expect(out.liveness.map((l) => l.status)).toEqual(['unknown', 'unknown', 'unknown']);
+    expect(out.liveness[0].reason).toContain('more than 100 states');
+    const text = kubecheck(['check', '--scenario', 'node-partition', '--liveness', '--liveness-max-states', '100', ...SMALL]);
+    expect(text.stdout).toContain('liveness: 3 properties not decided: the space has more than 100 states');
+  });
+
   it('should give the lassos in --json with their loop index', () => {
     const r = kubecheck(['check', '--scenario', 'node-partition', '--liveness', '--json', ...SMALL]);
     expect(r.code).toBe(0);
