@@ -27,6 +27,6 @@ export type { AnyVectorActionDef, VectorActionDef, VectorSlot, VectorSpec, Vecto
 export { fastCheckSeed, minimizeTrace, simulate, swarmOf, traceArbitrary, traceOfChoices } from './simulate.js';
 export type { SimulateOptions, SimulationCoverage, SimulationResult, Swarm } from './simulate.js';
 export { forEachTransition } from './transitions.js';
-export { alwaysEventually, checkLiveness, eventually, leadsTo, LIVENESS_MAX_STATES } from './liveness.js';
+export { alwaysEventually, checkLiveness, eventually, eventuallyAlways, leadsTo, LIVENESS_MAX_STATES } from './liveness.js';
 export type { LivenessKind, LivenessOptions, LivenessProperty } from './liveness.js';
 export type { TransitionOptions, TransitionStats, TransitionVisitor } from './transitions.js';

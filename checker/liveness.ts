@@ -32,6 +32,8 @@
  * - `eventually(Q)`: violated iff an admissible component of the ¬Q subgraph is reachable from an
  *   initial ¬Q state through ¬Q states.
  * - `always eventually(Q)`: violated iff an admissible component of the ¬Q subgraph is reachable.
+ * - `eventually always(P)`: violated iff an admissible component of the whole graph holds a ¬P
+ *   state (a fair behaviour can meet ¬P again and again; every state is reachable).
  * - `P leads-to Q`: violated iff an admissible ¬Q component is reachable through ¬Q states from a
  *   reachable state where P and ¬Q hold.
  *
@@ -39,13 +41,13 @@
  * last state (`loop` is the index in `states` where the cycle starts).
  */
 import { fail, CheckerErrorCode } from './errors.js';
-import type { ActionLabel, Model } from './model.js';
+import { formatAction, type ActionLabel, type AnyActionDef, type Model } from './model.js';
 import type { CheckOptions, SearchVisitor } from './options.js';
 import type { PropertyOutcome } from './result.js';
 import { Search } from './searchCore.js';
 
 /** The kinds of liveness property. */
-export type LivenessKind = 'eventually' | 'always-eventually' | 'leads-to';
+export type LivenessKind = 'eventually' | 'always-eventually' | 'eventually-always' | 'leads-to';
 
 /** A liveness property over states. */
 export interface LivenessProperty<S> {
@@ -65,6 +67,11 @@ export function eventually<S>(id: string, description: string, q: (s: S) => bool
 /** `always eventually(Q)`: every behaviour reaches Q again and again. */
 export function alwaysEventually<S>(id: string, description: string, q: (s: S) => boolean): LivenessProperty<S> {
   return { id, description, kind: 'always-eventually', q };
+}
+
+/** `eventually always(P)`, TLA+'s `<>[]P`: every behaviour reaches a point from which P holds for good. */
+export function eventuallyAlways<S>(id: string, description: string, p: (s: S) => boolean): LivenessProperty<S> {
+  return { id, description, kind: 'eventually-always', q: p };
 }
 
 /** `P leads-to Q`: whenever P holds, Q holds then or later. */
@@ -107,9 +114,9 @@ export interface StateGraph<S> {
    */
   readonly fairEnabled: readonly ReadonlySet<string>[];
   readonly initial: readonly number[];
-  /** The names of the actions under weak fairness. */
+  /** The fair actions under weak fairness that have a step in the graph (names, or `name(instance)` with `fairPer`). */
   readonly fairActions: readonly string[];
-  /** The names of the actions under strong fairness. */
+  /** The same under strong fairness. */
   readonly strongActions: readonly string[];
 }
 
@@ -130,7 +137,10 @@ export function graphWithin<S>(model: Model<S>, maxStates = LIVENESS_MAX_STATES,
   const edges: GraphEdge[][] = [];
   const fairEnabled: Set<string>[] = [];
   const initial: number[] = [];
-  const fairness = new Map(model.actions.map((a) => [a.name, a.fair === true || a.fair === 'weak' || a.fair === 'strong']));
+  const defs = new Map<string, AnyActionDef<S>>();
+  for (const a of model.actions) if (!defs.has(a.name)) defs.set(a.name, a);
+  const weak = new Set<string>();
+  const strong = new Set<string>();
   const visitor: SearchVisitor<S> = {
     state: (s, id, root) => {
       states[id] = s;
@@ -141,18 +151,30 @@ export function graphWithin<S>(model: Model<S>, maxStates = LIVENESS_MAX_STATES,
     step: (from, action, _to, toId) => {
       // A step stored as the state it left stutters (same key: the model's view, no symmetry):
       // it neither enables nor takes its action (TLA+'s fairness is about <<A>>_vars).
-      const fair = fairness.get(action.name) === true && toId !== from ? action.name : undefined;
+      const def = defs.get(action.name);
+      const fair = def === undefined || toId === from ? undefined : fairUnit(def, action);
       edges[from].push({ to: toId, action, fair });
-      if (fair !== undefined) fairEnabled[from].add(fair);
+      if (fair === undefined) return;
+      fairEnabled[from].add(fair);
+      (def!.fair === 'strong' ? strong : weak).add(fair);
     },
   };
   const r = new Search(model, { ...memory, properties: [], symmetry: false, maxStates, visitor: visitor as SearchVisitor<unknown> }).run();
   if (r.stoppedBy !== undefined) {
     return r.stoppedBy.bound === 'states' ? `the space has more than ${maxStates.toLocaleString('en-US')} states` : `the ${r.stoppedBy.bound} bound stopped building the graph at ${r.stats.distinctStates.toLocaleString('en-US')} states`;
   }
-  const fairActions = [...new Set(model.actions.filter((a) => a.fair === true || a.fair === 'weak').map((a) => a.name))];
-  const strongActions = [...new Set(model.actions.filter((a) => a.fair === 'strong').map((a) => a.name))];
-  return { states, edges, fairEnabled, initial, fairActions, strongActions };
+  return { states, edges, fairEnabled, initial, fairActions: [...weak], strongActions: [...strong] };
+}
+
+/**
+ * The fair action a step of `def` is a step of, or undefined when `def` is not fair: the action's
+ * name, or with `fairPer` the name and the parameter's instance, `name(instance)` (TLA+'s
+ * `\A p : WF_vars(A(p))`, one fair action per instance).
+ */
+export function fairUnit<S>(def: AnyActionDef<S>, label: ActionLabel): string | undefined {
+  if (def.fair !== true && def.fair !== 'weak' && def.fair !== 'strong') return undefined;
+  if (def.fairPer === undefined) return def.name;
+  return formatAction({ name: def.name, param: def.fairPer(label.param) });
 }
 
 /** Strongly connected components of the subgraph of `inside` states (Tarjan, iterative). */
@@ -340,8 +362,23 @@ export function livenessWithin<S>(model: Model<S>, properties: readonly Liveness
 }
 
 function decide<S>(g: StateGraph<S>, properties: readonly LivenessProperty<S>[]): PropertyOutcome<S>[] {
+  let everywhere: number[][] | undefined;
   return properties.map((prop) => {
     const notQ = (i: number): boolean => !prop.q(g.states[i]);
+    if (prop.kind === 'eventually-always') {
+      // A fair behaviour that meets ¬P again and again: a fair component of the whole graph (all
+      // of it is reachable) with a ¬P state, entered at that state.
+      everywhere ??= fairComponents(g, () => true);
+      const component = everywhere.find((c) => c.some(notQ));
+      const outcome = { id: prop.id, kind: prop.kind, description: prop.description };
+      if (component === undefined) return { ...outcome, status: 'holds' as const };
+      const entry = component.find(notQ)!;
+      const lead = pathTo(g, g.initial, new Set([entry]), () => true)!;
+      const cycle = cycleIn(g, component, entry);
+      const ids = [...lead.ids, ...cycle.ids.slice(1)];
+      const actions = [...lead.steps, ...cycle.steps].map((e) => e.action);
+      return { ...outcome, status: 'violated' as const, lasso: { states: ids.map((i) => g.states[i]), actions, loop: lead.ids.length - 1 } };
+    }
     const starts =
       prop.kind === 'eventually'
         ? g.initial.filter(notQ)

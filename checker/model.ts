@@ -39,8 +39,19 @@ export interface ActionDef<S, P extends JsonValue | undefined = undefined> {
   enabled?(state: S, param: P): boolean;
   /** Pure transition: returns the successor, or `undefined` for no step. */
   apply(state: S, param: P): S | undefined;
-  /** Weak fairness mark, kept for liveness checking and for random exploration's weighting. */
+  /**
+   * Fairness for liveness checking (`true` or `'weak'`: weak, `'strong'`: strong) and random
+   * exploration's weighting. It applies to the action as a whole, TLA+'s `WF_vars(\E p : A(p))`:
+   * a step with any parameter takes it.
+   */
   readonly fair?: boolean | 'weak' | 'strong';
+  /**
+   * Fairness per parameter value instead, TLA+'s `\A p : WF_vars(A(p))`: steps whose parameters
+   * give the same instance make one fair action, `name(instance)`, each enabled and taken on its
+   * own. `fairPer: (p) => p` makes each parameter value fair; with a parameter `[process, choice]`,
+   * `fairPer: ([process]) => process` makes each process fair whatever its choice.
+   */
+  fairPer?(param: P): JsonValue;
 }
 
 /** Any action of a model, whatever its parameter type. */

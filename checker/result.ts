@@ -103,7 +103,7 @@ export interface Lasso<S> {
   readonly loop: number;
 }
 
-const LIVENESS_KINDS: ReadonlySet<PropertyKind> = new Set<LivenessKind>(['eventually', 'always-eventually', 'leads-to']);
+const LIVENESS_KINDS: ReadonlySet<PropertyKind> = new Set<LivenessKind>(['eventually', 'always-eventually', 'eventually-always', 'leads-to']);
 
 /** Whether an outcome is a liveness property's: decided on the whole graph, a lasso when violated. */
 export function isLiveness(outcome: { readonly kind: PropertyKind }): boolean {

@@ -73,6 +73,8 @@ export interface VectorActionDef<P extends JsonValue | undefined = undefined> {
   apply(v: VectorView, next: VectorWriter, param: P): boolean | void;
   /** Fairness mark, passed on to the model's action (liveness, random exploration). */
   readonly fair?: boolean | 'weak' | 'strong';
+  /** Fairness per parameter instance, passed on to the model's action (see {@link ActionDef.fairPer}). */
+  fairPer?(param: P): JsonValue;
 }
 
 /** Any vector action, whatever its parameter type. */
@@ -339,6 +341,7 @@ export function vectorModel(spec: VectorSpec): Model<VectorState> {
         return changed ? out : s;
       },
       ...(def.fair === undefined ? {} : { fair: def.fair }),
+      ...(def.fairPer === undefined ? {} : { fairPer: (p: JsonValue | undefined) => (def.fairPer as (q: JsonValue | undefined) => JsonValue)(p) }),
     };
     return adapted;
   });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { successors, type Model } from '../../checker/index.js';
-import { buildGraph, checkLiveness, eventually, leadsTo } from '../../checker/liveness.js';
+import { buildGraph, checkLiveness, eventually, eventuallyAlways, leadsTo } from '../../checker/liveness.js';
 import type { Lasso } from '../../checker/result.js';
 import { strongStutter, stutteringCounter, stutteringMutex, vacuousFairness, type Mutex } from '../toys/stutteringSpecs.js';
 
@@ -87,5 +87,26 @@ describe('fairness counts only steps that change the state (TLC verdicts)', () =
     expect(g.edges[zero].map((e) => [g.states[e.to], e.fair])).toEqual([[0, undefined], [1, 'inc']]);
     expect([...g.fairEnabled[zero]]).toEqual(['inc']);
     expect([...g.fairEnabled[g.states.indexOf(2)]]).toEqual([]);
+  });
+});
+
+describe('eventually always (TLA+ <>[]P)', () => {
+  // VARIABLE x; Init == x = 0; Set == x = 0 /\ x' = 1; Flip == x' = 1 - x
+  const setOnce = (fair: boolean): Model<number> => ({ name: 'set-once', initialStates: () => [0], actions: [{ name: 'set', enabled: (x: number) => x === 0, apply: () => 1, fair }], properties: [] });
+  const flipping: Model<number> = { name: 'flipping', initialStates: () => [0], actions: [{ name: 'flip', apply: (x: number) => 1 - x, fair: true }], properties: [] };
+  const settled = eventuallyAlways<number>('settles-at-1', 'x is 1 from some point on', (x) => x === 1);
+
+  it('should hold when a fair step leads to P for good, and fail by stuttering without fairness (TLC: <>[](x = 1) under WF_x(Set), violated under [][Set]_x alone)', () => {
+    expect(checkLiveness(setOnce(true), [settled])[0].status).toBe('holds');
+    const r = checkLiveness(setOnce(false), [settled])[0];
+    expect(r.status).toBe('violated');
+    expect(r.lasso).toEqual({ states: [0], actions: [], loop: 0 });
+  });
+
+  it('should fail when a fair cycle meets not-P again and again (TLC: <>[](x = 1) violated under WF_x(Flip))', () => {
+    const r = checkLiveness(flipping, [settled])[0];
+    expect(r.status).toBe('violated');
+    expect(fairLasso(flipping, r.lasso!)).toBe(true);
+    expect(r.lasso!.states.slice(r.lasso!.loop)).toContain(0);
   });
 });
