@@ -24,7 +24,7 @@ export type { Fingerprint } from './fingerprint.js';
 export { FingerprintPairTable, FingerprintTable } from './fingerprintTable.js';
 export { VectorErrorCode, vectorAction, vectorModel } from './vectorModel.js';
 export type { AnyVectorActionDef, VectorActionDef, VectorSlot, VectorSpec, VectorState, VectorView, VectorWriter } from './vectorModel.js';
-export { fastCheckSeed, minimizeTrace, simulate, swarmOf, traceArbitrary, traceOfChoices } from './simulate.js';
+export { fastCheckSeed, MAX_SIMULATE_STEPS, minimizeTrace, simulate, swarmOf, traceArbitrary, traceOfChoices } from './simulate.js';
 export type { SimulateOptions, SimulationCoverage, SimulationResult, Swarm } from './simulate.js';
 export { forEachTransition } from './transitions.js';
 export { alwaysEventually, checkLiveness, eventually, eventuallyAlways, leadsTo, LIVENESS_MAX_STATES } from './liveness.js';

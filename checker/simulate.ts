@@ -313,6 +313,7 @@ function traceOfRun<S>(model: Model<S>, choices: readonly number[], swarm?: Swar
  * fast-check properties: it shrinks towards shorter traces and earlier-listed actions.
  */
 export function traceArbitrary<S>(model: Model<S>, options: { maxSteps?: number } = {}): fc.Arbitrary<Trace<S>> {
+  refuseLongRuns(options.maxSteps ?? 200);
   return fc.array(fc.nat(), { minLength: 1, maxLength: (options.maxSteps ?? 200) + 1, size: 'max' }).map((choices) => traceOfChoices(model, choices));
 }
 
@@ -379,6 +380,19 @@ function failureStep<S>(model: Model<S>, property: Property<S> | 'deadlock', tra
   return -1;
 }
 
+/**
+ * The longest random run (`maxSteps`; `kubecheck simulate --max-steps`): fast-check draws and
+ * holds a run's choices in memory while it runs and shrinks it, so more would abort the process.
+ */
+export const MAX_SIMULATE_STEPS = 1_000_000;
+
+/** Refuses (KC003) `maxSteps` above {@link MAX_SIMULATE_STEPS}. */
+function refuseLongRuns(maxSteps: number): void {
+  if (maxSteps > MAX_SIMULATE_STEPS) {
+    fail(CheckerErrorCode.invalidBound, `maxSteps must be at most ${MAX_SIMULATE_STEPS.toLocaleString('en-US')}, got ${String(maxSteps)}: each run's choices are held in memory (ten million take gigabytes); for deep behaviours use check`);
+  }
+}
+
 /** Random exploration with shrinking; see the module comment. */
 export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): SimulationResult<S> {
   const runs = options.runs ?? 100;
@@ -386,6 +400,7 @@ export function simulate<S>(model: Model<S>, options: SimulateOptions = {}): Sim
   for (const [name, v] of [['runs', runs], ['maxSteps', maxSteps]] as const) {
     if (!Number.isInteger(v) || v <= 0) fail(CheckerErrorCode.invalidBound, `${name} must be a positive integer, got ${String(v)}`);
   }
+  refuseLongRuns(maxSteps);
   const limit = options.timeLimitSeconds;
   if (limit !== undefined && !(Number.isFinite(limit) && limit > 0)) {
     fail(CheckerErrorCode.invalidBound, `timeLimitSeconds must be a positive number, got ${String(limit)}`);

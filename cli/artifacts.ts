@@ -10,13 +10,16 @@
  * in, the earlier one removed; the user's own files in it come along as hard links), so a failure
  * (no space, a folder in the way), a kill or Ctrl-C leaves the earlier report as it was, and two
  * runs writing one folder (they take turns on a lock file) leave one whole report. With
- * `--force`, files of an earlier run (named in its result.json) that this run does not write are
- * gone with the earlier folder, so no stale counterexample stays beside the new report. What a
+ * `--force`, files of an earlier run that this run does not write are gone with the earlier folder,
+ * so no stale counterexample stays beside the new report: only those its result.json records with
+ * their digests and that still have them (a result.json kubecheck did not write, or a file changed
+ * since, removes nothing). What a
  * killed run left beside the folder is removed (or, for an earlier report moved aside, put back)
  * by the next.
  */
 export type { Artifact } from '../reports/artifacts.js';
 import { chmodSync, closeSync, copyFileSync, linkSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Artifact } from '../reports/artifacts.js';
 import { fail, KubecheckError, ToolErrorCode } from '../reports/errors.js';
@@ -25,7 +28,7 @@ import { fail, KubecheckError, ToolErrorCode } from '../reports/errors.js';
 export interface OutPlan {
   readonly dir: string;
   readonly force: boolean;
-  /** Files of an earlier run found in the folder (from its result.json), removed when not written again. */
+  /** Files an earlier run wrote in the folder (its result.json's digests still match), removed when not written again. */
   readonly earlier: readonly string[];
   /** The folder the report replaces or creates: `dir` with its symbolic links resolved (default: `dir`). */
   readonly target?: string;
@@ -73,15 +76,46 @@ export function ioReason(e: unknown): string {
   }
 }
 
-/** The names an earlier run of ours wrote into `dir`, as its result.json lists them. */
+/** The digest result.json records of a file it was written with. */
+const digest = (content: string | Buffer): string => `sha256:${createHash('sha256').update(content).digest('hex')}`;
+
+/**
+ * The names an earlier run of ours wrote into `dir` and can prove it wrote: its result.json's
+ * `written` gives each file's digest, and a file counts only while its content still has it. A
+ * result.json kubecheck did not write (or one of a version that recorded no digests) proves
+ * nothing, and a file the user changed since is theirs: neither is removed.
+ */
 function earlierRun(dir: string): string[] {
   try {
-    const files = (JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as { files?: unknown }).files;
-    if (!Array.isArray(files)) return [];
-    return files.filter((f): f is string => typeof f === 'string').map((f) => basename(f)).filter((f) => f !== '' && !f.startsWith('.'));
+    const written = (JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as { written?: unknown }).written;
+    if (written === null || typeof written !== 'object' || Array.isArray(written)) return [];
+    return Object.entries(written).filter(([name, recorded]) => {
+      if (typeof recorded !== 'string' || name === '' || name.startsWith('.') || basename(name) !== name || name === 'result.json') return false;
+      const path = join(dir, name);
+      return lstatOrUndefined(path)?.isFile() === true && digest(readFileSync(path)) === recorded;
+    }).map(([name]) => name);
   } catch {
     return [];
   }
+}
+
+/**
+ * The files with result.json's `written`: the digest of every other file of the run, which lets a
+ * later `--force` into the folder remove exactly what this run wrote ({@link earlierRun}).
+ */
+function withDigests(files: readonly Artifact[]): Artifact[] {
+  return files.map((f) => {
+    if (f.name !== 'result.json') return f;
+    let outcome: unknown;
+    try {
+      outcome = JSON.parse(f.content);
+    } catch {
+      return f;
+    }
+    if (outcome === null || typeof outcome !== 'object' || Array.isArray(outcome)) return f;
+    const written = Object.fromEntries(files.filter((g) => g.name !== 'result.json').map((g) => [g.name, digest(g.content)]));
+    return { name: f.name, content: `${JSON.stringify({ ...outcome, written }, null, 2)}\n` };
+  });
 }
 
 /** Creates and removes a temporary folder in `parent`: proof that a report can be written there. */
@@ -294,9 +328,10 @@ function carry(from: string, to: string): void {
  * Writes the files of a run into a temporary folder beside the report folder (nothing in place
  * changes). A process exit before {@link StagedArtifacts.commit} (Ctrl-C) removes it.
  */
-export function stageArtifacts(plan: OutPlan, files: readonly Artifact[]): StagedArtifacts {
+export function stageArtifacts(plan: OutPlan, given: readonly Artifact[]): StagedArtifacts {
   const target = plan.target ?? resolve(plan.dir);
-  const paths = files.map((f) => join(plan.dir, f.name));
+  const paths = given.map((f) => join(plan.dir, f.name));
+  const files = withDigests(given);
   const parent = dirname(target);
   const base = basename(target);
   let tmp: string | undefined;

@@ -3,8 +3,10 @@
  * requests. A state is named by its path from an initial state (`0.4.1`: initial state 0, then
  * the successors of candidate ordinal 4 and 1, as traces store them), so the server keeps nothing
  * per visitor: every address is a state anyone can open again, and the browser's history is the
- * way back. `answer` is the whole HTTP surface as a pure function of (method, address); the
- * command (`commands/explore.ts`) only binds it to a loopback socket.
+ * way back. `answer` is the whole HTTP surface as a function of (method, address) and the time
+ * a request may take; {@link refuseForeign} turns away what no page of the explorer's own sends
+ * (another Host, another Origin: DNS rebinding); the command (`commands/explore.ts`) only binds
+ * them to a loopback socket.
  *
  * Everything shown comes from the reports' own functions (step descriptions, the presented
  * state, the diff, quiet-stretch folding, ITF), so the explorer and the HTML report cannot tell a
@@ -18,6 +20,7 @@ import { formatTime } from '../checker/duration.js';
 import { explorerPage } from '../reports/explorerPage.js';
 import { toItf } from '../reports/itf.js';
 import { foldQuiet, lineTime, presented, stateParts, timelineSteps, traceDuration } from '../reports/timeline.js';
+import { ToolErrorCode } from '../reports/errors.js';
 
 /** A counterexample or witness of the last check, to open in the explorer. */
 export interface ExplorerTrace {
@@ -71,8 +74,14 @@ export function parsePath(text: string | null): Path | string {
 
 export const formatPath = (p: Path): string => [p.initial, ...p.steps].join('.');
 
-/** A path replayed: its trace, or the first step that does not exist. */
-function replay<S>(model: Model<S>, path: Path, cache: { last?: Trace<S> }): Trace<S> | string {
+/** Seconds of work one request may take by default (a path of 100,000 steps of the Kubernetes model replays in a few). */
+export const REQUEST_SECONDS = 20;
+
+/** A request's work past its time: see {@link answer}. */
+const OVER_TIME = Symbol('over time');
+
+/** A path replayed: its trace, the first step that does not exist, or {@link OVER_TIME} past `deadline` (`performance.now()`). */
+function replay<S>(model: Model<S>, path: Path, cache: { last?: Trace<S> }, deadline: number): Trace<S> | string | typeof OVER_TIME {
   const init = model.initialStates();
   if (path.initial >= init.length) return `initial state ${path.initial} does not exist (the model has ${init.length})`;
   // Reuse the longest common prefix of the last path replayed (a click extends it by one step).
@@ -82,6 +91,11 @@ function replay<S>(model: Model<S>, path: Path, cache: { last?: Trace<S> }): Tra
   const states: S[] = last !== undefined ? last.states.slice(0, k + 1) : [init[path.initial]];
   const actions: ActionLabel[] = last !== undefined ? last.actions.slice(0, k) : [];
   for (let i = k; i < path.steps.length; i++) {
+    if (performance.now() > deadline) {
+      // What was replayed is kept: the same path asked again goes on from there.
+      if (i > k) cache.last = { states, actions, path: { initial: path.initial, steps: path.steps.slice(0, i) } };
+      return OVER_TIME;
+    }
     const next = successorAt(model, states[i], path.steps[i]);
     if (next === undefined) return `step ${i + 1}: candidate ${path.steps[i]} is not enabled in that state`;
     actions.push(next.action);
@@ -150,12 +164,37 @@ function itfText<S>(session: ExplorerSession<S>, trace: Trace<S>): string {
 /** Per-session memory of the last path replayed (a speed-up only: answers never depend on it). */
 const caches = new WeakMap<object, { last?: Trace<unknown> }>();
 
+/** The Host names the explorer answers to: the loopback interface, by address or by name. */
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'] as const;
+
+/**
+ * Refuses a request that no page of the explorer's own sends, before anything of the session is
+ * read: a `Host` other than `127.0.0.1:PORT`, `localhost:PORT` or `[::1]:PORT` (421: a web page
+ * whose name was pointed at 127.0.0.1, DNS rebinding, names its own host), and an `Origin` other
+ * than one of those (403: another site's script). A request without `Origin` (a browser's own
+ * navigation, curl) is served. The body says why and holds nothing of the session.
+ */
+export function refuseForeign(headers: { readonly host?: string | undefined; readonly origin?: string | undefined }, port: number): Answer | undefined {
+  const hosts = new Set(LOOPBACK_NAMES.flatMap((name) => (port === 80 ? [name, `${name}:80`] : [`${name}:${port}`])));
+  const host = headers.host?.trim().toLowerCase();
+  if (host === undefined || !hosts.has(host)) {
+    return refuse(421, `the explorer answers only requests addressed to it on the loopback interface (Host 127.0.0.1:${port}, localhost:${port} or [::1]:${port})`);
+  }
+  const origin = headers.origin?.trim().toLowerCase();
+  if (origin !== undefined && !(origin.startsWith('http://') && hosts.has(origin.slice('http://'.length)))) {
+    return refuse(403, 'the explorer answers only its own page: requests from another origin are refused');
+  }
+  return undefined;
+}
+
 /**
  * The answer to one request: the page, the projected graph, the session's summary, a state by
  * path, or a path's ITF trace. A request that names no state or asks for nothing known gets a
- * 4xx with a message; nothing a request holds can stop the server.
+ * 4xx with a message; one whose replay takes more than `seconds` gets a 503 with code KC216 (the
+ * part replayed is kept: asking again goes on from there); nothing a request holds can stop the
+ * server.
  */
-export function answer<S>(session: ExplorerSession<S>, method: string, address: string): Answer {
+export function answer<S>(session: ExplorerSession<S>, method: string, address: string, seconds: number = REQUEST_SECONDS): Answer {
   if (method !== 'GET' && method !== 'HEAD') return { ...refuse(405, `method ${method.slice(0, 20)} not allowed: the explorer only answers GET`), headers: { allow: 'GET, HEAD' } };
   let url: URL;
   try {
@@ -176,7 +215,11 @@ export function answer<S>(session: ExplorerSession<S>, method: string, address: 
       if (typeof path === 'string') return refuse(400, path);
       let cache = caches.get(session);
       if (cache === undefined) caches.set(session, (cache = {}));
-      const trace = replay(session.model, path, cache as { last?: Trace<S> });
+      const trace = replay(session.model, path, cache as { last?: Trace<S> }, performance.now() + seconds * 1000);
+      if (trace === OVER_TIME) {
+        const code = ToolErrorCode.explorerRequestTooLong;
+        return { ...json(503, { error: `${code}: replaying the path took more than ${seconds}s, the most one request may take; ask again to go on from where it stopped, or open a shorter path`, code }), headers: { 'retry-after': '1' } };
+      }
       if (typeof trace === 'string') return refuse(404, `no such state: ${trace}`);
       if (url.pathname === '/api/state') return json(200, stateView(session, trace));
       return { status: 200, type: 'application/json; charset=utf-8', body: itfText(session, trace), headers: { 'content-disposition': `attachment; filename="explore-${trace.actions.length}-steps.itf.json"` } };

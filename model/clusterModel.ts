@@ -11,6 +11,7 @@
  * second. Races finer than the quantum between different components are not explored; races
  * between candidates of one election and between scheduler choices are.
  */
+import { refuseOversizedConfig } from './limits.js';
 import type { ActionLabel, AnyActionDef, JsonValue, Model, StepDescription } from '../checker/model.js';
 import type { Property } from '../checker/properties.js';
 import type { LivenessProperty } from '../checker/liveness.js';
@@ -282,6 +283,7 @@ function isClusterAction(a: ClusterAction | AnyActionDef<ClusterState>): a is Cl
 export function clusterModel(config: ClusterConfig, options: ClusterModelOptions = {}): Model<ClusterState> {
   const asExtension = 'give your controller as an extension: extensions: [{ name, initial, actions, urgentActions }] (ClusterExtension)';
   refuseUnknownOptions('clusterModel', options, ['symmetry', 'reductions', 'extensions'], { extraActions: asExtension, urgentActions: asExtension });
+  refuseOversizedConfig(config); // a config built by hand, not by resolveConfig: the same caps
   // What the extensions say they cause (`causes`) counts for every "cannot happen" shortcut.
   const ctx = makeCtx(config, options.extensions ?? [], options.reductions === undefined ? {} : { reductions: options.reductions });
   const extensions = (options.extensions ?? []).map(guardedExtension);

@@ -7,6 +7,7 @@ import type { JsonValue } from '../checker/model.js';
 import { defaultGracePeriod, defaultWorkloads, WORKLOAD_KINDS } from './config.js';
 import { parseDuration } from './duration.js';
 import { ModelErrorCode, modelError } from './errors.js';
+import { refuseOversizedConfig, refuseOversizedInput } from './limits.js';
 import { parameterSpec, parameterSpecs, parameterValue, writtenValue, type ParameterSpec, type ParameterValue } from './parameters.js';
 import { scenarioOverrides, scenarios } from './scenarios.js';
 import { validateConfig } from './validate.js';
@@ -331,6 +332,8 @@ export function resolveConfig(scenario: string, input: ResolveInput = {}): Clust
   if (overrides === undefined) {
     modelError(ModelErrorCode.unknownScenario, `unknown scenario "${scenario}"; known: ${scenarios.map((s) => s.name).join(', ')}`);
   }
+  // Sizes above the caps are refused before any of them is read (the library's way in as the command line's).
+  refuseOversizedInput(input);
   // The value as given of each key set anywhere, the later source winning: the scenario, the file, --set.
   const given = new Map<string, unknown>(Object.entries(overrides));
   // What the user gives (the file, then --set over it): a workload list must not lose any of it.
@@ -371,6 +374,7 @@ export function resolveConfig(scenario: string, input: ResolveInput = {}): Clust
   if (!given.has(GRACE)) {
     config = { ...config, kubeControllerManager: { ...config.kubeControllerManager, nodeMonitorGracePeriod: defaultGracePeriod(config.kubernetesVersion) } };
   }
+  refuseOversizedConfig(config);
   validateConfig(config);
   return config;
 }

@@ -38,6 +38,8 @@ export const ToolErrorCode = {
   cannotWrite: 'KC214',
   /** An `--extension` module failed: it threw while loading, did not finish loading in time, or ended the process. */
   extensionFailed: 'KC215',
+  /** A request to `kubecheck explore` took more than the time one request may take (HTTP 503). */
+  explorerRequestTooLong: 'KC216',
 } as const;
 
 export type ToolErrorCode = (typeof ToolErrorCode)[keyof typeof ToolErrorCode];

@@ -1,8 +1,9 @@
 /**
- * `kubecheck explore`: the state space in a browser. Checks the scenario first (bounded, so a
- * large one still opens), draws its projected state graph, then serves the explorer's page and
- * API (`cli/explorer.ts`) on the loopback interface only, on the port given or an ephemeral one,
- * printing the address. Ctrl-C stops it (exit 0).
+ * `kubecheck explore`: the state space in a browser. Binds its port on the loopback interface
+ * (the port given or an ephemeral one), checks the scenario (bounded, so a large one still opens),
+ * draws its projected state graph, then serves the explorer's page and API (`cli/explorer.ts`)
+ * to requests addressed to the loopback interface only, printing the address. Each request's work
+ * is bounded in time; Ctrl-C or SIGTERM stops it (exit 0), at once even in the middle of a request.
  */
 import { createServer, type Server } from 'node:http';
 import { check, type CheckResult, type Model, type Trace } from '../../checker/index.js';
@@ -11,7 +12,7 @@ import { fail, ToolErrorCode } from '../../reports/errors.js';
 import { formatStats } from '../../reports/outcome.js';
 import { groupOf, projectedGraph, projectionVisitor } from '../../reports/projected.js';
 import { exploredSpace } from '../../reports/artifacts.js';
-import { answer, formatPath, parsePath, tracesOf, type ExplorerSession } from '../explorer.js';
+import { answer, formatPath, parsePath, refuseForeign, REQUEST_SECONDS, tracesOf, type Answer, type ExplorerSession } from '../explorer.js';
 import { configPaths, checkPropertyIds, resolveFromOptions, type ConfigOptions } from '../subjects.js';
 
 export interface ExploreOptions extends ConfigOptions {
@@ -91,49 +92,121 @@ export async function exploreSession(opts: ExploreOptions, log: (line: string) =
   };
 }
 
-/** Serves a session on 127.0.0.1 (port 0: an ephemeral one). Resolves once listening. */
-export function serveExplorer(session: ExplorerSession<unknown>, port = 0): Promise<{ readonly url: string; readonly server: Server }> {
+/** How the server runs a request's work. */
+export interface ServeOptions {
+  /** Seconds of work one request may take (default {@link REQUEST_SECONDS}). */
+  readonly requestSeconds?: number;
+  /** Runs a request's work (the command lets signals end the process at once meanwhile). */
+  readonly around?: <T>(work: () => T) => T;
+}
+
+/** A server listening on the loopback interface, answering once it is given its session. */
+export interface ExplorerServer {
+  readonly url: string;
+  readonly server: Server;
+  /** Starts answering with `session` (until then every request gets a 503: the explorer is still starting). */
+  serve(session: ExplorerSession<unknown>): void;
+}
+
+const jsonAnswer = (status: number, value: unknown): Answer => ({ status, type: 'application/json; charset=utf-8', body: `${JSON.stringify(value)}\n` });
+
+/**
+ * Binds 127.0.0.1 (port 0: an ephemeral one) before any work, so a port in use is said at once
+ * (KC200). A request is first checked for its Host and Origin ({@link refuseForeign}), then
+ * answered from the session once there is one.
+ */
+export function listenExplorer(port = 0, options: ServeOptions = {}): Promise<ExplorerServer> {
+  let session: ExplorerSession<unknown> | undefined;
+  let bound = port;
+  const around = options.around ?? (<T>(work: () => T): T => work());
   const server = createServer((req, res) => {
-    let a;
-    try {
-      a = answer(session, req.method ?? 'GET', req.url ?? '/');
-    } catch (e) {
-      // A model that throws on some state: the request fails, the server goes on.
-      a = { status: 500, type: 'application/json; charset=utf-8', body: `${JSON.stringify({ error: `the model failed on this request: ${String((e as Error)?.message ?? e).split('\n')[0]}` })}\n` };
+    let a = refuseForeign({ host: req.headers.host, origin: req.headers.origin }, bound);
+    if (a === undefined && session === undefined) a = { ...jsonAnswer(503, { error: 'the explorer is still starting (checking the scenario, drawing its graph); ask again in a moment' }), headers: { 'retry-after': '5' } };
+    if (a === undefined) {
+      const s = session as ExplorerSession<unknown>;
+      try {
+        a = around(() => answer(s, req.method ?? 'GET', req.url ?? '/', options.requestSeconds ?? REQUEST_SECONDS));
+      } catch (e) {
+        // A model that throws on some state: the request fails, the server goes on.
+        a = jsonAnswer(500, { error: `the model failed on this request: ${String((e as Error)?.message ?? e).split('\n')[0]}` });
+      }
     }
-    res.writeHead(a.status, { 'content-type': a.type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...(a.headers ?? {}) });
+    res.writeHead(a.status, { 'content-type': a.type, 'content-length': Buffer.byteLength(a.body), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...(a.headers ?? {}) });
     res.end(req.method === 'HEAD' ? undefined : a.body);
   });
   return new Promise((resolve, reject) => {
-    server.once('error', (e: NodeJS.ErrnoException) => reject(e.code === 'EADDRINUSE' ? new Error(`port ${port} is in use; give another --port or 0 for any free one`) : e));
+    server.once('error', (e: NodeJS.ErrnoException) => reject(e.code === 'EADDRINUSE' ? new Error(`--port ${port} is in use; give another --port or 0 for any free one`) : e));
     server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      const actual = typeof address === 'object' && address !== null ? address.port : port;
-      resolve({ url: `http://127.0.0.1:${actual}/`, server });
+      bound = typeof address === 'object' && address !== null ? address.port : port;
+      resolve({
+        url: `http://127.0.0.1:${bound}/`,
+        server,
+        serve: (s) => {
+          session = s;
+        },
+      });
     });
   });
+}
+
+/** Serves a session on 127.0.0.1 (port 0: an ephemeral one). Resolves once listening. */
+export async function serveExplorer(session: ExplorerSession<unknown>, port = 0, options: ServeOptions = {}): Promise<{ readonly url: string; readonly server: Server }> {
+  const listening = await listenExplorer(port, options);
+  listening.serve(session);
+  return listening;
+}
+
+/**
+ * Runs a request's work with no listener of SIGINT or SIGTERM, so that a signal ends the process
+ * at once even when the work does not return (the listeners, which stop the server cleanly, can
+ * only run between requests); the listeners are back when it returns.
+ */
+function signalsEndAtOnce(stop: () => void): <T>(work: () => T) => T {
+  return <T>(work: () => T): T => {
+    process.removeListener('SIGINT', stop).removeListener('SIGTERM', stop);
+    try {
+      return work();
+    } finally {
+      process.on('SIGINT', stop).on('SIGTERM', stop);
+    }
+  };
 }
 
 export async function runExplore(opts: ExploreOptions): Promise<number> {
   if (opts.port !== undefined && (opts.port < 0 || opts.port > 65535)) fail(ToolErrorCode.badOption, `--port must be between 0 and 65535, got ${opts.port}`);
   const start = opts.path === undefined ? undefined : parsePath(opts.path);
   if (typeof start === 'string') fail(ToolErrorCode.badOption, `--path: ${start}`);
-  const session = await exploreSession(opts, (line) => process.stderr.write(`kubecheck: ${line}\n`));
-  let served;
-  try {
-    served = await serveExplorer(session, opts.port ?? 0);
-  } catch (e) {
-    fail(ToolErrorCode.badOption, (e as Error).message);
-  }
-  const { url, server } = served;
-  process.stdout.write(`kubecheck explore: ${session.title} at ${url}${start === undefined ? '' : `#path=${formatPath(start)}`} (loopback only; Ctrl-C stops)\n`);
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  // The port first: a port in use is said before the scenario is checked and its graph drawn.
+  let stopped!: () => void;
+  const ended = new Promise<void>((resolve) => {
+    stopped = resolve;
   });
+  let server: Server | undefined;
+  const stop = (): void => {
+    process.removeListener('SIGINT', stop).removeListener('SIGTERM', stop);
+    if (server === undefined) return stopped();
+    server.close(() => stopped());
+    server.closeAllConnections();
+  };
+  let listening: ExplorerServer;
+  try {
+    listening = await listenExplorer(opts.port ?? 0, { around: signalsEndAtOnce(stop) });
+  } catch (e) {
+    return fail(ToolErrorCode.badOption, (e as Error).message);
+  }
+  server = listening.server;
+  let session: ExplorerSession<unknown>;
+  try {
+    session = await exploreSession(opts, (line) => process.stderr.write(`kubecheck: ${line}\n`));
+  } catch (e) {
+    server.close();
+    server.closeAllConnections();
+    throw e;
+  }
+  listening.serve(session);
+  process.on('SIGINT', stop).on('SIGTERM', stop);
+  process.stdout.write(`kubecheck explore: ${session.title} at ${listening.url}${start === undefined ? '' : `#path=${formatPath(start)}`} (loopback only; Ctrl-C stops)\n`);
+  await ended;
   return 0;
 }

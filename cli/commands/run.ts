@@ -1,5 +1,5 @@
 /** `kubecheck check` and `kubecheck simulate`: search, print the outcome, write the reports, exit by verdict. */
-import { check, minimizeTrace, simulate, type CheckResult, type Property, type SearchVisitor } from '../../checker/index.js';
+import { check, MAX_SIMULATE_STEPS, minimizeTrace, simulate, type CheckResult, type Property, type SearchVisitor } from '../../checker/index.js';
 import { projectionVisitor } from '../../reports/projected.js';
 import { outcomeJson } from '../../reports/json.js';
 import { githubAnnotations } from '../../reports/githubAnnotations.js';
@@ -81,9 +81,6 @@ export function outputFormatOf(opts: Pick<RunOptions, 'format' | 'json'>): Outpu
 function inGithubActions(): boolean {
   return process.env.GITHUB_ACTIONS === 'true';
 }
-
-/** The longest random run: fast-check holds a run's choices in memory while it runs and shrinks it. */
-const MAX_SIMULATE_STEPS = 1_000_000;
 
 /** Runs a simulation; a `--replay-path` that fast-check cannot follow is bad input (KC200), not a crash. */
 function simulateOrRefuse<T>(run: () => T, replayPath: string | undefined): T {

@@ -337,6 +337,37 @@ describe('--out writes the whole report or nothing', () => {
   });
 });
 
+describe('--force removes only what kubecheck wrote', () => {
+  it('should keep the user\'s files that a result.json kubecheck did not write lists', () => {
+    const out = join(dir, 'forged');
+    mkdirSync(out);
+    writeFileSync(join(out, 'notes.txt'), 'mine');
+    writeFileSync(join(out, 'data.csv'), 'a,b\n');
+    writeFileSync(join(out, 'plan.md'), 'my plan');
+    // As an earlier kubecheck wrote it, and more: the files, and digests that are not the files'.
+    writeFileSync(join(out, 'result.json'), JSON.stringify({
+      verdict: 'ok', files: [join(out, 'notes.txt'), 'data.csv', 'plan.md', '../outside.txt'],
+      written: { 'notes.txt': 'sha256:00', 'data.csv': 'anything', 'plan.md': null, '../outside.txt': 'sha256:00' },
+    }));
+    expect(kubecheck(['check', ...BUGGY, '--out', out, '--force']).code).toBe(1);
+    expect(readFileSync(join(out, 'notes.txt'), 'utf8')).toBe('mine');
+    expect(readFileSync(join(out, 'data.csv'), 'utf8')).toBe('a,b\n');
+    expect(readFileSync(join(out, 'plan.md'), 'utf8')).toBe('my plan');
+    expect(readdirSync(out).sort()).toEqual([...REPORT, 'data.csv', 'notes.txt', 'plan.md'].sort());
+  });
+
+  it('should remove an earlier run\'s files it can prove it wrote, and keep one the user changed since', () => {
+    const out = join(dir, 'proven');
+    expect(kubecheck(['check', ...BUGGY, '--out', out]).code).toBe(1);
+    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { written: Record<string, string> };
+    expect(Object.keys(result.written).sort()).toEqual(REPORT.filter((f) => f !== 'result.json').sort());
+    writeFileSync(join(out, 'consistent.timeline.txt'), 'annotated by me');
+    expect(kubecheck(['check', '--scenario', 'two-phase-commit', '--set', 'rms=2', '--out', out, '--force']).code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['consistent.timeline.txt', 'report.html', 'report.md', 'result.json', 'state-graph.dot', 'state-graph.svg']);
+    expect(readFileSync(join(out, 'consistent.timeline.txt'), 'utf8')).toBe('annotated by me');
+  });
+});
+
 describe('output and interruption', () => {
   it('should refuse YAML with a warning in one line (the warnings printed more lines after it)', () => {
     expectOneLine(kubecheck(['check', '--config', file('tag.yaml', 'cluster:\n  nodes: !foo 3\n')]), 'KC202', /Unresolved tag: !foo at line 2/);

@@ -365,3 +365,35 @@ describe('fuzzing the command line', () => {
     );
   }, 600_000);
 });
+
+describe('fuzzing the explorer\'s Host and Origin, and the library\'s caps', () => {
+  const PORT = 43_117;
+  const own = [`127.0.0.1:${PORT}`, `localhost:${PORT}`, `[::1]:${PORT}`];
+  const hostile = fc.oneof(
+    fc.string({ maxLength: 40 }),
+    fc.domain().map((d) => `${d}:${PORT}`),
+    fc.tuple(fc.constantFrom(...own), fc.constantFrom('.evil.example', '@evil.example', ' x', ':1', '/')).map(([h, tail]) => h + tail),
+    fc.integer({ min: 0, max: 65_535 }).filter((p) => p !== PORT).map((p) => `127.0.0.1:${p}`),
+  ).filter((h) => !own.includes(h.trim().toLowerCase()));
+
+  it('should refuse every Host but its own, and every Origin but its own', async () => {
+    const { refuseForeign } = await import('../../cli/explorer.js');
+    fc.assert(fc.property(hostile, fc.option(fc.string({ maxLength: 30 })), (host, origin) => {
+      expect(refuseForeign({ host, ...(origin === null ? {} : { origin }) }, PORT)?.status).toBe(421);
+    }), { seed: SEED, numRuns: 300 });
+    fc.assert(fc.property(fc.constantFrom(...own), fc.oneof(fc.webUrl(), fc.string({ maxLength: 30 })), (host, origin) => {
+      const o = origin.trim();
+      const ownOrigin = /^http:\/\//i.test(o) && own.includes(o.slice(7).toLowerCase());
+      expect(refuseForeign({ host, origin }, PORT)?.status).toBe(ownOrigin ? undefined : 403);
+    }), { seed: SEED, numRuns: 300 });
+  });
+
+  it('should refuse library counts above their bounds with KC213, and never abort', async () => {
+    const { kubernetesScenario } = await import('../../api/testing.js');
+    fc.assert(fc.property(fc.constantFrom(...COUNT_KEYS), fc.integer({ min: 65, max: 1_000_000_000 }), fc.boolean(), (key, n, asSet) => {
+      const [section, name] = key.split('.');
+      const input = asSet ? { set: { [key]: String(n) } } : { config: { [section]: { [name]: n } } };
+      expect(() => kubernetesScenario('node-failure', input)).toThrow(/^KC213: /);
+    }), { seed: SEED, numRuns: 40 });
+  });
+});
