@@ -7,6 +7,7 @@ import { isAlias, isMap, isScalar, LineCounter, parseDocument, visit } from 'yam
 import { ModelErrorCode, modelError } from '../model/errors.js';
 import { fail, KubecheckError, ToolErrorCode } from '../reports/errors.js';
 import { durationSeconds } from '../model/duration.js';
+import { nestingDepth } from '../model/resolve.js';
 
 /** Config files are a few dozen parameters; anything much larger is not one (and would be slow to parse). */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -213,20 +214,6 @@ export function duplicateJsonKey(text: string): { key: string; line: number } | 
   return undefined;
 }
 
-/** How deeply objects and lists nest in a parsed value, counted without recursion. */
-function depthOf(value: unknown, limit: number): number {
-  let deepest = 0;
-  const todo: [unknown, number][] = [[value, 0]];
-  while (todo.length > 0) {
-    const [v, d] = todo.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    deepest = Math.max(deepest, d + 1);
-    if (deepest > limit) return deepest;
-    for (const child of Object.values(v as Record<string, unknown>)) todo.push([child, d + 1]);
-  }
-  return deepest;
-}
-
 /** Parses YAML strictly: errors and warnings refused, keys unique (checked in linear time), numbers in decimal. */
 function parseYamlConfig(path: string, text: string): unknown {
   const bad = (why: string): never => fail(ToolErrorCode.malformedConfig, `${path} is not valid YAML: ${why}`);
@@ -302,7 +289,7 @@ export function readConfigFile(path: string): unknown {
   }
   if (value === null || value === undefined) return {};
   if (typeof value !== 'object' || Array.isArray(value)) fail(ToolErrorCode.malformedConfig, `${path} must be a mapping of parameters (key: value), not a ${Array.isArray(value) ? 'list' : typeof value}`);
-  if (depthOf(value, MAX_CONFIG_DEPTH) > MAX_CONFIG_DEPTH) fail(ToolErrorCode.malformedConfig, `${path} is nested more than ${MAX_CONFIG_DEPTH} levels deep; parameters are at most 3 levels deep (e.g. kubeControllerManager.leaderElection.leaseDuration)`);
+  if (nestingDepth(value, MAX_CONFIG_DEPTH) > MAX_CONFIG_DEPTH) fail(ToolErrorCode.malformedConfig, `${path} is nested more than ${MAX_CONFIG_DEPTH} levels deep; parameters are at most 3 levels deep (e.g. kubeControllerManager.leaderElection.leaseDuration)`);
   refuseForbiddenKeys(value, path, { parameterKeys: true });
   return value;
 }

@@ -7,6 +7,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { defaultMaxMemoryBytes, KubecheckError } from '../checker/index.js';
 import { ToolErrorCode } from '../reports/errors.js';
+import { escapeControls } from '../checker/escape.js';
 import { runDiff } from './commands/diff.js';
 import { runExplain } from './commands/explain.js';
 import { runExplore } from './commands/explore.js';
@@ -18,6 +19,7 @@ import { runSearch } from './commands/run.js';
 import { runTiming } from './commands/timing.js';
 import { parseSize, parseWorkers } from './limits.js';
 import { collectList, collectPath, collectSet, nonNegativeInt, parseTimeLimit, positiveInt } from './input.js';
+import { printErr } from './terminal.js';
 import { KUBECHECK_VERSION } from './version.js';
 
 function configOptions(cmd: Command): Command {
@@ -218,16 +220,17 @@ export function reportError(e: unknown): number {
   if (e instanceof CommanderError) {
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
     const message = e.message.replace(/^error: /, '').replace(/\n+/g, ' ').trim();
-    process.stderr.write(`kubecheck: ${ToolErrorCode.badOption}: ${shortWords(message)} (see kubecheck --help)\n`);
+    printErr(`kubecheck: ${ToolErrorCode.badOption}: ${shortWords(message)} (see kubecheck --help)\n`);
     return 2;
   }
   if (e instanceof KubecheckError) {
-    process.stderr.write(`kubecheck: ${shortWords(e.message.split('\n')[0])}\n`);
+    // One line: a newline or control character in the message came from input (a key, a value).
+    printErr(`kubecheck: ${shortWords(escapeControls(e.message.trimEnd()))}\n`);
     if (process.env.KUBECHECK_DEBUG === '1') process.stderr.write(`${e.stack}\n`);
     return 2;
   }
   const err = e as Error;
-  process.stderr.write(`kubecheck: unexpected error: ${String(err?.message ?? e).split('\n')[0]} (set KUBECHECK_DEBUG=1 for the stack trace)\n`);
+  printErr(`kubecheck: unexpected error: ${String(err?.message ?? e).split('\n')[0]} (set KUBECHECK_DEBUG=1 for the stack trace)\n`);
   if (process.env.KUBECHECK_DEBUG === '1') process.stderr.write(`${err?.stack}\n`);
   return 2;
 }

@@ -7,6 +7,7 @@
  */
 import type { JsonValue, LivenessProperty, Model } from '../checker/index.js';
 import { fail, ToolErrorCode } from '../reports/errors.js';
+import { inputText } from '../checker/escape.js';
 import type { ClusterConfig, ClusterExtension } from '../model/index.js';
 import type { ParameterInfo } from '../model/parameters.js';
 import { loadExtensions } from './extensions.js';
@@ -14,6 +15,7 @@ import { importSources, type Imported } from './import/importer.js';
 import { readSources } from './import/read.js';
 import { kubernetesSubject } from './kubernetesSubject.js';
 import { refuseOversizedInput } from './limits.js';
+import { printErr } from './terminal.js';
 import { twoPhaseSubject } from './twoPhaseSubject.js';
 
 /** A named starting point. */
@@ -195,10 +197,10 @@ export async function resolveFromOptions(opts: ConfigOptions): Promise<ResolvedF
   };
   const { resolved, extensions } = await resolveWithExtensionPaths(subject, scenario, input, opts.extension);
   const notModelled = imported === undefined ? [] : [...imported.notModelled, ...imported.skipped.map((f) => `${f} (not a .yaml, .yml, .json or .flags file)`)];
-  if (notModelled.length > 0 && !opts.json) process.stderr.write(formatNotModelled(notModelled));
+  if (notModelled.length > 0 && !opts.json) printErr(formatNotModelled(notModelled));
   // What the cluster's files left to the scenario's defaults (unless --set gives it), once each.
   const defaulted = Object.entries(imported?.defaulted ?? {}).filter(([key]) => opts.set?.[key] === undefined);
-  if (!opts.json) for (const note of new Set(defaulted.map(([, n]) => n))) process.stderr.write(`kubecheck: ${note}\n`);
+  if (!opts.json) for (const note of new Set(defaulted.map(([, n]) => n))) printErr(`kubecheck: ${inputText(note)}\n`);
   // The extensions' own properties join the catalogue: --property, list and reports know them by id.
   const catalogue = extensionCatalogue(extensions);
   const own = [...catalogue.properties, ...catalogue.liveness];
@@ -208,7 +210,7 @@ export async function resolveFromOptions(opts: ConfigOptions): Promise<ResolvedF
 
 /** The not-modelled note as printed on stderr. */
 export function formatNotModelled(notModelled: readonly string[]): string {
-  return `kubecheck: not modelled (read from your files, but they do not change the model):\n${notModelled.map((n) => `  ${n}\n`).join('')}`;
+  return `kubecheck: not modelled (read from your files, but they do not change the model):\n${notModelled.map((n) => `  ${inputText(n)}\n`).join('')}`;
 }
 
 /** Checks the ids asked for against the subject's catalogue; KC210 lists the known ones. */

@@ -7,6 +7,20 @@ import cliProgress from 'cli-progress';
 import type { Progress } from '../checker/index.js';
 import { palette, type Palette } from '../reports/colors.js';
 import { fail, ToolErrorCode } from '../reports/errors.js';
+import { terminalText } from '../checker/escape.js';
+
+/**
+ * Writes text for people on stdout: a control character that input left in it is escaped and no
+ * line starts a CI workflow command ({@link terminalText}); with `colours` on, their sequences pass.
+ */
+export function printOut(text: string, colours: Palette | boolean = false): void {
+  process.stdout.write(terminalText(text, typeof colours === 'boolean' ? colours : colours.isColorSupported));
+}
+
+/** Writes text for people on stderr (kubecheck prints no colour there), as {@link printOut}. */
+export function printErr(text: string): void {
+  process.stderr.write(terminalText(text));
+}
 
 /** The palette for stdout. */
 export function stdoutPalette(noColor: boolean): Palette {
@@ -113,7 +127,7 @@ export const INTERRUPTED_EXIT_CODE = 130;
  */
 export function onInterrupt(what: () => string): () => void {
   const handler = (signal: NodeJS.Signals): void => {
-    process.stderr.write(`kubecheck: ${what()}\n`);
+    printErr(`kubecheck: ${what()}\n`);
     process.exit(signal === 'SIGTERM' ? TERMINATED_EXIT_CODE : INTERRUPTED_EXIT_CODE);
   };
   // SIGTERM is what a CI runner or an orchestrator sends to cancel a job: the same care as Ctrl-C.

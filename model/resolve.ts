@@ -199,6 +199,27 @@ function parseToleration(key: string, raw: unknown): TolerationSetting {
 /** The most objects `cluster.objects` takes: each becomes an API object an operator may watch. */
 export const MAX_OBJECTS = 256;
 const OBJECT_FIELDS = ['apiVersion', 'kind', 'metadata', 'spec', 'status'];
+
+/**
+ * Most levels that objects and lists nest within one another in a value from input (`cluster.objects`,
+ * a Kubernetes file): Kubernetes objects nest a few dozen levels at most. A deeper value (or one
+ * that holds itself) is refused before any walk over it recurses.
+ */
+export const MAX_NESTING = 100;
+
+/** How deeply objects and lists nest in `value`, counted without recursion, up to just past `limit`. */
+export function nestingDepth(value: unknown, limit: number = MAX_NESTING): number {
+  let deepest = 0;
+  const todo: [unknown, number][] = [[value, 0]];
+  while (todo.length > 0) {
+    const [v, d] = todo.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    deepest = Math.max(deepest, d + 1);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(v as Record<string, unknown>)) todo.push([child, d + 1]);
+  }
+  return deepest;
+}
 const JSON_LIKE = (v: unknown): boolean => v === null || ['string', 'number', 'boolean'].includes(typeof v) || (typeof v === 'object' && (Array.isArray(v) ? v.every(JSON_LIKE) : Object.values(v as object).every(JSON_LIKE)));
 
 function stringMap(at: string, raw: unknown): Record<string, string> | undefined {
@@ -218,6 +239,7 @@ function parseObjects(key: string, raw: unknown): CustomObjectConfig[] {
     }
   }
   if (!Array.isArray(list)) modelError(ModelErrorCode.invalidValue, `${key}: expected a list of objects ({ kind, metadata: { name }, spec }) or none, got ${quoted(raw)}`);
+  if (nestingDepth(list) > MAX_NESTING) modelError(ModelErrorCode.invalidValue, `${key}: nested more than ${MAX_NESTING} levels deep (objects and lists within one another, or an object that holds itself); Kubernetes objects nest a few dozen levels at most`);
   if (list.length > MAX_OBJECTS) modelError(ModelErrorCode.invalidValue, `${key}: ${list.length} objects, more than the ${MAX_OBJECTS} kubecheck takes`);
   const seen = new Set<string>();
   return list.map((item: unknown, i): CustomObjectConfig => {

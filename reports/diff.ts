@@ -8,6 +8,7 @@
  */
 
 import type { JsonValue } from '../checker/index.js';
+import { inputText } from '../checker/escape.js';
 
 /** One changed leaf (or a subtree that appeared or disappeared). */
 export interface Change {
@@ -45,16 +46,20 @@ export function jsonOf(value: unknown): JsonValue {
   return String(value);
 }
 
-/** Compact text of a value: strings bare, objects as `{key: value, ...}` without quotes. */
+/**
+ * Compact text of a value: strings bare, objects as `{key: value, ...}` without quotes. A string
+ * or key that would not read as one token on one line (a newline, a control character, a
+ * workflow command) is quoted (see `inputText`).
+ */
 function compact(value: unknown): string {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return inputText(value);
   if (typeof value === 'bigint') return `${value}`;
   if (value === undefined) return 'undefined';
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? String(value);
   if (value instanceof Set) return `{${[...value].map(compact).join(', ')}}`;
   if (value instanceof Map) return `{${[...value].map(([k, v]) => `${compact(k)}: ${compact(v)}`).join(', ')}}`;
   if (Array.isArray(value)) return `[${value.map(compact).join(', ')}]`;
-  return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}: ${compact(v)}`).join(', ')}}`;
+  return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${inputText(k)}: ${compact(v)}`).join(', ')}}`;
 }
 
 /**
@@ -122,13 +127,15 @@ function walk(path: string, keys: readonly (string | number)[], a: unknown, b: u
     }
     const ea = entriesOf(a);
     const eb = entriesOf(b);
-    for (const [k, v] of ea) walk(`${path}[${k}]`, [...keys, k], v, eb.get(k), out);
-    for (const [k, v] of eb) if (!ea.has(k)) walk(`${path}[${k}]`, [...keys, k], undefined, v, out);
+    const at = (k: string | number): string => `${path}[${typeof k === 'string' ? inputText(k) : k}]`;
+    for (const [k, v] of ea) walk(at(k), [...keys, k], v, eb.get(k), out);
+    for (const [k, v] of eb) if (!ea.has(k)) walk(at(k), [...keys, k], undefined, v, out);
     return;
   }
   if (isRecord(a) && isRecord(b)) {
-    for (const k of Object.keys(a)) walk(path ? `${path}.${k}` : k, [...keys, k], a[k], b[k], out);
-    for (const k of Object.keys(b)) if (!(k in a)) walk(path ? `${path}.${k}` : k, [...keys, k], undefined, b[k], out);
+    const at = (k: string): string => (path ? `${path}.${inputText(k)}` : inputText(k));
+    for (const k of Object.keys(a)) walk(at(k), [...keys, k], a[k], b[k], out);
+    for (const k of Object.keys(b)) if (!(k in a)) walk(at(k), [...keys, k], undefined, b[k], out);
     return;
   }
   out.push({

@@ -6,13 +6,17 @@
  *
  * Escaping follows GitHub's own toolkit (`@actions/core`, command.ts): in the message `%`, `\r`
  * and `\n` become `%25`, `%0D` and `%0A`; in a property value also `:` and `,` (`%3A`, `%2C`).
+ * Other control characters (ESC, the C1 range) are escaped as in a JSON string (`\u001b`), so an
+ * annotation of a value from input is one line that carries no terminal command; a `%0A` in
+ * input stays the text `%0A` (its `%` is `%25`).
  */
 import { isLiveness, type CheckResult, type Model } from '../checker/index.js';
+import { escapeControls } from '../checker/escape.js';
 import { violationWhy, type RunInfo } from './outcome.js';
 
 /** Escapes a workflow command's message. */
 export function escapeData(s: string): string {
-  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return escapeControls(s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
 }
 
 /** Escapes a workflow command's property value (`title=...`). */

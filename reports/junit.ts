@@ -16,6 +16,7 @@
  * the search's. Text is escaped for XML 1.0 and characters XML cannot hold are dropped.
  */
 import { isLiveness, type CheckResult, type Model, type PropertyOutcome } from '../checker/index.js';
+import { inputText } from '../checker/escape.js';
 import { plain } from './colors.js';
 import { formatDuration } from '../checker/duration.js';
 import { cycleLength, lassoTrace, reportKind } from './liveness.js';
@@ -136,7 +137,7 @@ export function junitReport<S>(model: Model<S>, result: CheckResult<S>, info: Ru
   const time = result.stats.seconds.toFixed(3);
   const counts = { tests: cases.length, failures, errors: 0, skipped, time };
   const systemOut = [
-    ...(info.warnings ?? []).map((w) => `warning: ${w}`),
+    ...(info.warnings ?? []).map((w) => `warning: ${inputText(w)}`),
     formatStats(result),
     ...(stop ? [stop] : []),
     formatVerdict(result, plain),

@@ -4,6 +4,7 @@
  * renders it) followed by its timeline with the state changes.
  */
 import { stringify } from 'yaml';
+import { inputText } from '../checker/escape.js';
 import { isLiveness, type CheckResult, type Model } from '../checker/index.js';
 import { formatDuration } from '../checker/duration.js';
 import { cycleLength, lassoTrace, livenessOutcomes, reportKind, searchOutcomes } from './liveness.js';
@@ -30,12 +31,12 @@ const STATUS = { holds: '✅ holds', witnessed: '✅ witnessed', violated: '❌ 
 
 /** Escapes a table cell. */
 function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return inputText(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
 /** Escapes text for a Markdown paragraph: characters that would start markup are backslashed. */
 function markdownText(text: string): string {
-  return text.replace(/[\\`*_[\]<>|#]/g, (c) => `\\${c}`);
+  return inputText(text).replace(/[\\`*_[\]<>|#]/g, (c) => `\\${c}`);
 }
 
 /** The report as Markdown. */

@@ -6,6 +6,8 @@
  * job summary, or `--json`. Exit by the head: 0 every property holds, 1 a violation, 3 a bound
  * stopped a search.
  */
+import { inputText, jsonText } from '../../checker/escape.js';
+import { printOut } from '../terminal.js';
 import { check, type CheckResult, type PropertyOutcome } from '../../checker/index.js';
 import { exitCodeOf } from '../../reports/outcome.js';
 import type { TimingTable } from '../../properties/timing.js';
@@ -124,9 +126,9 @@ function text(base: Side, head: Side): string {
   const diff = changes(base, head);
   return [
     `diff ${head.resolved.scenario}`,
-    `  base: ${base.label}`,
-    `  head: ${head.label}`,
-    ...sideWarnings(base, head).map((w) => `  warning (${w.side}): ${w.text}`),
+    `  base: ${inputText(base.label)}`,
+    `  head: ${inputText(head.label)}`,
+    ...sideWarnings(base, head).map((w) => `  warning (${w.side}): ${inputText(w.text)}`),
     '',
     line('property', 'base', 'head'),
     ...props.map((r) => line(r.id, marked(r.base), marked(r.head))),
@@ -140,7 +142,7 @@ function text(base: Side, head: Side): string {
   ].join('\n');
 }
 
-const cell = (s: string): string => s.replace(/\|/g, '\\|');
+const cell = (s: string): string => inputText(s).replace(/\|/g, '\\|');
 
 /** The config warnings of both sides, each named by its side. */
 function sideWarnings(base: Side, head: Side): { side: 'base' | 'head'; text: string }[] {
@@ -187,7 +189,7 @@ export async function runDiff(opts: DiffOptions): Promise<number> {
       ...(s.resolved.notModelled.length > 0 ? { notModelled: s.resolved.notModelled } : {}),
       ...(s.resolved.warnings && s.resolved.warnings.length > 0 ? { warnings: s.resolved.warnings } : {}),
     });
-    process.stdout.write(`${JSON.stringify({ scenario: head.resolved.scenario, base: json(base), head: json(head), changes: changes(base, head), exitCode: code }, null, 2)}\n`);
-  } else process.stdout.write(`${opts.markdown ? markdown(base, head) : text(base, head)}\n`);
+    process.stdout.write(`${jsonText({ scenario: head.resolved.scenario, base: json(base), head: json(head), changes: changes(base, head), exitCode: code })}\n`);
+  } else printOut(`${opts.markdown ? markdown(base, head) : text(base, head)}\n`);
   return code;
 }

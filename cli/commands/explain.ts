@@ -10,6 +10,7 @@
  * that follow run from its last Lease renewal, not from the crash. Routine work that repeats
  * identically (renewals, passes that change nothing) is folded into one line.
  */
+import { jsonText } from '../../checker/escape.js';
 import { check, faultTest, type Model, type Property, type Trace } from '../../checker/index.js';
 import { formatDuration, formatTime } from '../../checker/duration.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
@@ -17,7 +18,7 @@ import { counterexampleJson } from '../../reports/json.js';
 import { evaluateAlong } from '../../reports/replay.js';
 import { formatTimeline, presented, timelineSteps, type TimelineStep } from '../../reports/timeline.js';
 import { resolveFromOptions, type ConfigOptions } from '../subjects.js';
-import { progressReporter, stdoutPalette } from '../terminal.js';
+import { printErr, printOut, progressReporter, stdoutPalette } from '../terminal.js';
 
 export interface ExplainOptions extends ConfigOptions {
   readonly goal?: string[];
@@ -57,7 +58,7 @@ export async function runExplain(scenarioArg: string | undefined, opts: ExplainO
   const witnessed = result.properties.filter((p) => p.status === 'witnessed' && p.trace);
   if (witnessed.length === 0) {
     const why = result.verdict === 'incomplete' ? 'the search stopped at a bound first (raise --max-states or --time-limit)' : 'no run reaches them';
-    process.stderr.write(`kubecheck: no goal of ${r.scenario} (${goals.map((g) => g.id).join(', ')}) was reached: ${why}\n`);
+    printErr(`kubecheck: no goal of ${r.scenario} (${goals.map((g) => g.id).join(', ')}) was reached: ${why}\n`);
     return result.verdict === 'incomplete' ? 3 : 1;
   }
   const story = witnessed.reduce((a, b) => (b.trace!.actions.length > a.trace!.actions.length ? b : a));
@@ -70,7 +71,7 @@ export async function runExplain(scenarioArg: string | undefined, opts: ExplainO
   if (opts.json) {
     const cx = counterexampleJson(model, story, { command: 'check', scenario: r.scenario, config: r.config });
     const fail = failure === undefined ? null : { step: failure.step.index, time: failure.step.seconds, actor: failure.step.actor, summary: failure.step.summary, ...(failure.phase ? { heartbeat: failure.phase } : {}) };
-    process.stdout.write(`${JSON.stringify({ scenario: r.scenario, config: r.config, goal: story.id, failure: fail, goals: reached.map((g) => ({ id: g.id, step: g.at, time: timeAt(g.at), sinceFailure: timeAt(g.at) - origin })), run: cx }, null, 2)}\n`);
+    process.stdout.write(`${jsonText({ scenario: r.scenario, config: r.config, goal: story.id, failure: fail, goals: reached.map((g) => ({ id: g.id, step: g.at, time: timeAt(g.at), sinceFailure: timeAt(g.at) - origin })), run: cx })}\n`);
     return 0;
   }
   const c = stdoutPalette(opts.color === false);
@@ -87,7 +88,7 @@ export async function runExplain(scenarioArg: string | undefined, opts: ExplainO
   out.push('');
   const since = failure ? ' after the failure' : '';
   for (const g of reached) out.push(`${c.green('✓')} ${g.id.padEnd(Math.max(...reached.map((x) => x.id.length)))}  reached at ${formatTime(timeAt(g.at) - origin)}${since} (step ${g.at})`);
-  process.stdout.write(`${out.join('\n')}\n`);
+  printOut(`${out.join('\n')}\n`, c);
   return 0;
 }
 

@@ -4,7 +4,9 @@
  * save and pass to `--config`), how names were mapped, and every field read that the model
  * leaves out. The config is resolved and validated as `check` would.
  */
-import { Document, isScalar, type Scalar } from 'yaml';
+import { Document, isScalar, visit, type Scalar } from 'yaml';
+import { inputText, jsonText } from '../../checker/escape.js';
+import { printOut } from '../terminal.js';
 import { configToObject, resolveConfig } from '../../model/index.js';
 import { importFromPaths } from '../subjects.js';
 
@@ -20,9 +22,16 @@ export interface ImportOptions {
 /** The imported config as commented YAML: `key: value  # file: field`. */
 export function importYaml(config: Record<string, unknown>, origins: Readonly<Record<string, string>>, header: readonly string[], footer: readonly string[]): string {
   const doc = new Document(config);
+  // A key or string from the files that is not one safe token (a newline, a control character, a
+  // leading `::`) is double-quoted on one line, never a block scalar whose lines could start anything.
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && inputText(node.value) !== node.value) node.type = 'QUOTE_DOUBLE';
+    },
+  });
   for (const [key, origin] of Object.entries(origins)) {
     const node = doc.getIn(key.split('.'), true);
-    if (isScalar(node)) (node as Scalar).comment = ` ${origin}`;
+    if (isScalar(node)) (node as Scalar).comment = ` ${inputText(origin)}`;
   }
   doc.commentBefore = header.map((l) => ` ${l}`).join('\n');
   if (footer.length > 0) doc.comment = footer.map((l) => ` ${l}`).join('\n');
@@ -39,25 +48,25 @@ export async function runImport(files: readonly string[], opts: ImportOptions): 
   });
   const notModelled = [...imported.notModelled, ...imported.skipped.map((f) => `${f} (not a .yaml, .yml, .json or .flags file)`)];
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify({
+    process.stdout.write(`${jsonText({
       scenario,
       config: imported.config,
       origins: imported.origins,
       notes: imported.notes,
       notModelled,
       resolved: configToObject(resolved),
-    }, null, 2)}\n`);
+    })}\n`);
     return 0;
   }
   const header = [
-    `kubecheck config read from ${files.join(', ')}`,
+    `kubecheck config read from ${files.map(inputText).join(', ')}`,
     `check it with: kubecheck check --config <this file> (scenario ${scenario}); every key: kubecheck list parameters`,
   ];
   const footer = [
-    ...(imported.notes.length > 0 ? ['', 'how it was read:', ...imported.notes.map((n) => `  ${n}`)] : []),
-    ...(notModelled.length > 0 ? ['', 'not modelled (read, but they do not change the model):', ...notModelled.map((n) => `  ${n}`)] : []),
+    ...(imported.notes.length > 0 ? ['', 'how it was read:', ...imported.notes.map((n) => `  ${inputText(n)}`)] : []),
+    ...(notModelled.length > 0 ? ['', 'not modelled (read, but they do not change the model):', ...notModelled.map((n) => `  ${inputText(n)}`)] : []),
   ];
   const body = opts.all ? (configToObject(resolved) as Record<string, unknown>) : imported.config;
-  process.stdout.write(importYaml(body, imported.origins, header, footer));
+  printOut(importYaml(body, imported.origins, header, footer));
   return 0;
 }

@@ -5,6 +5,8 @@
  * ITF, was made for another scenario or config than the one given, or no longer replays (the first
  * step that fails is named).
  */
+import { inputText, jsonText } from '../../checker/escape.js';
+import { printOut } from '../terminal.js';
 import { explainViolation, formatAction } from '../../checker/index.js';
 import { formatTime } from '../../checker/duration.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
@@ -63,7 +65,7 @@ export async function runReplay(file: string, opts: ReplayOptions): Promise<numb
   const property = report.outcome === 'violated' ? rebuilt.model.properties.find((p) => p.id === report.property) : undefined;
   const why = property === undefined ? undefined : explainViolation(property, { states: report.trace.states.slice(0, at + 1), actions: report.trace.actions.slice(0, at) });
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify({
+    process.stdout.write(`${jsonText({
       outcome: report.outcome,
       exitCode: code,
       scenario,
@@ -73,18 +75,18 @@ export async function runReplay(file: string, opts: ReplayOptions): Promise<numb
       ...(why === undefined ? {} : { why }),
       time,
       lastAction: steps > 0 ? report.trace.actions[steps - 1] : null,
-    }, null, 2)}\n`);
+    })}\n`);
     return code;
   }
   const c = stdoutPalette(opts.color === false);
   const out: string[] = [];
   if (!opts.quiet) out.push(formatTimeline(rebuilt.model, report.trace, { colors: c, fold: opts.unfold !== true, ...(itf.loop === undefined ? {} : { loop: itf.loop }) }), '');
-  out.push(`replayed ${steps} steps of ${file} on scenario ${scenario}: every step is enabled and reaches the saved state`);
+  out.push(`replayed ${steps} steps of ${inputText(file)} on scenario ${scenario}: every step is enabled and reaches the saved state`);
   if (report.outcome === 'violated') {
     out.push(c.red(`✗ ${report.property} violated at step ${at} (${formatTime(time)}${at > 0 ? `, after ${formatAction(report.trace.actions[at - 1])}` : ''}): violation reproduced (exit 1)`));
     if (why !== undefined) out.push(`  why: ${why}`);
   } else if (report.outcome === 'witnessed') out.push(c.green(`✓ ${report.property} reached at step ${at} (${formatTime(time)}): witness reproduced (exit 0)`));
   else out.push(c.green('✓ the trace replays (exit 0)'));
-  process.stdout.write(`${out.join('\n')}\n`);
+  printOut(`${out.join('\n')}\n`, c);
   return code;
 }

@@ -13,7 +13,8 @@ import type { Model } from '../../checker/index.js';
 import { modelFactoryOf } from '../modelFactory.js';
 import { checkPropertyIds, configPaths, resolveFromOptions, type ConfigOptions } from '../subjects.js';
 import { KUBECHECK_VERSION } from '../version.js';
-import { onInterrupt, progressReporter, signalsDelivered, stdoutPalette } from '../terminal.js';
+import { onInterrupt, printErr, printOut, progressReporter, signalsDelivered, stdoutPalette } from '../terminal.js';
+import { inputText, jsonText, xmlLogText } from '../../checker/escape.js';
 
 export interface RunOptions extends ConfigOptions {
   readonly property?: string[];
@@ -135,7 +136,7 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
     ...(opts.liveness && r.subject.livenessHeading !== undefined ? { livenessFairness: r.subject.livenessHeading } : {}),
     ...(r.notModelled.length > 0 ? { notModelled: r.notModelled } : {}),
   };
-  if (!opts.json) for (const w of r.warnings ?? []) process.stderr.write(`kubecheck: warning: ${w}\n`);
+  if (!opts.json) for (const w of r.warnings ?? []) printErr(`kubecheck: warning: ${inputText(w)}\n`);
   // The report's projected graphs are drawn from the states the check explores (one thread, the
   // generic search: a state-vector model or workers keep their engine, and the report explores).
   const recorder = command === 'check' && outPlan !== undefined && (opts.workers ?? 1) <= 1 && r.model.stateVector === undefined
@@ -217,18 +218,18 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
   }
   if (format === 'junit' || format === 'sarif') {
     const document = format === 'junit'
-      ? junitReport(r.model, result, info)
-      : `${JSON.stringify(sarifReport(r.model, result, info, { toolVersion: KUBECHECK_VERSION, configFiles: configPaths(opts) }), null, 2)}\n`;
+      ? xmlLogText(junitReport(r.model, result, info))
+      : `${jsonText(sarifReport(r.model, result, info, { toolVersion: KUBECHECK_VERSION, configFiles: configPaths(opts) }))}\n`;
     process.stdout.write(document);
-    if (written.length > 0) process.stderr.write(`kubecheck: wrote ${written.length} files to ${opts.out}: ${written.map((w) => w.slice(opts.out!.length).replace(/^[\\/]/, '')).join(', ')}\n`);
+    if (written.length > 0) printErr(`kubecheck: wrote ${written.length} files to ${opts.out}: ${written.map((w) => w.slice(opts.out!.length).replace(/^[\\/]/, '')).join(', ')}\n`);
   } else if (opts.json) {
     const imported = r.extensions.length > 0 ? { extensions: r.extensions } : {};
-    process.stdout.write(`${JSON.stringify({ ...outcomeJson(r.model, result, info, written), ...imported }, null, 2)}\n`);
+    process.stdout.write(`${jsonText({ ...outcomeJson(r.model, result, info, written), ...imported })}\n`);
   } else {
     const c = stdoutPalette(opts.color === false);
     let text = formatOutcome(r.model, result, info, { colors: c, fold: opts.unfold !== true });
     if (written.length > 0) text += `\n${c.dim(`wrote ${written.length} files to ${opts.out}: ${written.map((w) => w.slice(opts.out!.length).replace(/^[\\/]/, '')).join(', ')}`)}`;
-    process.stdout.write(`${text}\n`);
+    printOut(`${text}\n`, c);
   }
   if (command === 'check' && inGithubActions()) {
     // With the text report on stdout, as GitHub documents; beside a JSON, JUnit or SARIF document

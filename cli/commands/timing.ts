@@ -4,6 +4,8 @@
  * in seconds after the node's last heartbeat, from an exhaustive search. Exit 0 when the search
  * covered the whole space, 3 when a bound stopped it (the figures are then of the part explored).
  */
+import { inputText, jsonText } from '../../checker/escape.js';
+import { printErr, printOut } from '../terminal.js';
 import type { JsonValue, Model } from '../../checker/index.js';
 import type { ClusterState } from '../../model/index.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
@@ -38,7 +40,7 @@ export function timingOf(r: ResolvedFromOptions, opts: Pick<TimingOptions, 'maxS
 
 /** A workload's name with its kind: `web (ReplicaSet)`. */
 function workloadLabel(r: Pick<TimingRow, 'workload' | 'kind'>): string {
-  return `${r.workload} (${r.kind})`;
+  return `${inputText(r.workload)} (${r.kind})`;
 }
 
 export function formatTimingTable(t: TimingTable, markdown: boolean): string {
@@ -73,15 +75,15 @@ export async function runTiming(opts: TimingOptions): Promise<number> {
       ...(r.warnings && r.warnings.length > 0 ? { warnings: [...r.warnings] } : {}),
       exitCode: code,
     };
-    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    process.stdout.write(`${jsonText(json)}\n`);
     return code;
   }
   const head = `timing ${r.scenario}  (${r.model.name}): seconds after the failed node's last heartbeat, earliest–latest over every path`;
   const warnings = r.warnings ?? [];
-  if (opts.markdown) process.stdout.write(`### ${head}\n\n${warnings.map((w) => `> ⚠️ **Config warning:** ${w}\n\n`).join('')}${formatTimingTable(t, true)}\n\n${summary(t)}\n`);
+  if (opts.markdown) printOut(`### ${head}\n\n${warnings.map((w) => `> ⚠️ **Config warning:** ${inputText(w)}\n\n`).join('')}${formatTimingTable(t, true)}\n\n${summary(t)}\n`);
   else {
-    for (const w of warnings) process.stderr.write(`kubecheck: warning: ${w}\n`);
-    process.stdout.write(`${head}\n${formatTimingTable(t, false)}\n\n${summary(t)}\n`);
+    for (const w of warnings) printErr(`kubecheck: warning: ${inputText(w)}\n`);
+    printOut(`${head}\n${formatTimingTable(t, false)}\n\n${summary(t)}\n`);
   }
   return code;
 }

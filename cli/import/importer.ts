@@ -72,10 +72,15 @@ const show = (v: unknown): string => {
   return t.length > 40 ? `${t.slice(0, 37)}...` : t;
 };
 
+/** Most entries of the not-modelled list; past it the list says how many more there were. */
+export const MAX_NOT_MODELLED = 1000;
+
 /** Collects parameters, origins and notes while the files are read. */
 class Collector {
   readonly values = new Map<string, { value: unknown; origin: string }>();
   readonly notModelled: string[] = [];
+  /** Every not-modelled entry met, listed or not (the list stops at {@link MAX_NOT_MODELLED}). */
+  readonly notModelledSeen = new Set<string>();
   readonly notes: string[] = [];
   /** Origins of the fields of `cluster.workloads` items (`cluster.workloads.0.replicas`). */
   readonly fieldOrigins = new Map<string, string>();
@@ -106,7 +111,9 @@ class Collector {
   skip(what: string): void {
     // A name from the user's file, shown in a list: a megabyte-long key is cut, not echoed whole.
     const shown = what.length > 200 ? `${what.slice(0, 120)}... (${what.length.toLocaleString('en-US')} characters)` : what;
-    if (this.notModelled.length < 1000 && !this.notModelled.includes(shown)) this.notModelled.push(shown);
+    if (this.notModelledSeen.has(shown)) return;
+    this.notModelledSeen.add(shown);
+    if (this.notModelled.length < MAX_NOT_MODELLED) this.notModelled.push(shown);
   }
 }
 
@@ -1018,5 +1025,7 @@ export function importSources(sources: readonly ImportSource[]): Imported {
     origins[k] = origin;
   }
   if (c.values.has('cluster.workloads')) for (const [k, origin] of c.fieldOrigins) origins[k] = origin;
-  return { config, origins, notModelled: c.notModelled, notes: c.notes, defaulted: defaults(c, sources), ...(c.scenario === undefined ? {} : { scenario: c.scenario }) };
+  const unlisted = c.notModelledSeen.size - c.notModelled.length;
+  const notModelled = unlisted === 0 ? c.notModelled : [...c.notModelled, `... and ${unlisted.toLocaleString('en-US')} more fields not modelled, not listed (the list stops at ${MAX_NOT_MODELLED.toLocaleString('en-US')})`];
+  return { config, origins, notModelled, notes: c.notes, defaulted: defaults(c, sources), ...(c.scenario === undefined ? {} : { scenario: c.scenario }) };
 }

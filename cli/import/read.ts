@@ -8,12 +8,13 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LineCounter, parseAllDocuments } from 'yaml';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
+import { MAX_NESTING, nestingDepth } from '../../model/resolve.js';
 import { duplicateJsonKey, MAX_CONFIG_BYTES, readConfigFile, readText, refuseForbiddenKeys } from '../input.js';
 import { looksLikeFlags, parseFlags, words } from './flags.js';
 import type { ImportSource } from './importer.js';
 
 /** Kubernetes objects nest a few dozen levels at most. */
-const MAX_FLOW_DEPTH = 100;
+const MAX_FLOW_DEPTH = MAX_NESTING;
 
 /** File names read from a folder; other files there are listed as skipped. */
 const READABLE = /\.(ya?ml|json|flags|args|conf|txt)$/i;
@@ -113,6 +114,7 @@ export function readSource(path: string, inFolder = false): ImportSource {
       fail(ToolErrorCode.malformedConfig, `${path} is not valid JSON: ${(e as Error).message}`);
     }
     if (isKubernetesObject(value)) {
+      if (nestingDepth(value) > MAX_NESTING) fail(ToolErrorCode.malformedConfig, `${path} is not valid JSON for Kubernetes objects: nested too deeply (more than ${MAX_NESTING} levels of { and [)`);
       refuseForbiddenKeys(value, path);
       const dup = duplicateJsonKey(text);
       if (dup) fail(ToolErrorCode.malformedConfig, `${path} is not valid JSON: duplicate key "${dup.key}" at line ${dup.line}`);

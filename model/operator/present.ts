@@ -9,18 +9,19 @@
  * field by field what changed, `custom.objects[Backup nightly].resourceVersion: rv-1 → rv-2`).
  * Nothing here is fingerprinted or read by a guard.
  */
+import { inputText } from '../../checker/escape.js';
 import { isStockKind, objectKey, type ApiObject, type CustomStore } from './api.js';
 
 /** `Backup nightly`, `Database team-a/orders`: an object as people name it. */
 export const objectLabel = (o: Pick<ApiObject, 'kind' | 'metadata'>): string => `${o.kind} ${objectKey(o.metadata)}`;
 
-/** A JSON value compactly, keys unquoted: `{phase: Done, restarts: 1}`, `[a, b]`, strings bare. */
+/** A JSON value compactly, keys unquoted: `{phase: Done, restarts: 1}`, `[a, b]`, strings bare (quoted when not one safe token, see `inputText`). */
 export function compactJson(value: unknown): string {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return inputText(value);
   if (value === undefined) return 'none';
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? String(value);
   if (Array.isArray(value)) return `[${value.map(compactJson).join(', ')}]`;
-  return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}: ${compactJson(v)}`).join(', ')}}`;
+  return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${inputText(k)}: ${compactJson(v)}`).join(', ')}}`;
 }
 
 /** An operator's leader-election Lease (`<name>-leader`, as the operator creates it). */
@@ -56,9 +57,9 @@ function metaParts(o: ApiObject): string[] {
   if (m.resourceVersion !== '') parts.push(m.resourceVersion);
   if (m.generation > 1) parts.push(`generation ${m.generation}`);
   if (m.deletionTimestamp !== undefined) parts.push('deleting');
-  if ((m.finalizers ?? []).length > 0) parts.push(`finalizers [${m.finalizers!.join(', ')}]`);
+  if ((m.finalizers ?? []).length > 0) parts.push(`finalizers [${m.finalizers!.map(inputText).join(', ')}]`);
   const labels = Object.entries(m.labels ?? {});
-  if (labels.length > 0) parts.push(`labels ${labels.map(([k, v]) => `${k}=${v}`).join(',')}`);
+  if (labels.length > 0) parts.push(`labels ${labels.map(([k, v]) => `${inputText(k)}=${inputText(v)}`).join(',')}`);
   for (const r of m.ownerReferences ?? []) parts.push(`owner ${ownerText(r)}`);
   return parts;
 }
