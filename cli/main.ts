@@ -90,6 +90,7 @@ export function program(exit: (code: number) => void): Command {
     .option('--liveness', 'also check the liveness properties (once faults stop, replicas run, identities run once, Leases are held) on the whole graph under fairness; a violation is a lasso')
     .option('-f, --format <format>', 'what stdout gets: text (default), json (as --json), junit (JUnit XML for CI test reports) or sarif (SARIF 2.1.0 for code scanning)')
     .option('-q, --quiet', 'no progress on stderr (neither the live line on a terminal nor the 30s lines in a log)')
+    .option('--strict', 'for CI: exit 2 (KC216) when the --config files do not give the cluster\'s nodes and zones, rather than check the scenario\'s default cluster')
     .addHelpText('after', CHECK_CI_HELP);
   checkCmd.action(function (this: Command) {
     return run(() => runSearch('check', this.opts()))();

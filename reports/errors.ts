@@ -38,6 +38,8 @@ export const ToolErrorCode = {
   cannotWrite: 'KC214',
   /** An `--extension` module failed: it threw while loading, did not finish loading in time, or ended the process. */
   extensionFailed: 'KC215',
+  /** `check --strict`: the cluster's shape (nodes, zones) is the scenario's default, since its files did not give it. */
+  clusterNotRead: 'KC216',
 } as const;
 
 export type ToolErrorCode = (typeof ToolErrorCode)[keyof typeof ToolErrorCode];

@@ -45,6 +45,8 @@ export interface RunOptions extends ConfigOptions {
   readonly liveness?: boolean;
   /** Every step of a counterexample on a line of its own: no quiet stretch folded. */
   readonly unfold?: boolean;
+  /** `check --strict`: refuse (KC216) a cluster whose nodes or zones its files did not give. */
+  readonly strict?: boolean;
 }
 
 /** The command line that replays a random failure: this one, with its seed and fast-check path. */
@@ -121,6 +123,9 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
   const opts: RunOptions = format === 'json' ? { ...given, json: true } : given;
   const r = await resolveFromOptions(opts);
   checkPropertyIds(r.subject, opts.property);
+  if (opts.strict && r.defaultedShape.length > 0) {
+    fail(ToolErrorCode.clusterNotRead, `--strict: ${r.defaultedShape.join(' and ')} would be the scenario's default, not your cluster's: the files given (${configPaths(opts).join(', ')}) hold no Node objects nor a cluster definition (kind, kops, Cluster API, k3d, eksctl); add them (kubectl get nodes -o yaml) or --set ${r.defaultedShape[0]}=N`);
+  }
   const outPlan = checkRunOptions(command, opts, r.model, r.scenario);
   if (opts.workers !== undefined && opts.workers > 1 && r.extensions.length > 0) {
     fail(ToolErrorCode.badOption, '--workers rebuilds the model in each thread from its config, which holds no --extension; run extended models on one worker');
