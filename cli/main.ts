@@ -51,8 +51,8 @@ Exit codes:
   1    a property is violated (replay: the violation is reproduced)
   2    bad input: one line on stderr, kubecheck: KCxxx: ... (a stack trace only with KUBECHECK_DEBUG=1)
   3    incomplete: a bound stopped the search first; simulate without a violation
-  130  interrupted (Ctrl-C): the progress line (on a terminal) shows what was explored; nothing
-       partial is written (--out and --output files appear whole or not at all)
+  130  interrupted (Ctrl-C): the progress line (on a terminal) shows what was explored; the
+       violations found before are in --out and a stdout file, whole (files are never half-written)
   143  terminated (SIGTERM) while reports are written: as 130`;
 
 /** What `kubecheck check --help` adds: the CI formats and the environment it reads. */
