@@ -189,10 +189,14 @@ export function seedFromEnvironment(): number | undefined {
 }
 
 /**
- * Random runs (fast-check) that must find no violation. On failure the message has the seed, the
- * fast-check path, the minimal trace's timeline and the report's path.
+ * Random runs (fast-check) that must find no violation, of `properties` (default: the model's
+ * `defaultProperties`, a scenario's own selection, as `check` takes it; else every property). On
+ * failure the message has the seed, the fast-check path, the minimal trace's timeline and the
+ * report's path.
  */
-export async function expectNoRandomViolation<S>(model: Model<S>, options: SimulateOptions & ReportOptions & CoverageOptions = {}): Promise<SimulationResult<S> & { readonly covered: string }> {
+export async function expectNoRandomViolation<S>(model: Model<S>, given: SimulateOptions & ReportOptions & CoverageOptions = {}): Promise<SimulationResult<S> & { readonly covered: string }> {
+  // The scenario's own properties unless others are named, as `check` and `simulate` take them.
+  const options = given.properties === undefined && model.defaultProperties !== undefined ? { ...given, properties: model.defaultProperties } : given;
   const seed = options.seed ?? seedFromEnvironment();
   const result = simulate(model, { ...options, ...(seed === undefined ? {} : { seed }) });
   const exhaustive = options.exhaustive === true ? exhaustiveCount(model, options) : undefined;

@@ -11,7 +11,7 @@ export type { ActionProperty, BoundedResponse, History, Invariant, InvariantMeta
 export { check } from './search.js';
 export type { LivenessSelection } from './search.js';
 export { defaultMaxMemoryBytes } from './options.js';
-export type { CheckOptions, ModelFactory, Progress, SearchVisitor } from './options.js';
+export type { CheckOptions, ModelFactory, FoundViolation, Progress, SearchVisitor } from './options.js';
 export type { BoundReached, CheckResult, Lasso, Path, PropertyOutcome, PropertyStatus, SearchStats, Trace, Verdict } from './result.js';
 export { failures, isLiveness, violations, witnesses } from './result.js';
 export { forEachSuccessor, labelOf, successors, successorAt, ordinalOf } from './successors.js';

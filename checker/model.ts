@@ -174,6 +174,12 @@ export interface Model<S> {
    * the model keeps it.
    */
   readonly origin?: ModelOrigin;
+  /**
+   * The property ids checked when none are named (a scenario's default selection, which leaves out
+   * the properties its faults are known to break by design); default: all of `properties`. The
+   * testing library's assertions take it, as the command line takes a scenario's.
+   */
+  readonly defaultProperties?: readonly string[];
 }
 
 /** A model's provenance: the scenario and config it was built from. */

@@ -2,6 +2,7 @@
 import { totalmem } from 'node:os';
 import { CheckerErrorCode, fail } from './errors.js';
 import type { ActionLabel, JsonValue } from './model.js';
+import type { SearchStats, Trace } from './result.js';
 
 /**
  * How a worker thread rebuilds the model, since a model is code and cannot be sent to it: the
@@ -81,9 +82,24 @@ export interface CheckOptions {
    * reports drawn from the states a check explored rather than from a second exploration.
    */
   readonly visitor?: SearchVisitor<unknown>;
+  /**
+   * Called as each violation is found, while the search goes on (to decide the other properties):
+   * the property, the path to the violating state as found (the result's counterexample may be
+   * another of the same length with fewer faults), and the figures so far. For a command line that
+   * reports a violation at once and keeps the violations of a run that is then stopped or killed.
+   */
+  readonly onViolation?: (found: FoundViolation) => void;
   /** Called about every `progressIntervalMs` (default 500) during the search. */
   readonly onProgress?: (progress: Progress) => void;
   readonly progressIntervalMs?: number;
+}
+
+/** A violation as the search finds it ({@link CheckOptions.onViolation}). */
+export interface FoundViolation {
+  readonly property: string;
+  readonly trace: Trace<unknown>;
+  /** The search's figures when it was found. */
+  readonly stats: SearchStats;
 }
 
 /** What the search reports to a {@link CheckOptions.visitor}. */

@@ -62,6 +62,12 @@ export abstract class SearchBase<S, K> {
     this.pending--;
     const isViolation = !this.props.isGoal(id);
     if (this.pending === 0 || (isViolation && this.options.stopAtFirstViolation)) this.halted = true;
+    if (isViolation && this.options.onViolation !== undefined) {
+      const seconds = this.budget.seconds();
+      const distinct = this.states.size;
+      const stats = { distinctStates: distinct, generatedStates: this.generated, depth: this.depth, seconds, statesPerSecond: seconds > 0 ? distinct / seconds : 0, peakMemoryMB: this.budget.memory.peakRss / 1048576, bytesPerState: distinct ? this.states.bytes / distinct : 0, engine: this.engine };
+      this.options.onViolation({ property: id, trace: replayPath(this.model, this.states.pathTo(at)) as Trace<unknown>, stats });
+    }
   }
 
   /** Decides the state properties that the state stored as `id` violates or reaches. */

@@ -53,8 +53,8 @@ Exit codes:
   1    a property is violated (replay: the violation is reproduced)
   2    bad input: one line on stderr, kubecheck: KCxxx: ... (a stack trace only with KUBECHECK_DEBUG=1)
   3    incomplete: a bound stopped the search first; simulate without a violation
-  130  interrupted (Ctrl-C): the progress line (on a terminal) shows what was explored; nothing
-       partial is written (--out and --output files appear whole or not at all)
+  130  interrupted (Ctrl-C): the progress line (on a terminal) shows what was explored; the
+       violations found before are in --out and a stdout file, whole (files are never half-written)
   143  terminated (SIGTERM) while reports are written: as 130`;
 
 /** What `kubecheck check --help` adds: the CI formats and the environment it reads. */
@@ -93,6 +93,7 @@ export function program(exit: (code: number) => void): Command {
     .option('--liveness-max-states <n>', 'most states the liveness graph keeps (default 200,000); past it liveness is not decided (exit 3 unless a safety property fails)', positiveInt('--liveness-max-states'))
     .option('-f, --format <format>', 'what stdout gets: text (default), json (as --json), junit (JUnit XML for CI test reports) or sarif (SARIF 2.1.0 for code scanning)')
     .option('-q, --quiet', 'no progress on stderr (neither the live line on a terminal nor the 30s lines in a log)')
+    .option('--strict', 'for CI: exit 2 (KC217) when the --config files do not give the cluster\'s nodes and zones, rather than check the scenario\'s default cluster')
     .addHelpText('after', CHECK_CI_HELP);
   checkCmd.action(function (this: Command) {
     return run(() => runSearch('check', this.opts()))();

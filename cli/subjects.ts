@@ -142,7 +142,15 @@ export interface ResolvedFromOptions extends Resolved {
   readonly imported?: Imported;
   /** Names of the extensions attached to the model. */
   readonly extensions: readonly string[];
+  /**
+   * The keys of the cluster's shape (`cluster.nodes`, `cluster.zones`) that its files did not give
+   * and that keep the scenario's defaults; each is also a warning (`check --strict` refuses them).
+   */
+  readonly defaultedShape: readonly string[];
 }
+
+/** The parameters that make the cluster's shape: defaulted, the check is of another cluster than the files'. */
+const SHAPE_KEYS: readonly string[] = ['cluster.nodes', 'cluster.zones'];
 
 /** The config files and folders of the options, as a list. */
 export function configPaths(opts: ConfigOptions): readonly string[] {
@@ -198,14 +206,17 @@ export async function resolveFromOptions(opts: ConfigOptions): Promise<ResolvedF
   const { resolved, extensions } = await resolveWithExtensionPaths(subject, scenario, input, opts.extension);
   const notModelled = imported === undefined ? [] : [...imported.notModelled, ...imported.skipped.map((f) => `${f} (not a .yaml, .yml, .json or .flags file)`)];
   if (notModelled.length > 0 && !opts.json) printErr(formatNotModelled(notModelled));
-  // What the cluster's files left to the scenario's defaults (unless --set gives it), once each.
+  // What the cluster's files left to the scenario's defaults (unless --set gives it), once each:
+  // the cluster's shape (its nodes and zones) as a warning every report carries, the workloads as a note.
   const defaulted = Object.entries(imported?.defaulted ?? {}).filter(([key]) => opts.set?.[key] === undefined);
-  if (!opts.json) for (const note of new Set(defaulted.map(([, n]) => n))) printErr(`kubecheck: ${inputText(note)}\n`);
+  const shape = [...new Set(defaulted.filter(([key]) => SHAPE_KEYS.includes(key)).map(([, n]) => n))];
+  if (!opts.json) for (const note of new Set(defaulted.filter(([key]) => !SHAPE_KEYS.includes(key)).map(([, n]) => n))) printErr(`kubecheck: ${inputText(note)}\n`);
   // The extensions' own properties join the catalogue: --property, list and reports know them by id.
   const catalogue = extensionCatalogue(extensions);
   const own = [...catalogue.properties, ...catalogue.liveness];
   const withOwn: Subject = own.length === 0 ? subject : { ...subject, properties: [...subject.properties, ...own] };
-  return { ...resolved, subject: withOwn, notModelled, ...(imported === undefined ? {} : { imported }), extensions: extensions.map((e) => e.name) };
+  const warnings = [...(resolved.warnings ?? []), ...shape];
+  return { ...resolved, ...(warnings.length > 0 ? { warnings } : {}), subject: withOwn, notModelled, defaultedShape: defaulted.filter(([key]) => SHAPE_KEYS.includes(key)).map(([key]) => key), ...(imported === undefined ? {} : { imported }), extensions: extensions.map((e) => e.name) };
 }
 
 /** The not-modelled note as printed on stderr. */

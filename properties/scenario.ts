@@ -66,12 +66,13 @@ export function scenarioOf(scenario: string, clusterConfig: ClusterConfig, exten
   // what they say they cause counts for the default selection.
   const own = extensionProperties(extensions, [...model.properties.map((p) => p.id), ...liveness.map((p) => p.id)]);
   const selection = defaultProperties(scenario, clusterConfig, extensions);
+  const properties = [...selection.ids, ...own.properties.map((p) => p.id)];
   return {
     scenario,
     clusterConfig,
     config,
-    model: own.properties.length === 0 ? model : { ...model, properties: [...model.properties, ...own.properties] },
-    properties: [...selection.ids, ...own.properties.map((p) => p.id)],
+    model: { ...model, properties: [...model.properties, ...own.properties], defaultProperties: properties },
+    properties,
     leftOut: selection.leftOut,
     liveness: [...liveness, ...own.liveness],
     warnings: configWarnings(clusterConfig),

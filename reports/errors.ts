@@ -40,6 +40,8 @@ export const ToolErrorCode = {
   extensionFailed: 'KC215',
   /** A request to `kubecheck explore` took more than the time one request may take (HTTP 503). */
   explorerRequestTooLong: 'KC216',
+  /** `check --strict`: the cluster's shape (nodes, zones) is the scenario's default, since its files did not give it. */
+  clusterNotRead: 'KC217',
 } as const;
 
 export type ToolErrorCode = (typeof ToolErrorCode)[keyof typeof ToolErrorCode];

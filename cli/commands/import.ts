@@ -8,6 +8,7 @@ import { Document, isScalar, visit, type Scalar } from 'yaml';
 import { inputText, jsonText } from '../../checker/escape.js';
 import { printOut } from '../terminal.js';
 import { configToObject, resolveConfig } from '../../model/index.js';
+import { refuseOversizedConfig, refuseOversizedInput } from '../limits.js';
 import { importFromPaths } from '../subjects.js';
 
 export interface ImportOptions {
@@ -41,11 +42,15 @@ export function importYaml(config: Record<string, unknown>, origins: Readonly<Re
 export async function runImport(files: readonly string[], opts: ImportOptions): Promise<number> {
   const imported = importFromPaths(files);
   const scenario = opts.scenario ?? imported.scenario ?? 'node-failure';
-  const resolved = resolveConfig(scenario, {
+  const input = {
     file: imported.config,
     ...(opts.set ? { set: opts.set } : {}),
     ...(opts.allowUnsafeConfig ? { allowUnsafe: true } : {}),
-  });
+  };
+  // The caps check has: a config it would refuse (KC213) is not printed as one to use.
+  refuseOversizedInput('kubernetes', input);
+  const resolved = resolveConfig(scenario, input);
+  refuseOversizedConfig(resolved);
   const notModelled = [...imported.notModelled, ...imported.skipped.map((f) => `${f} (not a .yaml, .yml, .json or .flags file)`)];
   if (opts.json) {
     process.stdout.write(`${jsonText({

@@ -1,12 +1,15 @@
 /** `kubecheck check` and `kubecheck simulate`: search, print the outcome, write the reports, exit by verdict. */
-import { check, MAX_SIMULATE_STEPS, minimizeTrace, simulate, type CheckResult, type Property, type SearchVisitor } from '../../checker/index.js';
+import { check, MAX_SIMULATE_STEPS, minimizeTrace, simulate, type CheckResult, type FoundViolation, type Property, type SearchVisitor, type Trace } from '../../checker/index.js';
+import { itfOf, outcomeJson } from '../../reports/json.js';
+import { formatTimeline } from '../../reports/timeline.js';
 import { projectionVisitor } from '../../reports/projected.js';
-import { outcomeJson } from '../../reports/json.js';
+
 import { githubAnnotations } from '../../reports/githubAnnotations.js';
 import { junitReport } from '../../reports/junit.js';
 import { sarifReport } from '../../reports/sarif.js';
 import { formatOutcome, runVerdict, type RunInfo } from '../../reports/outcome.js';
 import { prepareOut, stageArtifacts, type OutPlan } from '../artifacts.js';
+import { fstatSync, ftruncateSync, readFileSync, writeSync } from 'node:fs';
 import { runArtifacts } from '../../reports/artifacts.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import type { Model } from '../../checker/index.js';
@@ -14,7 +17,7 @@ import { modelFactoryOf } from '../modelFactory.js';
 import { checkPropertyIds, configPaths, resolveFromOptions, type ConfigOptions } from '../subjects.js';
 import { KUBECHECK_VERSION } from '../version.js';
 import { onInterrupt, printErr, printOut, progressReporter, signalsDelivered, stdoutPalette } from '../terminal.js';
-import { inputText, jsonText, xmlLogText } from '../../checker/escape.js';
+import { inputText, jsonText, terminalText, xmlLogText } from '../../checker/escape.js';
 
 export interface RunOptions extends ConfigOptions {
   readonly property?: string[];
@@ -47,6 +50,8 @@ export interface RunOptions extends ConfigOptions {
   readonly livenessMaxStates?: number;
   /** Every step of a counterexample on a line of its own: no quiet stretch folded. */
   readonly unfold?: boolean;
+  /** `check --strict`: refuse (KC217) a cluster whose nodes or zones its files did not give. */
+  readonly strict?: boolean;
 }
 
 /** The command line that replays a random failure: this one, with its seed and fast-check path. */
@@ -120,6 +125,9 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
   const opts: RunOptions = format === 'json' ? { ...given, json: true } : given;
   const r = await resolveFromOptions(opts);
   checkPropertyIds(r.subject, opts.property);
+  if (opts.strict && r.defaultedShape.length > 0) {
+    fail(ToolErrorCode.clusterNotRead, `--strict: ${r.defaultedShape.join(' and ')} would be the scenario's default, not your cluster's: the files given (${configPaths(opts).join(', ')}) hold no Node objects nor a cluster definition (kind, kops, Cluster API, k3d, eksctl); add them (kubectl get nodes -o yaml) or --set ${r.defaultedShape[0]}=N`);
+  }
   const outPlan = checkRunOptions(command, opts, r.model, r.scenario);
   if (opts.workers !== undefined && opts.workers > 1 && r.extensions.length > 0) {
     fail(ToolErrorCode.badOption, '--workers rebuilds the model in each thread from its config, which holds no --extension; run extended models on one worker');
@@ -142,6 +150,31 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
   const recorder = command === 'check' && outPlan !== undefined && (opts.workers ?? 1) <= 1 && r.model.stateVector === undefined
     ? projectionVisitor(r.model, r.model.properties.filter((p) => properties.includes(p.id)) as readonly Property<unknown>[])
     : undefined;
+  /** What stdout gets, in the format asked for. */
+  const stdoutDocument = (res: CheckResult<unknown>, about: RunInfo, files: readonly string[]): string => {
+    if (format === 'junit') return xmlLogText(junitReport(r.model, res, about));
+    if (format === 'sarif') return `${jsonText(sarifReport(r.model, res, about, { toolVersion: KUBECHECK_VERSION, configFiles: configPaths(opts) }))}\n`;
+    if (opts.json) return `${jsonText({ ...outcomeJson(r.model, res, about, [...files]), ...(r.extensions.length > 0 ? { extensions: r.extensions } : {}) })}\n`;
+    const c = stdoutPalette(opts.color === false);
+    let text = formatOutcome(r.model, res, about, { colors: c, fold: opts.unfold !== true });
+    if (files.length > 0) text += `\n${c.dim(`wrote ${files.length} files to ${opts.out}: ${files.map((w) => w.slice(opts.out!.length).replace(/^[\\/]/, '')).join(', ')}`)}`;
+    return terminalText(`${text}\n`, c.isColorSupported);
+  };
+  const stdoutFile = rewritableStdout();
+  // Each violation as it is found: a line on stderr, and the outputs rewritten with the violations
+  // so far, so that a run killed before the search ends (a CI job's timeout) still holds them.
+  const found = new Map<string, Trace<unknown>>();
+  const onViolation = (v: FoundViolation): void => {
+    found.set(v.property, v.trace);
+    const n = v.trace.actions.length;
+    const left = properties.length - found.size;
+    const soFar = resultSoFar(r.model, properties, found, v);
+    const partialInfo: RunInfo = { ...info, warnings: [...(info.warnings ?? []), `partial: written when ${v.property} was found, while the search went on (${v.stats.distinctStates.toLocaleString('en-US')} distinct states); this run was stopped before it ended, so the properties not found violated are undecided`] };
+    if (outPlan !== undefined) writePartialOut(r.model, soFar, partialInfo, outPlan);
+    stdoutFile.partial(stdoutDocument(soFar, partialInfo, []));
+    // The line last: whoever reads it and stops the run finds the violation written.
+    process.stderr.write(`${process.stderr.isTTY ? '\r\x1b[K' : ''}kubecheck: found: ${inputText(v.property)} violated, a counterexample of ${n} step${n === 1 ? '' : 's'} (depth ${v.stats.depth}, ${v.stats.distinctStates.toLocaleString('en-US')} distinct states, ${v.stats.seconds.toFixed(1)}s)${opts.stopAtFirst || left <= 0 ? '' : '; the search goes on for the other properties'}\n`);
+  };
   if (command === 'check' && opts.liveness && (r.liveness === undefined || r.liveness.length === 0)) {
     fail(ToolErrorCode.badOption, `--liveness: scenario ${r.scenario} has no liveness properties`);
   }
@@ -163,6 +196,7 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
         ...(opts.workers === undefined || opts.workers === 1 ? {} : { workers: opts.workers, modelFactory: modelFactoryOf(r.scenario, r.config) }),
         ...(opts.maxMemory === undefined ? {} : { maxMemoryBytes: opts.maxMemory }),
         ...(opts.stopAtFirst ? { stopAtFirstViolation: true } : {}),
+        onViolation,
         ...(progress ? { onProgress: progress.onProgress, progressIntervalMs: progress.intervalMs } : {}),
         // Liveness: on the whole graph, without symmetry (a lasso on the reduced graph need not be
         // a behaviour), once the search's progress line is gone; its outcomes join the result's.
@@ -203,11 +237,12 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
     let placed = false;
     const stop = onInterrupt(() => placed
       ? `interrupted as the report was put in place; ${outPlan.dir} holds this run's report, whole`
-      : `interrupted after the search (${done.stats.distinctStates.toLocaleString('en-US')} distinct states, depth ${done.stats.depth}, verdict ${done.verdict}); nothing was written to ${outPlan.dir}`);
+      : `interrupted after the search (${done.stats.distinctStates.toLocaleString('en-US')} distinct states, depth ${done.stats.depth}, verdict ${done.verdict}); ${found.size > 0 ? `nothing more was written: ${outPlan.dir} holds the report of the violations found during the search (partial)` : `nothing was written to ${outPlan.dir}`}`);
     try {
       const files = await runArtifacts(r.model, result, info, r.subject.participants, opts.maxNodes ?? 500, opts.unfold !== true, recorder?.projection);
       await signalsDelivered();
-      const staged = stageArtifacts(outPlan, files);
+      // The partial report written during the search is this run's own: the final one replaces it.
+      const staged = stageArtifacts(found.size > 0 ? { ...outPlan, force: true } : outPlan, files);
       await signalsDelivered(); // a Ctrl-C during the writing ends here: the earlier report stays
       written = staged.commit();
       placed = true;
@@ -217,20 +252,9 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
     }
   }
   if (format === 'junit' || format === 'sarif') {
-    const document = format === 'junit'
-      ? xmlLogText(junitReport(r.model, result, info))
-      : `${jsonText(sarifReport(r.model, result, info, { toolVersion: KUBECHECK_VERSION, configFiles: configPaths(opts) }))}\n`;
-    process.stdout.write(document);
     if (written.length > 0) printErr(`kubecheck: wrote ${written.length} files to ${opts.out}: ${written.map((w) => w.slice(opts.out!.length).replace(/^[\\/]/, '')).join(', ')}\n`);
-  } else if (opts.json) {
-    const imported = r.extensions.length > 0 ? { extensions: r.extensions } : {};
-    process.stdout.write(`${jsonText({ ...outcomeJson(r.model, result, info, written), ...imported })}\n`);
-  } else {
-    const c = stdoutPalette(opts.color === false);
-    let text = formatOutcome(r.model, result, info, { colors: c, fold: opts.unfold !== true });
-    if (written.length > 0) text += `\n${c.dim(`wrote ${written.length} files to ${opts.out}: ${written.map((w) => w.slice(opts.out!.length).replace(/^[\\/]/, '')).join(', ')}`)}`;
-    printOut(`${text}\n`, c);
   }
+  stdoutFile.final(stdoutDocument(result, info, written));
   if (command === 'check' && inGithubActions()) {
     // With the text report on stdout, as GitHub documents; beside a JSON, JUnit or SARIF document
     // on stderr, which the runner reads for workflow commands too, so stdout stays one document.
@@ -239,4 +263,77 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
   }
   // The exit code and the printed verdict come from one place (liveness included).
   return runVerdict(result).exitCode;
+}
+
+/**
+ * The result of a search still under way, from the violations found so far: those properties
+ * violated with the path found, the others undecided (`unknown`), the figures of the last one.
+ */
+function resultSoFar(model: Model<unknown>, ids: readonly string[], found: ReadonlyMap<string, Trace<unknown>>, last: FoundViolation): CheckResult<unknown> {
+  const checked = [
+    ...model.properties.filter((p) => ids.includes(p.id)).map((p) => ({ id: p.id, kind: p.kind, description: p.description, ...(p.source === undefined ? {} : { source: p.source }) })),
+    ...(found.has('deadlock') ? [{ id: 'deadlock', kind: 'deadlock' as const, description: 'every reachable state has an enabled action' }] : []),
+  ];
+  return {
+    model: model.name,
+    strategy: 'bfs',
+    verdict: 'violation',
+    properties: checked.map((p) => {
+      const trace = found.get(p.id);
+      return trace === undefined ? { ...p, status: 'unknown' as const } : { ...p, status: 'violated' as const, trace };
+    }),
+    stats: last.stats,
+  };
+}
+
+/**
+ * Writes the report of the violations found so far to `--out` (its ITF traces, timelines and
+ * result.json, the files that need no drawing), replacing the folder whole as the final report
+ * does; the final report replaces it in turn.
+ */
+function writePartialOut(model: Model<unknown>, soFar: CheckResult<unknown>, info: RunInfo, plan: OutPlan): void {
+  const files = soFar.properties.flatMap((p) => (p.status === 'violated' && p.trace
+    ? [{ name: `${p.id}.itf.json`, content: `${JSON.stringify(itfOf(model, p, info), null, 2)}\n` }, { name: `${p.id}.timeline.txt`, content: `${formatTimeline(model, p.trace)}\n` }]
+    : []));
+  const names = files.map((f) => f.name);
+  files.push({ name: 'result.json', content: `${JSON.stringify(outcomeJson(model, soFar, info, [...names, 'result.json']), null, 2)}\n` });
+  stageArtifacts({ ...plan, force: true }, files).commit();
+}
+
+/**
+ * stdout, when it is a file of its own (`> report.xml`, not appended to, not shared with
+ * stderr): each partial document replaces the one before, so a killed run leaves a whole
+ * document there; the final one replaces the last. Elsewhere (a terminal, a pipe) only the final
+ * document is written.
+ */
+function rewritableStdout(): { partial(document: string): void; final(document: string): void } {
+  let rewritten = false;
+  const own = ((): boolean => {
+    try {
+      const out = fstatSync(1);
+      const err = fstatSync(2);
+      if (!out.isFile() || (out.dev === err.dev && out.ino === err.ino)) return false;
+      // O_APPEND (octal 02000): each write would go to the end, after the previous document.
+      const flags = /^flags:\s*([0-7]+)/m.exec(readFileSync('/proc/self/fdinfo/1', 'utf8'));
+      return flags !== null && (parseInt(flags[1], 8) & 0o2000) === 0;
+    } catch {
+      return false;
+    }
+  })();
+  const replace = (document: string): void => {
+    ftruncateSync(1, 0);
+    const bytes = Buffer.from(document);
+    for (let at = 0; at < bytes.length;) at += writeSync(1, bytes, at, bytes.length - at, at);
+  };
+  return {
+    partial(document) {
+      if (!own) return;
+      replace(document);
+      rewritten = true;
+    },
+    final(document) {
+      if (rewritten) replace(document);
+      else process.stdout.write(document);
+    },
+  };
 }

@@ -15,7 +15,7 @@
  */
 import { KubecheckError } from '../../checker/index.js';
 import { formatDuration, parseDuration } from '../../model/index.js';
-import { parameterSpecs, type ParameterSpec } from '../../model/parameters.js';
+import { MAX_COUNT, parameterSpecs, type ParameterSpec } from '../../model/parameters.js';
 import { MAX_OBJECTS } from '../../model/resolve.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import { refuseForbiddenKey } from '../input.js';
@@ -91,6 +91,14 @@ class Collector {
   readonly kindNodes: NodeInput[] = [];
   /** What the kind cluster's nodes are, for the origin of cluster.nodes. */
   kindWhat = '';
+  /**
+   * The node groups of cluster definitions (kops InstanceGroups, Cluster API MachineDeployments,
+   * k3d servers and agents, eksctl node groups), used where no Node objects are given; a group's
+   * zones are resolved once every file is read (a kops InstanceGroup names its Cluster's subnets).
+   */
+  readonly groups: NodeGroupInput[] = [];
+  /** kops subnets by name: the zone each is in (a kops Cluster's spec.subnets). */
+  readonly subnetZones = new Map<string, string>();
   /** Objects in the file being read (a List's items one by one), and those of kinds kubecheck does not know. */
   objects = 0;
   unknown = 0;
@@ -515,6 +523,316 @@ function k3sConfig(c: Collector, file: string, value: Obj): void {
   }
 }
 
+// ---- cluster definitions: kops, Cluster API, k3d, eksctl --------------------------------------
+
+/** A group of machines a cluster definition declares: `count` nodes spread over `zones` in turn (or over the named kops `subnets`). */
+interface NodeGroupInput {
+  readonly file: string;
+  /** The group as the file names it, e.g. `kops InstanceGroup nodes-us-east-1a`. */
+  readonly label: string;
+  /** Node names are `<name>-<k>`. */
+  readonly name: string;
+  readonly count: number;
+  readonly zones: readonly string[];
+  /** kops: subnet names, mapped to zones through the Cluster's spec.subnets. */
+  readonly subnets?: readonly string[];
+}
+
+/** A list of strings (zones, subnets), or KC202. */
+function strings(file: string, field: string, raw: unknown): string[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw) || raw.some((z) => typeof z !== 'string' || z.trim() === '')) bad(file, field, `expected a list of names, got ${show(raw)}`);
+  return (raw as string[]).map((z) => z.trim());
+}
+
+/** A mapping field of a cluster definition (absent or null: empty), or KC202. */
+function mapping(file: string, field: string, raw: unknown): Obj {
+  if (raw === undefined || raw === null) return {};
+  if (!isObj(raw)) bad(file, field, `expected a mapping, got ${show(raw)}`);
+  return raw as Obj;
+}
+
+/**
+ * Adds a node group; more nodes than the model takes are refused here (KC213), before a node is
+ * listed, as `check` refuses `cluster.nodes` above its bound.
+ */
+function nodeGroup(c: Collector, group: NodeGroupInput): void {
+  const total = c.groups.reduce((n, g) => n + g.count, 0) + group.count;
+  if (total > MAX_COUNT) {
+    fail(ToolErrorCode.badParameterValue, `cluster.nodes (${total}, with ${group.count} from ${group.file}: ${group.label}) is above the limit of ${MAX_COUNT} that kubecheck builds a model for; an exhaustive check is out of reach long before (5 nodes with a few faults take minutes)`);
+  }
+  if (group.count > 0) c.groups.push(group);
+  else c.notes.push(`${group.file}: ${group.label} has no nodes`);
+}
+
+/** The nodes of the groups read, each group's spread over its zones in turn, as a cloud's autoscaling group spreads them. */
+function groupNodes(c: Collector): NodeInput[] {
+  return c.groups.flatMap((g) => {
+    let zones = g.zones;
+    if (zones.length === 0 && g.subnets !== undefined) {
+      zones = g.subnets.map((s) => c.subnetZones.get(s) ?? s);
+      const unknown = g.subnets.filter((s) => !c.subnetZones.has(s));
+      if (unknown.length > 0) c.notes.push(`${g.file}: ${g.label}: subnet${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} not among the kops Cluster's spec.subnets read: each taken as its own zone`);
+    }
+    return Array.from({ length: g.count }, (_, i) => ({ file: g.file, name: `${g.name}-${i + 1}`, zone: zones.length === 0 ? '' : zones[i % zones.length], pods: undefined }));
+  });
+}
+
+/** A count field of a cluster definition: a whole number ≥ 0, or `fallback` when unset. */
+function count(file: string, field: string, raw: unknown, fallback: number): number {
+  return raw === undefined || raw === null ? fallback : integer(file, field, raw);
+}
+
+/** A Kubernetes release named by a cluster definition (`1.30.2`, `v1.29`), as kubernetesVersion. */
+function release(c: Collector, file: string, field: string, raw: unknown): void {
+  if (typeof raw === 'string' && KUBERNETES_RELEASE.test(raw.trim())) c.set('kubernetesVersion', raw.trim(), `${file}: ${field}`);
+  else c.skip(`${file}: ${field}`);
+}
+
+const KOPS_GROUP = 'kops.k8s.io';
+
+/** kops' component sections and the component whose flags their fields are (each field's `flag:` tag is the kebab-case of its name). */
+const KOPS_COMPONENTS: Readonly<Record<string, Component>> = { kubeControllerManager: 'kube-controller-manager', kubeAPIServer: 'kube-apiserver', kubeScheduler: 'kube-scheduler' };
+
+/** kops' LeaderElectionConfiguration fields and their flags (pkg/apis/kops/componentconfig.go). */
+const KOPS_LEADER_ELECTION: Readonly<Record<string, string>> = {
+  leaderElect: 'leader-elect',
+  leaderElectLeaseDuration: 'leader-elect-lease-duration',
+  leaderElectRenewDeadlineDuration: 'leader-elect-renew-deadline',
+  leaderElectRetryPeriod: 'leader-elect-retry-period',
+};
+
+const kebab = (name: string): string => name.replace(/[A-Z]+/g, (m, at: number) => `${at === 0 ? '' : '-'}${m.toLowerCase()}`);
+
+/**
+ * A kops component section (`spec.kubeControllerManager`, `spec.kubeAPIServer`,
+ * `spec.kubeScheduler`): kops passes each field as the flag its `flag:` tag names, the field's
+ * name in kebab case (`nodeMonitorGracePeriod` → `--node-monitor-grace-period`); the fields that
+ * are no parameter are listed as not modelled under their kops names.
+ */
+function kopsComponent(c: Collector, file: string, field: string, raw: unknown, component: Component): void {
+  const section = mapping(file, field, raw);
+  const read: Flag[] = [];
+  const take = (name: string, value: unknown, at: string): void => {
+    const known = FLAG_PARAMETERS[component].has(name) || (name === 'leader-elect' && component !== 'kube-apiserver');
+    if (known && value !== null && typeof value !== 'object') read.push({ name, value: String(value) });
+    else c.skip(`${file}: ${at}`);
+  };
+  for (const [k, v] of Object.entries(section)) {
+    if (k === 'leaderElection') {
+      for (const [f, fv] of Object.entries(mapping(file, `${field}.${k}`, v))) {
+        const flag = KOPS_LEADER_ELECTION[f];
+        if (flag === undefined) c.skip(`${file}: ${field}.${k}.${f}`);
+        else take(flag, fv, `${field}.${k}.${f}`);
+      }
+    } else take(kebab(k), v, `${field}.${k}`);
+  }
+  if (read.length > 0) flags(c, `${file} (${field})`, { component, flags: read });
+}
+
+/** A kops Cluster (kops.k8s.io/v1alpha2): its release, subnets' zones, kubelet and control-plane components. */
+function kopsCluster(c: Collector, file: string, o: Obj): void {
+  const spec = mapping(file, 'Cluster.spec', o.spec);
+  for (const [k, v] of Object.entries(spec)) {
+    const field = `Cluster.spec.${k}`;
+    if (k === 'kubernetesVersion') release(c, file, field, v);
+    else if (k === 'subnets') {
+      if (!Array.isArray(v)) bad(file, field, `expected a list of subnets (name, zone, type), got ${show(v)}`);
+      (v as unknown[]).forEach((s, i) => {
+        if (!isObj(s) || typeof s.name !== 'string') bad(file, `${field}[${i}]`, `expected a subnet with a name and a zone, got ${show(s)}`);
+        c.subnetZones.set(s.name as string, typeof s.zone === 'string' && s.zone !== '' ? s.zone : s.name as string);
+      });
+    } else if (k === 'kubelet') kubeletConfiguration(c, file, mapping(file, field, v), field, 'spec.kubelet.');
+    else if (Object.hasOwn(KOPS_COMPONENTS, k)) kopsComponent(c, file, field, v, KOPS_COMPONENTS[k]);
+    else c.skip(`${file}: ${field}`);
+  }
+}
+
+/**
+ * A kops InstanceGroup: a role Node group is `minSize` of the model's nodes (kops' default 2),
+ * spread over its subnets' zones (`spec.zones` where given); control-plane and bastion groups
+ * run no workload pods. Its `kubelet` overrides the Cluster's for its nodes, read here for all.
+ */
+function kopsInstanceGroup(c: Collector, file: string, o: Obj): void {
+  const { name } = metadataName(file, 'InstanceGroup', o);
+  const spec = mapping(file, `InstanceGroup ${name}: spec`, o.spec);
+  const label = `kops InstanceGroup ${name}`;
+  const role = spec.role ?? 'Node';
+  if (role !== 'Node') {
+    c.notes.push(`${file}: ${label} (role ${String(role)}) runs no workload pods: not one of the model's nodes`);
+    return;
+  }
+  for (const [k, v] of Object.entries(spec)) {
+    const field = `InstanceGroup ${name}: spec.${k}`;
+    if (k === 'kubelet') kubeletConfiguration(c, file, mapping(file, field, v), `InstanceGroup ${name}.spec.kubelet`, 'spec.kubelet.');
+    else if (!['role', 'minSize', 'maxSize', 'subnets', 'zones'].includes(k)) c.skip(`${file}: ${field}`);
+  }
+  const min = count(file, `InstanceGroup ${name}: spec.minSize`, spec.minSize, 2);
+  const max = count(file, `InstanceGroup ${name}: spec.maxSize`, spec.maxSize, min);
+  if (max !== min) c.notes.push(`${file}: ${label}: minSize ${min} nodes are the model's; the group may grow to maxSize ${max}`);
+  const zones = strings(file, `InstanceGroup ${name}: spec.zones`, spec.zones);
+  nodeGroup(c, { file, label, name, count: min, zones, ...(zones.length === 0 ? { subnets: strings(file, `InstanceGroup ${name}: spec.subnets`, spec.subnets) } : {}) });
+}
+
+/** Cluster API's groups. */
+const CAPI_GROUP = 'cluster.x-k8s.io';
+
+/**
+ * kubeadm's configuration inside a Cluster API object (`spec.kubeadmConfigSpec` of a
+ * KubeadmControlPlane, `spec.template.spec` of a KubeadmConfigTemplate): its
+ * clusterConfiguration, initConfiguration and joinConfiguration read as kubeadm's own documents.
+ * `workers`: the nodes it configures run the workload pods (a KubeadmConfigTemplate's), so their
+ * kubelet flags are read; a control plane's kubelets are not the model's nodes'.
+ */
+function kubeadmConfigSpec(c: Collector, file: string, owner: string, where: string, raw: unknown, workers: boolean): void {
+  for (const [k, v] of Object.entries(mapping(file, where, raw))) {
+    const kind = { clusterConfiguration: 'ClusterConfiguration', initConfiguration: 'InitConfiguration', joinConfiguration: 'JoinConfiguration' }[k];
+    if (kind === undefined || v === null) {
+      c.skip(`${file}: ${where}.${k}`);
+      continue;
+    }
+    const doc = mapping(file, `${where}.${k}`, v);
+    if (kind !== 'ClusterConfiguration' && !workers) {
+      if (doc.nodeRegistration !== undefined) c.skip(`${file}: ${where}.${k}.nodeRegistration (the control-plane machines' kubelets; the model's nodes are the workers)`);
+      for (const f of Object.keys(doc)) if (f !== 'nodeRegistration') c.skip(`${file}: ${where}.${k}.${f}`);
+      continue;
+    }
+    kubeadmConfiguration(c, `${file} (${owner})`, kind, doc);
+  }
+}
+
+/**
+ * A Cluster API MachineDeployment (or a Cluster's `spec.topology.workers.machineDeployments`
+ * entry): `replicas` worker nodes (default 1) in its `failureDomain`.
+ */
+function machineDeployment(c: Collector, file: string, label: string, name: string, replicas: unknown, failureDomain: unknown, field: string): void {
+  const zone = failureDomain === undefined || failureDomain === null || failureDomain === '' ? [] : [String(failureDomain)];
+  nodeGroup(c, { file, label, name, count: count(file, `${field}.replicas`, replicas, 1), zones: zone });
+}
+
+/** Cluster API objects: Cluster (its topology), MachineDeployment, KubeadmControlPlane, KubeadmConfigTemplate. */
+function clusterApi(c: Collector, file: string, kind: string, o: Obj): boolean {
+  if (kind === 'Cluster' || kind === 'MachineDeployment' || kind === 'KubeadmControlPlane' || kind === 'KubeadmConfigTemplate') {
+    const { name } = metadataName(file, kind, o);
+    const spec = mapping(file, `${kind} ${name}: spec`, o.spec);
+    const at = (f: string): string => `${kind} ${name}: spec.${f}`;
+    if (kind === 'Cluster') {
+      const topology = mapping(file, at('topology'), spec.topology);
+      for (const k of Object.keys(spec)) if (k !== 'topology') c.skip(`${file}: ${at(k)}`);
+      if (topology.version !== undefined) release(c, file, at('topology.version'), topology.version);
+      const workers = mapping(file, at('topology.workers'), topology.workers);
+      const list = workers.machineDeployments ?? [];
+      if (!Array.isArray(list)) bad(file, at('topology.workers.machineDeployments'), `expected a list, got ${show(list)}`);
+      (list as unknown[]).forEach((m, i) => {
+        const f = at(`topology.workers.machineDeployments[${i}]`);
+        if (!isObj(m) || typeof m.name !== 'string') bad(file, f, `expected a machine deployment with a name, got ${show(m)}`);
+        machineDeployment(c, file, `Cluster ${name} topology MachineDeployment ${m.name as string}`, m.name as string, m.replicas, m.failureDomain, f);
+      });
+      for (const k of Object.keys(topology)) if (k !== 'version' && k !== 'workers') c.skip(`${file}: ${at(`topology.${k}`)}`);
+    } else if (kind === 'MachineDeployment') {
+      const template = mapping(file, at('template.spec'), mapping(file, at('template'), spec.template).spec);
+      if (template.version !== undefined) release(c, file, at('template.spec.version'), template.version);
+      machineDeployment(c, file, `Cluster API MachineDeployment ${name}`, name, spec.replicas, template.failureDomain, `MachineDeployment ${name}: spec`);
+      for (const k of Object.keys(spec)) if (k !== 'replicas' && k !== 'template' && k !== 'clusterName') c.skip(`${file}: ${at(k)}`);
+    } else if (kind === 'KubeadmControlPlane') {
+      if (spec.version !== undefined) release(c, file, at('version'), spec.version);
+      const replicas = count(file, at('replicas'), spec.replicas, 1);
+      c.notes.push(`${file}: KubeadmControlPlane ${name}: ${replicas} control-plane machine${replicas === 1 ? '' : 's'}, which kubeadm taints NoSchedule: not among the model's nodes`);
+      kubeadmConfigSpec(c, file, `${kind} ${name}`, at('kubeadmConfigSpec'), spec.kubeadmConfigSpec, false);
+      for (const k of Object.keys(spec)) if (!['version', 'replicas', 'kubeadmConfigSpec'].includes(k)) c.skip(`${file}: ${at(k)}`);
+    } else {
+      kubeadmConfigSpec(c, file, `${kind} ${name}`, at('template.spec'), mapping(file, at('template'), spec.template).spec, true);
+    }
+    return true;
+  }
+  return false;
+}
+
+/**
+ * A k3d config (k3d.io/v1alpha2 to v1alpha5, kind Simple): `servers` (default 1) and `agents`
+ * (default 0) are the nodes (k3s servers run workload pods too), `image`'s tag its release,
+ * `options.k3s.extraArgs` the k3s flags (`--kube-controller-manager-arg=...`, `--kubelet-arg=...`),
+ * read as a k3s config.yaml's.
+ */
+function k3dConfig(c: Collector, file: string, o: Obj): void {
+  const meta = isObj(o.metadata) ? o.metadata : {};
+  const name = typeof meta.name === 'string' ? meta.name : typeof o.name === 'string' ? o.name : 'k3s-default';
+  const servers = count(file, 'Simple.servers', o.servers, 1);
+  const agents = count(file, 'Simple.agents', o.agents, 0);
+  nodeGroup(c, { file, label: `k3d cluster ${name}: ${servers} server${servers === 1 ? '' : 's'} and ${agents} agent${agents === 1 ? '' : 's'}`, name: `k3d-${name}`, count: servers + agents, zones: [] });
+  if (typeof o.image === 'string') {
+    const tag = /:v?(\d+\.\d+\.\d+)/.exec(o.image);
+    if (tag) c.set('kubernetesVersion', tag[1], `${file}: Simple.image`);
+    else c.skip(`${file}: Simple.image`);
+  }
+  const k3s = mapping(file, 'Simple.options.k3s', mapping(file, 'Simple.options', o.options).k3s);
+  const args: Record<string, string[]> = {};
+  const add = (field: string, word: unknown, filters: unknown): void => {
+    if (typeof word !== 'string') bad(file, field, `expected a k3s flag such as "--kubelet-arg=max-pods=50", got ${show(word)}`);
+    const w = (word as string).trim().replace(/^--/, '');
+    const eq = w.indexOf('=');
+    const key = eq > 0 ? w.slice(0, eq) : w;
+    if (!Object.hasOwn(K3S_ARGS, key) || K3S_ARGS[key] === undefined || eq < 0) {
+      c.skip(`${file}: ${field} (--${key})`);
+      return;
+    }
+    const only = Array.isArray(filters) ? filters.filter((f) => typeof f === 'string' && !/^(all|servers?|agents?)(:\*)?$/.test(f)) : [];
+    if (only.length > 0) c.notes.push(`${file}: ${field}: --${key} is given to ${only.join(', ')} only; the model gives it to every node`);
+    (args[key] ??= []).push(w.slice(eq + 1));
+  };
+  for (const [k, v] of Object.entries(k3s)) {
+    const field = `Simple.options.k3s.${k}`;
+    if (k === 'extraArgs' && Array.isArray(v)) v.forEach((a, i) => (isObj(a) ? add(`${field}[${i}].arg`, a.arg, a.nodeFilters) : add(`${field}[${i}]`, a, undefined)));
+    else if ((k === 'extraServerArgs' || k === 'extraAgentArgs') && Array.isArray(v)) v.forEach((a, i) => add(`${field}[${i}]`, a, undefined));
+    else c.skip(`${file}: ${field}`);
+  }
+  if (Object.keys(args).length > 0) k3sConfig(c, `${file} (Simple.options.k3s.extraArgs)`, args);
+  for (const k of Object.keys(o)) if (!['apiVersion', 'kind', 'metadata', 'name', 'servers', 'agents', 'image', 'options'].includes(k)) c.skip(`${file}: Simple.${k}`);
+  for (const k of Object.keys(mapping(file, 'Simple.options', o.options))) if (k !== 'k3s') c.skip(`${file}: Simple.options.${k}`);
+}
+
+/**
+ * An eksctl ClusterConfig (eksctl.io/v1alpha5): each of `nodeGroups` and `managedNodeGroups` is
+ * `desiredCapacity` nodes (else `minSize`, else eksctl's 2) over its `availabilityZones` (else
+ * the cluster's); `kubeletExtraConfig` is KubeletConfiguration fields, `maxPodsPerNode` maxPods,
+ * `metadata.version` the release. EKS runs the control plane: its flags are not in the file.
+ */
+function eksctlConfig(c: Collector, file: string, o: Obj): void {
+  const meta = mapping(file, 'ClusterConfig.metadata', o.metadata);
+  if (meta.version !== undefined) release(c, file, 'ClusterConfig.metadata.version', String(meta.version));
+  const clusterZones = strings(file, 'ClusterConfig.availabilityZones', o.availabilityZones);
+  for (const list of ['nodeGroups', 'managedNodeGroups'] as const) {
+    const groups = o[list] ?? [];
+    if (!Array.isArray(groups)) bad(file, `ClusterConfig.${list}`, `expected a list of node groups, got ${show(groups)}`);
+    (groups as unknown[]).forEach((g, i) => {
+      const field = `ClusterConfig.${list}[${i}]`;
+      if (!isObj(g) || typeof g.name !== 'string') bad(file, field, `expected a node group with a name, got ${show(g)}`);
+      const name = g.name as string;
+      const size = g.desiredCapacity ?? g.minSize;
+      const zones = strings(file, `${field}.availabilityZones`, g.availabilityZones);
+      nodeGroup(c, { file, label: `eksctl ${list === 'nodeGroups' ? 'node group' : 'managed node group'} ${name}`, name, count: count(file, `${field}.${g.desiredCapacity === undefined ? 'minSize' : 'desiredCapacity'}`, size, 2), zones: zones.length > 0 ? zones : clusterZones });
+      for (const [k, v] of Object.entries(g)) {
+        if (k === 'kubeletExtraConfig') kubeletConfiguration(c, file, mapping(file, `${field}.${k}`, v), `${field}.kubeletExtraConfig`, `${field}.kubeletExtraConfig.`);
+        else if (k === 'maxPodsPerNode') c.set('cluster.maxPods', integer(file, `${field}.maxPodsPerNode`, v, 1), `${file}: ${field}.maxPodsPerNode`);
+        else if (!['name', 'desiredCapacity', 'minSize', 'maxSize', 'availabilityZones'].includes(k)) c.skip(`${file}: ${field}.${k}`);
+      }
+    });
+  }
+  for (const k of Object.keys(o)) if (!['apiVersion', 'kind', 'metadata', 'availabilityZones', 'nodeGroups', 'managedNodeGroups'].includes(k)) c.skip(`${file}: ClusterConfig.${k}`);
+  c.notes.push(`${file}: EKS runs the control plane: kube-controller-manager, kube-scheduler and kube-apiserver keep the scenario's settings (Amazon's are not in the file)`);
+}
+
+/** Reads `o` when it is one of the cluster definitions above; false when it is not. */
+function clusterDefinition(c: Collector, file: string, kind: string, group: string, o: Obj): boolean {
+  if (group === KOPS_GROUP && kind === 'Cluster') kopsCluster(c, file, o);
+  else if (group === KOPS_GROUP && kind === 'InstanceGroup') kopsInstanceGroup(c, file, o);
+  else if (group === CAPI_GROUP || group === `controlplane.${CAPI_GROUP}` || group === `bootstrap.${CAPI_GROUP}`) return clusterApi(c, file, kind, o);
+  else if (group === 'k3d.io' && kind === 'Simple') k3dConfig(c, file, o);
+  else if (group === 'eksctl.io' && kind === 'ClusterConfig') eksctlConfig(c, file, o);
+  else return false;
+  return true;
+}
+
 // ---- objects --------------------------------------------------------------------------------
 
 /** Kinds read and listed as not modelled, without an error. */
@@ -533,7 +851,7 @@ const NOT_MODELLED_KINDS = new Set([
 const BUILT_IN_GROUPS = new Set(['', 'apps', 'batch', 'policy', 'autoscaling', 'extensions', 'kubeadm.k8s.io', 'kubelet.config.k8s.io', 'kubescheduler.config.k8s.io', 'kubecontrollermanager.config.k8s.io']);
 
 /** What kubecheck reads, for the message on a file that holds nothing else. */
-const READS = "KubeletConfiguration, KubeSchedulerConfiguration, KubeControllerManagerConfiguration, kubeadm's InitConfiguration, ClusterConfiguration and JoinConfiguration, kind's Cluster, nodeadm's NodeConfig, Node, Deployment, ReplicaSet, StatefulSet, DaemonSet and Lists of them";
+const READS = "KubeletConfiguration, KubeSchedulerConfiguration, KubeControllerManagerConfiguration, kubeadm's InitConfiguration, ClusterConfiguration and JoinConfiguration, kind's Cluster, nodeadm's NodeConfig, kops' Cluster and InstanceGroup, Cluster API's Cluster, MachineDeployment, KubeadmControlPlane and KubeadmConfigTemplate, k3d's Simple, eksctl's ClusterConfig, Node, Deployment, ReplicaSet, StatefulSet, DaemonSet and Lists of them";
 
 const CONFIG_KINDS: Readonly<Record<string, string>> = {
   KubeletConfiguration: 'kubelet.config.k8s.io',
@@ -610,6 +928,7 @@ function object(c: Collector, file: string, doc: unknown, nodes: NodeInput[], wo
   if (KUBEADM_KINDS.includes(k)) bad(file, `${k}: apiVersion`, `expected ${KUBEADM_GROUP}/v1beta4 or ${KUBEADM_GROUP}/v1beta3, got ${show(o.apiVersion)}`);
   if (k === 'Cluster' && group === 'kind.x-k8s.io') return kindCluster(c, file, o, nodes, workloads);
   if (k === 'NodeConfig' && group === 'node.eks.aws') return nodeConfig(c, file, o);
+  if (clusterDefinition(c, file, k, group, o)) return;
   if (k === 'Node') {
     const { name, meta } = metadataName(file, k, o);
     const labels = isObj(meta.labels) ? meta.labels : {};
@@ -954,7 +1273,7 @@ function defaults(c: Collector, sources: readonly ImportSource[]): Record<string
   const zones = !c.values.has('cluster.zones');
   if (nodes || zones) {
     const which = nodes && zones ? 'cluster.nodes and cluster.zones are' : nodes ? 'cluster.nodes is' : 'cluster.zones is';
-    const note = `defaulted: the files hold no Node objects (kubectl get nodes -o yaml) nor a kind cluster, so ${which} the scenario's default (kubecheck list parameters)`;
+    const note = `defaulted: the files hold no Node objects (kubectl get nodes -o yaml) nor a cluster definition (kind, kops, Cluster API, k3d, eksctl), so ${which} the scenario's default (kubecheck list parameters)`;
     if (nodes) out['cluster.nodes'] = note;
     if (zones) out['cluster.zones'] = note;
     c.notes.push(note);
@@ -999,10 +1318,13 @@ export function importSources(sources: readonly ImportSource[]): Imported {
     }
   }
   let index: Map<string, number>;
+  const grouped = groupNodes(c);
   if (nodes.length === 0 && c.kindNodes.length > 0) {
     index = placeNodes(c, c.kindNodes, c.kindWhat);
+  } else if (nodes.length === 0 && grouped.length > 0) {
+    index = placeNodes(c, grouped, c.groups.map((g) => `${g.label} (${g.count})`).join(', '));
   } else {
-    if (c.kindNodes.length > 0) c.notes.push(`nodes: the Node objects given are the model's nodes; the kind cluster's nodes are not counted again`);
+    if (c.kindNodes.length > 0 || grouped.length > 0) c.notes.push(`nodes: the Node objects given are the model's nodes; ${c.kindNodes.length > 0 ? "the kind cluster's nodes are" : "the node groups' nodes are"} not counted again`);
     index = placeNodes(c, nodes);
   }
   if (!workloads(c, found, index) && c.noDefaultTolerations !== undefined) {

@@ -315,3 +315,25 @@ describe('plainView', () => {
     expect(calls.view).toBeGreaterThan(0);
   });
 });
+
+describe('onViolation', () => {
+  it('should report each violation as it is found, with its path and the figures then, while the search goes on', () => {
+    // Die Hard: 4 gallons in the big jug is reached at depth 6; "never 8 in total" fails earlier.
+    const properties = [
+      always<Jugs>('never-4-in-big', 'the big jug never holds 4 gallons', (s) => s.big !== 4),
+      always<Jugs>('never-8-in-total', 'the jugs never hold 8 gallons together', (s) => s.small + s.big !== 8),
+    ];
+    const seen: { property: string; last: Jugs; steps: number; distinct: number }[] = [];
+    const result = check(waterJugs({ properties }), {
+      onViolation: (v) => seen.push({ property: v.property, last: v.trace.states.at(-1) as Jugs, steps: v.trace.actions.length, distinct: v.stats.distinctStates }),
+    });
+    expect(seen.map((v) => v.property)).toEqual(['never-8-in-total', 'never-4-in-big']);
+    expect(seen[0].last.small + seen[0].last.big).toBe(8);
+    expect(seen[1].last.big).toBe(4);
+    expect(seen[1].steps).toBe(6);
+    // Found before the search ended: fewer states than the whole space, the first before the second.
+    expect(seen[0].distinct).toBeLessThan(seen[1].distinct);
+    expect(seen[1].distinct).toBeLessThanOrEqual(result.stats.distinctStates);
+    expect(result.properties.map((p) => p.status)).toEqual(['violated', 'violated']);
+  });
+});

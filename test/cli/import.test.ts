@@ -291,3 +291,15 @@ describe('the command line on a cluster\'s files', () => {
     expectOneLine(missing, 'KC201', /cannot load extension examples\/my-operator\/nope.ts: no such file/);
   });
 });
+
+describe('import has check\'s caps', () => {
+  it('should refuse 18,000 Nodes with KC213, as check does, rather than print a config check refuses', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubecheck-caps-'));
+    const list = join(dir, 'nodes.json');
+    writeFileSync(list, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: Array.from({ length: 18_000 }, (_, i) => ({ kind: 'Node', metadata: { name: `n${i}` } })) }));
+    const [imported, checked] = await Promise.all([kubecheckAsync(['import', list]), kubecheckAsync(['check', '--config', list])]);
+    expect(imported.stdout).toBe('');
+    expectOneLine({ ...imported, stderr: imported.stderr.split('\n').filter((l) => /KC\d+/.test(l)).join('\n') }, 'KC213', /cluster.nodes \(18000\) is above the limit of 64/);
+    expect(checked.stderr).toMatch(/KC213: cluster.nodes \(18000\) is above the limit of 64/);
+  });
+});

@@ -273,7 +273,7 @@ describe('workload fields and defaults', () => {
     const flagsOnly = read('k3s-config.yaml');
     expect(Object.keys(flagsOnly.defaulted)).toEqual(['cluster.nodes', 'cluster.zones', 'cluster.workloads']);
     expect(flagsOnly.notes).toEqual(expect.arrayContaining([
-      "defaulted: the files hold no Node objects (kubectl get nodes -o yaml) nor a kind cluster, so cluster.nodes and cluster.zones are the scenario's default (kubecheck list parameters)",
+      "defaulted: the files hold no Node objects (kubectl get nodes -o yaml) nor a cluster definition (kind, kops, Cluster API, k3d, eksctl), so cluster.nodes and cluster.zones are the scenario's default (kubecheck list parameters)",
       "defaulted: the files hold no Deployment, ReplicaSet, StatefulSet or DaemonSet, so the scenario's own workloads are checked",
     ]));
     expect(read('../../../examples/my-cluster').defaulted).toEqual({});
@@ -304,11 +304,99 @@ describe('the command line on these files', () => {
     expect(checked.stderr).not.toMatch(/defaulted/);
     expect(k3s.code).toBe(0);
     expect(k3s.stdout).toMatch(/no node is marked Ready=Unknown earlier than 20s/);
-    expect(k3s.stderr).toMatch(/^kubecheck: defaulted: the files hold no Node objects .* so cluster.nodes and cluster.zones are the scenario's default/m);
+    expect(k3s.stderr).toMatch(/^kubecheck: warning: defaulted: the files hold no Node objects .* so cluster.nodes and cluster.zones are the scenario's default/m);
     expect(k3s.stderr).toMatch(/^kubecheck: defaulted: the files hold no Deployment, ReplicaSet, StatefulSet or DaemonSet, so the scenario's own workloads are checked$/m);
     // A custom resource alone in its file is kept for an operator that declares its kind.
     expect(alone.code).toBe(0);
     expect(alone.stderr).toMatch(/ServiceMonitor monitoring\/alertmanager-main \(monitoring.coreos.com\/v1: custom resource, kept in cluster.objects\)/);
     expectOneLine(badKind, 'KC202', /bad-kind-role.yaml: Cluster.nodes\[1\].role: expected control-plane or worker, got "master"/);
+  });
+});
+
+/**
+ * Cluster definitions, written after their tools' documentation (test/cli/fixtures/clusters/):
+ * kops Cluster and InstanceGroups, Cluster API Cluster, KubeadmControlPlane, MachineDeployments
+ * and KubeadmConfigTemplate, a k3d Simple config, an eksctl ClusterConfig. Each was taken for
+ * custom resources, and checked on the scenario's three default nodes.
+ */
+describe('cluster definitions', () => {
+  const cluster = (name: string): Imported => read(`clusters/${name}`);
+
+  it('should read a kops Cluster and its InstanceGroups: Node groups minSize over their subnets\' zones, kubelet and kube-controller-manager fields', () => {
+    const r = cluster('kops-cluster.yaml');
+    expect(r.config).toEqual({
+      kubernetesVersion: '1.29.3',
+      kubelet: { shutdownGracePeriod: '30s', shutdownGracePeriodCriticalPods: '10s' },
+      kubeControllerManager: { nodeMonitorGracePeriod: '40s', nodeMonitorPeriod: '5s', leaderElection: { leaseDuration: '20s' } },
+      kubeApiserver: { defaultNotReadyTolerationSeconds: 120, defaultUnreachableTolerationSeconds: 120 },
+      cluster: { nodes: 4, zones: 2 },
+    });
+    expect(Object.keys(r.defaulted)).toEqual(['cluster.workloads']);
+    const file = fixture('clusters/kops-cluster.yaml');
+    expect(r.notModelled).toEqual(expect.arrayContaining([`${file}: Cluster.spec.kubeControllerManager.podEvictionTimeout`, `${file}: Cluster.spec.kubelet.anonymousAuth`]));
+    expect(r.notes.join('\n')).toMatch(/InstanceGroup control-plane-us-east-1a \(role Master\) runs no workload pods/);
+    const config = resolveConfig('node-failure', { file: r.config });
+    expect(config.kubelet.shutdownGracePeriod).toBe(30);
+    expect(config.cluster.nodes).toBe(4);
+    // Without the Cluster, a subnet is taken as its own zone, and kops' default minSize is 2.
+    const ig = importSources([objects('ig.yaml', { apiVersion: 'kops.k8s.io/v1alpha2', kind: 'InstanceGroup', metadata: { name: 'nodes' }, spec: { role: 'Node', subnets: ['a', 'b', 'c'] } })]);
+    expect(ig.config).toEqual({ cluster: { nodes: 2, zones: 2 } });
+  });
+
+  it('should read Cluster API objects: MachineDeployment replicas and failure domains, kubeadm extraArgs inside KubeadmControlPlane and KubeadmConfigTemplate', () => {
+    const r = cluster('capi-cluster.yaml');
+    expect(r.config).toEqual({ kubernetesVersion: 'v1.30.0', kubeControllerManager: { nodeMonitorGracePeriod: '20s' }, cluster: { nodes: 3, zones: 2 } });
+    const file = fixture('clusters/capi-cluster.yaml');
+    expect(r.origins['kubeControllerManager.nodeMonitorGracePeriod']).toBe(`${file} (KubeadmControlPlane capi-quickstart-control-plane) (ClusterConfiguration.controllerManager.extraArgs): --node-monitor-grace-period`);
+    expect(r.notModelled).toEqual(expect.arrayContaining([`${file} (KubeadmConfigTemplate capi-quickstart-md-0) (JoinConfiguration.nodeRegistration.kubeletExtraArgs): --node-status-update-frequency (kubelet)`]));
+    // A ClusterClass-based Cluster: its topology's machine deployments.
+    const topology = importSources([objects('c.yaml', { apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Cluster', metadata: { name: 'c' }, spec: { topology: { class: 'quick-start', version: 'v1.31.0', controlPlane: { replicas: 1 }, workers: { machineDeployments: [{ class: 'default-worker', name: 'md-0', replicas: 5, failureDomain: 'fd1' }] } } } })]);
+    expect(topology.config).toEqual({ kubernetesVersion: 'v1.31.0', cluster: { nodes: 5, zones: 1 } });
+  });
+
+  it('should read a k3d Simple config: servers and agents, the image\'s release, --kube-controller-manager-arg and --kubelet-arg', () => {
+    const r = cluster('k3d-simple.yaml');
+    expect(r.config).toEqual({ kubernetesVersion: '1.30.4', kubeControllerManager: { nodeMonitorGracePeriod: '16s' }, cluster: { maxPods: 50, nodes: 4, zones: 1 } });
+  });
+
+  it('should read an eksctl ClusterConfig: desiredCapacity (else minSize) per node group over its availability zones, kubeletExtraConfig', () => {
+    const r = cluster('eksctl-cluster.yaml');
+    expect(r.config).toEqual({ kubernetesVersion: '1.30', kubelet: { shutdownGracePeriod: '45s', shutdownGracePeriodCriticalPods: '15s' }, cluster: { nodes: 4, zones: 2 } });
+    const file = fixture('clusters/eksctl-cluster.yaml');
+    expect(r.notModelled).toEqual(expect.arrayContaining([`${file}: ClusterConfig.nodeGroups[0].kubeletExtraConfig.kubeReserved`]));
+  });
+
+  it('should refuse more nodes than the model takes before listing them (KC213), and a malformed group (KC202)', () => {
+    const huge = objects('ig.yaml', { apiVersion: 'kops.k8s.io/v1alpha2', kind: 'InstanceGroup', metadata: { name: 'nodes' }, spec: { role: 'Node', minSize: 1_000_000_000 } });
+    expect(refusal(() => importSources([huge]))).toMatch(/^KC213: cluster.nodes \(1000000000, with 1000000000 from ig.yaml: kops InstanceGroup nodes\) is above the limit of 64/);
+    const eks = objects('e.yaml', { apiVersion: 'eksctl.io/v1alpha5', kind: 'ClusterConfig', metadata: { name: 'x' }, nodeGroups: [{ name: 'ng', desiredCapacity: 'three' }] });
+    expect(refusal(() => importSources([eks]))).toMatch(/^KC202: e.yaml: ClusterConfig.nodeGroups\[0\].desiredCapacity: expected a whole number/);
+  });
+});
+
+describe('check on cluster definitions, and --strict', () => {
+  it('should check the cluster a definition describes, warn in every format when the shape is defaulted, and refuse it with --strict', async () => {
+    const kubelet = fixture('kubeadm-join.yaml');
+    const [kops, junit, sarif, json, annotations, strict, strictOk] = await Promise.all([
+      kubecheckAsync(['check', '--config', fixture('clusters/kops-cluster.yaml'), '--max-states', '300', '-q', '--json']),
+      kubecheckAsync(['check', '--config', kubelet, '--max-states', '300', '-q', '--format', 'junit']),
+      kubecheckAsync(['check', '--config', kubelet, '--max-states', '300', '-q', '--format', 'sarif']),
+      kubecheckAsync(['check', '--config', kubelet, '--max-states', '300', '-q', '--json']),
+      kubecheckAsync(['check', '--config', kubelet, '--max-states', '300', '-q'], { env: { GITHUB_ACTIONS: 'true' } }),
+      kubecheckAsync(['check', '--config', kubelet, '--strict']),
+      kubecheckAsync(['check', '--config', fixture('clusters/eksctl-cluster.yaml'), '--strict', '--max-states', '300', '-q', '--json']),
+    ]);
+    const shape = /defaulted: the files hold no Node objects .* so cluster.nodes and cluster.zones are the scenario's default/;
+    expect(JSON.parse(kops.stdout).config.cluster.nodes).toBe(4);
+    expect(JSON.parse(kops.stdout).warnings ?? []).not.toEqual(expect.arrayContaining([expect.stringMatching(shape)]));
+    expect(junit.stdout).toMatch(new RegExp(`<system-out>warning: ${shape.source}`));
+    expect(JSON.parse(sarif.stdout).runs[0].invocations[0].toolExecutionNotifications.map((n: { message: { text: string } }) => n.message.text)).toEqual(expect.arrayContaining([expect.stringMatching(shape)]));
+    expect(JSON.parse(json.stdout).warnings).toEqual(expect.arrayContaining([expect.stringMatching(shape)]));
+    expect(annotations.stdout).toMatch(new RegExp(`^::warning title=.*::${shape.source}`, 'm'));
+    expect(annotations.stderr).toMatch(new RegExp(`^kubecheck: warning: ${shape.source}`, 'm'));
+    expectOneLine({ ...strict, stderr: strict.stderr.split('\n').filter((l) => /KC\d+/.test(l)).join('\n') }, 'KC217', /--strict: cluster.nodes and cluster.zones would be the scenario's default/);
+    expect(strict.stdout).toBe('');
+    expect(strictOk.code).toBe(3);
+    expect(JSON.parse(strictOk.stdout).config.cluster.nodes).toBe(4);
   });
 });

@@ -175,3 +175,17 @@ describe('kubernetesScenario of kubecheck/testing', () => {
     expect(() => kubernetesScenario('two-phase-commit')).toThrow(/KC\d+: unknown scenario "two-phase-commit"/);
   }, 60_000);
 });
+
+describe('expectNoRandomViolation takes the scenario\'s own properties', () => {
+  it('should check node-partition\'s default selection, as check does, unless properties are named', async () => {
+    const { model, properties } = kubernetesScenario('node-partition');
+    expect(properties).not.toContain('no-node-unknown'); // a partition marks a node Unknown by design
+    const log: string[] = [];
+    const ok = await expectNoRandomViolation(model, { runs: 30, maxSteps: 120, seed: 7, log: (l) => log.push(l) });
+    expect(ok.verdict).not.toBe('violation');
+    expect(ok.properties.map((p) => p.id).sort()).toEqual([...properties].sort());
+    // Named, they are the ones checked.
+    const named = await expectNoRandomViolation(model, { runs: 2, maxSteps: 20, seed: 7, properties: ['no-node-unknown'], log: () => {}, reportDir: mkdtempSync(join(tmpdir(), 'kc-random-')) }).catch(() => undefined);
+    if (named !== undefined) expect(named.properties.map((p) => p.id)).toEqual(['no-node-unknown']);
+  });
+});
