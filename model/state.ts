@@ -159,7 +159,7 @@ export interface NodeReal {
   readonly sinceHeartbeat: number;
   /** History: real time since the node got an unreachable/not-ready NoExecute taint; -1 without. */
   readonly sinceNoExecute: number;
-  /** The container runtime works; when it fails the kubelet posts Ready=False (and its containers stop). */
+  /** The container runtime works; while it is down the containers run on (under their shims), the kubelet can start, stop and observe none, and it posts Ready=False. */
   readonly runtimeUp: boolean;
   /** The kubelet's node status updates fail while its Lease renewals still succeed. */
   readonly statusStuck: boolean;
