@@ -42,7 +42,7 @@ function tickControllers(ctx: Ctx, ctrl: ControllerManagerLocal, local: number):
   const monitorIn = ctrl.monitorIn > 0 ? down(ctrl.monitorIn, local) : ctrl.monitorIn;
   const gcIn = ctrl.gcIn > 0 && !ctx.podGcInert ? down(ctrl.gcIn, local) : ctrl.gcIn;
   let zones = ctrl.zones;
-  if (zones.some(tokenPending)) zones = zones.map((z) => (z.tokenIn > 0 ? { state: z.state, tokenIn: down(z.tokenIn, local) } : z));
+  if (zones.some(tokenPending)) zones = zones.map((z) => (z.tokenIn > 0 ? { state: z.state, qps: z.qps, tokenIn: down(z.tokenIn, local) } : z));
   const probeCap = ctx.probeCap;
   let nodes = ctrl.nodes;
   if (anyBelow(nodes, probeCap)) nodes = nodes.map((h) => (h.sinceProbe < probeCap ? healthWith(h, { sinceProbe: up(h.sinceProbe, local, probeCap) }) : h));
