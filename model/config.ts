@@ -211,7 +211,7 @@ export interface ClusterConfig {
     readonly etcdMemberRestore: number;
     /** Restores of a lost kube-apiserver instance. */
     readonly apiserverRestore: number;
-    /** Container runtime failures on a node: its containers stop, the kubelet posts Ready=False. */
+    /** Container runtime failures on a node: its containers run on, the kubelet can start, stop and observe none and posts Ready=False. */
     readonly containerRuntimeFailure: number;
     /** Recoveries of a failed container runtime. */
     readonly containerRuntimeRecovery: number;

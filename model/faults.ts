@@ -238,13 +238,17 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
     def<string>({
       name: 'container-runtime-failure', budget: 'containerRuntimeFailure', actor: 'fault', params: nodes,
       enabled: (s, p) => s.nodes[nodeIndex(p)].up && s.nodes[nodeIndex(p)].runtimeUp,
+      // containerd (the CRI) dies; the containers run on under their shims. The kubelet can no
+      // longer start, stop or observe any (kubelet.ts `syncWork`), and keeps renewing its Lease.
       recipe: (d, p) => {
         const n = d.nodes[nodeIndex(p)];
         n.runtimeUp = false;
         n.runtimeDownFor = 0;
-        n.running = [];
       },
-      summary: (p) => `the container runtime of ${p} fails: its containers stop (the kubelet keeps renewing its Lease)`,
+      summary: (p, s) => {
+        const running = s.nodes[nodeIndex(p)].running;
+        return `the container runtime of ${p} fails: ${running.length > 0 ? `${running.join(', ')} keep${running.length === 1 ? 's' : ''} running under ${running.length === 1 ? 'its shim' : 'their shims'}, and ` : ''}its kubelet can neither start, stop nor observe containers until it recovers (it keeps renewing its Lease)`;
+      },
     }),
     def<string>({
       name: 'container-runtime-recovery', budget: 'containerRuntimeRecovery', actor: 'fault', params: nodes,
@@ -254,8 +258,12 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
         n.runtimeUp = true;
         n.runtimeDownFor = -1;
         delete n.runtimeErrors;
+        // A StopContainer call the runtime took down with it failed; the pod worker retries
+        // killPod with the pod's whole grace period (kuberuntime_container.go killContainer), so
+        // the kubelet's next sync sends SIGTERM again and the SIGKILL timer starts over.
+        delete n.terminating;
       },
-      summary: (p) => `the container runtime of ${p} recovers`,
+      summary: (p) => `the container runtime of ${p} recovers: its kubelet sees its containers again`,
     }),
     def<string>({
       name: 'node-status-update-failure', budget: 'nodeStatusUpdateFailure', actor: 'fault', params: nodes,

@@ -78,7 +78,7 @@ function ctrlKey(c: ControllerManagerLocal | null): string {
     out += `${h.sinceProbe}${h.unseen ? '*' : ''}${h.buffered === true ? '~' : ''}${h.observed[0]},`;
   }
   out += '|';
-  for (let i = 0; i < c.zones.length; i++) out += `${c.zones[i].state[0]}${c.zones[i].tokenIn},`;
+  for (let i = 0; i < c.zones.length; i++) out += `${c.zones[i].state[0]}${c.zones[i].qps}/${c.zones[i].tokenIn},`;
   out += '|';
   for (let i = 0; i < c.evictions.length; i++) out += `${c.evictions[i].pod}:${c.evictions[i].in},`;
   out += '|';
@@ -291,6 +291,7 @@ function writeCtrl(w: KeyBuffer, c: ControllerManagerLocal | null, perm: readonl
   w.num(c.zones.length);
   for (let i = 0; i < c.zones.length; i++) {
     w.num(ZONE_CODE[c.zones[i].state]);
+    w.num(c.zones[i].qps);
     w.num(c.zones[i].tokenIn);
   }
   const evictions = c.evictions;

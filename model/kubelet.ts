@@ -5,8 +5,8 @@
  * updates fail (a fault) its Lease renewals still succeed, so the node lifecycle controller keeps
  * it as it is ("If kubelet never posted the node status, but continues renewing the heartbeat
  * leases, the node controller will assume the node is healthy and take no action"). It starts
- * containers of pods bound to its node (not while its runtime is down);
- * stops containers of pods deleted, terminating or bound elsewhere, then finishes the deletion.
+ * containers of pods bound to its node; stops containers of pods deleted, terminating or bound
+ * elsewhere, then finishes the deletion (none of which it can do while its runtime is down).
  *
  * Stopping takes time (pod_workers.go `killPod` with `calculateEffectiveGracePeriod`): SIGTERM,
  * then the containers run on until they exit by themselves (`container-exit`, at any instant) or
@@ -28,6 +28,14 @@
  * A kubelet started while the runtime is down knows at once (no good check yet: "container
  * runtime status check may not have completed yet"). Not modelled: a runtime that answers and
  * reports RuntimeReady=false, which the next 5 s check reports.
+ *
+ * While the runtime is down its containers run on under their shims (containerd's death does not
+ * end them), and from the failure on the kubelet can start, stop and observe nothing there
+ * (`runtimeBlocks`): no SIGTERM or SIGKILL reaches a container, no exit is seen, so no deletion is
+ * finished and its pods stay Terminating; a force delete lets a replacement run elsewhere beside
+ * the old copy. PLEG's relist fails too, so after `relistThreshold` (3 min) the Ready condition's
+ * message adds "PLEG is not healthy" (generic.go `Healthy`); Ready is False from the 30 s check
+ * on either way. On recovery the pod workers retry: SIGTERM again with the whole grace period.
  *
  * Graceful node shutdown (pkg/kubelet/nodeshutdown, `shutdownGracePeriod` > 0): on `node-shutdown`
  * the kubelet posts Ready=False at once, admits no pod, sends SIGTERM to every container with its
@@ -129,6 +137,16 @@ interface SyncWork {
 
 const bound = (p: PodObject, n: number): boolean => p.nodeName === n;
 
+/**
+ * The node's container runtime is down, so its kubelet can start, stop and observe nothing: the
+ * pod workers' CRI calls fail (`killPod`'s StopContainer, `SyncTerminatingPod`'s GetPodStatus),
+ * PLEG's relist fails (`GenericPLEG.Relist` returns before `cache.UpdateTime`, so the workers
+ * waiting on `GetNewerThan` stay blocked), and once `runtimeErrors` reports it the sync loop
+ * skips pod synchronization altogether (kubelet.go `syncLoop`: "Skipping pod synchronization").
+ * The containers keep running under their shims; their pods stay Terminating until it recovers.
+ */
+const runtimeBlocks = (node: NodeReal): boolean => !node.runtimeUp;
+
 const NO_PARAMS: readonly never[] = Object.freeze([]);
 
 /**
@@ -140,7 +158,8 @@ export function syncWork(s: ClusterState, n: number): SyncWork | undefined {
   const node = s.nodes[n];
   if (node.shutdownIn !== undefined) return shutdownWork(s, n);
   // A kubelet whose pod watch is stuck (after an etcd restore) sees no change, like one cut off.
-  if (!kubeletAlive(s, n) || !kubeletReachesApi(s, n) || node.podWatchStuck === true) return undefined;
+  // With its container runtime down it can start, stop and observe nothing (see `runtimeBlocks`).
+  if (!kubeletAlive(s, n) || !kubeletReachesApi(s, n) || node.podWatchStuck === true || runtimeBlocks(node)) return undefined;
   let start: string[] | undefined;
   let stop: string[] | undefined;
   let finish: string[] | undefined;
@@ -150,7 +169,7 @@ export function syncWork(s: ClusterState, n: number): SyncWork | undefined {
     if (!bound(p, n)) continue;
     const isRunning = node.running.includes(p.name);
     // Containers of an earlier pod of this name still terminating: the new one waits for them.
-    if (p.deletion === null && !isRunning && node.runtimeUp) (start ??= []).push(p.name);
+    if (p.deletion === null && !isRunning) (start ??= []).push(p.name);
     if (p.deletion !== null && !isRunning) (finish ??= []).push(p.name);
   }
   // SIGTERM to containers whose pod is gone, Terminating or bound elsewhere (once: a terminating
@@ -182,9 +201,11 @@ export function syncWork(s: ClusterState, n: number): SyncWork | undefined {
 function shutdownWork(s: ClusterState, n: number): SyncWork | undefined {
   if (!kubeletAlive(s, n)) return undefined;
   const node = s.nodes[n];
-  const stop = node.running.filter((name) => !isTerminating(node, name));
+  // With the runtime down the shutdown manager's kills fail: the containers run until power-off.
+  const blocked = runtimeBlocks(node);
+  const stop = blocked ? [] : node.running.filter((name) => !isTerminating(node, name));
   const writable = kubeletCanWrite(s, n);
-  const finish = writable ? s.api.pods.filter((p) => p.nodeName === n && p.deletion !== null && !node.running.includes(p.name)).map((p) => p.name) : [];
+  const finish = writable && !blocked ? s.api.pods.filter((p) => p.nodeName === n && p.deletion !== null && !node.running.includes(p.name)).map((p) => p.name) : [];
   const obj = s.api.nodes[n];
   const notReady = writable && obj !== null && postedReady(s, n) === 'False' && obj.ready !== 'False';
   if (stop.length + finish.length === 0 && !notReady) return undefined;
@@ -198,9 +219,9 @@ function killsDue(s: ClusterState): number[] {
   return out;
 }
 
-/** Whether the kubelet of node n is due to SIGKILL a container. */
+/** Whether the kubelet of node n is due to SIGKILL a container (it cannot while its runtime is down). */
 function killDue(s: ClusterState, n: number): boolean {
-  if (!kubeletAlive(s, n)) return false;
+  if (!kubeletAlive(s, n) || runtimeBlocks(s.nodes[n])) return false;
   const list = terminatingOf(s.nodes[n]);
   for (let i = 0; i < list.length; i++) if (list[i].killIn <= 0) return true;
   return false;
@@ -221,9 +242,9 @@ function reportShutdownStop(s: ClusterState, pods: readonly PodObject[], n: numb
   return reportsShutdownStop(s, n, name) ? pods.filter((p) => !(p.name === name && p.nodeName === n)) : pods;
 }
 
-/** Whether stopping pod `name`'s containers on node n reports the pod Failed (a shutdown under way, the kubelet able to write, the pod bound there). */
+/** Whether stopping pod `name`'s containers on node n reports the pod Failed (a shutdown under way, the kubelet able to write and to see the stop, the pod bound there). */
 function reportsShutdownStop(s: ClusterState, n: number, name: string): boolean {
-  return s.nodes[n].shutdownIn !== undefined && kubeletCanWrite(s, n) && s.api.pods.some((p) => p.name === name && p.nodeName === n);
+  return s.nodes[n].shutdownIn !== undefined && kubeletCanWrite(s, n) && !runtimeBlocks(s.nodes[n]) && s.api.pods.some((p) => p.name === name && p.nodeName === n);
 }
 
 /** Node n without `names`' containers (they exited or were killed), and the pods reported Failed for them. */

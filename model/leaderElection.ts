@@ -83,7 +83,7 @@ export function freshControllers(ctx: Ctx, monitorIn = 0, gcIn = 0, lastPassAgo 
       if (s === undefined) return i < firstNew ? { sinceProbe: lastPassAgo, unseen: lastPassAgo > 0, observed: 'True' as const } : { sinceProbe: 0, unseen: false, observed: 'None' as const };
       return s.api.nodes[i]?.ready === 'None' ? { sinceProbe: Math.min(s.nodes[i].sinceHeartbeat, ctx.probeCap), unseen: false, observed: 'True' as const } : { sinceProbe: 0, unseen: false, observed: 'True' as const };
     }),
-    zones: Array.from({ length: ctx.config.cluster.zones }, () => ({ state: 'Normal' as const, tokenIn: 0 })),
+    zones: Array.from({ length: ctx.config.cluster.zones }, () => ({ state: 'Normal' as const, qps: ctx.config.kubeControllerManager.nodeEvictionRate, tokenIn: 0 })),
     disruptionMode: false,
     evictions: [],
     gcMissing: Array.from({ length: n }, () => -1),

@@ -20,12 +20,19 @@
  *   order, so it queues every node already Unknown, as the source does. The tainting loop reads
  *   the node's current condition (`doNoExecuteTaintingPass`) and skips a node Ready again.
  * - NoSchedule taints follow the conditions at once (`doNoScheduleTaintingPass`, event driven).
- * - NoExecute taints (`doNoExecuteTaintingPass`) are added from the queue per zone through a token
- *   bucket of the zone's rate with burst 1 (Normal: --node-eviction-rate; PartialDisruption: 0, or
- *   the secondary rate when the zone has more than --large-cluster-size-threshold nodes;
- *   FullDisruption of one zone: the normal rate). A rate change swaps the bucket as
- *   `SwapLimiter` does: a bucket of the same rate is kept, a new one starts drained when the old
- *   one had no token left (the semantics notes say only "token bucket, burst 1").
+ * - NoExecute taints (`doNoExecuteTaintingPass`) are added from the queue per zone through the
+ *   zone's limiter (`ZoneLimiter`): `flowcontrol.NewTokenBucketRateLimiter(qps, burst 1)`, full
+ *   when the zone is first seen, so even --node-eviction-rate=0 taints one node per zone (a zero
+ *   rate spends its burst once, golang.org/x/time/rate). Rates per zone state: Normal
+ *   --node-eviction-rate; PartialDisruption 0, or the secondary rate when the zone has more than
+ *   --large-cluster-size-threshold nodes; FullDisruption of one zone the normal rate; master
+ *   disruption mode 0 for every zone. A change goes through `SwapLimiter` (`swapLimiter`): kept
+ *   when the current limiter's QPS() equals the new rate, rate 0 gives client-go's never limiter
+ *   (whose QPS() reads 1), otherwise a new bucket, drained when the old one had no token. So
+ *   leaving master disruption mode with --node-eviction-rate=1 keeps the never limiter of a zone
+ *   still cut off, and its nodes are never tainted (kubernetes#104639, open: the model follows the
+ *   source). The limiter decides in master disruption mode too (a zero-rate bucket that still
+ *   holds its token is kept by the swap to 0 and admits one node).
  *
  * - A Node object without a Ready condition (`cluster.newNodes`: its kubelet never posted status)
  *   counts as not ready in its zone, calls for no NoSchedule taint (so the not-ready:NoSchedule
@@ -39,7 +46,7 @@
  * only through the StatefulSet's readiness check), pressure conditions.
  */
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { managerIndex, apiWith, candidatesWith, candidateWith, ctrlWith, healthWith, stateWith, byShape, acting, candidateName, canWrite, KCM, nodeIndex, nodeName, type ClusterState, type ControllerManagerLocal, type NodeObject, type Taint, type ZoneState } from './state.js';
+import { managerIndex, apiWith, candidatesWith, candidateWith, ctrlWith, healthWith, stateWith, byShape, acting, candidateName, canWrite, KCM, nodeIndex, nodeName, type ClusterState, type NodeObject, type Taint, type ZoneLimiter, type ZoneState, NEVER_LIMITER } from './state.js';
 
 /** ComputeZoneState: (ready, notReady) of a zone's nodes → its state. */
 export function zoneState(ctx: Ctx, ready: number, notReady: number): ZoneState {
@@ -48,13 +55,37 @@ export function zoneState(ctx: Ctx, ready: number, notReady: number): ZoneState 
   return 'Normal';
 }
 
-/** Token interval (seconds per node) of a zone's limiter, or Infinity for rate 0. */
-export function tokenInterval(ctx: Ctx, state: ZoneState, zoneSize: number, allFull: boolean): number {
+/**
+ * The QPS `setLimiterInZone` asks of a zone's limiter in `state` (node_lifecycle_controller.go):
+ * Normal the --node-eviction-rate; PartialDisruption `ReducedQPSFunc` (the secondary rate when
+ * the zone has more than --large-cluster-size-threshold nodes, else 0); FullDisruption
+ * `HealthyQPSFunc`, the normal rate (master disruption mode asks 0 of every zone instead).
+ */
+export function zoneQps(ctx: Ctx, state: ZoneState, zoneSize: number): number {
   const k = ctx.config.kubeControllerManager;
-  let qps = k.nodeEvictionRate;
-  if (state === 'PartialDisruption') qps = zoneSize > k.largeClusterSizeThreshold ? k.secondaryNodeEvictionRate : 0;
-  if (state === 'FullDisruption' && allFull) qps = 0;
-  return qps > 0 ? 1 / qps : Infinity;
+  if (state === 'PartialDisruption') return zoneSize > k.largeClusterSizeThreshold ? k.secondaryNodeEvictionRate : 0;
+  return k.nodeEvictionRate;
+}
+
+/**
+ * `RateLimitedTimedQueue.SwapLimiter(newQPS)` (scheduler/rate_limited_queue.go): nothing changes
+ * when the current limiter's `QPS()` equals newQPS, and the never limiter's reads 1
+ * (client-go flowcontrol `fakeNeverRateLimiter`), so after master disruption mode a rate of 1
+ * keeps it and admits no node again (kubernetes#104639). A newQPS of 0 or less gives the never
+ * limiter; otherwise a new bucket of burst 1, full, or drained (its next token 1/newQPS away)
+ * when the old limiter had no token (`if q.limiter.TryAccept() == false { newLimiter.TryAccept() }`).
+ */
+export function swapLimiter(zone: ZoneLimiter, state: ZoneState, qps: number): ZoneLimiter {
+  const current = zone.qps === NEVER_LIMITER ? 1 : zone.qps;
+  if (current === qps) return zone.state === state ? zone : { state, qps: zone.qps, tokenIn: zone.tokenIn };
+  if (qps <= 0) return { state, qps: NEVER_LIMITER, tokenIn: -1 };
+  const hadToken = zone.qps !== NEVER_LIMITER && zone.tokenIn === 0;
+  return { state, qps, tokenIn: hadToken ? 0 : 1 / qps };
+}
+
+/** The limiter after `TryAccept` took its token: the next one 1/qps away, or never at rate 0 (golang.org/x/time/rate spends the burst of a zero limit for good). */
+export function tokenTaken(zone: ZoneLimiter): ZoneLimiter {
+  return { state: zone.state, qps: zone.qps, tokenIn: zone.qps > 0 ? 1 / zone.qps : -1 };
 }
 
 /** How many of these nodes have a Node object (a zone's size in handleDisruption). */
@@ -105,7 +136,7 @@ function wantedNoExecute(node: NodeObject): Taint | undefined {
  */
 function mayTaintNoExecute(ctx: Ctx, s: ClusterState, c: number, n: number): boolean {
   const k = s.candidates[KCM][c];
-  if (!acting(k) || k.ctrl === null || k.ctrl.disruptionMode) return false;
+  if (!acting(k) || k.ctrl === null) return false;
   if (!Number.isInteger(n) || n < 0 || n >= s.api.nodes.length) return false;
   const node = s.api.nodes[n];
   if (node === null) return false;
@@ -117,9 +148,8 @@ function mayTaintNoExecute(ctx: Ctx, s: ClusterState, c: number, n: number): boo
   const other: Taint = want === 'unreachable:NoExecute' ? 'not-ready:NoExecute' : 'unreachable:NoExecute';
   // SwapNodeControllerTaint on the pass that observed the new condition, not rate limited.
   if (node.taints.includes(other)) return observed === node.ready;
-  const zone = k.ctrl.zones[ctx.zoneOfNode[n]];
-  const size = presentIn(s.api.nodes, ctx.nodesOfZone[ctx.zoneOfNode[n]]);
-  return zone.tokenIn <= 0 && tokenInterval(ctx, zone.state, size, k.ctrl.disruptionMode) !== Infinity;
+  // The zone's limiter decides, in master disruption mode too (the never limiter admits none).
+  return k.ctrl.zones[ctx.zoneOfNode[n]].tokenIn === 0;
 }
 
 /**
@@ -190,25 +220,23 @@ function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
     disruptionMode = false;
     resetProbes = true;
   }
-  let zones: ControllerManagerLocal['zones'][number][] | undefined;
+  let zones: ZoneLimiter[] | undefined;
   states.forEach((st, z) => {
     const zone = before.zones[z];
     if (!acted || sizes[z] === 0 || (zone.state === st && disruptionMode === before.disruptionMode)) return;
-    // setLimiterInZone → SwapLimiter (scheduler/rate_limited_queue.go): nothing changes when the
-    // rate is the same; a new bucket starts drained when the old one had no token left.
-    const size = sizes[z];
-    const was = tokenInterval(ctx, zone.state, size, before.disruptionMode);
-    const after = tokenInterval(ctx, st, size, disruptionMode);
+    // Entering master disruption mode swaps every limiter to 0; otherwise (a zone's state changed,
+    // or every zone's on leaving the mode) setLimiterInZone swaps it to its state's rate.
     zones ??= before.zones.slice();
-    zones[z] = was === after ? { state: st, tokenIn: zone.tokenIn } : { state: st, tokenIn: after === Infinity ? 0 : was === Infinity || zone.tokenIn > 0 ? after : 0 };
+    zones[z] = swapLimiter(zone, st, disruptionMode ? 0 : zoneQps(ctx, st, sizes[z]));
   });
   if (resetProbes) health = health.map((h) => (h.sinceProbe === 0 ? h : healthWith(h, { sinceProbe: 0 })));
   if (writable) {
     for (let n = 0; n < N; n++) {
       const node = apiNodes[n];
       if (node === null) continue;
-      // markNodeAsReachable keys on the condition observed when the pass began.
-      if ((s.api.nodes[n]?.ready === 'True' || disruptionMode) && (node.taints.includes('unreachable:NoExecute') || node.taints.includes('not-ready:NoExecute'))) {
+      // markNodeAsReachable keys on the condition observed when the pass began; entering master
+      // disruption mode calls it on every node.
+      if ((s.api.nodes[n]?.ready === 'True' || (disruptionMode && !before.disruptionMode)) && (node.taints.includes('unreachable:NoExecute') || node.taints.includes('not-ready:NoExecute'))) {
         apiNodes[n] = { ready: node.ready, unschedulable: node.unschedulable, taints: node.taints.filter((t) => t !== 'unreachable:NoExecute' && t !== 'not-ready:NoExecute') };
         apiChanged = true;
       }
@@ -300,7 +328,7 @@ export function nodeLifecycleActions(ctx: Ctx): ClusterAction[] {
           const ctrl = k.ctrl!;
           const z = ctx.zoneOfNode[n];
           const zones = ctrl.zones.slice();
-          zones[z] = { state: ctrl.zones[z].state, tokenIn: tokenInterval(ctx, ctrl.zones[z].state, presentIn(s.api.nodes, ctx.nodesOfZone[z]), ctrl.disruptionMode) };
+          zones[z] = tokenTaken(ctrl.zones[z]);
           candidates = candidatesWith(s, KCM, c, candidateWith(k, { ctrl: ctrlWith(ctrl, { zones }) }));
         }
         return stateWith(s, { api: apiWith(s.api, { nodes: apiNodes }), candidates });

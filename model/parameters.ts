@@ -241,7 +241,7 @@ const DECLARATIONS = [
     ['clockDrift', 'control-plane processes whose clock rate drifts'],
     ['etcdMemberRestore', 'restores of a lost etcd member'],
     ['apiserverRestore', 'restores of a lost kube-apiserver instance'],
-    ['containerRuntimeFailure', 'container runtime failures on a node (its containers stop; the kubelet posts Ready=False)'],
+    ['containerRuntimeFailure', 'container runtime failures on a node (containerd dies: its containers run on under their shims, the kubelet can neither start, stop nor observe any and posts Ready=False)'],
     ['containerRuntimeRecovery', 'recoveries of a failed container runtime'],
     ['nodeStatusUpdateFailure', 'kubelets whose node status updates fail while their Lease renewals succeed'],
     ['apiserverEtcdOutage', 'outages between the kube-apiserver the kubelets reach and etcd (kubernetes#121793)'],

@@ -159,7 +159,7 @@ export interface NodeReal {
   readonly sinceHeartbeat: number;
   /** History: real time since the node got an unreachable/not-ready NoExecute taint; -1 without. */
   readonly sinceNoExecute: number;
-  /** The container runtime works; when it fails the kubelet posts Ready=False (and its containers stop). */
+  /** The container runtime works; while it is down the containers run on (under their shims), the kubelet can start, stop and observe none, and it posts Ready=False. */
   readonly runtimeUp: boolean;
   /** The kubelet's node status updates fail while its Lease renewals still succeed. */
   readonly statusStuck: boolean;
@@ -325,7 +325,7 @@ export interface ControllerManagerLocal {
   readonly monitorIn: number;
   readonly gcIn: number;
   readonly nodes: readonly NodeHealth[];
-  readonly zones: readonly { readonly state: ZoneState; readonly tokenIn: number }[];
+  readonly zones: readonly ZoneLimiter[];
   /** "Entering master disruption mode": every zone is in FullDisruption. */
   readonly disruptionMode: boolean;
   /** Taint eviction controller: scheduled deletions (local time left), sorted by pod. */
@@ -333,6 +333,23 @@ export interface ControllerManagerLocal {
   /** Pod GC: local time since a Node object was seen missing, per node; -1 when present. */
   readonly gcMissing: readonly number[];
 }
+
+/**
+ * A zone's state and its NoExecute taint queue's rate limiter (scheduler/rate_limited_queue.go):
+ * a token bucket of burst 1 (`flowcontrol.NewTokenBucketRateLimiter(qps, 1)`, which starts full,
+ * so even a rate of 0 admits one node), or after a swap to rate 0 client-go's
+ * `NewFakeNeverRateLimiter`, which admits none and whose `QPS()` reads 1.
+ */
+export interface ZoneLimiter {
+  readonly state: ZoneState;
+  /** The token bucket's QPS, or {@link NEVER_LIMITER}. */
+  readonly qps: number;
+  /** Seconds until the bucket has its token (0: it has it), or -1: it will never have one (rate 0 once its token is taken, or the never limiter). */
+  readonly tokenIn: number;
+}
+
+/** `ZoneLimiter.qps` of client-go's fakeNeverRateLimiter. */
+export const NEVER_LIMITER = -1;
 
 /** A leader-election candidate process (kube-controller-manager or kube-scheduler). */
 export interface Candidate {

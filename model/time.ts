@@ -24,8 +24,9 @@ function tickNode(ctx: Ctx, s: ClusterState, n: number): NodeReal {
   const sinceNoExecute = node.sinceNoExecute >= 0 && node.sinceNoExecute < ctx.noExecuteCap ? up(node.sinceNoExecute, dt, ctx.noExecuteCap) : node.sinceNoExecute;
   const liveFor = nodeLive(s, n) && node.liveFor < ctx.liveCap ? up(node.liveFor, dt, ctx.liveCap) : node.liveFor;
   const runtimeDownFor = node.runtimeDownFor >= 0 && node.runtimeDownFor < ctx.runtimeDownCap ? up(node.runtimeDownFor, dt, ctx.runtimeDownCap) : node.runtimeDownFor;
-  // Grace periods run while the kubelet does (it holds the timers; see syncHistory).
-  const terminating = node.terminating !== undefined && kubeletAlive(s, n) && node.terminating.some(killPending) ? node.terminating.map((t) => (t.killIn > 0 ? { pod: t.pod, killIn: down(t.killIn, dt) } : t)) : node.terminating;
+  // Grace periods run while the kubelet does (it holds the timers; see syncHistory) and can
+  // reach its runtime (a StopContainer call fails with it; the kill starts over on recovery).
+  const terminating = node.terminating !== undefined && kubeletAlive(s, n) && node.runtimeUp && node.terminating.some(killPending) ? node.terminating.map((t) => (t.killIn > 0 ? { pod: t.pod, killIn: down(t.killIn, dt) } : t)) : node.terminating;
   // A shutdown's delay is systemd's: it runs whether the kubelet does or not.
   const shutdownIn = node.shutdownIn !== undefined && node.shutdownIn > 0 ? down(node.shutdownIn, dt) : node.shutdownIn;
   if (
@@ -41,7 +42,7 @@ function tickControllers(ctx: Ctx, ctrl: ControllerManagerLocal, local: number):
   const monitorIn = ctrl.monitorIn > 0 ? down(ctrl.monitorIn, local) : ctrl.monitorIn;
   const gcIn = ctrl.gcIn > 0 && !ctx.podGcInert ? down(ctrl.gcIn, local) : ctrl.gcIn;
   let zones = ctrl.zones;
-  if (zones.some(tokenPending)) zones = zones.map((z) => (z.tokenIn > 0 ? { state: z.state, tokenIn: down(z.tokenIn, local) } : z));
+  if (zones.some(tokenPending)) zones = zones.map((z) => (z.tokenIn > 0 ? { state: z.state, qps: z.qps, tokenIn: down(z.tokenIn, local) } : z));
   const probeCap = ctx.probeCap;
   let nodes = ctrl.nodes;
   if (anyBelow(nodes, probeCap)) nodes = nodes.map((h) => (h.sinceProbe < probeCap ? healthWith(h, { sinceProbe: up(h.sinceProbe, local, probeCap) }) : h));

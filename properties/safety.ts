@@ -176,16 +176,17 @@ export function explainWriteWithoutQuorum(before: ClusterState, action: ActionLa
 }
 
 /**
- * `running-pods-keep-running`: a container stops only when its node crashes (or its container
- * runtime fails) or after its kubelet saw the pod deleted, terminating or bound elsewhere, or its
- * node shutting down, and sent SIGTERM (it exits, or is killed when the grace period ends); control-plane trouble never stops a
- * running pod ("Running Pods Keep Running", control-plane component failure table).
+ * `running-pods-keep-running`: a container stops only when its node crashes or after its kubelet
+ * saw the pod deleted, terminating or bound elsewhere, or its node shutting down, and sent SIGTERM
+ * (it exits, or is killed when the grace period ends); control-plane trouble never stops a running
+ * pod ("Running Pods Keep Running", control-plane component failure table), and neither does a
+ * container runtime failure (the containers run on under their shims).
  * In the stock model this holds by construction (the kubelet's stop rule is modelled); it guards users' own controllers
  * (extensions) and changes to the model, where it can fail.
  */
 export const runningPodsKeepRunning: Property<ClusterState> = alwaysStep<ClusterState>(
   'running-pods-keep-running',
-  'a container stops only on a node crash or shutdown, a container runtime failure, or when its kubelet sees its pod deleted',
+  'a container stops only on a node crash or shutdown, or when its kubelet sees its pod deleted',
   (before, action, after) => unexplainedStops(before, action, after, true).length === 0,
   {
     source: 'https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-based-evictions (pods "may continue to run on the partitioned node"); https://kubernetes.io/docs/concepts/architecture/nodes/',
@@ -203,8 +204,8 @@ function unexplainedStops(before: ClusterState, action: ActionLabel, after: Clus
     for (let r = 0; r < was.length; r++) {
       const name = was[r];
       if (now.includes(name)) continue;
-      // The node crashed or its container runtime failed on this step: its containers die.
-      if ((before.nodes[n].up && !after.nodes[n].up) || (before.nodes[n].runtimeUp && !after.nodes[n].runtimeUp)) continue;
+      // The node crashed on this step: its containers die.
+      if (before.nodes[n].up && !after.nodes[n].up) continue;
       // After SIGTERM (its kubelet saw the pod deleted, terminating or bound elsewhere) the
       // containers exit by themselves or are killed when the grace period ends.
       if ((action.name === 'container-exit' || action.name === 'kubelet-kill') && isTerminating(before.nodes[n], name)) continue;
@@ -230,7 +231,7 @@ export function explainStops(before: ClusterState, action: ActionLabel, after: C
     const where = `${pod} stops running on ${nodeName(node)}`;
     if (action.name === 'kubelet-sync') return `${where}: its kubelet stops it while its pod object is bound there and not deleted`;
     if (action.name === 'container-exit' || action.name === 'kubelet-kill') return `${where} (${action.name}) though its kubelet never sent it SIGTERM`;
-    return `${where} (${action.name}), though ${nodeName(node)} did not crash, its container runtime did not fail and its kubelet sent no SIGTERM`;
+    return `${where} (${action.name}), though ${nodeName(node)} did not crash and its kubelet sent no SIGTERM`;
   }));
 }
 

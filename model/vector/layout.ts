@@ -122,7 +122,7 @@ export interface CtrlSlots {
   readonly disruptionMode: number;
   /** Node n's health: `health + n * HEALTH_WIDTH`. */
   readonly health: number;
-  /** Zone z: state at `zones + 2z`, token countdown at `zones + 2z + 1`. */
+  /** Zone z: state at `zones + 3z`, the limiter's QPS at `zones + 3z + 1`, its token countdown at `zones + 3z + 2`. */
   readonly zones: number;
   /** The eviction countdown of pod name p (ABSENT: none queued): `evictions + p`. */
   readonly evictions: number;
@@ -211,15 +211,15 @@ export function clusterVectorLayout(ctx: Ctx, initial: ClusterState, options: { 
   const apiserverBase = slotNames.length;
   initial.apiservers.forEach((_, i) => take(`apiservers[${i}]`));
   const ctrlFields = ['monitorIn', 'gcIn', 'disruptionMode'];
-  const ctrlWidth = ctrlFields.length + N * HEALTH_FIELDS + 2 * Z + P + N;
+  const ctrlWidth = ctrlFields.length + N * HEALTH_FIELDS + 3 * Z + P + N;
   const ctrl: CtrlSlots = {
     monitorIn: CANDIDATE_FIELDS,
     gcIn: CANDIDATE_FIELDS + 1,
     disruptionMode: CANDIDATE_FIELDS + 2,
     health: CANDIDATE_FIELDS + 3,
     zones: CANDIDATE_FIELDS + 3 + N * HEALTH_FIELDS,
-    evictions: CANDIDATE_FIELDS + 3 + N * HEALTH_FIELDS + 2 * Z,
-    gcMissing: CANDIDATE_FIELDS + 3 + N * HEALTH_FIELDS + 2 * Z + P,
+    evictions: CANDIDATE_FIELDS + 3 + N * HEALTH_FIELDS + 3 * Z,
+    gcMissing: CANDIDATE_FIELDS + 3 + N * HEALTH_FIELDS + 3 * Z + P,
   };
   const candidateBase: number[] = [];
   const candidateWidth: number[] = [];
@@ -232,7 +232,7 @@ export function clusterVectorLayout(ctx: Ctx, initial: ClusterState, options: { 
       if (e !== 0) return;
       for (const f of ctrlFields) take(`${at}.ctrl.${f}`);
       for (let n = 0; n < N; n++) for (const f of Object.keys(HEALTH)) take(`${at}.ctrl.nodes[${n}].${f}`);
-      for (let z = 0; z < Z; z++) for (const f of ['state', 'tokenIn']) take(`${at}.ctrl.zones[${z}].${f}`);
+      for (let z = 0; z < Z; z++) for (const f of ['state', 'qps', 'tokenIn']) take(`${at}.ctrl.zones[${z}].${f}`);
       for (const { name } of names) take(`${at}.ctrl.evictions[${name}]`);
       for (let n = 0; n < N; n++) take(`${at}.ctrl.gcMissing[${n}]`);
     });
@@ -428,8 +428,9 @@ function encodeCtrl(L: ClusterLayout, v: Float64Array, at: number, c: Controller
     v[at + S.gcMissing + n] = c.gcMissing[n];
   }
   for (let z = 0; z < L.zoneCount; z++) {
-    v[at + S.zones + 2 * z] = code(ZONE_INDEX, c.zones[z].state, 'zone state');
-    v[at + S.zones + 2 * z + 1] = c.zones[z].tokenIn;
+    v[at + S.zones + 3 * z] = code(ZONE_INDEX, c.zones[z].state, 'zone state');
+    v[at + S.zones + 3 * z + 1] = c.zones[z].qps;
+    v[at + S.zones + 3 * z + 2] = c.zones[z].tokenIn;
   }
   for (let p = 0; p < P; p++) v[at + S.evictions + p] = ABSENT;
   for (const x of c.evictions) {
@@ -565,8 +566,8 @@ function decodeCtrl(L: ClusterLayout, v: ArrayLike<number>, at: number): Control
     health.push((flags & 2) !== 0 ? { sinceProbe, unseen, buffered: true, observed } : { sinceProbe, unseen, observed });
     gcMissing.push(v[at + S.gcMissing + n]);
   }
-  const zones: { state: ZoneState; tokenIn: number }[] = [];
-  for (let z = 0; z < L.zoneCount; z++) zones.push({ state: ZONE_CODES[v[at + S.zones + 2 * z]], tokenIn: v[at + S.zones + 2 * z + 1] });
+  const zones: { state: ZoneState; qps: number; tokenIn: number }[] = [];
+  for (let z = 0; z < L.zoneCount; z++) zones.push({ state: ZONE_CODES[v[at + S.zones + 3 * z]], qps: v[at + S.zones + 3 * z + 1], tokenIn: v[at + S.zones + 3 * z + 2] });
   const evictions: { pod: string; in: number }[] = [];
   for (let p = 0; p < L.podNames.length; p++) if (v[at + S.evictions + p] !== ABSENT) evictions.push({ pod: L.podNames[p], in: v[at + S.evictions + p] });
   return { monitorIn: v[at + S.monitorIn], gcIn: v[at + S.gcIn], nodes: health, zones, disruptionMode: v[at + S.disruptionMode] === 1, evictions, gcMissing };

@@ -173,7 +173,7 @@ describe('the cluster state as a vector', () => {
     expect(L.slotNames[c1 + CANDIDATE.hasCtrl]).toBe('candidates[0][1].hasCtrl');
     expect(L.slotNames[c1 + L.ctrl.disruptionMode]).toBe('candidates[0][1].ctrl.disruptionMode');
     expect(L.slotNames[c1 + L.ctrl.health + 3 * HEALTH_WIDTH + HEALTH.observed]).toBe('candidates[0][1].ctrl.nodes[3].observed');
-    expect(L.slotNames[c1 + L.ctrl.zones + 2 * 1 + 1]).toBe('candidates[0][1].ctrl.zones[1].tokenIn');
+    expect(L.slotNames[c1 + L.ctrl.zones + 3 * 1 + 2]).toBe('candidates[0][1].ctrl.zones[1].tokenIn');
     expect(L.slotNames[c1 + L.ctrl.evictions + P - 1]).toBe(`candidates[0][1].ctrl.evictions[${L.podNames[P - 1]}]`);
     expect(L.slotNames[c1 + L.ctrl.gcMissing + 3]).toBe('candidates[0][1].ctrl.gcMissing[3]');
     expect(L.slotNames[L.candidateBase[1] + CANDIDATE.assumedNode]).toBe('candidates[1][0].assumedNode');

@@ -85,7 +85,7 @@ describe('explain of the safety properties', () => {
   it('running-pods-keep-running: names the container, its node and the step', () => {
     const killed = node(initial, 0, { running: [] });
     expect(why(property('running-pods-keep-running'), step(initial, killed, { name: 'my-kill' }))).toBe(
-      'web-0 stops running on node-1 (my-kill), though node-1 did not crash, its container runtime did not fail and its kubelet sent no SIGTERM',
+      'web-0 stops running on node-1 (my-kill), though node-1 did not crash and its kubelet sent no SIGTERM',
     );
     expect(why(property('running-pods-keep-running'), step(initial, killed, { name: 'kubelet-sync' }))).toBe('web-0 stops running on node-1: its kubelet stops it while its pod object is bound there and not deleted');
     expect(why(property('running-pods-keep-running'), step(initial, killed, { name: 'container-exit' }))).toBe('web-0 stops running on node-1 (container-exit) though its kubelet never sent it SIGTERM');

@@ -1,7 +1,8 @@
 /**
  * Liveness of the cluster once faults stop, on the whole graph without symmetry: replicas run
  * again after a node crash, a Lease is held again after its leader crashes, and a gray failure
- * (status updates failing while the Lease renews) leaves a ReplicaSet short forever: a lasso.
+ * (status updates failing while the Lease renews, the container runtime dead) leaves a ReplicaSet
+ * short forever once a replacement is bound to that node: a lasso.
  */
 import { describe, expect, it } from 'vitest';
 import { action, alwaysEventually, checkLiveness } from '../../checker/index.js';
@@ -44,18 +45,30 @@ describe('cluster liveness once faults stop', () => {
     expect(alone['lease-eventually-held'].lasso!.actions.map((a) => a.name)).toContain('component-crash');
   });
 
-  it('should find the gray failure as a lasso: the node stays Ready and its pod is never replaced', () => {
-    const r = live('node-failure', { ...SMALL, 'faults.nodeCrash': '0', 'faults.containerRuntimeFailure': '1', 'faults.nodeStatusUpdateFailure': '1', 'cluster.statefulSetReplicas': '0' });
+  it('should find the gray failure as a lasso: the node stays Ready, and a replacement bound there never starts', () => {
+    // containerd dies on a node whose status updates fail: its containers run on (so its own
+    // replica still runs), but it stays Ready while its kubelet can start nothing, so a
+    // replacement the scheduler binds there (after a force delete) never runs.
+    const r = live('node-failure', { ...SMALL, 'cluster.nodes': '2', 'faults.nodeCrash': '0', 'cluster.statefulSetReplicas': '0', 'faults.sequence': 'node-status-update-failure:node-1,container-runtime-failure:node-1,force-delete-pod:web-0' });
     const o = r['replicas-eventually-running'];
     expect(o.status).toBe('violated');
     const lasso = o.lasso!;
     const names = lasso.actions.map((a) => a.name);
-    expect(names).toEqual(expect.arrayContaining(['node-status-update-failure', 'container-runtime-failure']));
+    // The three steps of the sequence (faults and the force delete) come before the cycle.
+    expect(names.filter((n) => n === 'sequence-fault').length).toBe(3);
     // The cycle is time passing and the kubelet renewing: no fault in it, and the node Ready throughout.
     const cycle = names.slice(lasso.loop);
     expect(cycle).toContain('tick');
-    expect(cycle.some((n) => n.includes('failure') || n.includes('crash'))).toBe(false);
-    expect(lasso.states.slice(lasso.loop).every((s) => s.api.nodes.every((n) => n!.ready === 'True'))).toBe(true);
+    expect(cycle.some((n) => n.includes('sequence') || n.includes('failure') || n.includes('crash'))).toBe(false);
+    const looped = lasso.states.slice(lasso.loop);
+    expect(looped.every((s) => s.api.nodes.every((n) => n!.ready === 'True'))).toBe(true);
+    // A pod is bound to the node whose runtime is down, and never runs there.
+    expect(looped.every((s) => s.api.pods.some((p) => p.nodeName >= 0 && !s.nodes[p.nodeName].runtimeUp && !s.nodes[p.nodeName].running.includes(p.name)))).toBe(true);
+  });
+
+  it('should not lose the replica of a gray node whose runtime died: its containers run on', () => {
+    const r = live('node-failure', { ...SMALL, 'faults.nodeCrash': '0', 'faults.containerRuntimeFailure': '1', 'faults.nodeStatusUpdateFailure': '1', 'cluster.statefulSetReplicas': '0' });
+    expect(r['replicas-eventually-running'].status).toBe('holds');
   });
 });
 

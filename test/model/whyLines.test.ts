@@ -127,7 +127,7 @@ describe('why-lines of what a misbehaving controller breaks', () => {
     const v = extended('node-failure', { 'faults.nodeCrash': '0' }, killer, 'running-pods-keep-running');
     const node = v.before.nodes.findIndex((n, i) => n.running.length > v.last.nodes[i].running.length);
     const pod = v.before.nodes[node].running.find((x) => !v.last.nodes[node].running.includes(x))!;
-    expect(v.why).toBe(`${pod} stops running on ${nodeName(node)} (chaos-kill), though ${nodeName(node)} did not crash, its container runtime did not fail and its kubelet sent no SIGTERM`);
+    expect(v.why).toBe(`${pod} stops running on ${nodeName(node)} (chaos-kill), though ${nodeName(node)} did not crash and its kubelet sent no SIGTERM`);
   });
 
   /** A controller that marks a node Unknown as soon as it is down, without waiting for the grace period. */
