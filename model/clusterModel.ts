@@ -35,6 +35,7 @@ import { canonicalize, canonicalKeyBytes, plainKeyBytes } from './symmetry.js';
 import { withPresentation } from './presentation.js';
 import { stateKey } from './key.js';
 import { garbageCollector } from './operator/garbageCollector.js';
+import { guardedHooks } from './operator/userCode.js';
 import { taintEvictionActions } from './taintEviction.js';
 import { syncHistory, tickAction } from './time.js';
 import { workloadActions } from './workloads.js';
@@ -145,13 +146,14 @@ export function extensionProperties(extensions: readonly ClusterExtension[], bui
     seen.set(id, e.name);
   };
   for (const e of extensions) {
+    // Each predicate runs guarded, on a frozen state (a property can neither change a state nor end the check uncoded).
     for (const p of e.properties ?? []) {
       take(e, p.id);
-      properties.push(p);
+      properties.push(guardedHooks(p, `extension ${e.name}: property ${p.id}`));
     }
     for (const p of e.liveness ?? []) {
       take(e, p.id);
-      liveness.push(p);
+      liveness.push(guardedHooks(p, `extension ${e.name}: liveness property ${p.id}`));
     }
   }
   return { properties, liveness };

@@ -53,6 +53,7 @@ import { canWrite, type ClusterState } from '../state.js';
 import { deletePod } from '../informers.js';
 import { modelError, ModelErrorCode } from '../errors.js';
 import { compactJson, objectLabel, presentObject } from './present.js';
+import { copyOf, deepFreeze, jsonFrom, userCall } from './userCode.js';
 import { applyWrite, EMPTY_STORE, isStockKind, keyOf, namesNodes, objectKey, objectName, SCALABLE_KINDS, scaleWorkload, stockObjects, workloadSpecOf, type ApiObject, type CustomStore, type ObjectInit, type WatchEvent, type Write, type WriteOutcome } from './api.js';
 
 /**
@@ -266,6 +267,15 @@ function applyAll(store: CustomStore, writes: readonly Write[]): CustomStore {
 
 const NO_AGES: readonly number[] = Object.freeze([]);
 
+/** A reconcile's result as the model keeps it (JSON of its own, defaults filled in). */
+interface Reconciled {
+  readonly writes: readonly Write[];
+  readonly ignore: readonly WriteOutcome[];
+  readonly requeue: boolean;
+  readonly requeueAfter: number;
+}
+const WRITE_OPS: readonly Write['op'][] = ['create', 'update', 'updateStatus', 'patch', 'patchStatus', 'delete', 'external'];
+
 /** A live read (`view.reader`) of a replica cut off from the kube-apiserver: no answer. */
 class LiveReadUnanswered extends Error {}
 
@@ -374,7 +384,12 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
   const customKinds = kinds.filter((k) => !isStockKind(k));
   const stockKinds = kinds.filter(isStockKind);
   const objectsIn = (s: ClusterState, kind: string): readonly ApiObject[] => (isStockKind(kind) ? stockObjects(s, kind) : (store(s).objects[kind] ?? []));
-  const fresh = (def.memory ?? null) as JsonValue;
+  // What the definition gives is copied once into frozen JSON of the model's own (refused with a
+  // code when it is not JSON): states share it, and the module that gave it may still change its own.
+  const fresh = deepFreeze(jsonFrom(def.memory ?? null, `extension ${name}: memory`));
+  const initialObjects = deepFreeze(jsonFrom(def.objects ?? [], `extension ${name}: objects`)) as unknown as readonly ObjectInit[];
+  /** One call into the operator's code, its failures in one coded line naming the operator and the hook. */
+  const hook = <R>(what: string, f: () => R): R => userCall(`extension ${name}: ${what}`, f, (e) => e instanceof LiveReadUnanswered);
   const all = (s: ClusterState): readonly OperatorMemory[] => s.extensions![name] as unknown as readonly OperatorMemory[];
   const mem = (s: ClusterState, i: number): OperatorMemory => all(s)[i];
   const store = (s: ClusterState): CustomStore => s.custom ?? EMPTY_STORE;
@@ -436,7 +451,12 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     const out: string[] = [];
     // An owner is in its dependent's namespace (owner references name no namespace).
     if (def.owns?.includes(o.kind)) for (const r of o.metadata.ownerReferences ?? []) if (r.controller === true && r.kind === def.for) out.push(keyOf(r.name, o.metadata.namespace));
-    for (const w of def.watches ?? []) if (w.kind === o.kind) out.push(...w.map(o));
+    for (const w of def.watches ?? []) {
+      if (w.kind !== o.kind) continue;
+      const mapped = jsonFrom(hook(`the map of its watch of ${w.kind}`, () => w.map(copyOf(o))), `extension ${name}: the map of its watch of ${w.kind}`);
+      if (!Array.isArray(mapped) || mapped.some((r) => typeof r !== 'string')) modelError(ModelErrorCode.extensionFailed, `extension ${name}: the map of its watch of ${w.kind} returned ${compactJson(mapped).slice(0, 80)}, not a list of request keys (strings)`);
+      out.push(...(mapped as string[]));
+    }
     return out;
   };
   const enqueue = (queue: readonly string[], requests: readonly string[]): readonly string[] => {
@@ -458,7 +478,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
   };
   const watching = (): Record<string, readonly WatchEvent[]> => Object.fromEntries(customKinds.map((k) => [k, []]));
 
-  const view = (s: ClusterState, m: OperatorMemory, i: number): ReconcileView<M> => {
+  const view = (s: ClusterState, m: OperatorMemory, i: number, memory: M): ReconcileView<M> => {
     // A live read needs the kube-apiserver: cut off, it gets no answer and the reconcile fails.
     const live = (kind: string): readonly ApiObject[] => {
       if (cutOff(s, i)) throw new LiveReadUnanswered(`${replicaNames[i]} cannot reach the kube-apiserver for a live read of ${kind}`);
@@ -466,21 +486,42 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       if (namesNodes(kind) && !kinds.includes(kind)) modelError(ModelErrorCode.invalidShape, `operator ${name}: reads ${kind}s; list ${kind} in watches (or owns) to read the cluster's ${kind}s`);
       return objectsIn(s, kind);
     };
+    // Copies, as controller-runtime's cache reader gives (see userCode.ts): a reconcile may edit
+    // what it read, as a Go controller edits its copy before an Update, and no state changes.
+    const one = (o: ApiObject | undefined): ApiObject | undefined => (o === undefined ? undefined : copyOf(o));
     return {
-      get: (kind, n, namespace) => find(m.cache[kind] ?? [], kind, n, namespace),
-      list: (kind, namespace) => inNamespace(m.cache[kind] ?? [], kind, namespace),
-      reader: { get: (kind, n, namespace) => find(live(kind), kind, n, namespace), list: (kind, namespace) => inNamespace(live(kind), kind, namespace) },
-      memory: m.memory as M,
+      get: (kind, n, namespace) => one(find(m.cache[kind] ?? [], kind, n, namespace)),
+      list: (kind, namespace) => copyOf(inNamespace(m.cache[kind] ?? [], kind, namespace)),
+      reader: { get: (kind, n, namespace) => one(find(live(kind), kind, n, namespace)), list: (kind, namespace) => copyOf(inNamespace(live(kind), kind, namespace)) },
+      memory,
     };
   };
-  /** The reconcile of `request` on replica i: its result, or `unanswered` when a live read got no answer (the error it returns). */
-  const reconcileOf = (s: ClusterState, m: OperatorMemory, i: number, request: string): ReconcileResult<M> | 'unanswered' => {
+  /**
+   * The reconcile of `request` on replica i: its result (`unanswered` when a live read got no
+   * answer: the error it returns), and the memory after it. The memory is the process's own: the
+   * one returned, else the copy handed in as the reconcile left it (an edit in place stays, as
+   * in a Go process).
+   */
+  const reconcileOf = (s: ClusterState, m: OperatorMemory, i: number, request: string): { readonly result: Reconciled | 'unanswered'; readonly memory: JsonValue } => {
+    const own = copyOf(m.memory);
+    const where = `reconcile of ${request}`;
+    let returned: unknown;
     try {
-      return def.reconcile(request, view(s, m, i));
+      returned = hook(where, () => def.reconcile(request, view(s, m, i, own as M)));
     } catch (e) {
-      if (e instanceof LiveReadUnanswered) return 'unanswered';
+      if (e instanceof LiveReadUnanswered) return { result: 'unanswered', memory: keptMemory(m.memory, own, where) };
       throw e;
     }
+    if (returned === undefined || returned === null || typeof returned !== 'object' || Array.isArray(returned)) modelError(ModelErrorCode.extensionFailed, `extension ${name}: ${where} returned ${returned === undefined ? 'nothing' : compactJson(jsonFrom(returned, `extension ${name}: ${where}'s result`)).slice(0, 80)}; return an object ({} when there is nothing to do)`);
+    const r = jsonFrom(returned, `extension ${name}: ${where}'s result`) as ReconcileResult;
+    const memory = r.memory === undefined ? keptMemory(m.memory, own, where) : r.memory;
+    const writes = writesFrom((r.writes ?? []) as unknown as JsonValue, where);
+    return { result: { writes, ignore: r.ignore ?? [], requeue: r.requeue === true, requeueAfter: typeof r.requeueAfter === 'number' && r.requeueAfter > 0 ? r.requeueAfter : 0 }, memory };
+  };
+  /** The memory after a reconcile that returned none: the copy it was handed, when it edited it in place. */
+  const keptMemory = (before: JsonValue, own: JsonValue, where: string): JsonValue => {
+    const after = jsonFrom(own, `extension ${name}: the memory after the ${where}`);
+    return JSON.stringify(after) === JSON.stringify(before) ? before : after;
   };
   /** `AddAfter`: a request waiting already keeps the earlier of its two times; the list is kept sorted by request (one state per set of waiting requests). */
   const addAfter = (later: OperatorMemory['later'], request: string, after: number): OperatorMemory['later'] => {
@@ -613,14 +654,13 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
         const m = mem(s, i);
         const request = nextRequest(m)!;
         const queue = m.queue.filter((q) => q !== request);
-        const r = reconcileOf(s, m, i, request);
-        // controller-runtime requeues a reconcile that returns an error (here: a live read unanswered).
-        if (r === 'unanswered') return withMem(s, i, finish({ ...m, queue }, request, 'failed', 0));
-        const memory = r.memory === undefined ? m.memory : (r.memory as JsonValue);
+        const { result: r, memory } = reconcileOf(s, m, i, request);
         const taken: OperatorMemory = { ...m, queue, memory };
-        const writes = r.writes ?? [];
-        if (writes.length === 0) return withMem(s, i, finish(taken, request, r.requeue === true ? 'requeue' : 'done', r.requeueAfter ?? 0));
-        const started: Reconciling = { request, writes, next: 0, ignore: r.ignore ?? [], requeue: r.requeue === true, after: r.requeueAfter ?? 0 };
+        // controller-runtime requeues a reconcile that returns an error (here: a live read unanswered).
+        if (r === 'unanswered') return withMem(s, i, finish(taken, request, 'failed', 0));
+        const writes = r.writes;
+        if (writes.length === 0) return withMem(s, i, finish(taken, request, r.requeue ? 'requeue' : 'done', r.requeueAfter));
+        const started: Reconciling = { request, writes, next: 0, ignore: r.ignore, requeue: r.requeue, after: r.requeueAfter };
         return withMem(s, i, { ...taken, inflight: [...m.inflight, started].sort((a, b) => (a.request < b.request ? -1 : 1)) });
       },
       fair: 'strong',
@@ -718,15 +758,22 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       action<ClusterState, string>({
         name: `${name}-client`,
         params: [...clients.keys()],
-        enabled: (s, c) => (store(s).clients[`${name}/${c}`] ?? 0) > 0 && (clients.get(c)!.writes(s) ?? []).length > 0,
+        enabled: (s, c) => (store(s).clients[`${name}/${c}`] ?? 0) > 0 && clientWrites(clients.get(c)!, s).length > 0,
         apply: (s, c) => {
           const st = store(s);
           const key = `${name}/${c}`;
-          const custom = applyAll({ ...st, clients: { ...st.clients, [key]: st.clients[key] - 1 } }, clients.get(c)!.writes(s) ?? []);
+          const custom = applyAll({ ...st, clients: { ...st.clients, [key]: st.clients[key] - 1 } }, clientWrites(clients.get(c)!, s));
           return { ...s, custom };
         },
       }),
     );
+  }
+
+  /** A description hook's words for a copy of `value` (undefined or a string; anything else is refused with a code). */
+  function wordsFrom<T extends JsonValue | ApiObject>(what: string, f: (value: T) => string | undefined, value: T): string | undefined {
+    const words = hook(what, () => f(copyOf(value)));
+    if (words !== undefined && typeof words !== 'string') modelError(ModelErrorCode.extensionFailed, `extension ${name}: ${what} returned ${typeof words}, not a string`);
+    return words;
   }
 
   /** The Lease as the API holds it. */
@@ -755,6 +802,17 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     const next: OperatorMemory = { ...m, observed: rv, observedAge: 0, retryIn: le.retryPeriodSeconds, sinceRenew: 0, role: 'leader', queue: becomes ? everything(m.cache) : m.queue };
     return { state: withMem(s, i, next, custom), outcome: taking ? `takes ${lease}${holder === '' ? '' : ` from ${holderName(l)} (unchanged for ${m.observedAge}s)`} and starts its controller` : becomes ? `holds ${lease} again and starts its controller` : `renews ${lease}` };
   };
+  /** A user's writes in state `s`: the state handed in frozen, the writes copied out (see userCode.ts). */
+  function clientWrites(c: ClientAction, s: ClusterState): readonly Write[] {
+    const where = `the writes of its client ${c.name}`;
+    return writesFrom(jsonFrom(hook(where, () => c.writes(deepFreeze(s))) ?? [], `extension ${name}: ${where}`), where);
+  }
+  /** Writes user code returned (as JSON already): a list of writes, each with a known op, or KC110. */
+  function writesFrom(writes: JsonValue, where: string): readonly Write[] {
+    if (!Array.isArray(writes) || writes.some((w) => w === null || typeof w !== 'object' || !WRITE_OPS.includes((w as { op?: unknown }).op as Write['op']))) modelError(ModelErrorCode.extensionFailed, `extension ${name}: ${where} returned ${compactJson(writes).slice(0, 80)}, not a list of writes (each with an op of ${WRITE_OPS.join(', ')})`);
+    return writes as unknown as readonly Write[];
+  }
+
   const urgentActions: ClusterAction[] = [
     // With informers.watchLag > 0: an event that has waited that long is heard before time passes
     // (and before anything else happens), as the built-in informers' catch-up is.
@@ -812,7 +870,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       always<ClusterState>(
         `${name}-external-call-once`,
         `${name} never makes a call outside the cluster that is not idempotent twice`,
-        (s) => Object.entries(store(s).calls).every(([call, n]) => n < 2 || !once(call)),
+        (s) => Object.entries(store(s).calls).every(([call, n]) => n < 2 || !hook(`nonIdempotent(${JSON.stringify(call)})`, () => once(call))),
         {
           source: 'https://kubernetes.io/docs/concepts/architecture/controller/ (controllers act on the current state: a reconcile may run again on a stale read)',
           explain: (s) => {
@@ -839,8 +897,8 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
   };
 
   /** The words for an object, given by the operators' `describeObject` hooks (this one's when the caller has none). */
-  const ownWords = (o: ApiObject): string | undefined => (def.describeObject !== undefined && kinds.includes(o.kind) ? def.describeObject(o) : undefined);
-  const memoryWords = (m: OperatorMemory): string => (def.describeMemory !== undefined ? def.describeMemory(m.memory as M) : compactJson(m.memory));
+  const ownWords = (o: ApiObject): string | undefined => (def.describeObject !== undefined && kinds.includes(o.kind) ? wordsFrom('describeObject', def.describeObject, o) : undefined);
+  const memoryWords = (m: OperatorMemory): string => (def.describeMemory !== undefined ? (wordsFrom('describeMemory', def.describeMemory, m.memory as M) ?? compactJson(m.memory)) : compactJson(m.memory));
   const hasMemory = (m: OperatorMemory): boolean => def.memory !== undefined || m.memory !== null;
   /** The undelivered watch events of replica i, oldest first per kind, with how long each has waited (known with a watch lag). */
   const undelivered = (s: ClusterState, m: OperatorMemory, i: number): { readonly rv: string; readonly event: string; readonly waited: number }[] => {
@@ -934,7 +992,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       const f = mem(after, i).inflight.find((x) => x.request === request);
       const cached = m.cache[def.for]?.find((o) => objectKey(o.metadata) === request);
       const read = cached === undefined ? `its cache has no ${def.for} ${request}` : `its cache has ${def.for} ${request}${cached.metadata.resourceVersion === '' ? '' : ` at ${cached.metadata.resourceVersion}`}${cached.metadata.deletionTimestamp === undefined ? '' : ', being deleted'}`;
-      if (reconcileOf(before, m, i, request) === 'unanswered') return { actor, summary: `reconciles ${request} (${read}): its live read gets no answer (cut off from the kube-apiserver), so the reconcile fails and ${requeued(m, request)}` };
+      if (reconcileOf(before, m, i, request).result === 'unanswered') return { actor, summary: `reconciles ${request} (${read}): its live read gets no answer (cut off from the kube-apiserver), so the reconcile fails and ${requeued(m, request)}` };
       const plan = f === undefined ? 'nothing to write' : `plans ${f.writes.map(describeWrite).join('; ')}`;
       return { actor, summary: `reconciles ${request} (${read}): ${plan}` };
     }
@@ -963,7 +1021,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     if (a.name === `${name}-pause`) return { actor: 'fault', summary: `${actor} is paused (stop-the-world) for ${store(before).pauseSeconds ?? 20}s`, affects: [actor] };
     if (a.name === `${name}-client`) {
       const c = def.clients?.find((x) => x.name === a.param);
-      return { actor: 'user', summary: c?.description ?? `${c?.name}: ${(c?.writes(before) ?? []).map(describeWrite).join('; ')}`, to: ['kube-apiserver'] };
+      return { actor: 'user', summary: c?.description ?? `${c?.name}: ${(c === undefined ? [] : clientWrites(c, before)).map(describeWrite).join('; ')}`, to: ['kube-apiserver'] };
     }
     return { actor, summary: a.name };
   };
@@ -980,7 +1038,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       // The cluster's own objects of the kinds this operator declares (`cluster.objects`, from the
       // user's manifests) join its own; one of the same kind, namespace and name replaces the definition's.
       const given = (config.cluster.objects ?? []).filter((o) => kinds.includes(o.kind));
-      const own = (def.objects ?? []).filter((o) => !given.some((g) => g.kind === o.kind && objectKey(g.metadata) === objectKey(o.metadata)));
+      const own = initialObjects.filter((o) => !given.some((g) => g.kind === o.kind && objectKey(g.metadata) === objectKey(o.metadata)));
       const objects = [...own, ...(given as readonly ObjectInit[]), ...(elected ? [{ kind: 'Lease', metadata: { name: lease }, spec: { holderIdentity: '', holder: '', leaseDurationSeconds: le.leaseDurationSeconds, renewTime: 0, leaseTransitions: 0 } }] : [])];
       for (const o of objects) {
         const [next, outcome] = applyWrite(st, { op: 'create', object: o });
