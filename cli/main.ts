@@ -51,7 +51,8 @@ Exit codes:
   0    every checked property holds on the whole state space (replay: a witness replays)
   1    a property is violated (replay: the violation is reproduced)
   2    bad input: one line on stderr, kubecheck: KCxxx: ... (a stack trace only with KUBECHECK_DEBUG=1)
-  3    incomplete: a bound stopped the search first; simulate without a violation
+  3    incomplete: a bound stopped the search first; simulate without a violation; a --cluster
+       check that lost a worker, records or Redis (KC013, KC012, KC015)
   130  interrupted (Ctrl-C): the progress line (on a terminal) shows what was explored; nothing
        partial is written (--out and --output files appear whole or not at all)
   143  terminated (SIGTERM) while reports are written: as 130`;

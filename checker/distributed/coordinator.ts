@@ -87,6 +87,11 @@ export class DistributedSearch<S> extends SearchBase<S, Fingerprint> {
   private wait: { q: number; count: number; resolve: (r: FrameHeader[]) => void; reject: (e: Error) => void } | undefined;
   private failure: KubecheckError | undefined;
   private queued = 0;
+  /** Per level: its number of states (the frontier expanded) and the wall time its rounds took, ms. */
+  readonly levelWidths: number[] = [];
+  readonly levelMs: number[] = [];
+  /** Per worker: its process's CPU time (user and system) at its last answer, seconds. */
+  readonly workerCpu: number[] = [];
 
   constructor(
     model: Model<S>,
@@ -220,6 +225,7 @@ export class DistributedSearch<S> extends SearchBase<S, Fingerprint> {
       const atDepthLimit = this.depth >= maxDepth;
       const base = this.tally.size;
       this.queued = frontier;
+      const began = performance.now();
       const timeLeft = this.options.timeLimitSeconds === undefined ? null : this.options.timeLimitSeconds - this.budget.seconds();
       const expanded = await this.ask({ t: 'expand', lv, dl: atDepthLimit, decided: [...this.found.keys()], timeLeft });
       const events: LevelEvent[] = [];
@@ -253,6 +259,9 @@ export class DistributedSearch<S> extends SearchBase<S, Fingerprint> {
         this.tally.size = base + counted.reduce((a, r) => a + (r.distinct as number), 0);
       }
       this.tally.bytes = expanded.reduce((a, r) => a + (r.bytes as number), 0);
+      expanded.forEach((r, w) => (this.workerCpu[w] = r.cpu as number));
+      this.levelWidths.push(frontier);
+      this.levelMs.push(performance.now() - began);
       if (reached !== undefined) this.stop(reached);
       this.budget.progress(performance.now(), this.queued, this.tally.size, this.generated, this.depth);
       if (!expandNext) break;

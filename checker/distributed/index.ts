@@ -36,7 +36,7 @@ export function validateDistributed(options: CheckOptions): void {
  * search's counts, verdicts and counterexamples. The workers are told to stop at the end, and on
  * an error (a worker lost, records lost: a coded error, never a count).
  */
-export async function checkDistributed<S>(model: Model<S>, options: CheckOptions, cluster: ClusterOptions): Promise<CheckResult<S>> {
+export async function checkDistributed<S>(model: Model<S>, options: CheckOptions, cluster: ClusterOptions, profile?: (search: DistributedProfile) => void): Promise<CheckResult<S>> {
   let search: DistributedSearch<S>;
   try {
     validateDistributed(options);
@@ -48,7 +48,18 @@ export async function checkDistributed<S>(model: Model<S>, options: CheckOptions
     for (let w = 0; w < cluster.workers; w++) endpoint.send(w, { t: 'stop' });
     throw e;
   }
-  return search.search();
+  try {
+    return await search.search();
+  } finally {
+    profile?.({ levelWidths: search.levelWidths, levelMs: search.levelMs, workerCpu: search.workerCpu });
+  }
+}
+
+/** What a distributed search measured of itself: per level, its width and wall time; per worker, its CPU time. */
+export interface DistributedProfile {
+  readonly levelWidths: readonly number[];
+  readonly levelMs: readonly number[];
+  readonly workerCpu: readonly number[];
 }
 
 /** Serves a coordinator's search until it says stop (or the transport fails). */

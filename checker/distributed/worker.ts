@@ -30,6 +30,12 @@ export const CREDITS = 8;
 /** States per frame when shares are evened out. */
 const MOVE_BATCH = 256;
 
+/** This process's CPU time so far (user and system), seconds. */
+function cpuSeconds(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+
 /** A state of the holder's share: its observers' values, fingerprint and id. */
 interface Item {
   readonly state: unknown;
@@ -485,6 +491,7 @@ export class DistributedWorker {
       winners: level.won.length,
       depthKey,
       bytes: this.visited.bytes + this.linkLo.bytes + this.linkHi.bytes + this.linkOrdinal.bytes,
+      cpu: cpuSeconds(),
     };
   }
 

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CheckerErrorCode, fail, hashString, KubecheckError, type CheckOptions, type CheckResult, type JsonValue, type Model } from '../../checker/index.js';
-import { checkDistributed, serveWorker, type InitHeader } from '../../checker/distributed/index.js';
+import { checkDistributed, serveWorker, type DistributedProfile, type InitHeader } from '../../checker/distributed/index.js';
 import { describeAddress, parseRunAddress, RedisEndpoint } from '../../checker/distributed/redis.js';
 import { encode } from '../../checker/fingerprint.js';
 import { ToolErrorCode } from '../../reports/errors.js';
@@ -77,8 +77,10 @@ export async function checkOnCluster<S>(model: Model<S>, scenario: string, confi
   process.once('SIGINT', interrupted);
   process.once('SIGTERM', interrupted);
   try {
-    const result = await checkDistributed(model, options, { transport: endpoint, workers: expect, manifest });
-    await endpoint.writeResult({ verdict: result.verdict, stats: result.stats, properties: result.properties.map((p) => ({ id: p.id, status: p.status })) });
+    let profile: DistributedProfile | undefined;
+    const result = await checkDistributed(model, options, { transport: endpoint, workers: expect, manifest }, (p) => (profile = p));
+    // The run's result and profile stay in Redis for a day (the bench reads the profile).
+    await endpoint.writeResult({ verdict: result.verdict, stats: result.stats, properties: result.properties.map((p) => ({ id: p.id, status: p.status })), profile });
     return result;
   } catch (e) {
     await endpoint.stopRun(e instanceof Error ? e.message : String(e));
