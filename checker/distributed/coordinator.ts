@@ -29,6 +29,7 @@ import { fingerprintWithObservers, keyFunction, NO_OBSERVERS, type Discovery } f
 import type { Model } from '../model.js';
 import type { CheckOptions } from '../options.js';
 import type { BoundReached, CheckResult, Path, SearchStats } from '../result.js';
+import { compareEvents, type LevelEvent as ParallelLevelEvent } from '../parallel.js';
 import { SearchBase } from '../searchCore.js';
 import { initialStatesOf } from '../validateModel.js';
 import { compareKeys, evenRanges, fpOfText, holderOf, ownerOf, rebalancedRanges, type StepKey } from './protocol.js';
@@ -47,21 +48,9 @@ class Tally implements VisitedSet<Fingerprint> {
   }
 }
 
-/** One decision of a level, in the one-thread order by (parent, ordinal, phase). */
-interface LevelEvent {
-  readonly parent: number;
-  readonly ordinal: number;
-  /** 0: on the step (action property, deadlock); 1: on storing its target (state properties, bounds). */
-  readonly phase: 0 | 1;
-  readonly kind: 'decide' | 'states' | 'depth';
-  readonly property?: string;
-  readonly at?: Discovery;
-  /** Fingerprint of the state `at.id` (for its trace). */
+/** One decision of a level (as the parallel search orders them), with the fingerprint of the state `at.id` for its trace. */
+interface LevelEvent extends ParallelLevelEvent {
   readonly fp?: string;
-}
-
-function compareEvents(a: LevelEvent, b: LevelEvent): number {
-  return a.parent - b.parent || a.ordinal - b.ordinal || a.phase - b.phase;
 }
 
 /** What the coordinator adds to the manifest (a Redis run: build, scenario, config). */

@@ -8,57 +8,18 @@
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { check, type CheckOptions, type CheckResult } from '../../checker/index.js';
+import { check, type CheckOptions } from '../../checker/index.js';
 import { checkInMemory, type MemoryNetworkOptions } from '../../checker/distributed/index.js';
 import { evenRanges, holderOf, rebalancedRanges } from '../../checker/distributed/protocol.js';
 import { graphModel, type GraphSpec } from '../toys/graphModels.js';
+import { optionsArb, specArb, summary } from '../toys/graphArbitraries.js';
 import { randomGraphModel, type RandomGraph } from '../toys/randomGraph.js';
 import { referenceBfs } from '../toys/referenceBfs.js';
 import { twoPhasePlain } from '../../examples/two-phase-commit/index.js';
 import { resolveFromOptions } from '../../cli/subjects.js';
 
-/** What must agree between a one-thread and a distributed search. */
-function summary<S>(r: CheckResult<S>) {
-  return {
-    verdict: r.verdict,
-    distinct: r.stats.distinctStates,
-    generated: r.stats.generatedStates,
-    depth: r.stats.depth,
-    stoppedBy: r.stoppedBy,
-    properties: r.properties.map((p) => ({ id: p.id, status: p.status, path: p.trace?.path, states: p.trace?.states })),
-  };
-}
-
 /** An adversarial network: delays of up to 4 ticks, any order, 10 % of frames twice, 30 % of record frames cut in two. */
 const adversary = (seed: number): MemoryNetworkOptions => ({ seed, maxDelay: 4, duplicate: 0.1, split: 0.3 });
-
-const nodeSets = (n: number) => fc.array(fc.array(fc.nat({ max: n - 1 }), { minLength: 1, maxLength: 3 }), { maxLength: 2 });
-
-const specArb: fc.Arbitrary<GraphSpec> = fc.integer({ min: 1, max: 120 }).chain((n) =>
-  fc.record(
-    {
-      edges: fc.array(fc.array(fc.nat({ max: n - 1 }), { maxLength: 4 }), { minLength: n, maxLength: n }),
-      roots: fc.array(fc.nat({ max: n - 1 }), { minLength: 1, maxLength: 3 }),
-      avoid: nodeSets(n),
-      reach: nodeSets(n),
-      noStep: fc.array(fc.array(fc.tuple(fc.nat({ max: n - 1 }), fc.nat({ max: n - 1 })), { minLength: 1, maxLength: 4 }), { maxLength: 2 }),
-      visits: fc.array(fc.record({ node: fc.nat({ max: n - 1 }), max: fc.integer({ min: 1, max: 2 }) }), { maxLength: 1 }),
-      deadlock: fc.boolean(),
-      mod: fc.integer({ min: 2, max: 7 }),
-    },
-    { requiredKeys: ['edges', 'roots'] },
-  ),
-);
-
-const optionsArb: fc.Arbitrary<CheckOptions> = fc.record(
-  {
-    maxStates: fc.integer({ min: 1, max: 150 }),
-    maxDepth: fc.integer({ min: 1, max: 12 }),
-    stopAtFirstViolation: fc.boolean(),
-    symmetry: fc.boolean(),
-  },
-  { requiredKeys: [] },
-);
 
 describe('distributed search against the one-thread search', () => {
   it('should agree on random graphs with 1, 2, 3 and 5 workers under adversarial delivery: counts, depth, verdict, bounds, outcomes and paths', async () => {
