@@ -93,6 +93,7 @@ export async function measureDistributed(name: string): Promise<Measurement[]> {
       const workers = Array.from({ length: n }, () => run(['worker', url, '--quiet']));
       const coordinator = await run(['check', ...common, '--cluster', url, '--expect', String(n)]);
       const codes = (await Promise.all(workers)).map((w) => w.code);
+      if (coordinator.stdout === '') throw new Error(`${name}: the coordinator with ${n} workers failed (exit ${coordinator.code}): ${coordinator.stderr.trim().split('\n').slice(-2).join(' | ')}`);
       const r = JSON.parse(coordinator.stdout);
       const equal = r.stats.distinctStates === one.stats.distinctStates && r.stats.generatedStates === one.stats.generatedStates && r.stats.depth === one.stats.depth && r.verdict === one.verdict;
       if (!equal) throw new Error(`${name}: ${n} workers counted ${r.stats.distinctStates}/${r.stats.generatedStates} at depth ${r.stats.depth} (${r.verdict}), one thread ${one.stats.distinctStates}/${one.stats.generatedStates} at depth ${one.stats.depth} (${one.verdict})`);

@@ -27,6 +27,8 @@ import { Endpoint, type FrameHeader } from './transport.js';
 export const BATCH = 4096;
 /** Unacknowledged frames a worker may have out to one peer. */
 export const CREDITS = 8;
+/** The longest a worker computes without letting its event loop run (heartbeats, frames), ms. */
+const YIELD_MS = 200;
 /** States per frame when shares are evened out. */
 const MOVE_BATCH = 256;
 
@@ -406,7 +408,14 @@ export class DistributedWorker {
     let stopped: BoundReached | undefined;
     let generated = 0;
     let done = 0;
+    let yielded = performance.now();
     for (let i = 0; i < items.length; i++) {
+      // The event loop gets a turn now and then, so heartbeats and acknowledgements go out
+      // during a wide level (a worker that never yields would be taken for dead).
+      if ((i & 255) === 255 && performance.now() - yielded > YIELD_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        yielded = performance.now();
+      }
       stopped = budget.expansion(0, 0, 0, 0);
       if (stopped) break;
       const { state, observed, id, fp: pfp } = items[i];
