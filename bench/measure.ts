@@ -2,6 +2,7 @@
  * One benchmark measurement in its own process (so peak RSS is this measurement's alone):
  * `tsx bench/measure.ts <name>` prints one JSON object.
  */
+import { measureDistributed } from './distributed.js';
 import { Worker } from 'node:worker_threads';
 import { setAutoFreeze } from 'immer';
 import { check, simulate, type CheckOptions, type CheckResult, type Model, type ModelFactory, type SimulationResult } from '../checker/index.js';
@@ -296,6 +297,7 @@ async function measure(name: string): Promise<Measurement[]> {
       stoppedBy: res.stoppedBy === undefined ? 'complete' : `${res.stoppedBy.bound} ${res.stoppedBy.limit}`,
     }];
   }
+  if (name.startsWith('redis-')) return measureDistributed(name);
   throw new Error(`unknown benchmark ${name}`);
 }
 

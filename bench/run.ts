@@ -6,6 +6,9 @@
  * search), random
  * exploration, the Kubernetes node-failure scenario, and one search on 1 and on 2 worker threads
  * (TwoPhase n=8; node-failure with two crashes) with the speed-up measured in one process, and
+ * `redis-node-failure-crash2` (the two-crash check through a local redis-server with 1, 2 and 4
+ * `kubecheck worker` processes: counts checked equal to one thread's, the exchange cost per state
+ * and a model of the speed-up on 8 and 64 machines; `redis-five-nodes-two-zones` with --full),
  * `warm-rates` (the two-crash check and TwoPhase n=8 as a state vector, the third of three runs
  * of each in one process: their rates without the first search's compiling), `vector-key` (what
  * keying a two-crash state costs as objects and as a vector, model/vector/). --full
@@ -46,7 +49,8 @@ const defaults = [
   'workers-node-failure-crash2',
   'warm-rates',
   'vector-key',
-  ...(full ? ['twophase-9-plain', 'five-nodes-two-zones', 'node-partition-force-delete', 'expectations-timeout', 'expectations-timeout-max-pods-110', 'workers-five-nodes-two-zones'] : []),
+  'redis-node-failure-crash2',
+  ...(full ? ['redis-five-nodes-two-zones', 'twophase-9-plain', 'five-nodes-two-zones', 'node-partition-force-delete', 'expectations-timeout', 'expectations-timeout-max-pods-110', 'workers-five-nodes-two-zones'] : []),
 ];
 const names = named.length ? named : defaults;
 

@@ -37,6 +37,19 @@ export const CheckerErrorCode = {
   invalidVectorModel: 'KC010',
   /** Something a state-vector model cannot do was asked of it (symmetry reduction). */
   vectorUnsupported: 'KC011',
+  /**
+   * A distributed search lost or duplicated records between workers: the per-level, per-peer
+   * counts disagree. The search is abandoned (never a count): re-run it.
+   */
+  recordsLost: 'KC012',
+  /** A worker of a distributed search died, stopped heartbeating or failed; the search is incomplete. */
+  workerLost: 'KC013',
+  /** A worker of a distributed search runs another build, model or config than the coordinator's run manifest. */
+  manifestMismatch: 'KC014',
+  /** The coordination plane of a distributed search (Redis) cannot be reached or went away. */
+  coordinationLost: 'KC015',
+  /** Something a distributed search does not do was asked of it (depth-first, liveness, threads, a visitor). */
+  distributedUnsupported: 'KC016',
 } as const;
 
 /** Throws a {@link KubecheckError}; a helper so call sites read as one line. */

@@ -43,7 +43,7 @@ const WATCHDOG_MS = 120_000;
 const IMBALANCE = 0.1;
 
 /** One decision of a level, placed in the one-thread search's order by (parent, ordinal, phase). */
-interface LevelEvent {
+export interface LevelEvent {
   readonly parent: number;
   /** Candidate ordinal of the step; for a deadlock, -1 (the state has no step). */
   readonly ordinal: number;
@@ -74,7 +74,7 @@ interface Level {
   readonly expanded: readonly { readonly ids: Int32Array; readonly counts: Int32Array }[];
 }
 
-function compareEvents(a: LevelEvent, b: LevelEvent): number {
+export function compareEvents(a: LevelEvent, b: LevelEvent): number {
   return a.parent - b.parent || a.ordinal - b.ordinal || a.phase - b.phase;
 }
 

@@ -74,7 +74,7 @@ export interface SearchStats {
    * levels all stayed narrower than the hand-over to the workers), `state-vector` (a model that
    * declares `stateVector`), `parallel` (worker threads) or `random` (random runs).
    */
-  readonly engine: 'generic' | 'state-vector' | 'parallel' | 'random';
+  readonly engine: 'generic' | 'state-vector' | 'parallel' | 'distributed' | 'random';
 }
 
 export interface CheckResult<S> {

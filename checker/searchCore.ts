@@ -108,7 +108,7 @@ export abstract class SearchBase<S, K> {
    * fault steps (see fewerFaults.ts), the same whatever order the states were met in.
    */
   private traceTo(id: string, status: PropertyStatus, at: Discovery): Trace<S> {
-    const trace = replayPath(this.model, this.states.pathTo(at));
+    const trace = replayPath(this.model, this.pathOf(at));
     const property = this.props.selected.find((p) => p.id === id);
     if (status !== 'violated' || property === undefined || (this.options.strategy ?? 'bfs') !== 'bfs') return trace;
     // Within the check's time limit: past it, the shortest trace as found (it may carry a fault
@@ -117,6 +117,11 @@ export abstract class SearchBase<S, K> {
     const left = limit === undefined ? undefined : limit - this.budget.seconds();
     if (left !== undefined && left <= 0) return trace;
     return fewestFaults(this.model, property, trace, this.symmetry, { timeLimitSeconds: left, maxMemoryBytes, maxMemoryMB });
+  }
+
+  /** The path to a discovery (from the parent links; a distributed search asks their owners first). */
+  protected pathOf(at: Discovery): Path {
+    return this.states.pathTo(at);
   }
 
   protected result(): CheckResult<S> {

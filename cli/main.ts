@@ -17,6 +17,7 @@ import { runList } from './commands/list.js';
 import { runReplay } from './commands/replay.js';
 import { runSearch } from './commands/run.js';
 import { runTiming } from './commands/timing.js';
+import { INCOMPLETE_CODES, runWorker } from './commands/cluster.js';
 import { parseSize, parseWorkers } from './limits.js';
 import { collectList, collectPath, collectSet, nonNegativeInt, parseTimeLimit, positiveInt } from './input.js';
 import { printErr } from './terminal.js';
@@ -52,7 +53,8 @@ Exit codes:
   0    every checked property holds on the whole state space (replay: a witness replays)
   1    a property is violated (replay: the violation is reproduced)
   2    bad input: one line on stderr, kubecheck: KCxxx: ... (a stack trace only with KUBECHECK_DEBUG=1)
-  3    incomplete: a bound stopped the search first; simulate without a violation
+  3    incomplete: a bound stopped the search first; simulate without a violation; a --cluster
+       check that lost a worker, records or Redis (KC013, KC012, KC015)
   130  interrupted (Ctrl-C): the progress line (on a terminal) shows what was explored; the
        violations found before are in --out and a stdout file, whole (files are never half-written)
   143  terminated (SIGTERM) while reports are written: as 130`;
@@ -94,10 +96,19 @@ export function program(exit: (code: number) => void): Command {
     .option('-f, --format <format>', 'what stdout gets: text (default), json (as --json), junit (JUnit XML for CI test reports) or sarif (SARIF 2.1.0 for code scanning)')
     .option('-q, --quiet', 'no progress on stderr (neither the live line on a terminal nor the 30s lines in a log)')
     .option('--strict', 'for CI: exit 2 (KC217) when the --config files do not give the cluster\'s nodes and zones, rather than check the scenario\'s default cluster')
+    .option('--cluster <redis-url>', 'one search over worker processes (kubecheck worker) through Redis, e.g. redis://127.0.0.1:6379/run-1 (redis://:PASSWORD@HOST:PORT/RUN); same results as one thread; see docs/distributed.md')
+    .option('--expect <n>', 'with --cluster: the number of workers to wait for (default 1)', positiveInt('--expect'))
     .addHelpText('after', CHECK_CI_HELP);
   checkCmd.action(function (this: Command) {
     return run(() => runSearch('check', this.opts()))();
   });
+
+  p.command('worker').argument('<redis-url>', 'the run to join, as the coordinator was given it: redis://HOST:PORT/RUN')
+    .description('serve a distributed check (kubecheck check ... --cluster URL): joins the run, rebuilds the model from its manifest, exits 0 when the search ends, 3 if the coordinator or Redis is lost')
+    .option('-q, --quiet', 'no messages on stderr')
+    .action(function (this: Command, url: string) {
+      return run(() => runWorker(url, this.opts()))();
+    });
 
   const simCmd = searchOptions(outputOptions(configOptions(p.command('simulate').description('random runs with shrinking; exit 1 on a violation, 3 when none is found (random runs prove nothing)'))))
     .option('--runs <n>', 'number of random runs (default 100)', positiveInt('--runs'))
@@ -228,7 +239,8 @@ export function reportError(e: unknown): number {
     // One line: a newline or control character in the message came from input (a key, a value).
     printErr(`kubecheck: ${shortWords(escapeControls(e.message.trimEnd()))}\n`);
     if (process.env.KUBECHECK_DEBUG === '1') process.stderr.write(`${e.stack}\n`);
-    return 2;
+    // A distributed search that lost a worker, records or Redis is incomplete, not bad input.
+    return INCOMPLETE_CODES.includes(e.code) ? 3 : 2;
   }
   const err = e as Error;
   printErr(`kubecheck: unexpected error: ${String(err?.message ?? e).split('\n')[0]} (set KUBECHECK_DEBUG=1 for the stack trace)\n`);

@@ -14,6 +14,8 @@ import { runArtifacts } from '../../reports/artifacts.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import type { Model } from '../../checker/index.js';
 import { modelFactoryOf } from '../modelFactory.js';
+import { checkOnCluster } from './cluster.js';
+import { CheckerErrorCode } from '../../checker/index.js';
 import { checkPropertyIds, configPaths, resolveFromOptions, type ConfigOptions } from '../subjects.js';
 import { KUBECHECK_VERSION } from '../version.js';
 import { onInterrupt, printErr, printOut, progressReporter, signalsDelivered, stdoutPalette } from '../terminal.js';
@@ -48,6 +50,9 @@ export interface RunOptions extends ConfigOptions {
   readonly coverage?: boolean;
   readonly liveness?: boolean;
   readonly livenessMaxStates?: number;
+  /** `check --cluster redis://HOST:PORT/RUN`: one search over `expect` worker processes through Redis. */
+  readonly cluster?: string;
+  readonly expect?: number;
   /** Every step of a counterexample on a line of its own: no quiet stretch folded. */
   readonly unfold?: boolean;
   /** `check --strict`: refuse (KC217) a cluster whose nodes or zones its files did not give. */
@@ -119,6 +124,15 @@ function checkRunOptions(command: 'check' | 'simulate', opts: RunOptions, model:
   return opts.out === undefined ? undefined : prepareOut(opts.out, opts.force === true);
 }
 
+/** What a search over worker processes does not do, refused in one line (KC016) before it starts, as TLC does. */
+function refuseOnCluster(opts: RunOptions, extended: boolean): void {
+  const why = opts.liveness ? '--liveness is decided on the whole graph in one process'
+    : opts.dfs ? '--dfs: a distributed search is breadth-first'
+      : opts.workers !== undefined && opts.workers > 1 ? '--workers: run one worker process per core instead'
+        : extended ? '--extension: workers rebuild the model from its config, which holds no extension' : undefined;
+  if (why !== undefined) fail(CheckerErrorCode.distributedUnsupported, `--cluster cannot be combined with ${why}`);
+}
+
 /** Runs `check` or `simulate`; returns the exit code. */
 export async function runSearch(command: 'check' | 'simulate', given: RunOptions): Promise<number> {
   const format = outputFormatOf(given);
@@ -132,6 +146,7 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
   if (opts.workers !== undefined && opts.workers > 1 && r.extensions.length > 0) {
     fail(ToolErrorCode.badOption, '--workers rebuilds the model in each thread from its config, which holds no --extension; run extended models on one worker');
   }
+  if (command === 'check' && opts.cluster !== undefined) refuseOnCluster(opts, r.extensions.length > 0);
   const properties = opts.property && opts.property.length > 0 ? opts.property : r.defaultProperties;
   let result: CheckResult<unknown>;
   let info: RunInfo = {
@@ -147,7 +162,7 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
   if (!opts.json) for (const w of r.warnings ?? []) printErr(`kubecheck: warning: ${inputText(w)}\n`);
   // The report's projected graphs are drawn from the states the check explores (one thread, the
   // generic search: a state-vector model or workers keep their engine, and the report explores).
-  const recorder = command === 'check' && outPlan !== undefined && (opts.workers ?? 1) <= 1 && r.model.stateVector === undefined
+  const recorder = command === 'check' && outPlan !== undefined && (opts.workers ?? 1) <= 1 && opts.cluster === undefined && r.model.stateVector === undefined
     ? projectionVisitor(r.model, r.model.properties.filter((p) => properties.includes(p.id)) as readonly Property<unknown>[])
     : undefined;
   /** What stdout gets, in the format asked for. */
@@ -185,7 +200,7 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
       progress = undefined;
     };
     try {
-      result = check(r.model, {
+      const checkOptions = {
         properties,
         ...(recorder === undefined ? {} : { visitor: recorder.visitor as SearchVisitor<unknown> }),
         ...(opts.maxDepth === undefined ? {} : { maxDepth: opts.maxDepth }),
@@ -201,7 +216,8 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
         // Liveness: on the whole graph, without symmetry (a lasso on the reduced graph need not be
         // a behaviour), once the search's progress line is gone; its outcomes join the result's.
         ...(opts.liveness && r.liveness !== undefined ? { liveness: r.liveness, onSearchEnd: endProgress, ...(opts.livenessMaxStates === undefined ? {} : { livenessMaxStates: opts.livenessMaxStates }) } : {}),
-      });
+      };
+      result = opts.cluster === undefined ? check(r.model, checkOptions) : await checkOnCluster(r.model, r.scenario, r.config, checkOptions, { cluster: opts.cluster, expect: opts.expect, quiet: opts.quiet });
     } finally {
       endProgress();
     }

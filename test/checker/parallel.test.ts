@@ -5,9 +5,10 @@
  */
 import { afterAll, beforeAll, describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { check, type CheckOptions, type CheckResult } from '../../checker/index.js';
+import { check, type CheckOptions } from '../../checker/index.js';
 import { balancePlan } from '../../checker/parallel.js';
 import { graphModel, type GraphSpec } from '../toys/graphModels.js';
+import { optionsArb, specArb, summary } from '../toys/graphArbitraries.js';
 import { twoPhasePlain } from '../../examples/two-phase-commit/index.js';
 
 const GRAPH = new URL('../toys/graphModels.ts', import.meta.url).href;
@@ -42,52 +43,12 @@ afterAll(() => {
   else process.env[LEVEL] = levelBefore;
 });
 
-/** What must agree between a one-thread and a parallel search. */
-function summary<S>(r: CheckResult<S>) {
-  return {
-    verdict: r.verdict,
-    distinct: r.stats.distinctStates,
-    generated: r.stats.generatedStates,
-    depth: r.stats.depth,
-    stoppedBy: r.stoppedBy,
-    properties: r.properties.map((p) => ({ id: p.id, status: p.status, path: p.trace?.path, states: p.trace?.states })),
-  };
-}
-
 function graphCheck(spec: GraphSpec, options: CheckOptions = {}, workers = 2) {
   const model = graphModel(spec);
   const one = check(model, options);
   const many = check(model, { ...options, workers, modelFactory: { module: GRAPH, export: 'graphModel', args: spec as never } });
   return { one, many };
 }
-
-const nodeSets = (n: number) => fc.array(fc.array(fc.nat({ max: n - 1 }), { minLength: 1, maxLength: 3 }), { maxLength: 2 });
-
-const specArb: fc.Arbitrary<GraphSpec> = fc.integer({ min: 1, max: 120 }).chain((n) =>
-  fc.record(
-    {
-      edges: fc.array(fc.array(fc.nat({ max: n - 1 }), { maxLength: 4 }), { minLength: n, maxLength: n }),
-      roots: fc.array(fc.nat({ max: n - 1 }), { minLength: 1, maxLength: 3 }),
-      avoid: nodeSets(n),
-      reach: nodeSets(n),
-      noStep: fc.array(fc.array(fc.tuple(fc.nat({ max: n - 1 }), fc.nat({ max: n - 1 })), { minLength: 1, maxLength: 4 }), { maxLength: 2 }),
-      visits: fc.array(fc.record({ node: fc.nat({ max: n - 1 }), max: fc.integer({ min: 1, max: 2 }) }), { maxLength: 1 }),
-      deadlock: fc.boolean(),
-      mod: fc.integer({ min: 2, max: 7 }),
-    },
-    { requiredKeys: ['edges', 'roots'] },
-  ),
-);
-
-const optionsArb: fc.Arbitrary<CheckOptions> = fc.record(
-  {
-    maxStates: fc.integer({ min: 1, max: 150 }),
-    maxDepth: fc.integer({ min: 1, max: 12 }),
-    stopAtFirstViolation: fc.boolean(),
-    symmetry: fc.boolean(),
-  },
-  { requiredKeys: [] },
-);
 
 describe('parallel search against the one-thread search', () => {
   it('should agree on random graphs: counts, depth, verdict, bounds, outcomes and paths (2 workers)', () => {
