@@ -35,7 +35,7 @@ import { canonicalize, canonicalKeyBytes, plainKeyBytes } from './symmetry.js';
 import { withPresentation } from './presentation.js';
 import { stateKey } from './key.js';
 import { garbageCollector } from './operator/garbageCollector.js';
-import { guardedHooks } from './operator/userCode.js';
+import { checkedMemory, guardedHooks, modelBuiltExtensions, userCall } from './operator/userCode.js';
 import { taintEvictionActions } from './taintEviction.js';
 import { syncHistory, tickAction } from './time.js';
 import { workloadActions } from './workloads.js';
@@ -145,6 +145,7 @@ export function extensionProperties(extensions: readonly ClusterExtension[], bui
     if (other !== undefined) modelError(ModelErrorCode.invalidShape, `extension ${e.name} declares property ${id}, which ${other === 'the built-in properties' ? 'is a built-in property' : `extension ${other} declares too`}: give it another id`);
     seen.set(id, e.name);
   };
+  validateExtensions(extensions);
   for (const e of extensions) {
     // Each predicate runs guarded, on a frozen state (a property can neither change a state nor end the check uncoded).
     for (const p of e.properties ?? []) {
@@ -159,31 +160,90 @@ export function extensionProperties(extensions: readonly ClusterExtension[], bui
   return { properties, liveness };
 }
 
-/** Runs a user's extension code; what it throws becomes one coded line (KC110) naming the extension. */
-function guarded<A extends unknown[], R>(extension: string, what: string, f: (...args: A) => R): (...args: A) => R {
-  return (...args: A): R => {
-    try {
-      return f(...args);
-    } catch (e) {
-      if (e instanceof KubecheckError) throw e;
-      const message = e instanceof Error ? e.message : String(e);
-      return modelError(ModelErrorCode.extensionFailed, `extension ${extension}: ${what} threw: ${message.split('\n')[0]}`);
+/** The functions a {@link ClusterExtension} may give beside `initial`. */
+const EXTENSION_HOOKS = ['prepare', 'onTick', 'describeStep', 'describeMemory', 'presentMemory', 'describeState', 'describeTick', 'describeObject'] as const;
+
+/**
+ * Refuses (KC107), in one line naming the extension (by name, else by its place in the list) and
+ * the field, a list of extensions that cannot run: an entry that is not an object (`[null]`), no
+ * name, an `initial` or hook that is not a function, an action without a name or `apply`, a
+ * property without an id, two extensions of one name. It ended in a TypeError somewhere inside
+ * the model before.
+ */
+export function validateExtensions(extensions: unknown): asserts extensions is readonly ClusterExtension[] {
+  if (!Array.isArray(extensions)) modelError(ModelErrorCode.invalidShape, `extensions must be a list of ClusterExtension (got ${extensions === null ? 'null' : typeof extensions})`);
+  const names = new Set<string>();
+  extensions.forEach((e: unknown, i: number) => {
+    const shape = 'a ClusterExtension: an object with name, initial and actions';
+    if (e === null || typeof e !== 'object' || Array.isArray(e)) modelError(ModelErrorCode.invalidShape, `extensions[${i}] is ${e === null ? 'null' : Array.isArray(e) ? 'a list' : typeof e}, not ${shape}`);
+    const x = e as Record<string, unknown>;
+    if (typeof x.name !== 'string' || x.name === '') modelError(ModelErrorCode.invalidShape, `extensions[${i}] has no name (a non-empty string); ${shape}`);
+    const bad = (why: string): never => modelError(ModelErrorCode.invalidShape, `extension ${x.name as string}: ${why}`);
+    if (names.has(x.name)) bad('a second extension has this name; names must be unique');
+    names.add(x.name);
+    if (typeof x.initial !== 'function') bad('initial must be a function (its memory in the initial states)');
+    for (const hook of EXTENSION_HOOKS) if (x[hook] !== undefined && typeof x[hook] !== 'function') bad(`${hook} must be a function`);
+    if (x.causes !== undefined && !Array.isArray(x.causes)) bad('causes must be a list of event kinds');
+    for (const list of ['actions', 'urgentActions'] as const) {
+      const actions = x[list];
+      if (list === 'urgentActions' && actions === undefined) continue;
+      if (!Array.isArray(actions)) return bad(`${list} must be a list of actions`);
+      actions.forEach((a: unknown, k: number) => {
+        if (a === null || typeof a !== 'object') bad(`${list}[${k}] is ${a === null ? 'null' : typeof a}, not an action ({ name, apply })`);
+        const act = a as Record<string, unknown>;
+        if (typeof act.name !== 'string' || act.name === '') bad(`${list}[${k}] has no name`);
+        for (const f of list === 'urgentActions' ? ['apply', 'enabled', 'describe'] : ['apply']) if (typeof act[f] !== 'function') bad(`action ${act.name as string}: ${f} must be a function`);
+        if (act.enabled !== undefined && typeof act.enabled !== 'function') bad(`action ${act.name as string}: enabled must be a function`);
+        if (act.params !== undefined && typeof act.params !== 'function' && !Array.isArray(act.params)) bad(`action ${act.name as string}: params must be a list or a function`);
+      });
     }
-  };
+    for (const list of ['properties', 'liveness'] as const) {
+      const props = x[list];
+      if (props === undefined) continue;
+      if (!Array.isArray(props)) return bad(`${list} must be a list`);
+      props.forEach((p: unknown, k: number) => {
+        if (p === null || typeof p !== 'object' || typeof (p as { id?: unknown }).id !== 'string') bad(`${list}[${k}] is not a property with an id (use always, eventually, ... from kubecheck)`);
+      });
+    }
+  });
 }
 
-/** The extension with every function it gives wrapped by {@link guarded}. */
+/** Runs a user's extension code; what it throws becomes one coded line (KC110) naming the extension and the hook. */
+function guarded<A extends unknown[], R>(extension: string, what: string, f: (...args: A) => R): (...args: A) => R {
+  const where = `extension ${extension}: ${what}`;
+  return (...args: A): R => userCall(where, () => f(...args));
+}
+
+/**
+ * The extension with every function it gives wrapped by {@link guarded}; unless the model built it
+ * (an operator), the memories it gives are checked to be JSON and frozen ({@link checkedMemory}),
+ * and a step's result to be a state.
+ */
 function guardedExtension(e: ClusterExtension): ClusterExtension {
+  const own = !modelBuiltExtensions.has(e);
+  const memory = (what: string, f: (...args: never[]) => JsonValue): ((...args: never[]) => JsonValue) => (own ? (...args) => checkedMemory(f(...args), `extension ${e.name}: ${what}'s result`) : f);
+  /** A step's result: undefined (not enabled) or a state whose extension memories are JSON. */
+  const stepResult = (name: string, before: ClusterState, after: ClusterState | undefined): ClusterState | undefined => {
+    if (after === undefined) return after;
+    const where = `extension ${e.name}: the step ${name}`;
+    if (after === null || typeof after !== 'object' || Array.isArray(after)) modelError(ModelErrorCode.extensionFailed, `${where} returned ${after === null ? 'null' : Array.isArray(after) ? 'a list' : typeof after}, not a cluster state (the state it was given, changed, or undefined when it cannot happen)`);
+    const memories = after.extensions;
+    if (memories === null || typeof memories !== 'object') modelError(ModelErrorCode.extensionFailed, `${where} returned a state without the extensions' memories (state.extensions); return the state it was given, changed`);
+    if (own && memories !== before.extensions) {
+      for (const k of Object.keys(memories)) if (memories[k] !== before.extensions?.[k]) checkedMemory(memories[k], `extension ${e.name}: the memory of ${k} after the step ${name}`);
+    }
+    return after;
+  };
   const wrapAction = (a: AnyActionDef<ClusterState>): AnyActionDef<ClusterState> => ({
     ...a,
     ...(typeof a.params === 'function' ? { params: guarded(e.name, `the parameters of ${a.name}`, a.params) } : {}),
     ...(a.enabled === undefined ? {} : { enabled: guarded(e.name, `the guard of ${a.name}`, a.enabled) }),
-    apply: guarded(e.name, `the step ${a.name}`, a.apply),
+    apply: guarded(e.name, `the step ${a.name}`, (s: ClusterState, p: JsonValue | undefined) => stepResult(a.name, s, a.apply(s, p as never))),
   });
   return {
     ...e,
-    initial: guarded(e.name, 'initial', e.initial),
-    ...(e.onTick === undefined ? {} : { onTick: guarded(e.name, 'onTick', e.onTick) }),
+    initial: guarded(e.name, 'initial', memory('initial', e.initial as (...args: never[]) => JsonValue) as (s: ClusterState) => JsonValue),
+    ...(e.onTick === undefined ? {} : { onTick: guarded(e.name, 'onTick', memory('onTick', e.onTick as (...args: never[]) => JsonValue) as (m: JsonValue, s: ClusterState, seconds: number) => JsonValue) }),
     ...(e.prepare === undefined ? {} : { prepare: guarded(e.name, 'its initial objects', e.prepare) }),
     ...(e.describeStep === undefined ? {} : { describeStep: guarded(e.name, 'describeStep', e.describeStep) }),
     ...(e.describeMemory === undefined ? {} : { describeMemory: guarded(e.name, 'describeMemory', e.describeMemory) }),
@@ -194,7 +254,7 @@ function guardedExtension(e: ClusterExtension): ClusterExtension {
     actions: e.actions.map(wrapAction),
     ...(e.urgentActions === undefined
       ? {}
-      : { urgentActions: e.urgentActions.map((a) => ({ ...a, enabled: guarded(e.name, `the guard of ${a.name}`, a.enabled), apply: guarded(e.name, `the step ${a.name}`, a.apply), describe: guarded(e.name, `the description of ${a.name}`, a.describe), ...(typeof a.params === 'function' ? { params: guarded(e.name, `the parameters of ${a.name}`, a.params) } : {}) })) }),
+      : { urgentActions: e.urgentActions.map((a) => ({ ...a, enabled: guarded(e.name, `the guard of ${a.name}`, a.enabled), apply: guarded(e.name, `the step ${a.name}`, (s: ClusterState, p: JsonValue | undefined) => stepResult(a.name, s, a.apply(s, p as never)) as ClusterState), describe: guarded(e.name, `the description of ${a.name}`, a.describe), ...(typeof a.params === 'function' ? { params: guarded(e.name, `the parameters of ${a.name}`, a.params) } : {}) })) }),
   };
 }
 
@@ -286,6 +346,7 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
   const asExtension = 'give your controller as an extension: extensions: [{ name, initial, actions, urgentActions }] (ClusterExtension)';
   refuseUnknownOptions('clusterModel', options, ['symmetry', 'reductions', 'extensions'], { extraActions: asExtension, urgentActions: asExtension });
   refuseOversizedConfig(config); // a config built by hand, not by resolveConfig: the same caps
+  if (options.extensions !== undefined) validateExtensions(options.extensions);
   // What the extensions say they cause (`causes`) counts for every "cannot happen" shortcut.
   const ctx = makeCtx(config, options.extensions ?? [], options.reductions === undefined ? {} : { reductions: options.reductions });
   const extensions = (options.extensions ?? []).map(guardedExtension);

@@ -53,7 +53,7 @@ import { canWrite, type ClusterState } from '../state.js';
 import { deletePod } from '../informers.js';
 import { modelError, ModelErrorCode } from '../errors.js';
 import { compactJson, objectLabel, presentObject } from './present.js';
-import { copyOf, deepFreeze, jsonFrom, userCall } from './userCode.js';
+import { copyOf, deepFreeze, jsonFrom, modelBuiltExtensions, userCall } from './userCode.js';
 import { applyWrite, EMPTY_STORE, isStockKind, keyOf, namesNodes, objectKey, objectName, SCALABLE_KINDS, scaleWorkload, stockObjects, workloadSpecOf, type ApiObject, type CustomStore, type ObjectInit, type WatchEvent, type Write, type WriteOutcome } from './api.js';
 
 /**
@@ -1026,7 +1026,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     return { actor, summary: a.name };
   };
 
-  return {
+  const extension: ClusterExtension = {
     name,
     prepare: (s: ClusterState, config): ClusterState => {
       let st: CustomStore = {
@@ -1086,4 +1086,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     // A cache of the cluster's Pods or Nodes names nodes, which symmetry would rename under it.
     symmetric: !stockKinds.some(namesNodes) && (def.symmetric ?? true),
   };
+  // Its memories are built by the model from JSON copies: not checked again after every step.
+  modelBuiltExtensions.add(extension);
+  return extension;
 }

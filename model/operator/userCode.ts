@@ -47,31 +47,13 @@ export function copyOf<T>(value: T): T {
  */
 export function jsonFrom(value: unknown, where: string): JsonValue {
   const ancestors: object[] = [];
-  const bad = (path: string, why: string): never => modelError(ModelErrorCode.extensionFailed, `${where}${path === '' ? '' : ` at ${path}`} ${why}; it must be JSON (objects, arrays, strings, finite numbers, booleans, null)`);
+  const bad = notJson(where);
   const walk = (v: unknown, path: string): JsonValue => {
-    switch (typeof v) {
-      case 'string':
-      case 'boolean':
-        return v;
-      case 'number':
-        return Number.isFinite(v) ? v : bad(path, `is ${String(v)}`);
-      case 'undefined':
-        return bad(path, 'is undefined');
-      case 'function':
-        return bad(path, 'is a function');
-      case 'symbol':
-      case 'bigint':
-        return bad(path, `is a ${typeof v}`);
-    }
-    if (v === null) return null;
-    const o = v as object;
-    if (ancestors.includes(o)) return bad(path, 'holds a cycle (it contains itself)');
-    if (ancestors.length >= MAX_DEPTH) return bad(path, `nests deeper than ${MAX_DEPTH} levels`);
+    const o = jsonObject(v, path, ancestors, bad);
+    if (o === undefined) return v as JsonValue;
     ancestors.push(o);
     try {
       if (Array.isArray(o)) return o.map((x, i) => walk(x, `${path}[${i}]`));
-      const proto = Object.getPrototypeOf(o) as unknown;
-      if (proto !== Object.prototype && proto !== null) return bad(path, `is ${(o as { constructor?: { name?: string } }).constructor?.name ?? 'an object'} instance, not a plain object`);
       const out: Record<string, JsonValue> = {};
       for (const k of Object.keys(o)) {
         const x = (o as Record<string, unknown>)[k];
@@ -84,6 +66,77 @@ export function jsonFrom(value: unknown, where: string): JsonValue {
   };
   return walk(value, '');
 }
+
+/** The refusal (KC110) of a value user code gave at `where` that is not JSON. */
+function notJson(where: string): (path: string, why: string) => never {
+  return (path, why) => modelError(ModelErrorCode.extensionFailed, `${where}${path === '' ? '' : ` at ${path}`} ${why}; it must be JSON (objects, arrays, strings, finite numbers, booleans, null)`);
+}
+
+/**
+ * One node of user JSON: undefined for a scalar that is JSON, the object itself for an array or a
+ * plain object to walk into; anything else (a function, a cycle, a class instance, a number that
+ * is not finite, too deep a nesting) is refused through `bad`.
+ */
+function jsonObject(v: unknown, path: string, ancestors: readonly object[], bad: (path: string, why: string) => never): object | undefined {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return undefined;
+    case 'number':
+      return Number.isFinite(v) ? undefined : bad(path, `is ${String(v)}`);
+    case 'undefined':
+      return bad(path, 'is undefined');
+    case 'function':
+      return bad(path, 'is a function');
+    case 'symbol':
+    case 'bigint':
+      return bad(path, `is a ${typeof v}`);
+  }
+  if (v === null) return undefined;
+  const o = v as object;
+  if (ancestors.includes(o)) return bad(path, 'holds a cycle (it contains itself)');
+  if (ancestors.length >= MAX_DEPTH) return bad(path, `nests deeper than ${MAX_DEPTH} levels`);
+  if (!Array.isArray(o)) {
+    const proto = Object.getPrototypeOf(o) as unknown;
+    if (proto !== Object.prototype && proto !== null) return bad(path, `is ${(o as { constructor?: { name?: string } }).constructor?.name ?? 'an object'} instance, not a plain object`);
+  }
+  return o;
+}
+
+/** Objects {@link checkedMemory} has found to be JSON throughout and frozen. */
+const checkedJson = new WeakSet<object>();
+
+/**
+ * A memory a user's extension gave (its `initial`, `onTick`, a step's new state), checked to be
+ * JSON and frozen in place, so that it can be fingerprinted and no later edit in place by the
+ * extension can change a stored state (the edit throws, and is reported with its hook). Parts
+ * checked before (shared with the parent state) cost nothing. Refused with KC110 naming `where`
+ * and the path to the bad value, where it ended in an uncoded "cannot fingerprint a function" or
+ * "Maximum call stack size exceeded".
+ */
+export function checkedMemory(value: unknown, where: string): JsonValue {
+  const ancestors: object[] = [];
+  const bad = notJson(where);
+  const walk = (v: unknown, path: string): void => {
+    if (v !== null && typeof v === 'object' && checkedJson.has(v)) return;
+    const o = jsonObject(v, path, ancestors, bad);
+    if (o === undefined) return;
+    ancestors.push(o);
+    if (Array.isArray(o)) for (let i = 0; i < o.length; i++) walk(o[i], `${path}[${i}]`);
+    else for (const k of Object.keys(o)) {
+      const x = (o as Record<string, unknown>)[k];
+      if (x !== undefined) walk(x, path === '' ? k : `${path}.${k}`);
+    }
+    ancestors.pop();
+    Object.freeze(o);
+    checkedJson.add(o);
+  };
+  walk(value, '');
+  return value as JsonValue;
+}
+
+/** Extensions the model builds itself (an `operator(...)`): their memories are the model's own JSON, not checked again. */
+export const modelBuiltExtensions = new WeakSet<object>();
 
 /**
  * `value` deeply frozen, in place. A part already frozen is taken as frozen throughout (this
@@ -114,17 +167,36 @@ export function thrownWords(e: unknown): string {
 }
 
 /**
+ * Where the process is in user code, for a bound on how long one call may run (the command line's
+ * `cli/userCodeBound.ts`): `calls[0]` changes at every entry into and return from user code,
+ * `calls[1]` is how many such calls are under way (nested ones included), `where` the innermost.
+ * A watchdog thread reads `calls` when it is shared memory; the writes cost a few nanoseconds a
+ * call and nothing else.
+ */
+export const userCodeClock: { calls: Int32Array; where: string | undefined } = { calls: new Int32Array(2), where: undefined };
+
+/**
  * Runs one call into user code: what it throws becomes one coded line (KC110) naming the
  * operator and the hook; the model's own coded errors and the errors in `passThrough` go on as
- * they are.
+ * they are. The call is known to {@link userCodeClock} while it runs.
  */
 export function userCall<R>(where: string, f: () => R, passThrough?: (e: unknown) => boolean): R {
+  const clock = userCodeClock;
+  const outer = clock.where;
+  const calls = clock.calls;
+  clock.where = where;
+  calls[0]++;
+  calls[1]++;
   try {
     return f();
   } catch (e) {
     if (e instanceof KubecheckError || passThrough?.(e) === true) throw e;
     const overflow = e instanceof RangeError && /call stack/i.test(e.message);
     return modelError(ModelErrorCode.extensionFailed, `${where} threw: ${overflow ? 'RangeError: Maximum call stack size exceeded (unbounded recursion?)' : thrownWords(e)}`);
+  } finally {
+    calls[1]--;
+    calls[0]++;
+    clock.where = outer;
   }
 }
 

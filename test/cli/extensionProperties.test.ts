@@ -64,7 +64,7 @@ describe('check --extension with the extension\'s own properties', () => {
     ].join('\n'));
     const r = await kubecheckAsync(['check', '--scenario', 'node-failure', '--extension', file]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^kubecheck: KC110: extension boom: the step boom-act threw: kaboom$/m);
+    expect(r.stderr).toMatch(/^kubecheck: KC110: extension boom: the step boom-act threw: TypeError: kaboom$/m);
     expect(r.stderr).not.toMatch(/unexpected error/);
   });
 
