@@ -54,7 +54,8 @@ Exit codes:
   1    a property is violated (replay: the violation is reproduced)
   2    bad input: one line on stderr, kubecheck: KCxxx: ... (a stack trace only with KUBECHECK_DEBUG=1)
   3    incomplete: a bound stopped the search first; simulate without a violation; a --cluster
-       check that lost a worker, records or Redis (KC013, KC012, KC015)
+       check that lost a worker, records or Redis (KC013, KC012, KC015); the time
+       limit passed inside an extension's call (KC219)
   130  interrupted (Ctrl-C): the progress line (on a terminal) shows what was explored; the
        violations found before are in --out and a stdout file, whole (files are never half-written)
   143  terminated (SIGTERM) while reports are written: as 130`;
@@ -239,8 +240,9 @@ export function reportError(e: unknown): number {
     // One line: a newline or control character in the message came from input (a key, a value).
     printErr(`kubecheck: ${shortWords(escapeControls(e.message.trimEnd()))}\n`);
     if (process.env.KUBECHECK_DEBUG === '1') process.stderr.write(`${e.stack}\n`);
-    // A distributed search that lost a worker, records or Redis is incomplete, not bad input.
-    return INCOMPLETE_CODES.includes(e.code) ? 3 : 2;
+    // A distributed search that lost a worker, records or Redis is incomplete, not bad input; so
+    // is a check whose time limit passed inside an extension's call.
+    return INCOMPLETE_CODES.includes(e.code) || e.code === ToolErrorCode.timeLimitInUserCode ? 3 : 2;
   }
   const err = e as Error;
   printErr(`kubecheck: unexpected error: ${String(err?.message ?? e).split('\n')[0]} (set KUBECHECK_DEBUG=1 for the stack trace)\n`);

@@ -42,6 +42,16 @@ export const ToolErrorCode = {
   explorerRequestTooLong: 'KC216',
   /** `check --strict`: the cluster's shape (nodes, zones) is the scenario's default, since its files did not give it. */
   clusterNotRead: 'KC217',
+  /**
+   * One call into an extension's code (a step, a guard, a reconcile, a hook, a property) ran
+   * longer than a call may (`KUBECHECK_HOOK_TIMEOUT`, 30 s): a defect of the module, exit 2.
+   */
+  userCodeHung: 'KC218',
+  /**
+   * `--time-limit` passed while a call into an extension's code still ran: the time bound
+   * stopped the check, which is incomplete (exit 3), as any other bound.
+   */
+  timeLimitInUserCode: 'KC219',
 } as const;
 
 export type ToolErrorCode = (typeof ToolErrorCode)[keyof typeof ToolErrorCode];

@@ -18,6 +18,7 @@ import { checkOnCluster } from './cluster.js';
 import { CheckerErrorCode } from '../../checker/index.js';
 import { checkPropertyIds, configPaths, resolveFromOptions, type ConfigOptions } from '../subjects.js';
 import { KUBECHECK_VERSION } from '../version.js';
+import { withUserCodeBound } from '../userCodeBound.js';
 import { onInterrupt, printErr, printOut, progressReporter, signalsDelivered, stdoutPalette } from '../terminal.js';
 import { inputText, jsonText, terminalText, xmlLogText } from '../../checker/escape.js';
 
@@ -175,6 +176,8 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
     if (files.length > 0) text += `\n${c.dim(`wrote ${files.length} files to ${opts.out}: ${files.map((w) => w.slice(opts.out!.length).replace(/^[\\/]/, '')).join(', ')}`)}`;
     return terminalText(`${text}\n`, c.isColorSupported);
   };
+  /** A search that runs users' code (extensions) runs under the bound on each call and the time limit. */
+  const bounded = <T>(search: () => T): T => (r.extensions.length > 0 ? withUserCodeBound(search, opts.timeLimit) : search());
   const stdoutFile = rewritableStdout();
   // Each violation as it is found: a line on stderr, and the outputs rewritten with the violations
   // so far, so that a run killed before the search ends (a CI job's timeout) still holds them.
@@ -217,13 +220,14 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
         // a behaviour), once the search's progress line is gone; its outcomes join the result's.
         ...(opts.liveness && r.liveness !== undefined ? { liveness: r.liveness, onSearchEnd: endProgress, ...(opts.livenessMaxStates === undefined ? {} : { livenessMaxStates: opts.livenessMaxStates }) } : {}),
       };
-      result = opts.cluster === undefined ? check(r.model, checkOptions) : await checkOnCluster(r.model, r.scenario, r.config, checkOptions, { cluster: opts.cluster, expect: opts.expect, quiet: opts.quiet });
+      // An extension's step or hook that never returns is stopped (KC218), and --time-limit holds over it (KC219).
+      result = opts.cluster === undefined ? bounded(() => check(r.model, checkOptions)) : await checkOnCluster(r.model, r.scenario, r.config, checkOptions, { cluster: opts.cluster, expect: opts.expect, quiet: opts.quiet });
     } finally {
       endProgress();
     }
     if (opts.minimize) result = minimized(r.model, result);
   } else {
-    const sim = simulateOrRefuse(() => simulate(r.model, {
+    const sim = simulateOrRefuse(() => bounded(() => simulate(r.model, {
       properties,
       ...(opts.runs === undefined ? {} : { runs: opts.runs }),
       ...(opts.maxSteps === undefined ? {} : { maxSteps: opts.maxSteps }),
@@ -231,14 +235,14 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
       ...(opts.replayPath === undefined ? {} : { replay: opts.replayPath }),
       ...(opts.symmetry === undefined ? {} : { symmetry: opts.symmetry }),
       ...(opts.timeLimit === undefined ? {} : { timeLimitSeconds: opts.timeLimit }),
-    }), opts.replayPath);
+    })), opts.replayPath);
     result = sim;
     const replay = sim.replay === undefined ? {} : { replay: sim.replay, replayCommand: replayCommand(sim.seed, sim.replay) };
     // The share of the exhaustive count, where it can be known within the time limit.
     let exhaustive: number | undefined;
     if (opts.coverage) {
       // The count `check` reports for the same properties (observers' states are part of it).
-      const whole = check(r.model, { properties, timeLimitSeconds: opts.timeLimit ?? 60, ...(opts.symmetry === undefined ? {} : { symmetry: opts.symmetry }) });
+      const whole = bounded(() => check(r.model, { properties, timeLimitSeconds: opts.timeLimit ?? 60, ...(opts.symmetry === undefined ? {} : { symmetry: opts.symmetry }) }));
       const decidedEarly = whole.properties.length > 0 && whole.properties.every((p) => p.status === 'violated' || p.status === 'witnessed');
       if (whole.stoppedBy === undefined && !decidedEarly) exhaustive = whole.stats.distinctStates;
     }
