@@ -204,7 +204,7 @@ export async function resolveFromOptions(opts: ConfigOptions): Promise<ResolvedF
     ...(opts.allowUnsafeConfig ? { allowUnsafe: true } : {}),
   };
   const { resolved, extensions } = await resolveWithExtensionPaths(subject, scenario, input, opts.extension);
-  const notModelled = imported === undefined ? [] : [...imported.notModelled, ...imported.skipped.map((f) => `${f} (not a .yaml, .yml, .json or .flags file)`)];
+  const notModelled = imported === undefined ? [] : [...imported.notModelled, ...imported.skipped.map((f) => `skipped: ${f}`)];
   if (notModelled.length > 0 && !opts.json) printErr(formatNotModelled(notModelled));
   // What the cluster's files left to the scenario's defaults (unless --set gives it), once each:
   // the cluster's shape (its nodes and zones) as a warning every report carries, the workloads as a note.

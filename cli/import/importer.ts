@@ -34,8 +34,8 @@ export type ImportSource =
   | { readonly file: string; readonly type: 'objects'; readonly documents: readonly unknown[]; readonly inFolder?: boolean }
   /** A k3s `config.yaml`: flags as keys without dashes (`kube-controller-manager-arg: [node-monitor-grace-period=20s]`). */
   | { readonly file: string; readonly type: 'k3s'; readonly value: Readonly<Record<string, unknown>> }
-  /** Command-line flags of one component. */
-  | { readonly file: string; readonly type: 'flags'; readonly line: FlagLine };
+  /** Command-line flags of one component (a flags file, a systemd unit's ExecStart, an environment file); `notes`: what was not read, for people. */
+  | { readonly file: string; readonly type: 'flags'; readonly line: FlagLine; readonly notes?: readonly string[] };
 
 /** What the files say, as kubecheck parameters. */
 export interface Imported {
@@ -826,6 +826,11 @@ function eksctlConfig(c: Collector, file: string, o: Obj): void {
 function clusterDefinition(c: Collector, file: string, kind: string, group: string, o: Obj): boolean {
   if (group === KOPS_GROUP && kind === 'Cluster') kopsCluster(c, file, o);
   else if (group === KOPS_GROUP && kind === 'InstanceGroup') kopsInstanceGroup(c, file, o);
+  else if (group === KOPS_GROUP) {
+    // A state store's Keyset, SSHCredential ... hold keys: listed by kind and name, never kept nor printed.
+    const meta = isObj(o.metadata) ? o.metadata : {};
+    c.skip(`${file}: kops ${kind}${typeof meta.name === 'string' ? ` ${meta.name}` : ''}`);
+  }
   else if (group === CAPI_GROUP || group === `controlplane.${CAPI_GROUP}` || group === `bootstrap.${CAPI_GROUP}`) return clusterApi(c, file, kind, o);
   else if (group === 'k3d.io' && kind === 'Simple') k3dConfig(c, file, o);
   else if (group === 'eksctl.io' && kind === 'ClusterConfig') eksctlConfig(c, file, o);
@@ -1305,7 +1310,10 @@ export function importSources(sources: readonly ImportSource[]): Imported {
           c.scenario = v as string;
         } else c.set(k, v, `${s.file}: ${k}`);
       }
-    } else if (s.type === 'flags') flags(c, s.file, s.line);
+    } else if (s.type === 'flags') {
+      flags(c, s.file, s.line);
+      c.notes.push(...(s.notes ?? []));
+    }
     else if (s.type === 'k3s') k3sConfig(c, s.file, s.value);
     else {
       c.objects = 0;
