@@ -157,9 +157,6 @@ function unitSources(path: string, text: string, inFolder: boolean): ImportSourc
   return commandSources(path, list, 'ExecStart');
 }
 
-/** Whether a text is a YAML mapping at its top (a key at the start of a line): kubecheck's own config. */
-const looksLikeMapping = (text: string): boolean => /^["']?[A-Za-z_][^:\n]*["']?[ \t]*:([ \t]|$)/m.test(text);
-
 /**
  * What one file holds, as sources (an environment file may hold several components' flags).
  * `inFolder`: the file was found in a folder given; a file there whose name does not say what it
@@ -206,9 +203,11 @@ export function readFile(path: string, inFolder = false): ImportSource[] | strin
     if (value === null || typeof value !== 'object' || Array.isArray(value)) fail(ToolErrorCode.malformedConfig, `${path}: a k3s config.yaml is one mapping of flags (kube-controller-manager-arg: [...])`);
     return [{ file: path, type: 'k3s', value: value as Record<string, unknown> }];
   }
+  // A file of a folder whose name does not say what it is (a README, a kops state store's
+  // `config`): read only when it holds Kubernetes objects (a top-level kind or apiVersion), as
+  // kubecheck's own configs are named .yaml, .yml or .json.
+  if (inFolder && !named && !/^(kind|apiVersion)[ \t]*:/m.test(text)) return 'not a file kubecheck reads (Kubernetes objects, flags, a systemd unit or an environment file of flags)';
   if (!holdsKubernetesObjects(text)) {
-    // A file in a folder whose name does not say it is YAML: read as kubecheck's config only when it is a mapping.
-    if (inFolder && !named && !looksLikeMapping(text)) return `not a file kubecheck reads (Kubernetes objects, a kubecheck config, flags, a systemd unit or an environment file of flags)`;
     // kubecheck's own config: read with all of its checks (duplicate keys, hexadecimal numbers, depth).
     return [{ file: path, type: 'kubecheck', value: (readConfigFile(path) ?? {}) as Record<string, unknown> }];
   }

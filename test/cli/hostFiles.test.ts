@@ -87,7 +87,7 @@ describe('a kops state store', () => {
     expect(sources.map((s) => s.file)).toEqual(['cluster-completed.spec', 'config', 'instancegroup/control-plane-eu-west-1a', 'instancegroup/nodes-eu-west-1a', 'instancegroup/nodes-eu-west-1b'].map((f) => fixture(`kops-state/${f}`)));
     expect(skipped).toEqual([
       `${fixture('kops-state/pki')} (a folder of the kops state store that holds no cluster configuration)`,
-      `${fixture('kops-state/kops-version.txt')} (not a file kubecheck reads (Kubernetes objects, a kubecheck config, flags, a systemd unit or an environment file of flags))`,
+      `${fixture('kops-state/kops-version.txt')} (not a file kubecheck reads (Kubernetes objects, flags, a systemd unit or an environment file of flags))`,
     ]);
     const r = importSources(sources);
     expect(r.config).toEqual({
@@ -124,6 +124,9 @@ describe('a kops state store', () => {
   it('should refuse a folder holding nothing kubecheck reads in one line', async () => {
     const dir = mkdtempSync(join(scratch, 'empty-'));
     writeFileSync(join(dir, 'VERSION'), '1.2.3\n');
+    // Notes beside the cluster's files: prose with colons and rules, not a config.
+    writeFileSync(join(dir, 'README'), '# Cluster notes\n\nOwner: platform team\n\n---\n\nSee also: the runbook\n---\n');
+    writeFileSync(join(dir, 'NOTES.md'), 'Upgrade: next week\n');
     const r = await kubecheckAsync(['import', dir], { timeoutMs: 120_000 });
     expectOneLine(r, 'KC201', /holds no file kubecheck reads/);
   }, 300_000);
