@@ -13,6 +13,8 @@ import type { ParameterInfo } from '../model/parameters.js';
 import { loadExtensions } from './extensions.js';
 import { importSources, type Imported } from './import/importer.js';
 import { readSources } from './import/read.js';
+import { settingLocations } from './import/locate.js';
+import type { ConfigSetting } from '../reports/outcome.js';
 import { kubernetesSubject } from './kubernetesSubject.js';
 import { refuseOversizedInput } from './limits.js';
 import { printErr } from './terminal.js';
@@ -147,6 +149,8 @@ export interface ResolvedFromOptions extends Resolved {
    * and that keep the scenario's defaults; each is also a warning (`check --strict` refuses them).
    */
   readonly defaultedShape: readonly string[];
+  /** The parameters the config files set, each with its file and line. */
+  readonly settings: readonly ConfigSetting[];
 }
 
 /** The parameters that make the cluster's shape: defaulted, the check is of another cluster than the files'. */
@@ -158,9 +162,9 @@ export function configPaths(opts: ConfigOptions): readonly string[] {
 }
 
 /** Reads the config files and folders, whatever their kind, into one kubecheck config. */
-export function importFromPaths(paths: readonly string[]): Imported & { readonly skipped: readonly string[] } {
+export function importFromPaths(paths: readonly string[]): Imported & { readonly skipped: readonly string[]; readonly files: readonly string[] } {
   const { sources, skipped } = readSources(paths);
-  return { ...importSources(sources), skipped };
+  return { ...importSources(sources), skipped, files: [...new Set(sources.map((s) => s.file))] };
 }
 
 /**
@@ -204,7 +208,7 @@ export async function resolveFromOptions(opts: ConfigOptions): Promise<ResolvedF
     ...(opts.allowUnsafeConfig ? { allowUnsafe: true } : {}),
   };
   const { resolved, extensions } = await resolveWithExtensionPaths(subject, scenario, input, opts.extension);
-  const notModelled = imported === undefined ? [] : [...imported.notModelled, ...imported.skipped.map((f) => `${f} (not a .yaml, .yml, .json or .flags file)`)];
+  const notModelled = imported === undefined ? [] : [...imported.notModelled, ...imported.skipped.map((f) => `skipped: ${f}`)];
   if (notModelled.length > 0 && !opts.json) printErr(formatNotModelled(notModelled));
   // What the cluster's files left to the scenario's defaults (unless --set gives it), once each:
   // the cluster's shape (its nodes and zones) as a warning every report carries, the workloads as a note.
@@ -216,7 +220,8 @@ export async function resolveFromOptions(opts: ConfigOptions): Promise<ResolvedF
   const own = [...catalogue.properties, ...catalogue.liveness];
   const withOwn: Subject = own.length === 0 ? subject : { ...subject, properties: [...subject.properties, ...own] };
   const warnings = [...(resolved.warnings ?? []), ...shape];
-  return { ...resolved, ...(warnings.length > 0 ? { warnings } : {}), subject: withOwn, notModelled, defaultedShape: defaulted.filter(([key]) => SHAPE_KEYS.includes(key)).map(([key]) => key), ...(imported === undefined ? {} : { imported }), extensions: extensions.map((e) => e.name) };
+  const settings = imported === undefined ? [] : settingLocations(imported, imported.files);
+  return { ...resolved, ...(warnings.length > 0 ? { warnings } : {}), subject: withOwn, notModelled, settings, defaultedShape: defaulted.filter(([key]) => SHAPE_KEYS.includes(key)).map(([key]) => key), ...(imported === undefined ? {} : { imported }), extensions: extensions.map((e) => e.name) };
 }
 
 /** The not-modelled note as printed on stderr. */

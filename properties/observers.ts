@@ -288,7 +288,7 @@ export function replacementWithin(config: ClusterConfig, bounds: { readonly unre
       }
       return true;
     },
-    { source: 'derived from kubernetes-semantics.md A2 (resulting default timeline); kubernetes/kubernetes:pkg/controller/nodelifecycle, pkg/controller/tainteviction, pkg/controller/replicaset', explain: why },
+    { source: 'the node failure timeline (replacementBound in properties/helpers.ts) derived from kubernetes/kubernetes:pkg/controller/nodelifecycle/node_lifecycle_controller.go, pkg/controller/tainteviction/taint_eviction.go, pkg/controller/replicaset/replica_set.go', explain: why },
   );
 }
 

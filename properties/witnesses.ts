@@ -49,7 +49,7 @@ export function replacementRunning(config: ClusterConfig): Property<ClusterState
     'replacement-running',
     'a ReplicaSet replacement pod runs on a node',
     (s) => replacementRuns(s, sets, true),
-    { source: 'pkg/controller/replicaset (IsPodActive excludes Terminating pods)' },
+    { source: 'kubernetes/kubernetes:pkg/controller/replicaset/replica_set.go (IsPodActive excludes Terminating pods)' },
   );
 }
 
@@ -95,7 +95,7 @@ export function statefulSetRecreated(config: ClusterConfig): Property<ClusterSta
     'statefulset-recreated',
     'a StatefulSet pod identity is recreated and runs',
     (s) => replacementRuns(s, sets, false),
-    { source: 'pkg/controller/statefulset (identity recreated once the old object is gone)' },
+    { source: 'kubernetes/kubernetes:pkg/controller/statefulset/stateful_set_control.go (identity recreated once the old object is gone)' },
   );
 }
 

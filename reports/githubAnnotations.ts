@@ -34,18 +34,22 @@ export function workflowCommand(command: 'error' | 'warning' | 'notice', message
 export function githubAnnotations<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo): string[] {
   const scenario = info.scenario ?? model.name;
   const out: string[] = [];
+  // An error points at the first setting the files gave with its line (the annotation shows on that line of the pull request).
+  const at = info.settings?.find((st) => st.line !== undefined);
+  const where: Record<string, string> = at === undefined ? {} : { file: at.file, line: String(at.line) };
+  const settings = info.settings !== undefined && info.settings.length > 0 ? `; settings read: ${info.settings.map((st) => `${st.key} (${st.file}${st.line === undefined ? '' : `:${st.line}`})`).join(', ')}` : '';
   for (const p of result.properties) {
     if (isLiveness(p)) {
       if (p.status !== 'violated') continue;
       const lasso = p.lasso ? `; a lasso of ${p.lasso.actions.length} steps whose cycle starts after step ${p.lasso.loop}` : '';
-      out.push(workflowCommand('error', `kubecheck ${scenario}: ${p.id} violated: ${p.description}${lasso}`, { title: p.id }));
+      out.push(workflowCommand('error', `kubecheck ${scenario}: ${p.id} violated: ${p.description}${lasso}${settings}`, { ...where, title: p.id }));
     } else if (p.status === 'violated') {
       const n = p.trace?.actions.length;
       const length = n === undefined ? '' : `; counterexample of ${n} ${n === 1 ? 'step' : 'steps'}`;
       const why = violationWhy(model, p);
-      out.push(workflowCommand('error', `kubecheck ${scenario}: ${p.id} violated: ${p.description}${why === undefined ? '' : ` (${why})`}${length}`, { title: p.id }));
+      out.push(workflowCommand('error', `kubecheck ${scenario}: ${p.id} violated: ${p.description}${why === undefined ? '' : ` (${why})`}${length}${settings}`, { ...where, title: p.id }));
     } else if (p.status === 'unwitnessed') {
-      out.push(workflowCommand('error', `kubecheck ${scenario}: ${p.id}: goal never reached on the whole state space (${p.description}); the scenario may be vacuous`, { title: p.id }));
+      out.push(workflowCommand('error', `kubecheck ${scenario}: ${p.id}: goal never reached on the whole state space (${p.description}); the scenario may be vacuous${settings}`, { ...where, title: p.id }));
     }
   }
   for (const w of info.warnings ?? []) out.push(workflowCommand('warning', w, { title: `kubecheck ${scenario}: config warning` }));

@@ -12,8 +12,12 @@
  *   so is each property the default selection left out (with its "not checked" reason);
  * - the run's statistics, verdict and config are `<properties>`, its summary lines `<system-out>`.
  *
- * Testcases carry no `time`: the search decides every property together; the suite's `time` is
- * the search's. Text is escaped for XML 1.0 and characters XML cannot hold are dropped.
+ * A testcase's `classname` is `kubecheck.<scenario>.<kind>`, so the results of several scenarios
+ * merged into one report stay apart; its `time` is the seconds of search until the property was
+ * decided: when its violation was found, else the whole search (a property holds only once every
+ * state is seen). The suite carries the run's `timestamp` (ISO 8601, local to no zone, as the
+ * JUnit schema has it: UTC) and `hostname`; its `time` is the search's. Text is escaped for XML 1.0
+ * and characters XML cannot hold are dropped.
  */
 import { isLiveness, type CheckResult, type Model, type PropertyOutcome } from '../checker/index.js';
 import { inputText } from '../checker/escape.js';
@@ -48,6 +52,7 @@ function element(name: string, attrs: Record<string, string | number | undefined
 interface Case {
   readonly classname: string;
   readonly name: string;
+  readonly time?: string;
   readonly failure?: { readonly message: string; readonly type: string; readonly body: string };
   readonly skipped?: string;
 }
@@ -93,7 +98,7 @@ function caseXml(c: Case): string {
     : c.skipped !== undefined
       ? `\n      ${element('skipped', { message: c.skipped })}\n    `
       : undefined;
-  return `    ${element('testcase', { classname: c.classname, name: c.name }, inner)}`;
+  return `    ${element('testcase', { classname: c.classname, name: c.name, time: c.time }, inner)}`;
 }
 
 /** The kind of one of the model's properties (one left out of the check), `property` if it is not the model's. */
@@ -127,14 +132,21 @@ function runProperties<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo
 export function junitReport<S>(model: Model<S>, result: CheckResult<S>, info: RunInfo): string {
   const stop = formatStop(result);
   const undecided = `undecided: ${stop ?? 'the search stopped before deciding it'}`;
+  const name = info.scenario ?? model.name;
+  const classname = (kind: string): string => `kubecheck.${name}.${kind}`;
+  const seconds = (id: string): string => (info.decidedAt?.[id] ?? result.stats.seconds).toFixed(3);
   const cases: Case[] = [
-    ...result.properties.map((p) => (isLiveness(p) ? livenessCase(model, p) : caseOf(model, p, undecided))),
-    ...(info.leftOut ?? []).map((l) => ({ classname: kindOf(model, l.id), name: l.id, skipped: `not checked: ${l.reason}` })),
+    ...result.properties.map((p) => {
+      const c = isLiveness(p) ? livenessCase(model, p) : caseOf(model, p, undecided);
+      return { ...c, classname: classname(c.classname), time: seconds(p.id) };
+    }),
+    ...(info.leftOut ?? []).map((l) => ({ classname: classname(kindOf(model, l.id)), name: l.id, skipped: `not checked: ${l.reason}` })),
   ];
   const failures = cases.filter((c) => c.failure).length;
   const skipped = cases.filter((c) => c.skipped !== undefined).length;
-  const name = info.scenario ?? model.name;
   const time = result.stats.seconds.toFixed(3);
+  // JUnit's timestamp is an xs:dateTime without a zone: the run's start in UTC, to the second.
+  const timestamp = info.startedAt === undefined ? undefined : info.startedAt.slice(0, 19);
   const counts = { tests: cases.length, failures, errors: 0, skipped, time };
   const systemOut = [
     ...(info.warnings ?? []).map((w) => `warning: ${inputText(w)}`),
@@ -147,7 +159,7 @@ export function junitReport<S>(model: Model<S>, result: CheckResult<S>, info: Ru
     '<?xml version="1.0" encoding="UTF-8"?>',
     element('testsuites', { name: 'kubecheck', ...counts }, [
       '',
-      `  ${element('testsuite', { name, ...counts }, [
+      `  ${element('testsuite', { name, ...counts, timestamp, hostname: info.hostname }, [
         '',
         `    <properties>\n${props.join('\n')}\n    </properties>`,
         ...cases.map(caseXml),

@@ -11,8 +11,25 @@ import { formatLiveness, livenessOutcomes, searchOutcomes } from './liveness.js'
 import { formatTimeline, timelineSteps, traceDuration } from './timeline.js';
 
 /** What the command ran, beside the checker's result. */
+/** A parameter the user's files set, and where: the file and, when known, the line (1-based). */
+export interface ConfigSetting {
+  /** The parameter, e.g. `kubeControllerManager.nodeMonitorGracePeriod`. */
+  readonly key: string;
+  readonly file: string;
+  readonly line?: number;
+  /** Where it came from, in words (`kcm.service: --node-monitor-grace-period`). */
+  readonly origin: string;
+}
+
 export interface RunInfo {
   readonly command: 'check' | 'simulate';
+  /** When the run started (ISO 8601) and on which host: JUnit's `timestamp` and `hostname`. */
+  readonly startedAt?: string;
+  readonly hostname?: string;
+  /** Seconds into the search at which each violated property was found. */
+  readonly decidedAt?: Readonly<Record<string, number>>;
+  /** The parameters the user's files set, with their files and lines: where SARIF results and annotations point. */
+  readonly settings?: readonly ConfigSetting[];
   readonly scenario?: string;
   /** The config in its JSON form (what replay reads back). */
   readonly config?: JsonValue;

@@ -6,8 +6,9 @@
  * its source; a URL in the source becomes `helpUri`). One result per failed property (violated,
  * a goal never reached, a liveness lasso), level `error`, its message the property's description,
  * the why-line of a property that explains its violations (`db-0 runs on node-1 and on node-3`)
- * and the length of its counterexample; located at the config files given with `--config` (none
- * without). A counterexample is a code flow with one thread flow whose locations are the steps
+ * and the length of its counterexample; located at the settings the `--config` files gave, each
+ * at its file and line (`region.startLine`) with the parameter it set as message, else at the
+ * files given (none without). A counterexample is a code flow with one thread flow whose locations are the steps
  * of its timeline, each with its time, actor and summary as message; a quiet stretch (time
  * passing and the model's routine work) is one location, as the text timeline folds it, and each
  * location gives the steps it covers, so a Kubernetes trace of hundreds of ticks stays readable.
@@ -57,7 +58,7 @@ export interface SarifRule {
 }
 
 export interface SarifLocation {
-  readonly physicalLocation?: { readonly artifactLocation: { readonly uri: string } };
+  readonly physicalLocation?: { readonly artifactLocation: { readonly uri: string }; readonly region?: { readonly startLine: number } };
   readonly message?: SarifMessage;
 }
 
@@ -121,7 +122,13 @@ export function sarifReport<S>(model: Model<S>, result: CheckResult<S>, info: Ru
     };
   });
   const index = new Map(rules.map((r, i) => [r.id, i]));
-  const locations: SarifLocation[] = (options.configFiles ?? []).map((f) => ({ physicalLocation: { artifactLocation: { uri: pathUri(f) } } }));
+  // The settings the files gave, each at its file and line; without them, the files given.
+  const locations: SarifLocation[] = info.settings !== undefined && info.settings.length > 0
+    ? info.settings.map((st) => ({
+      physicalLocation: { artifactLocation: { uri: pathUri(st.file) }, ...(st.line === undefined ? {} : { region: { startLine: st.line } }) },
+      message: { text: `${st.key}, read from ${st.origin}` },
+    }))
+    : (options.configFiles ?? []).map((f) => ({ physicalLocation: { artifactLocation: { uri: pathUri(f) } } }));
   const located = locations.length > 0 ? { locations } : {};
   const results: SarifResult[] = [];
   for (const p of result.properties) {

@@ -51,7 +51,7 @@ export async function runImport(files: readonly string[], opts: ImportOptions): 
   refuseOversizedInput('kubernetes', input);
   const resolved = resolveConfig(scenario, input);
   refuseOversizedConfig(resolved);
-  const notModelled = [...imported.notModelled, ...imported.skipped.map((f) => `${f} (not a .yaml, .yml, .json or .flags file)`)];
+  const notModelled = [...imported.notModelled, ...imported.skipped.map((f) => `skipped: ${f}`)];
   if (opts.json) {
     process.stdout.write(`${jsonText({
       scenario,

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 /** `kubecheck check` and `kubecheck simulate`: search, print the outcome, write the reports, exit by verdict. */
 import { check, MAX_SIMULATE_STEPS, minimizeTrace, simulate, type CheckResult, type FoundViolation, type Property, type SearchVisitor, type Trace } from '../../checker/index.js';
 import { itfOf, outcomeJson } from '../../reports/json.js';
@@ -153,6 +154,9 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
   let info: RunInfo = {
     command,
     scenario: r.scenario,
+    startedAt: new Date().toISOString(),
+    hostname: hostname(),
+    ...(r.settings.length > 0 ? { settings: r.settings } : {}),
     config: r.config,
     ...(opts.allowUnsafeConfig ? { allowUnsafeConfig: true } : {}),
     ...(r.warnings && r.warnings.length > 0 ? { warnings: r.warnings } : {}),
@@ -182,8 +186,10 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
   // Each violation as it is found: a line on stderr, and the outputs rewritten with the violations
   // so far, so that a run killed before the search ends (a CI job's timeout) still holds them.
   const found = new Map<string, Trace<unknown>>();
+  const decidedAt: Record<string, number> = Object.create(null) as Record<string, number>;
   const onViolation = (v: FoundViolation): void => {
     found.set(v.property, v.trace);
+    decidedAt[v.property] ??= v.stats.seconds;
     const n = v.trace.actions.length;
     const left = properties.length - found.size;
     const soFar = resultSoFar(r.model, properties, found, v);
@@ -249,6 +255,7 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
     const { actionsTaken, actions, faultSteps, swarm } = sim.coverage;
     info = { ...info, simulation: { seed: sim.seed, runs: sim.runs, steps: sim.steps, distinct: sim.stats.distinctStates, ...(exhaustive === undefined ? {} : { exhaustive }), actionsTaken, actions, faultSteps, swarm, ...replay } };
   }
+  if (Object.keys(decidedAt).length > 0) info = { ...info, decidedAt: { ...decidedAt } };
   let written: string[] = [];
   if (outPlan !== undefined) {
     // Ctrl-C while the reports are built and written: say what was explored, and leave the earlier

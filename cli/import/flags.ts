@@ -13,6 +13,8 @@ export const COMPONENTS: readonly Component[] = ['kube-controller-manager', 'kub
 export interface Flag {
   readonly name: string;
   readonly value: string | undefined;
+  /** The line of its file the flag is written on (1-based), where known. */
+  readonly line?: number;
 }
 
 /** The flags of a command line, and the component when the command names it (`kube-apiserver --...`). */
@@ -32,13 +34,30 @@ export function componentOfProgram(word: string): Component | undefined {
 
 /** Splits a text into words: `#` comments, `\` line continuations, single and double quotes, YAML list dashes. */
 export function words(text: string): string[] {
+  return wordsWithLines(text).words;
+}
+
+/** The words of one line (quotes removed): the words of a shell or systemd command line. */
+export function lineWords(line: string): string[] {
   const out: string[] = [];
-  for (const raw of text.replace(/\\\r?\n/g, ' ').split(/\r?\n/)) {
-    const line = raw.replace(/(^|\s)#.*$/, '').replace(/^\s*-\s+/, '');
-    const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
-    for (let m = re.exec(line); m !== null; m = re.exec(line)) out.push(m[1] ?? m[2] ?? m[3]);
-  }
+  const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
+  for (let m = re.exec(line); m !== null; m = re.exec(line)) out.push(m[1] ?? m[2] ?? m[3]);
   return out;
+}
+
+/** {@link words}, each with the line it is written on (1-based). */
+export function wordsWithLines(text: string): { words: string[]; lines: number[] } {
+  const out: string[] = [];
+  const lines: number[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    // A `\` at the end of a line continues the command on the next: the words keep their own lines.
+    const line = raw.replace(/\\$/, '').replace(/(^|\s)#.*$/, '').replace(/^\s*-\s+/, '');
+    for (const w of lineWords(line)) {
+      out.push(w);
+      lines.push(i + 1);
+    }
+  });
+  return { words: out, lines };
 }
 
 /**
@@ -46,7 +65,7 @@ export function words(text: string): string[] {
  * without `=` takes the next word as its value unless that word is a flag or the flag is boolean.
  * Returns the first word that is neither (a stray word) as `stray`.
  */
-export function parseFlags(list: readonly string[]): FlagLine & { readonly stray?: string } {
+export function parseFlags(list: readonly string[], lines?: readonly number[]): FlagLine & { readonly stray?: string } {
   const flags: Flag[] = [];
   let component: Component | undefined;
   let stray: string | undefined;
@@ -54,16 +73,17 @@ export function parseFlags(list: readonly string[]): FlagLine & { readonly stray
     const w = list[i];
     if (w.startsWith('--') && w.length > 2) {
       const eq = w.indexOf('=');
+      const at = lines?.[i] === undefined ? {} : { line: lines[i] };
       if (eq > 0) {
-        flags.push({ name: w.slice(2, eq), value: w.slice(eq + 1) });
+        flags.push({ name: w.slice(2, eq), value: w.slice(eq + 1), ...at });
         continue;
       }
       const name = w.slice(2);
       const next = list[i + 1];
       if (!BOOLEAN_FLAGS.has(name) && next !== undefined && !next.startsWith('-')) {
-        flags.push({ name, value: next });
+        flags.push({ name, value: next, ...at });
         i++;
-      } else flags.push({ name, value: undefined });
+      } else flags.push({ name, value: undefined, ...at });
       continue;
     }
     const program = flags.length === 0 ? componentOfProgram(w) : undefined;

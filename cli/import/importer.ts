@@ -34,8 +34,8 @@ export type ImportSource =
   | { readonly file: string; readonly type: 'objects'; readonly documents: readonly unknown[]; readonly inFolder?: boolean }
   /** A k3s `config.yaml`: flags as keys without dashes (`kube-controller-manager-arg: [node-monitor-grace-period=20s]`). */
   | { readonly file: string; readonly type: 'k3s'; readonly value: Readonly<Record<string, unknown>> }
-  /** Command-line flags of one component. */
-  | { readonly file: string; readonly type: 'flags'; readonly line: FlagLine };
+  /** Command-line flags of one component (a flags file, a systemd unit's ExecStart, an environment file); `notes`: what was not read, for people. */
+  | { readonly file: string; readonly type: 'flags'; readonly line: FlagLine; readonly notes?: readonly string[] };
 
 /** What the files say, as kubecheck parameters. */
 export interface Imported {
@@ -55,6 +55,8 @@ export interface Imported {
   readonly defaulted: Readonly<Record<string, string>>;
   /** A scenario a kubecheck config among the files names. */
   readonly scenario?: string;
+  /** The line each parameter was read from, where the reader knew it (flags files, systemd units, environment files). */
+  readonly lines?: Readonly<Record<string, number>>;
 }
 
 type Obj = Readonly<Record<string, unknown>>;
@@ -82,6 +84,8 @@ class Collector {
   /** Every not-modelled entry met, listed or not (the list stops at {@link MAX_NOT_MODELLED}). */
   readonly notModelledSeen = new Set<string>();
   readonly notes: string[] = [];
+  /** The line of its file each parameter was read from, where the reader knows it (flags). */
+  readonly lines = new Map<string, number>();
   /** Origins of the fields of `cluster.workloads` items (`cluster.workloads.0.replicas`). */
   readonly fieldOrigins = new Map<string, string>();
   /** Where DefaultTolerationSeconds was turned off, if it was. */
@@ -113,6 +117,7 @@ class Collector {
       this.notes.push(`${key}: ${origin} (${show(value)}) overrides ${prior.origin} (${show(prior.value)})`);
     }
     this.values.delete(key);
+    this.lines.delete(key);
     this.values.set(key, { value, origin });
   }
 
@@ -329,6 +334,7 @@ function flags(c: Collector, file: string, line: FlagLine): void {
     if (mapped !== undefined) {
       if (f.value === undefined) bad(file, field, 'expected a value (--flag=value)');
       c.set(mapped.key, typed(file, field, f.value, mapped.type), `${file}: ${field}`);
+      if (f.line !== undefined) c.lines.set(mapped.key, f.line);
     } else if (f.name === 'leader-elect' && (comp === 'kube-controller-manager' || comp === 'kube-scheduler')) {
       leaderElect(c, file, field, boolean(file, field, f.value), comp);
     } else if (comp === 'kube-apiserver' && f.name === 'disable-admission-plugins' && (f.value ?? '').split(',').map((p) => p.trim()).includes('DefaultTolerationSeconds')) {
@@ -826,6 +832,11 @@ function eksctlConfig(c: Collector, file: string, o: Obj): void {
 function clusterDefinition(c: Collector, file: string, kind: string, group: string, o: Obj): boolean {
   if (group === KOPS_GROUP && kind === 'Cluster') kopsCluster(c, file, o);
   else if (group === KOPS_GROUP && kind === 'InstanceGroup') kopsInstanceGroup(c, file, o);
+  else if (group === KOPS_GROUP) {
+    // A state store's Keyset, SSHCredential ... hold keys: listed by kind and name, never kept nor printed.
+    const meta = isObj(o.metadata) ? o.metadata : {};
+    c.skip(`${file}: kops ${kind}${typeof meta.name === 'string' ? ` ${meta.name}` : ''}`);
+  }
   else if (group === CAPI_GROUP || group === `controlplane.${CAPI_GROUP}` || group === `bootstrap.${CAPI_GROUP}`) return clusterApi(c, file, kind, o);
   else if (group === 'k3d.io' && kind === 'Simple') k3dConfig(c, file, o);
   else if (group === 'eksctl.io' && kind === 'ClusterConfig') eksctlConfig(c, file, o);
@@ -1305,7 +1316,10 @@ export function importSources(sources: readonly ImportSource[]): Imported {
           c.scenario = v as string;
         } else c.set(k, v, `${s.file}: ${k}`);
       }
-    } else if (s.type === 'flags') flags(c, s.file, s.line);
+    } else if (s.type === 'flags') {
+      flags(c, s.file, s.line);
+      c.notes.push(...(s.notes ?? []));
+    }
     else if (s.type === 'k3s') k3sConfig(c, s.file, s.value);
     else {
       c.objects = 0;
@@ -1349,5 +1363,7 @@ export function importSources(sources: readonly ImportSource[]): Imported {
   if (c.values.has('cluster.workloads')) for (const [k, origin] of c.fieldOrigins) origins[k] = origin;
   const unlisted = c.notModelledSeen.size - c.notModelled.length;
   const notModelled = unlisted === 0 ? c.notModelled : [...c.notModelled, `... and ${unlisted.toLocaleString('en-US')} more fields not modelled, not listed (the list stops at ${MAX_NOT_MODELLED.toLocaleString('en-US')})`];
-  return { config, origins, notModelled, notes: c.notes, defaulted: defaults(c, sources), ...(c.scenario === undefined ? {} : { scenario: c.scenario }) };
+  const lines = record() as Record<string, number>;
+  for (const [k, line] of c.lines) lines[k] = line;
+  return { config, origins, notModelled, notes: c.notes, defaulted: defaults(c, sources), lines, ...(c.scenario === undefined ? {} : { scenario: c.scenario }) };
 }

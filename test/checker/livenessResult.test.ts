@@ -67,7 +67,7 @@ describe('check with liveness properties', () => {
     const json = outcomeJson(model, result, info, []) as { verdict: string; exitCode: number; liveness: { id: string; status: string; lasso: { loop: number } }[] };
     expect([json.verdict, json.exitCode]).toEqual(['violation', 1]);
     expect(json.liveness.map((l) => [l.id, l.status, l.lasso.loop])).toEqual([['back-to-zero', 'violated', 1]]);
-    expect(junitReport(model, result, info)).toMatch(/<testcase classname="liveness" name="back-to-zero"[^>]*>\s*<failure/);
+    expect(junitReport(model, result, info)).toMatch(/<testcase classname="kubecheck\.[^"]*\.liveness" name="back-to-zero"[^>]*>\s*<failure/);
     expect(sarifReport(model, result, info).runs[0].results.map((r) => r.ruleId)).toEqual(['back-to-zero']);
     expect(githubAnnotations(model, result, info).filter((l) => l.startsWith('::error')).length).toBe(1);
     expect(markdownReport(model, result, info)).toMatch(/\| `back-to-zero` \| liveness \| ❌ violated \| x is 0 infinitely often \| \|\n[\s\S]*### Liveness counterexample to `back-to-zero` \(a lasso\)/);

@@ -144,9 +144,8 @@ describe('errors that had no code', () => {
 
 describe('nothing hangs', () => {
   it.skipIf(!existsSync('/proc/self'))('should refuse --out /proc/x at once (a recursive mkdir looped there)', async () => {
-    const started = Date.now();
-    expectOneLine(await kubecheckAsync(['check', ...BUGGY, '--out', '/proc/kubecheck-x']), 'KC214', /cannot write --out \/proc\/kubecheck-x/);
-    expect(Date.now() - started).toBeLessThan(20_000);
+    // A run that loops is ended by the timeout and fails the one-line check.
+    expectOneLine(await kubecheckAsync(['check', ...BUGGY, '--out', '/proc/kubecheck-x'], { timeoutMs: 120_000 }), 'KC214', /cannot write --out \/proc\/kubecheck-x/);
   });
 
   it('should refuse a 500k-key YAML map by its size, and find the duplicate in a 40k-key one in linear time', async () => {
@@ -158,7 +157,7 @@ describe('nothing hangs', () => {
     ]);
     expectOneLine(huge, 'KC201', /huge\.yaml is [\d.]+ MiB, more than the 1\.0 MiB a config file can be/);
     expectOneLine(dup, 'KC202', /duplicate key "k7" at line 40001/);
-    expect(Date.now() - started).toBeLessThan(30_000); // quadratic: 9.7 s for 40k keys alone
+    expect(Date.now() - started).toBeLessThan(120_000); // a blow-up, not a speed target (the quadratic search took 9.7 s for 40k keys on an idle machine)
   });
 
   it('should refuse a config that never ends (/dev/zero) instead of reading it', () => {
@@ -167,7 +166,6 @@ describe('nothing hangs', () => {
   });
 
   it('should bound simulate by --time-limit, and refuse a run too long to hold in memory', async () => {
-    const started = Date.now();
     const [bounded, huge] = await Promise.all([
       kubecheckAsync(['simulate', '--scenario', 'two-phase-commit', '--max-steps', '1000000', '--runs', '1000', '--time-limit', '2s', '--json']),
       kubecheckAsync(['simulate', '--scenario', 'two-phase-commit', '--max-steps', '10000000']),
@@ -176,7 +174,6 @@ describe('nothing hangs', () => {
     const j = JSON.parse(bounded.stdout);
     expect(j.stoppedBy).toEqual({ bound: 'time', limit: 2 });
     expect(j.simulation.runs).toBeLessThan(1000);
-    expect(Date.now() - started).toBeLessThan(60_000);
     expectOneLine(huge, 'KC200', /--max-steps must be at most 1,000,000/);
   });
 });
@@ -290,11 +287,9 @@ describe('--out writes the whole report or nothing', () => {
     const out = join(dir, 'before-search');
     mkdirSync(out);
     writeFileSync(join(out, 'notes.md'), 'mine');
-    // rms=9 takes far longer than the bound below to check: only a refusal before the search fits in it.
-    const started = Date.now();
-    const r = await kubecheckAsync(['check', '--scenario', 'two-phase-commit', '--set', 'rms=9', '--out', out]);
+    // rms=9 takes far longer than the run's timeout to check: only a refusal before the search ends within it.
+    const r = await kubecheckAsync(['check', '--scenario', 'two-phase-commit', '--set', 'rms=9', '--out', out], { timeoutMs: 120_000 });
     expectOneLine(r, 'KC207', /before-search already holds files \(notes\.md\); use --force/);
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(snapshot(out)).toEqual({ '/notes.md': 'mine' });
   });
 

@@ -14,7 +14,9 @@
  * locations, code flows, invocations and their notifications). No npm package found ships the
  * final file.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AjvDraft04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
@@ -25,6 +27,7 @@ import { escapeData, escapeProperty, githubAnnotations, workflowCommand } from '
 import { junitReport, xmlAttr, xmlText } from '../../reports/junit.js';
 import { pathUri, sarifReport } from '../../reports/sarif.js';
 import { counter } from '../toys/counter.js';
+import { fieldLine, fieldPath } from '../../cli/import/locate.js';
 import { expectOneLine, kubecheck, kubecheckAsync, normalise, ROOT } from './run.js';
 
 const BUGGY = ['--scenario', 'two-phase-commit', '--set', 'bug=commit-on-any-prepared'];
@@ -46,6 +49,7 @@ const validSarif = sarifValidator();
 interface XmlCase {
   '@_classname': string;
   '@_name': string;
+  '@_time'?: string;
   failure?: { '@_message': string; '@_type': string; '#text'?: string };
   skipped?: { '@_message': string };
 }
@@ -56,6 +60,8 @@ interface XmlSuite {
   '@_errors': string;
   '@_skipped': string;
   '@_time': string;
+  '@_timestamp': string;
+  '@_hostname': string;
   properties: { property: { '@_name': string; '@_value': string }[] };
   testcase: XmlCase[];
   'system-out': string;
@@ -74,6 +80,15 @@ function junitSuite(xml: string): XmlSuite {
   expect(Number(suite['@_skipped'])).toBe(suite.testcase.filter((c) => c.skipped).length);
   expect(suite['@_errors']).toBe('0');
   expect(Number(suite['@_time'])).toBeGreaterThanOrEqual(0);
+  // The common JUnit schema's shape: timestamp an xs:dateTime without a zone, hostname a token,
+  // each checked testcase's time the seconds until it was decided, within the suite's.
+  expect(suite['@_timestamp']).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
+  expect(Math.abs(Date.parse(`${suite['@_timestamp']}Z`) - Date.now())).toBeLessThan(24 * 3600 * 1000);
+  expect(suite['@_hostname']).toMatch(/^\S+$/);
+  for (const c of suite.testcase.filter((t) => t.skipped === undefined || t['@_time'] !== undefined)) {
+    expect(c['@_time'], c['@_name']).toMatch(/^\d+\.\d{3}$/);
+    expect(Number(c['@_time'])).toBeLessThanOrEqual(Number(suite['@_time']) + 0.001);
+  }
   return suite;
 }
 
@@ -106,7 +121,7 @@ describe('kubecheck check --format junit', () => {
     expect(bad.code).toBe(1);
     const suite = junitSuite(bad.stdout);
     expect(suite['@_name']).toBe('two-phase-commit');
-    expect(suite.testcase.map((c) => [c['@_classname'], c['@_name']])).toEqual([['invariant', 'consistent']]);
+    expect(suite.testcase.map((c) => [c['@_classname'], c['@_name']])).toEqual([['kubecheck.two-phase-commit.invariant', 'consistent']]);
     const failure = suite.testcase[0].failure!;
     expect(failure['@_message']).toBe('no resource manager is committed while another is aborted (counterexample: 5 steps)');
     // The body is the text timeline check prints: every step of the counterexample, in order.
@@ -139,12 +154,12 @@ describe('kubecheck check --format junit', () => {
     const suite = junitSuite(r.stdout);
     expect(suite['@_name']).toBe('node-failure');
     const leftOut = suite.testcase.find((c) => c['@_name'] === 'replacement-after-toleration')!;
-    expect(leftOut['@_classname']).toBe('observer');
+    expect(leftOut['@_classname']).toBe('kubecheck.node-failure.observer');
     expect(leftOut.skipped!['@_message']).toMatch(/^not checked: operator actions/);
     const single = suite.testcase.find((c) => c['@_name'] === 'single-leader')!;
-    expect(single['@_classname']).toBe('invariant');
+    expect(single['@_classname']).toBe('kubecheck.node-failure.invariant');
     expect(single.skipped!['@_message']).toBe('undecided: the search stopped at --max-states 300 before the state space was exhausted');
-    expect(new Set(suite.testcase.map((c) => c['@_classname']))).toEqual(new Set(['invariant', 'action', 'observer', 'reachable']));
+    expect(new Set(suite.testcase.map((c) => c['@_classname']))).toEqual(new Set(['invariant', 'action', 'observer', 'reachable'].map((k) => `kubecheck.node-failure.${k}`)));
     expect(propertyOf(suite, 'stoppedBy')).toBe('states 300');
   });
 });
@@ -179,7 +194,11 @@ describe('kubecheck check --format sarif', () => {
       expect(run.properties.stats.distinctStates).toBe(167);
     }
     expect((JSON.parse(noConfig.stdout) as SarifDoc).runs[0].results[0].locations).toBeUndefined();
-    expect((JSON.parse(withConfig.stdout) as SarifDoc).runs[0].results[0].locations).toEqual([{ physicalLocation: { artifactLocation: { uri: 'test/cli/fixtures/2pc-bug.yaml' } } }]);
+    // Each setting the file gave, at its line.
+    expect((JSON.parse(withConfig.stdout) as SarifDoc).runs[0].results[0].locations).toEqual([
+      { physicalLocation: { artifactLocation: { uri: 'test/cli/fixtures/2pc-bug.yaml' }, region: { startLine: 2 } }, message: { text: 'rms, read from test/cli/fixtures/2pc-bug.yaml: rms' } },
+      { physicalLocation: { artifactLocation: { uri: 'test/cli/fixtures/2pc-bug.yaml' }, region: { startLine: 3 } }, message: { text: 'bug, read from test/cli/fixtures/2pc-bug.yaml: bug' } },
+    ]);
 
     expect(good.code).toBe(0);
     const ok = JSON.parse(good.stdout) as SarifDoc;
@@ -213,6 +232,53 @@ describe('kubecheck check --format sarif', () => {
     for (let i = 1; i < flow.length; i++) expect(flow[i].properties.steps[0]).toBe(flow[i - 1].properties.steps[1] + 1);
     expect(flow[flow.length - 1].properties.steps[1]).toBe(steps);
     expect(live.runs[0].tool.driver.rules.find((x) => x.id === 'statefulset-identity-eventually-running')?.properties.kind).toBe('liveness');
+  });
+});
+
+describe('CI reports point at the cluster\'s own files', () => {
+  const unit = (dir: string): string => {
+    const path = join(dir, 'kube-controller-manager.service');
+    writeFileSync(path, '[Unit]\nDescription=Kubernetes Controller Manager\n\n[Service]\nExecStart=/usr/local/bin/kube-controller-manager \\\n  --v=2 \\\n  --node-monitor-grace-period=10s\n');
+    return path;
+  };
+
+  it('should locate SARIF results and ::error annotations at the file and line of the setting read, and keep several scenarios\' JUnit cases apart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubecheck-ci-lines-'));
+    const path = unit(dir);
+    const args = ['check', '--config', path, '--property', 'healthy-node-not-unknown'];
+    const env = { GITHUB_ACTIONS: 'true' };
+    const [sarif, junit, other] = await Promise.all([
+      kubecheckAsync([...args, '--format', 'sarif'], { env, timeoutMs: 240_000 }),
+      kubecheckAsync([...args, '--format', 'junit'], { timeoutMs: 240_000 }),
+      kubecheckAsync(['check', ...BUGGY, '--format', 'junit'], { timeoutMs: 240_000 }),
+    ]);
+    expect(sarif.code, sarif.stderr).toBe(1);
+    const doc = JSON.parse(sarif.stdout) as SarifDoc;
+    expect(validSarif(doc)).toEqual([]);
+    const result = doc.runs[0].results.find((r) => r.ruleId === 'healthy-node-not-unknown')!;
+    expect(result.locations).toEqual([{
+      physicalLocation: { artifactLocation: { uri: pathUri(path) }, region: { startLine: 7 } },
+      message: { text: `kubeControllerManager.nodeMonitorGracePeriod, read from ${path}: --node-monitor-grace-period` },
+    }]);
+    expect(sarif.stderr.split('\n').filter((l) => l.startsWith('::error'))).toEqual([
+      expect.stringMatching(new RegExp(`^::error file=${escapeProperty(path).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},line=7,title=healthy-node-not-unknown::kubecheck node-failure: healthy-node-not-unknown violated: .*; settings read: kubeControllerManager\\.nodeMonitorGracePeriod \\(.*kube-controller-manager\\.service:7\\)$`)),
+    ]);
+    // Merged, the two scenarios' cases stay apart: the classname names the scenario.
+    const a = junitSuite(junit.stdout);
+    const b = junitSuite(other.stdout);
+    expect(a.testcase.map((c) => c['@_classname'])).toEqual(['kubecheck.node-failure.action']);
+    expect(b.testcase.map((c) => c['@_classname'])).toEqual(['kubecheck.two-phase-commit.invariant']);
+    // The violation was found before the search ended: its time is when.
+    expect(Number(a.testcase[0]['@_time'])).toBeGreaterThan(0);
+  }, 600_000);
+
+  it('should find the line of a field of a YAML file by its path, and of each flag of a unit', () => {
+    const text = 'kubeScheduler:\n  leaderElection:\n    leaseDuration: 30s\nkubeControllerManager:\n  leaderElection:\n    leaseDuration: 20s\n';
+    expect(fieldLine(text, fieldPath(': kubeControllerManager.leaderElection.leaseDuration'))).toBe(6);
+    expect(fieldLine(text, fieldPath(': kubeScheduler.leaderElection.leaseDuration'))).toBe(3);
+    expect(fieldLine(text, fieldPath(': kubelet.nodeLeaseDurationSeconds'))).toBeUndefined();
+    const kubeadm = 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\ncontrollerManager:\n  extraArgs:\n  - name: bind-address\n    value: 0.0.0.0\n  - name: node-monitor-grace-period\n    value: 30s\n';
+    expect(fieldLine(kubeadm, fieldPath(' (ClusterConfiguration.controllerManager.extraArgs): --node-monitor-grace-period'))).toBe(7);
   });
 });
 
@@ -255,11 +321,11 @@ describe('the reports\' escaping', () => {
     const weird = 'x < 2 & "small" \u001b[31mred\u001b[0m \u0000 ]]> \'q\'';
     const model = counter({ max: 3, properties: [always('small', weird, (x: number) => x < 2)] });
     const result = check(model);
-    const xml = junitReport(model, result, { command: 'check', scenario: 'counter <&>', leftOut: [{ id: 'gone', reason: 'a "reason" <with> & marks' }] });
+    const xml = junitReport(model, result, { command: 'check', scenario: 'counter <&>', startedAt: new Date().toISOString(), hostname: 'ci-runner-1', leftOut: [{ id: 'gone', reason: 'a "reason" <with> & marks' }] });
     const suite = junitSuite(xml);
     expect(suite['@_name']).toBe('counter <&>');
     expect(suite.testcase[0].failure!['@_message']).toBe('x < 2 & "small" [31mred[0m  ]]> \'q\' (counterexample: 2 steps)');
-    expect(suite.testcase[1]).toMatchObject({ '@_classname': 'property', '@_name': 'gone', skipped: { '@_message': 'not checked: a "reason" <with> & marks' } });
+    expect(suite.testcase[1]).toMatchObject({ '@_classname': 'kubecheck.counter <&>.property', '@_name': 'gone', skipped: { '@_message': 'not checked: a "reason" <with> & marks' } });
     expect(xmlText('a<b>&c')).toBe('a&lt;b&gt;&amp;c');
     expect(xmlAttr('"\n')).toBe('&quot;&#10;');
     const sarif = sarifReport(model, result, { command: 'check' }, { configFiles: ['my cluster/kubelet config.yaml', '/abs/x.yaml'] });

@@ -1,6 +1,9 @@
 /**
  * The `--json` object, schema 1: versioned, every counterexample, structured diffs, seeds whole.
  */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { always, check, type Model } from '../../checker/index.js';
 import { twoPhasePlain } from '../../examples/two-phase-commit/index.js';
@@ -55,4 +58,22 @@ describe('--json schema 1', () => {
     const again = await kubecheckAsync(['simulate', '--scenario', 'two-phase-commit', '--set', 'bug=commit-on-any-prepared', '--seed', '12345678901', '--runs', '50', '--replay-path', replay, '--json']);
     expect(again.code).toBe(1);
   });
+});
+
+describe('the files of --out in the JSON report (docs/command-line.md)', () => {
+  it('should list the paths written on stdout, and the names within the folder in its result.json', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'kubecheck-json-files-'));
+    try {
+      const r = await kubecheckAsync(['check', '--scenario', 'two-phase-commit', '--set', 'bug=commit-on-any-prepared', '--out', 'results', '--json'], { cwd, timeoutMs: 240_000 });
+      expect(r.code, r.stderr).toBe(1);
+      const stdout = JSON.parse(r.stdout) as { files: string[] };
+      expect(stdout.files.slice(0, 2)).toEqual(['results/report.md', 'results/result.json']);
+      const saved = JSON.parse(readFileSync(join(cwd, 'results', 'result.json'), 'utf8')) as { files: string[]; written: Record<string, string> };
+      expect(saved.files.slice(0, 2)).toEqual(['report.md', 'result.json']);
+      expect(Object.keys(saved.written)).toContain('report.md');
+      for (const f of stdout.files) expect(existsSync(join(cwd, f)), f).toBe(true);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  }, 600_000);
 });

@@ -65,9 +65,8 @@ describe('a Kubernetes check on two workers', () => {
 
 describe('bounds on the command line', () => {
   it('should refuse a cluster above the size limit at once, before building anything (KC213)', () => {
-    const started = performance.now();
+    // Building the cluster would exhaust memory or the run's 120 s timeout (code -1), not refuse with KC213.
     const r = kubecheck(['check', '--set', 'cluster.nodes=100000000']);
-    expect(performance.now() - started).toBeLessThan(20_000);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`^kubecheck: KC213: cluster.nodes \\(100000000\\) is above the limit of ${MAX_CLUSTER_SIZE}`));
     expect(r.stderr.trim().split('\n')).toHaveLength(1);

@@ -54,7 +54,7 @@ describe('violations reported when found', () => {
     }
     const xml = readFileSync(join(dir, 'junit.xml'), 'utf8');
     expect(xml).toMatch(/^<\?xml/);
-    expect(xml).toMatch(/<testcase classname="[^"]+" name="healthy-node-not-unknown">\s*<failure /);
+    expect(xml).toMatch(/<testcase classname="[^"]+" name="healthy-node-not-unknown" time="[\d.]+">\s*<failure /);
     expect(xml).toMatch(/<property name="verdict" value="violation"\/>/);
     expect(xml).toMatch(/warning: partial: written when healthy-node-not-unknown was found/);
     expect(xml.trim().endsWith('</testsuites>')).toBe(true);
