@@ -42,6 +42,11 @@ export const ToolErrorCode = {
   explorerRequestTooLong: 'KC216',
   /** `check --strict`: the cluster's shape (nodes, zones) is the scenario's default, since its files did not give it. */
   clusterNotRead: 'KC217',
+  /**
+   * A `--model` module failed: it threw while loading, did not finish loading in time, ended the
+   * process, exports no `Model` nor factory, or its factory threw or returned no `Model`.
+   */
+  badModel: 'KC218',
 } as const;
 
 export type ToolErrorCode = (typeof ToolErrorCode)[keyof typeof ToolErrorCode];
