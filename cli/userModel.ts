@@ -44,6 +44,11 @@ export function isModel(v: unknown): v is Model<unknown> {
   return typeof m.name === 'string' && typeof m.initialStates === 'function' && Array.isArray(m.actions) && Array.isArray(m.properties);
 }
 
+/** A module's model or factory: its default export when that is one, else its `model` export. */
+function exportedOf(module: Readonly<Record<string, unknown>>): unknown {
+  return module.default !== undefined && (isModel(module.default) || typeof module.default === 'function') ? module.default : module.model;
+}
+
 /** What a module exports, in a few words, for a refusal. */
 function exportsOf(module: Readonly<Record<string, unknown>>): string {
   return Object.keys(module).map((k) => `${k} (${typeof module[k]})`).join(', ') || 'none';
@@ -73,7 +78,7 @@ export async function loadModelModule(path: string): Promise<LoadedModelModule> 
   let liveness: unknown;
   let parameters: unknown;
   try {
-    exported = module.default !== undefined && (isModel(module.default) || typeof module.default === 'function') ? module.default : module.model;
+    exported = exportedOf(module);
     liveness = module.liveness;
     parameters = module.parameters;
   } catch (e) {
@@ -196,8 +201,7 @@ export interface ModelOfModuleArgs {
 export async function modelOfModule(args: ModelOfModuleArgs): Promise<Model<unknown>> {
   await ensureTypeScriptLoader(args.module);
   const module = (await import(args.module)) as Record<string, unknown>;
-  const exported = module.default !== undefined && (isModel(module.default) || typeof module.default === 'function') ? module.default : module.model;
-  return buildModel({ path: args.module, href: args.module, exported: exported as Exported }, args.params);
+  return buildModel({ path: args.module, href: args.module, exported: exportedOf(module) as Exported }, args.params);
 }
 
 /** The factory descriptor for a user's model with these parameters (`check --model --workers N`). */
