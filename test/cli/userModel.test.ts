@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { exploreSession } from '../../cli/commands/explore.js';
 import { expectOneLine, kubecheckAsync, ROOT } from './run.js';
 
 const MODEL = join(ROOT, 'examples', 'two-phase-commit', 'model.ts');
@@ -109,6 +110,15 @@ describe('check --model on the two-phase-commit example', () => {
     expect(subject.properties.map((p) => p.id)).toEqual(['consistent']);
     expect(subject.parameters.map((p) => p.key)).toEqual(['rms', 'bug', 'symmetry']);
   }, 120_000);
+});
+
+describe('explore --model', () => {
+  it('should open the model\'s counterexample and reopen with the same --model', async () => {
+    const session = await exploreSession({ model: MODEL, set: { bug: 'commit-on-any-prepared' }, graph: false });
+    expect(session.title).toBe('two-phase-commit(3) with bug commit-on-any-prepared');
+    expect(session.traces.map((t) => t.property)).toEqual(['consistent']);
+    expect(session.reopenCommand).toBe(`kubecheck explore --model ${MODEL} --set bug=commit-on-any-prepared`);
+  }, 60_000);
 });
 
 describe('a module that is not a model', () => {
