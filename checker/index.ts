@@ -3,9 +3,9 @@
  * written as a {@link Model} can be checked.
  */
 export { KubecheckError, CheckerErrorCode, fail } from './errors.js';
-export { action, faultTest, formatAction, isFaultActor } from './model.js';
+export { action, describeStepOf, describesSteps, faultTest, formatAction, isFaultActor } from './model.js';
 export { faultSteps, fewestFaults } from './fewerFaults.js';
-export type { ActionDef, ActionLabel, AnyActionDef, JsonValue, Model, ModelOrigin, StepDescription } from './model.js';
+export type { ActionDef, ActionLabel, AnyActionDef, JsonValue, Model, ModelOrigin, StateFunction, StepDescription } from './model.js';
 export { always, alwaysStep, boundedResponse, explainViolation, observer, sometimes, isKebabCase } from './properties.js';
 export type { ActionProperty, BoundedResponse, History, Invariant, InvariantMeta, Observer, Property, PropertyKind, Reachability, StepMeta } from './properties.js';
 export { check } from './search.js';

@@ -33,8 +33,11 @@ export interface ActionLabel {
  */
 export interface ActionDef<S, P extends JsonValue | undefined = undefined> {
   readonly name: string;
-  /** Parameter values in a deterministic order. */
-  readonly params?: readonly P[] | ((state: S) => readonly P[]);
+  /**
+   * Parameter values in a deterministic order. (The function is written as a method's type, so
+   * that it is checked bivariantly as methods are: a `Model<number>` fits a `Model<unknown>` list.)
+   */
+  readonly params?: readonly P[] | StateFunction<S, readonly P[]>;
   /** Guard; defaults to always enabled. */
   enabled?(state: S, param: P): boolean;
   /** Pure transition: returns the successor, or `undefined` for no step. */
@@ -52,7 +55,15 @@ export interface ActionDef<S, P extends JsonValue | undefined = undefined> {
    * `fairPer: ([process]) => process` makes each process fair whatever its choice.
    */
   fairPer?(param: P): JsonValue;
+  /**
+   * A person's description of this action's steps, with the parameter typed as declared (a tuple
+   * destructures without a cast). Reports use it before the model's {@link Model.describeStep}.
+   */
+  describe?(before: S, param: P, after: S): StepDescription;
 }
+
+/** A function of a state, with a method's bivariant parameter check (see {@link ActionDef.params}). */
+export type StateFunction<S, R> = { bivariant(state: S): R }['bivariant'];
 
 /** Any action of a model, whatever its parameter type. */
 export type AnyActionDef<S> = ActionDef<S, JsonValue | undefined>;
@@ -205,9 +216,26 @@ export function isFaultActor(actor: string): boolean {
  */
 export function faultTest<S>(model: Model<S>): ((before: S, action: ActionLabel, after: S) => boolean) | undefined {
   if (model.isFault) return (b, a, x) => (model.isFault as (b: S, a: ActionLabel, x: S) => boolean)(b, a, x);
-  const describe = model.describeStep;
-  if (!describe) return undefined;
-  return (b, a, x) => isFaultActor(describe.call(model, b, a, x).actor);
+  if (!describesSteps(model)) return undefined;
+  return (b, a, x) => {
+    const d = describeStepOf(model, b, a, x);
+    return d !== undefined && isFaultActor(d.actor);
+  };
+}
+
+/** Whether the model describes its steps: its `describeStep`, or an action's own `describe`. */
+export function describesSteps<S>(model: Model<S>): boolean {
+  return model.describeStep !== undefined || model.actions.some((a) => a.describe !== undefined);
+}
+
+/**
+ * A step's description: its action's own `describe` (with the step's parameter), else the model's
+ * `describeStep`, else `undefined`.
+ */
+export function describeStepOf<S>(model: Model<S>, before: S, action: ActionLabel, after: S): StepDescription | undefined {
+  const own = model.actions.find((a) => a.name === action.name);
+  if (own?.describe) return own.describe(before, action.param, after);
+  return model.describeStep?.(before, action, after);
 }
 
 /** Declares one action with its parameter type checked; the result fits any model's list. */

@@ -13,7 +13,7 @@
  * state or a step differently.
  */
 import {
-  faultTest, successorAt, successors, type ActionLabel, type CheckResult, type JsonValue, type Model, type Path, type Property, type Trace,
+  describeStepOf, faultTest, successorAt, successors, type ActionLabel, type CheckResult, type JsonValue, type Model, type Path, type Property, type Trace,
 } from '../checker/index.js';
 import { formatChange, jsonOf } from '../reports/diff.js';
 import { formatTime } from '../checker/duration.js';
@@ -123,7 +123,7 @@ export function stateView<S>(session: ExplorerSession<S>, trace: Trace<S>): Reco
   }
   const path = formatPath(trace.path);
   const actions = successors(model, state).map((x) => {
-    const d = model.describeStep?.(state, x.action, x.state);
+    const d = describeStepOf(model, state, x.action, x.state);
     return {
       ordinal: x.ordinal,
       actor: d?.actor ?? x.action.name,

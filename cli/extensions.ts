@@ -46,11 +46,22 @@ class ExitDuringLoad extends Error {
   }
 }
 
+/** What a user's module is to the command line: the word its messages use, and their code. */
+export interface ModuleKind {
+  /** `extension` or `model`. */
+  readonly noun: string;
+  readonly code: ToolErrorCode;
+}
+
+const EXTENSION: ModuleKind = { noun: 'extension', code: ToolErrorCode.extensionFailed };
+
 /**
  * Imports one module with a time bound, `process.exit` made to throw while it evaluates (an
- * extension must not end the check), and anything it throws turned into one coded line (KC215).
+ * extension or a model must not end the check), and anything it throws turned into one coded line
+ * (KC215 for an extension).
  */
-async function importBounded(p: string, href: string): Promise<Record<string, unknown>> {
+export async function importBounded(p: string, href: string, kind: ModuleKind = EXTENSION): Promise<Record<string, unknown>> {
+  const { noun, code } = kind;
   const exit = process.exit;
   let timer: NodeJS.Timeout | undefined;
   const ms = extensionLoadTimeoutMs();
@@ -59,12 +70,12 @@ async function importBounded(p: string, href: string): Promise<Record<string, un
   }) as typeof process.exit;
   try {
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new KubecheckError(ToolErrorCode.extensionFailed, `extension ${p} did not finish loading within ${ms / 1000} s (a top-level await that never settles?); nothing was checked`)), ms);
+      timer = setTimeout(() => reject(new KubecheckError(code, `${noun} ${p} did not finish loading within ${ms / 1000} s (a top-level await that never settles?); nothing was checked`)), ms);
     });
     return (await Promise.race([import(href), timeout])) as Record<string, unknown>;
   } catch (e) {
     if (e instanceof KubecheckError) throw e;
-    if (e instanceof ExitDuringLoad) fail(ToolErrorCode.extensionFailed, `extension ${p} called process.exit(${describeCode(e.exitCode)}) while loading; an extension must not end the check, nothing was checked`);
+    if (e instanceof ExitDuringLoad) fail(code, `${noun} ${p} called process.exit(${describeCode(e.exitCode)}) while loading; ${noun === 'extension' ? 'an' : 'a'} ${noun} must not end the check, nothing was checked`);
     const err = e as NodeJS.ErrnoException | null;
     let notFound = false;
     try {
@@ -72,13 +83,13 @@ async function importBounded(p: string, href: string): Promise<Record<string, un
     } catch {
       notFound = false;
     }
-    if (notFound) fail(ToolErrorCode.unreadableFile, `cannot load extension ${p}: no such file`);
+    if (notFound) fail(ToolErrorCode.unreadableFile, `cannot load ${noun} ${p}: no such file`);
     // A .ts or .tsx file loads as an ES module whatever its package.json says (the checker's
     // module hook): CommonJS's require and module.exports are not defined there.
     if (/\.tsx?$/.test(p) && /\b(require|module|exports) is not defined in ES module scope/.test(describeThrown(e))) {
-      fail(ToolErrorCode.extensionFailed, `extension ${p} failed while loading: ${describeThrown(e)}; a .ts extension loads as an ES module: write it with import and export`);
+      fail(code, `${noun} ${p} failed while loading: ${describeThrown(e)}; a .ts ${noun} loads as an ES module: write it with import and export`);
     }
-    return fail(ToolErrorCode.extensionFailed, `extension ${p} failed while loading: ${describeThrown(e)}`);
+    return fail(code, `${noun} ${p} failed while loading: ${describeThrown(e)}`);
   } finally {
     clearTimeout(timer);
     process.exit = exit;
@@ -100,7 +111,7 @@ const MAX_LOCAL_IMPORTS = 500;
  * TypeScript's `./x.js` for `./x.ts` and extensionless paths are tried as tsx resolves them; a
  * path that resolves to nothing is left to the loader's own error.
  */
-function checkLocalImports(entry: string, shown: string): void {
+export function checkLocalImports(entry: string, shown: string, noun = 'extension'): void {
   const seen = new Set<string>([entry]);
   const queue = [entry];
   while (queue.length > 0 && seen.size <= MAX_LOCAL_IMPORTS) {
@@ -125,9 +136,9 @@ function checkLocalImports(entry: string, shown: string): void {
       });
       if (target === undefined || st === undefined || seen.has(target)) continue;
       seen.add(target);
-      const where = `${m[2]}, imported by ${file === entry ? `extension ${shown}` : relative(dirname(entry), file)}`;
-      if (!st.isFile()) fail(ToolErrorCode.unreadableFile, `cannot load ${where}: not a regular file but ${kindOf(st)}; an extension imports files`);
-      if (st.size > MAX_EXTENSION_BYTES) fail(ToolErrorCode.unreadableFile, `cannot load ${where}: it is ${(st.size / 1048576).toFixed(1)} MiB, more than the ${MAX_EXTENSION_BYTES / 1048576} MiB a module of an extension can be`);
+      const where = `${m[2]}, imported by ${file === entry ? `${noun} ${shown}` : relative(dirname(entry), file)}`;
+      if (!st.isFile()) fail(ToolErrorCode.unreadableFile, `cannot load ${where}: not a regular file but ${kindOf(st)}; ${noun === 'extension' ? 'an' : 'a'} ${noun} imports files`);
+      if (st.size > MAX_EXTENSION_BYTES) fail(ToolErrorCode.unreadableFile, `cannot load ${where}: it is ${(st.size / 1048576).toFixed(1)} MiB, more than the ${MAX_EXTENSION_BYTES / 1048576} MiB a module of ${noun === 'extension' ? 'an' : 'a'} ${noun} can be`);
       if (/\.[cm]?[jt]sx?$/.test(target)) queue.push(target);
     }
   }

@@ -32,6 +32,11 @@ function configOptions(cmd: Command): Command {
     .option('--allow-unsafe-config', 'accept a config Kubernetes would refuse (to study what it would do)');
 }
 
+/** `--model FILE`: the commands that search a model run the user's own in place of a scenario. */
+function modelOption(cmd: Command): Command {
+  return cmd.option('-m, --model <module>', 'check your own model in place of a scenario: a module exporting a Model or a factory (params) => Model, as its default export or "model" (.ts runs as is); --set key=value gives its parameters');
+}
+
 function outputOptions(cmd: Command): Command {
   return cmd
     .option('--json', 'print one JSON object instead of text')
@@ -81,7 +86,7 @@ export function program(exit: (code: number) => void): Command {
     .addHelpText('after', EXIT_CODES_HELP);
   const run = (f: () => Promise<number>) => async () => exit(await f());
 
-  const checkCmd = searchOptions(outputOptions(configOptions(p.command('check').description('check every reachable state of a scenario; exit 0 holds, 1 violation, 2 bad input, 3 incomplete, 130 interrupted (Ctrl-C)'))))
+  const checkCmd = searchOptions(outputOptions(modelOption(configOptions(p.command('check').description('check every reachable state of a scenario; exit 0 holds, 1 violation, 2 bad input, 3 incomplete, 130 interrupted (Ctrl-C)')))))
     .option('--max-depth <n>', 'stop after this many BFS levels (exit 3 if nothing was violated)', positiveInt('--max-depth'))
     .option('--max-states <n>', 'stop after this many distinct states', positiveInt('--max-states'))
     .option('--time-limit <duration>', 'stop after this wall-clock time, e.g. 30s, 5m', (v) => parseTimeLimit('--time-limit', v))
@@ -111,7 +116,7 @@ export function program(exit: (code: number) => void): Command {
       return run(() => runWorker(url, this.opts()))();
     });
 
-  const simCmd = searchOptions(outputOptions(configOptions(p.command('simulate').description('random runs with shrinking; exit 1 on a violation, 3 when none is found (random runs prove nothing)'))))
+  const simCmd = searchOptions(outputOptions(modelOption(configOptions(p.command('simulate').description('random runs with shrinking; exit 1 on a violation, 3 when none is found (random runs prove nothing)')))))
     .option('--runs <n>', 'number of random runs (default 100)', positiveInt('--runs'))
     .option('--max-steps <n>', 'steps per run at most (default 200)', positiveInt('--max-steps'))
     .option('--seed <n>', 'seed, printed on every run so a failure replays', nonNegativeInt('--seed'))
@@ -122,15 +127,15 @@ export function program(exit: (code: number) => void): Command {
     return run(() => runSearch('simulate', this.opts()))();
   });
 
-  outputOptions(configOptions(p.command('replay').argument('<trace>', 'ITF trace written by check --out (a .itf.json file)')
-    .description('re-execute a saved trace step by step; exit 1 violation reproduced, 0 witness replayed, 2 the trace does not replay')))
+  outputOptions(modelOption(configOptions(p.command('replay').argument('<trace>', 'ITF trace written by check --out (a .itf.json file)')
+    .description('re-execute a saved trace step by step; exit 1 violation reproduced, 0 witness replayed, 2 the trace does not replay'))))
     .option('-q, --quiet', 'print the verdict only, not the timeline')
     .option('--unfold', 'print every step: no quiet stretch of time passing and routine work folded into one line')
     .action(function (this: Command, trace: string) {
       return run(() => runReplay(trace, this.opts()))();
     });
 
-  configOptions(p.command('graph').description('the state graph as DOT (default), SVG or PNG: whole when small, else projected (states grouped by a view, a counterexample path in bold)'))
+  modelOption(configOptions(p.command('graph').description('the state graph as DOT (default), SVG or PNG: whole when small, else projected (states grouped by a view, a counterexample path in bold)')))
     .option('-t, --trace <file>', 'draw the neighbourhood of this ITF trace')
     .option('-f, --format <format>', 'dot | svg | png (default: from --output, else dot)')
     .option('-o, --output <file>', 'write to this file instead of stdout (an existing file only with --force)')
@@ -144,7 +149,7 @@ export function program(exit: (code: number) => void): Command {
       return run(() => runGraph(this.opts()))();
     });
 
-  configOptions(p.command('explore').description('walk the state space in a browser: take any enabled step, step back, open the last check\'s counterexamples and witnesses, see the projected graph (a local page, loopback only)'))
+  modelOption(configOptions(p.command('explore').description('walk the state space in a browser: take any enabled step, step back, open the last check\'s counterexamples and witnesses, see the projected graph (a local page, loopback only)')))
     .option('--port <n>', 'port to serve on (default 0: any free one, printed)', nonNegativeInt('--port'))
     .option('--path <path>', 'open this state: the initial state\'s index and candidate ordinals, e.g. 0.4.1 (the page shows each state\'s)')
     .option('-p, --property <id>', 'properties to check and show violations of (repeatable; default: the scenario\'s)', collectList)
@@ -212,6 +217,8 @@ export function program(exit: (code: number) => void): Command {
     .option('--json', 'print JSON')
     .option('--no-color', 'no colours')
     .option('--extension <module>', 'also list the properties of your own controllers or operators (repeatable)', collectPath)
+    .option('-m, --model <module>', 'list the properties, liveness properties and parameters of your own model (see check --model)')
+    .option('--set <key=value>', 'with --model: a parameter of its factory (repeatable)', collectSet)
     .action(function (this: Command, what: string | undefined) {
       return run(async () => {
         if (what !== undefined && !['scenarios', 'properties', 'parameters'].includes(what)) {

@@ -5,7 +5,7 @@
  * two-phase commit example is a second one, so the commands can be tried (and tested) on a
  * classic protocol with a space of a few hundred states. Commands only talk to this interface.
  */
-import type { JsonValue, LivenessProperty, Model } from '../checker/index.js';
+import type { JsonValue, LivenessProperty, Model, ModelFactory } from '../checker/index.js';
 import { fail, ToolErrorCode } from '../reports/errors.js';
 import { inputText } from '../checker/escape.js';
 import type { ClusterConfig, ClusterExtension } from '../model/index.js';
@@ -19,6 +19,7 @@ import { kubernetesSubject } from './kubernetesSubject.js';
 import { refuseOversizedInput } from './limits.js';
 import { printErr } from './terminal.js';
 import { twoPhaseSubject } from './twoPhaseSubject.js';
+import { loadModelModule, modelModuleFactory, modelParameters, modelSubject } from './userModel.js';
 
 /** A named starting point. */
 export interface ScenarioInfo {
@@ -131,6 +132,8 @@ export interface ConfigOptions {
   readonly allowUnsafeConfig?: boolean;
   /** Modules exporting a user's own controllers (`ClusterExtension`s). */
   readonly extension?: readonly string[];
+  /** A module exporting a user's own model (a `Model`, or a factory of one from the `--set` pairs): checked in place of a scenario. */
+  readonly model?: string;
   /** JSON output: the not-modelled note goes into the JSON, not to stderr. */
   readonly json?: boolean;
 }
@@ -151,6 +154,8 @@ export interface ResolvedFromOptions extends Resolved {
   readonly defaultedShape: readonly string[];
   /** The parameters the config files set, each with its file and line. */
   readonly settings: readonly ConfigSetting[];
+  /** How worker threads rebuild the model, when it is not a scenario's (`--model`). */
+  readonly modelFactory?: ModelFactory;
 }
 
 /** The parameters that make the cluster's shape: defaulted, the check is of another cluster than the files'. */
@@ -195,6 +200,7 @@ export async function resolveWithExtensionPaths(subject: Subject, scenario: stri
  * printed once on stderr (not with --json).
  */
 export async function resolveFromOptions(opts: ConfigOptions): Promise<ResolvedFromOptions> {
+  if (opts.model !== undefined) return resolveModelModule(opts.model, opts);
   const paths = configPaths(opts);
   const imported = paths.length === 0 ? undefined : importFromPaths(paths);
   const named = imported?.scenario;
@@ -222,6 +228,19 @@ export async function resolveFromOptions(opts: ConfigOptions): Promise<ResolvedF
   const warnings = [...(resolved.warnings ?? []), ...shape];
   const settings = imported === undefined ? [] : settingLocations(imported, imported.files);
   return { ...resolved, ...(warnings.length > 0 ? { warnings } : {}), subject: withOwn, notModelled, settings, defaultedShape: defaulted.filter(([key]) => SHAPE_KEYS.includes(key)).map(([key]) => key), ...(imported === undefined ? {} : { imported }), extensions: extensions.map((e) => e.name) };
+}
+
+/**
+ * `--model FILE`: the user's model with the `--set` pairs as its factory's parameters. The options
+ * that shape a Kubernetes scenario mean nothing to it and are refused (KC200), not ignored.
+ */
+async function resolveModelModule(path: string, opts: ConfigOptions): Promise<ResolvedFromOptions> {
+  const clash = opts.scenario !== undefined ? '--scenario' : configPaths(opts).length > 0 ? '--config' : (opts.extension ?? []).length > 0 ? '--extension' : opts.allowUnsafeConfig ? '--allow-unsafe-config' : undefined;
+  if (clash !== undefined) fail(ToolErrorCode.badOption, `--model ${path} is checked in place of a Kubernetes scenario: ${clash} does not apply to it (give the model's parameters with --set key=value)`);
+  const loaded = await loadModelModule(path);
+  const params = modelParameters(loaded, opts.set);
+  const subject = await modelSubject(loaded, params);
+  return { ...subject.resolved, subject, notModelled: [], extensions: [], defaultedShape: [], settings: [], modelFactory: modelModuleFactory(loaded, params) };
 }
 
 /** The not-modelled note as printed on stderr. */

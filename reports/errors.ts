@@ -52,6 +52,11 @@ export const ToolErrorCode = {
    * stopped the check, which is incomplete (exit 3), as any other bound.
    */
   timeLimitInUserCode: 'KC219',
+  /**
+   * A `--model` module failed: it threw while loading, did not finish loading in time, ended the
+   * process, exports no `Model` nor factory, or its factory threw or returned no `Model`.
+   */
+  badModel: 'KC220',
 } as const;
 
 export type ToolErrorCode = (typeof ToolErrorCode)[keyof typeof ToolErrorCode];

@@ -8,7 +8,7 @@
  * never folded. What is routine the model says (`StepDescription.routine`, `routineKind`).
  */
 import type { ActionLabel, Model, StepDescription, Trace } from '../checker/index.js';
-import { faultTest } from '../checker/index.js';
+import { describeStepOf, faultTest } from '../checker/index.js';
 import { plain, type Palette } from './colors.js';
 import { diffStates, formatChange, renderValue, type Change } from './diff.js';
 import { formatTime, formatDuration } from '../checker/duration.js';
@@ -55,15 +55,13 @@ export function actionText(action: ActionLabel): string {
 
 /** The description of a step, falling back to the action's name and parameter when the model gives none. */
 export function describe<S>(model: Model<S>, before: S, action: ActionLabel, after: S): StepDescription {
-  if (model.describeStep) return model.describeStep(before, action, after);
-  return { actor: model.name, summary: actionText(action) };
+  return describeStepOf(model, before, action, after) ?? { actor: model.name, summary: actionText(action) };
 }
 
 /** A step as one label of a graph's edge: `rm-1: prepares and sends Prepared`. */
 export function stepLabel<S>(model: Model<S>, before: S, action: ActionLabel, after: S): string {
-  if (!model.describeStep) return actionText(action);
-  const d = model.describeStep(before, action, after);
-  return `${d.actor}: ${d.summary}`;
+  const d = describeStepOf(model, before, action, after);
+  return d === undefined ? actionText(action) : `${d.actor}: ${d.summary}`;
 }
 
 /** Describes every step of `trace` with its absolute time and its state changes. */

@@ -33,6 +33,7 @@ const quote = (a: string): string => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.rep
 /** `kubecheck explore` with the options that name the model, so a path can be reopened. */
 export function reopenCommand(opts: ExploreOptions): string {
   const args = ['kubecheck', 'explore'];
+  if (opts.model !== undefined) args.push('--model', opts.model);
   if (opts.scenario !== undefined) args.push('--scenario', opts.scenario);
   for (const c of configPaths(opts)) args.push('--config', c);
   for (const [k, v] of Object.entries(opts.set ?? {})) args.push('--set', `${k}=${v}`);

@@ -3,7 +3,9 @@
  * fairness `check --liveness` assumes) and parameters with defaults and Kubernetes names.
  */
 import { extensionProperties } from '../../model/index.js';
+import { fail, ToolErrorCode } from '../../reports/errors.js';
 import { loadExtensions } from '../extensions.js';
+import { loadModelModule, modelParameters, modelSubject } from '../userModel.js';
 import { allSubjects, extensionCatalogue } from '../subjects.js';
 import type { Subject } from '../subjects.js';
 import { stdoutPalette } from '../terminal.js';
@@ -13,6 +15,10 @@ export interface ListOptions {
   readonly color?: boolean;
   /** Modules of your own controllers: their properties are listed with the Kubernetes model's. */
   readonly extension?: readonly string[];
+  /** A user's own model: its catalogue alone is listed. */
+  readonly model?: string;
+  /** With `model`: its factory's parameters. */
+  readonly set?: Record<string, string>;
 }
 
 function table(rows: readonly (readonly string[])[]): string[] {
@@ -32,8 +38,16 @@ async function withExtensions(subjects: readonly Subject[], paths: readonly stri
   return subjects.map((s) => (s !== k8s ? s : { ...s, properties: [...s.properties, ...own.properties], liveness: [...(s.liveness ?? []), ...liveness] }));
 }
 
+/** The subject of `--model`, alone (KC200 beside --extension, which adds to the Kubernetes model). */
+async function modelOnly(opts: ListOptions): Promise<readonly Subject[]> {
+  if ((opts.extension ?? []).length > 0) fail(ToolErrorCode.badOption, `--model ${opts.model} is listed in place of the Kubernetes scenarios: --extension does not apply to it`);
+  const loaded = await loadModelModule(opts.model!);
+  return [await modelSubject(loaded, modelParameters(loaded, opts.set))];
+}
+
 export async function runList(what: string | undefined, opts: ListOptions): Promise<number> {
-  const subjects = await withExtensions(await allSubjects(), opts.extension ?? []);
+  if (opts.model === undefined && opts.set !== undefined) fail(ToolErrorCode.badOption, 'list --set gives the parameters of a --model; the scenarios\' parameters and defaults are listed without it');
+  const subjects = opts.model !== undefined ? await modelOnly(opts) : await withExtensions(await allSubjects(), opts.extension ?? []);
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(subjects.map((s) => ({ subject: s.name, scenarios: s.scenarios, properties: s.properties, liveness: s.liveness ?? [], parameters: s.parameters() })), null, 2)}\n`);
     return 0;
@@ -42,7 +56,7 @@ export async function runList(what: string | undefined, opts: ListOptions): Prom
   const out: string[] = [];
   const show = (section: string): boolean => what === undefined || what === section;
   for (const s of subjects) {
-    const title = s.name === 'kubernetes' ? '' : ` (example: ${s.name})`;
+    const title = s.name === 'kubernetes' ? '' : s.name === 'model' ? ` (model: ${s.scenarios[0].name})` : ` (example: ${s.name})`;
     if (show('scenarios')) out.push(c.bold(`Scenarios${title}`), ...table(s.scenarios.map((x) => [x.name, x.description])), '');
     if (show('properties')) {
       out.push(c.bold(`Properties${title}`), ...table(s.properties.map((p) => [p.id, p.kind, p.description, p.source ?? ''])), '');

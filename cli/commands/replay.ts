@@ -14,7 +14,10 @@ import { parseItf } from '../../reports/itf.js';
 import { checkTraceMeta, configDifference, replayItf, valueAt } from '../../reports/replay.js';
 import { formatTimeline, timelineSteps } from '../../reports/timeline.js';
 import { readTraceText, refuseForbiddenKeys } from '../input.js';
-import { resolveFromOptions, resolveWithExtensionPaths, subjectOf, type ConfigOptions } from '../subjects.js';
+import type { ParsedItf } from '../../reports/itf.js';
+import type { ClusterExtension } from '../../model/index.js';
+import { allSubjects, resolveFromOptions, resolveWithExtensionPaths, subjectOf, type ConfigOptions, type Resolved } from '../subjects.js';
+import { loadModelModule, modelParameters, modelSubject } from '../userModel.js';
 import { stdoutPalette } from '../terminal.js';
 
 export interface ReplayOptions extends ConfigOptions {
@@ -25,11 +28,10 @@ export interface ReplayOptions extends ConfigOptions {
   readonly unfold?: boolean;
 }
 
-export async function runReplay(file: string, opts: ReplayOptions): Promise<number> {
-  const itf = parseItf(readTraceText(file));
-  const meta = itf.meta;
-  checkTraceMeta(meta, file);
-  const saved = typeof meta.scenario === 'string' ? meta.scenario : undefined;
+type Rebuilt = { readonly rebuilt: Resolved; readonly extensions: readonly ClusterExtension[]; readonly scenario: string };
+
+/** The scenario's model the trace's `#meta` names, with its saved config (and the options', which must agree). */
+async function scenarioOfTrace(file: string, meta: ParsedItf['meta'], saved: string | undefined, opts: ReplayOptions): Promise<Rebuilt> {
   if (saved === undefined && opts.scenario === undefined) {
     fail(ToolErrorCode.traceMismatch, `${file} names no scenario in its #meta (it was not written by kubecheck); give --scenario to replay it anyway`);
   }
@@ -37,6 +39,10 @@ export async function runReplay(file: string, opts: ReplayOptions): Promise<numb
     fail(ToolErrorCode.traceMismatch, `${file} was made for scenario "${saved}", not "${opts.scenario}"`);
   }
   const scenario = (opts.scenario ?? saved)!;
+  const known = (await allSubjects()).some((s) => s.scenarios.some((x) => x.name === scenario));
+  if (!known && opts.scenario === undefined) {
+    fail(ToolErrorCode.traceMismatch, `${file} was made for "${inputText(scenario)}", which is not one of kubecheck's scenarios; a trace of your own model replays with --model FILE`);
+  }
   const { subject } = await subjectOf(scenario);
   const unsafe = meta.allowUnsafeConfig === true || opts.allowUnsafeConfig === true;
   refuseForbiddenKeys(meta.config, `${file}: #meta.config`, { parameterKeys: true });
@@ -50,6 +56,55 @@ export async function runReplay(file: string, opts: ReplayOptions): Promise<numb
       fail(ToolErrorCode.traceMismatch, `${file} was made for another config: ${diff} is ${show(rebuilt.config)} in the trace, ${show(asked.config)} here`);
     }
   }
+  return { rebuilt, extensions, scenario };
+}
+
+/**
+ * The user's model (`replay --model FILE`) built with the parameters the trace's `#meta` saved
+ * (and the `--set` pairs given, which must agree); a trace of a scenario or of another model is
+ * refused (KC204).
+ */
+async function modelOfTrace(file: string, meta: ParsedItf['meta'], saved: string | undefined, opts: ReplayOptions): Promise<Rebuilt> {
+  const clash = opts.scenario !== undefined ? '--scenario' : opts.config !== undefined ? '--config' : (opts.extension ?? []).length > 0 ? '--extension' : undefined;
+  if (clash !== undefined) fail(ToolErrorCode.badOption, `--model ${opts.model} is replayed in place of a Kubernetes scenario: ${clash} does not apply to it`);
+  const config = meta.config ?? {};
+  const params = typeof config === 'object' && config !== null && !Array.isArray(config) && Object.values(config).every((v) => typeof v === 'string') ? (config as Record<string, string>) : undefined;
+  const builtIn = saved !== undefined && (await allSubjects()).some((s) => s.scenarios.some((x) => x.name === saved));
+  if (params === undefined || builtIn) {
+    fail(ToolErrorCode.traceMismatch, `${file} was made for ${saved === undefined ? 'another model' : `scenario "${inputText(saved)}"`}, not with --model (its #meta.config is ${builtIn ? 'a scenario\'s config' : 'not the parameters of a model'}); replay it without --model`);
+  }
+  refuseForbiddenKeys(params, `${file}: #meta.config`, { parameterKeys: true });
+  const loaded = await loadModelModule(opts.model!);
+  if (typeof loaded.exported !== 'function' && Object.keys(params).length > 0) {
+    fail(ToolErrorCode.traceMismatch, `${file} was made with the parameters ${JSON.stringify(params)}, but model ${opts.model} exports a Model, not a factory, and takes none`);
+  }
+  if (opts.set !== undefined) {
+    const asked = modelParameters(loaded, opts.set);
+    const diff = configDifference(params, asked);
+    if (diff !== undefined) {
+      const show = (v: unknown): string => JSON.stringify(valueAt(v, diff)) ?? 'unset';
+      fail(ToolErrorCode.traceMismatch, `${file} was made with other parameters: ${diff} is ${show(params)} in the trace, ${show(asked)} here`);
+    }
+  }
+  // A module that declares its parameters gets their defaults for what the trace does not say (a trace of another model says none).
+  const foreignKey = Object.keys(params).find((k) => loaded.parameters !== undefined && !loaded.parameters.some((p) => p.key === k));
+  if (foreignKey !== undefined) fail(ToolErrorCode.traceMismatch, `${file} was made with the parameter "${inputText(foreignKey)}", which model ${opts.model} does not have`);
+  const defaults = Object.fromEntries((loaded.parameters ?? []).map((p) => [p.key, p.defaultValue]));
+  const subject = await modelSubject(loaded, typeof loaded.exported === 'function' ? { ...defaults, ...params } : params);
+  const name = subject.resolved.model.name;
+  const made = saved ?? (typeof meta.model === 'string' ? meta.model : undefined);
+  if (made !== undefined && made !== name) {
+    fail(ToolErrorCode.traceMismatch, `${file} was made for model "${inputText(made)}", not "${inputText(name)}" (the model of ${opts.model} with these parameters)`);
+  }
+  return { rebuilt: subject.resolved, extensions: [], scenario: name };
+}
+
+export async function runReplay(file: string, opts: ReplayOptions): Promise<number> {
+  const itf = parseItf(readTraceText(file));
+  const meta = itf.meta;
+  checkTraceMeta(meta, file);
+  const saved = typeof meta.scenario === 'string' ? meta.scenario : undefined;
+  const { rebuilt, extensions, scenario } = opts.model !== undefined ? await modelOfTrace(file, meta, saved, opts) : await scenarioOfTrace(file, meta, saved, opts);
   const known = new Set(rebuilt.model.actions.map((a) => a.name));
   const foreign = itf.labels.find((l) => !known.has(l.name));
   if (foreign !== undefined || (extensions.length === 0 && itf.states[0] !== undefined && 'extensions' in itf.states[0])) {

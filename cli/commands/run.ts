@@ -128,7 +128,7 @@ function checkRunOptions(command: 'check' | 'simulate', opts: RunOptions, model:
 
 /** What a search over worker processes does not do, refused in one line (KC016) before it starts, as TLC does. */
 function refuseOnCluster(opts: RunOptions, extended: boolean): void {
-  const why = opts.liveness ? '--liveness is decided on the whole graph in one process'
+  const why = opts.model !== undefined ? '--model: workers rebuild the model from a scenario\'s name and config' : opts.liveness ? '--liveness is decided on the whole graph in one process'
     : opts.dfs ? '--dfs: a distributed search is breadth-first'
       : opts.workers !== undefined && opts.workers > 1 ? '--workers: run one worker process per core instead'
         : extended ? '--extension: workers rebuild the model from its config, which holds no extension' : undefined;
@@ -217,7 +217,7 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
         ...(opts.timeLimit === undefined ? {} : { timeLimitSeconds: opts.timeLimit }),
         ...(opts.symmetry === undefined ? {} : { symmetry: opts.symmetry }),
         ...(opts.dfs ? { strategy: 'dfs' as const } : {}),
-        ...(opts.workers === undefined || opts.workers === 1 ? {} : { workers: opts.workers, modelFactory: modelFactoryOf(r.scenario, r.config) }),
+        ...(opts.workers === undefined || opts.workers === 1 ? {} : { workers: opts.workers, modelFactory: r.modelFactory ?? modelFactoryOf(r.scenario, r.config) }),
         ...(opts.maxMemory === undefined ? {} : { maxMemoryBytes: opts.maxMemory }),
         ...(opts.stopAtFirst ? { stopAtFirstViolation: true } : {}),
         onViolation,

@@ -48,6 +48,11 @@ function documentedSuites(): { name: string; code: string }[] {
     .map((code, i) => ({ name: `${file.replace(/\W/g, '-')}-${i}.test.ts`, code })));
 }
 
+/** The ```ts blocks of docs/checker.md, as written. */
+function checkerDocExamples(): string[] {
+  return [...readFileSync(join(ROOT, 'docs', 'checker.md'), 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+}
+
 describe('the packed package', () => {
   it('should install into a new project, run its command and a user\'s vitest suite with an extension', () => {
     const packed = execFileSync(npm, ['pack', '--silent', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
@@ -120,7 +125,34 @@ describe('the packed package', () => {
       "// @ts-expect-error a scenario name is a string",
       "kubernetesScenario(42);",
     ].join('\n'));
+    // Every TypeScript example of docs/checker.md (the checker for any system) type-checks as written
+    // against the installed package, each a module of its own.
+    const checkerDocs = checkerDocExamples();
+    expect(checkerDocs.length).toBeGreaterThanOrEqual(4);
+    checkerDocs.forEach((code, i) => writeFileSync(join(strict, `checker-doc-${i}.ts`), `${code}\nexport {};\n`));
     const typed = spawnSync(process.execPath, [tsc, '-p', '.', '--noEmit'], { cwd: strict, encoding: 'utf8', timeout: 90_000 });
     expect(typed.status, typed.stdout).toBe(0);
-  }, 200_000);
+
+    // A user's own model, the docs' DieHard module, run by the installed command with --model.
+    const jugs = checkerDocs.find((code) => code.startsWith('// jugs.ts'));
+    expect(jugs).toBeDefined();
+    writeFileSync(join(project, 'jugs.ts'), jugs!);
+    const run = (args: readonly string[]) => spawnSync(bin, args, { cwd: project, encoding: 'utf8', timeout: 90_000 });
+    const found = run(['check', '--model', './jugs.ts', '--out', 'out', '--json']);
+    expect(found.status, found.stderr).toBe(1);
+    const cx = JSON.parse(found.stdout) as { model: string; counterexample: { property: string; steps: number } };
+    expect([cx.model, cx.counterexample.property, cx.counterexample.steps]).toEqual(['die-hard(3,5)', 'not-four', 6]);
+    const replayed = run(['replay', '--model', './jugs.ts', 'out/not-four.itf.json', '--json']);
+    expect(replayed.status, replayed.stderr).toBe(1);
+    // Jugs of 3 and 6 gallons measure multiples of 3 only: 4 is never reached, in the 6 states
+    // (each jug empty, full or holding 3) of the whole space, on two threads and with liveness.
+    const whole = run(['check', '--model', './jugs.ts', '--set', 'big=6', '--json', '--workers', '2', '--liveness']);
+    expect(whole.status, whole.stderr).toBe(0);
+    expect((JSON.parse(whole.stdout) as { stats: { distinctStates: number } }).stats.distinctStates).toBe(6);
+    const dieHard = run(['check', '--model', './jugs.ts', '--property', 'not-four', '--dfs', '--json']);
+    expect(dieHard.status, dieHard.stderr).toBe(1);
+    const bad = run(['check', '--model', './jugs.ts', '--set', 'big=1']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^kubecheck: KC220: .*need 0 < small < big, got small=3 big=1\n$/);
+  }, 240_000);
 });
