@@ -9,6 +9,7 @@
 import type { JsonValue } from '../checker/model.js';
 import { failingNodes, possibleEvents } from './possible.js';
 import { NO_TOLERATION, type Tolerations } from './state.js';
+import { admitDefaultTolerations, compileTolerations, conditionTolerations, daemonSetTolerations, type PodToleration } from './tolerations.js';
 
 /** client-go leader election timing (kubernetes/client-go:tools/leaderelection/leaderelection.go). */
 export interface LeaderElectionConfig {
@@ -121,6 +122,12 @@ export interface ClusterConfig {
     readonly defaultNotReadyTolerationSeconds: number;
     /** `--default-unreachable-toleration-seconds` (300): the pods' tolerationSeconds by default. */
     readonly defaultUnreachableTolerationSeconds: number;
+    /**
+     * The DefaultTolerationSeconds admission plugin is on (the default; off with
+     * `--disable-admission-plugins=DefaultTolerationSeconds`): it gives a pod without its own
+     * not-ready (unreachable) NoExecute toleration one with the seconds above.
+     */
+    readonly defaultTolerationSecondsAdmission: boolean;
   };
   readonly cluster: {
     readonly nodes: number;
@@ -277,6 +284,13 @@ export interface WorkloadConfig {
    * (null: admission's default). A DaemonSet's are always `forever`: its controller adds them.
    */
   readonly tolerations: { readonly unreachable: TolerationSetting; readonly notReady: TolerationSetting };
+  /**
+   * The pod template's tolerations as Kubernetes writes them (`spec.template.spec.tolerations`,
+   * a list in a config file's `tolerations`), in place of the shorthand above (then both null):
+   * matched as Kubernetes matches them against every taint of the model, after the DaemonSet
+   * controller's and admission's own (`model/tolerations.ts`).
+   */
+  readonly templateTolerations?: readonly PodToleration[];
   /** `spec.template.spec.nodeName` as a node index (pods created bound there), or -1. */
   readonly nodeName: number;
   /**
@@ -379,18 +393,20 @@ export function leaseRenewInterval(config: ClusterConfig): number {
  */
 export function tolerationOf(config: ClusterConfig, workload: string): Tolerations {
   const w = config.cluster.workloads.find((x) => x.name === workload);
-  // The DaemonSet controller adds unreachable and not-ready NoExecute tolerations without seconds
-  // (pkg/controller/daemon/util: AddOrUpdateDaemonPodTolerations), replacing the template's.
   if (w === undefined) throw new Error(`tolerationOf: no workload named ${workload}`);
-  if (w.kind === 'DaemonSet') return { unreachable: null, notReady: null };
+  const api = config.kubeApiserver;
+  const admit = (list: readonly PodToleration[]): readonly PodToleration[] =>
+    api.defaultTolerationSecondsAdmission ? admitDefaultTolerations(list, api.defaultNotReadyTolerationSeconds, api.defaultUnreachableTolerationSeconds) : list;
+  // The DaemonSet controller adds unreachable and not-ready NoExecute tolerations without seconds
+  // (pkg/controller/daemon/util: AddOrUpdateDaemonPodTolerations), replacing the template's
+  // that match them, before admission sees the pod.
+  if (w.kind === 'DaemonSet') return compileTolerations(admit(daemonSetTolerations(w.templateTolerations ?? [])));
+  if (w.templateTolerations !== undefined) return compileTolerations(admit(w.templateTolerations));
   const effective = (v: TolerationSetting, fallback: number): number | null => {
-    if (v === null) return fallback;
+    if (v === null) return api.defaultTolerationSecondsAdmission ? fallback : NO_TOLERATION;
     if (v === 'forever') return null;
     if (v === 'none') return NO_TOLERATION;
     return v;
   };
-  return {
-    unreachable: effective(w.tolerations.unreachable, config.kubeApiserver.defaultUnreachableTolerationSeconds),
-    notReady: effective(w.tolerations.notReady, config.kubeApiserver.defaultNotReadyTolerationSeconds),
-  };
+  return conditionTolerations(effective(w.tolerations.unreachable, api.defaultUnreachableTolerationSeconds), effective(w.tolerations.notReady, api.defaultNotReadyTolerationSeconds));
 }

@@ -107,7 +107,7 @@ export interface Ctx {
 export function makeCtx(config: ClusterConfig, extensions: readonly ExtensionCauses[] = [], options: { readonly reductions?: boolean } = {}): Ctx {
   const possible = possibleEvents(config, extensions);
   const workloads: WorkloadCtx[] = config.cluster.workloads.map((w) => ({ kind: w.kind, name: w.name, replicas: w.replicas, toleration: tolerationOf(config, w.name), pinnedNode: w.nodeName }));
-  const finite = workloads.flatMap((w) => [w.toleration.unreachable, w.toleration.notReady]).filter((t): t is number => t !== null);
+  const finite = workloads.flatMap((w) => [w.toleration.unreachable, w.toleration.notReady, w.toleration.outOfService]).filter((t): t is number => t !== null);
   const maxTol = Math.max(0, ...finite);
   const kcm = config.kubeControllerManager;
   const grace = kcm.nodeMonitorGracePeriod;

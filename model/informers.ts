@@ -41,7 +41,7 @@
  */
 import type { StepDescription } from '../checker/model.js';
 import { clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { apiReachable, KCM, quorum, SCHED, type ClusterState, type Expectation, type Informer, type NodeObject, type PodObject } from './state.js';
+import { apiReachable, KCM, quorum, SCHED, type ClusterState, type Expectation, type Informer, type NodeObject, type PodObject, type Tolerations } from './state.js';
 
 /** Informer caches are modelled. */
 export const informersOn = (ctx: Ctx): boolean => ctx.config.informers.watchLag > 0;
@@ -197,11 +197,15 @@ function heldIn(values: readonly unknown[], name: string, used: Set<number>): vo
 
 const uidOf = (p: PodObject): number => p.uid ?? 0;
 
+function sameTolerations(a: Tolerations, b: Tolerations): boolean {
+  return a === b || (a.unreachable === b.unreachable && a.notReady === b.notReady && a.outOfService === b.outOfService && a.noSchedule.join() === b.noSchedule.join());
+}
+
 function samePod(a: PodObject, b: PodObject): boolean {
   if (a === b) return true;
   return (
     a.name === b.name && uidOf(a) === uidOf(b) && a.nodeName === b.nodeName && a.deletion === b.deletion && a.workload === b.workload &&
-    a.replacement === b.replacement && a.tolerations.unreachable === b.tolerations.unreachable && a.tolerations.notReady === b.tolerations.notReady
+    a.replacement === b.replacement && sameTolerations(a.tolerations, b.tolerations)
   );
 }
 

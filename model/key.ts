@@ -20,6 +20,13 @@ const TAINT_BIT: Record<Taint, number> = {
   'unschedulable:NoSchedule': 32,
 };
 
+/** A pod's tolerated NoSchedule taints as one number. */
+function noScheduleBits(taints: readonly Taint[]): number {
+  let bits = 0;
+  for (let i = 0; i < taints.length; i++) bits |= TAINT_BIT[taints[i]];
+  return bits;
+}
+
 // Node and pod objects are shared by the many states a tick or another component's step leads
 // to: their keys are memoised by identity.
 const nodeObjectKeys = new WeakMap<NodeObject, string>();
@@ -59,7 +66,7 @@ function podAttrKey(p: PodObject): string {
   let key = podAttrKeys.get(p);
   if (key === undefined) {
     const t = p.tolerations;
-    key = `${p.workload}=${p.deletion === null ? '-' : DEL[p.deletion]}${t.unreachable ?? 'f'}:${t.notReady ?? 'f'}${p.replacement ? 'R' : ''}`;
+    key = `${p.workload}=${p.deletion === null ? '-' : DEL[p.deletion]}${t.unreachable ?? 'f'}:${t.notReady ?? 'f'}:${t.outOfService ?? 'f'}:${noScheduleBits(t.noSchedule)}${p.replacement ? 'R' : ''}`;
     podAttrKeys.set(p, key);
   }
   return key;
@@ -273,6 +280,8 @@ export function writePodAttributes(w: KeyBuffer, p: PodObject): void {
   w.num(p.deletion === null ? 0 : DELETION_CODE[p.deletion]);
   w.num(p.tolerations.unreachable ?? ABSENT);
   w.num(p.tolerations.notReady ?? ABSENT);
+  w.num(p.tolerations.outOfService ?? ABSENT);
+  w.num(noScheduleBits(p.tolerations.noSchedule));
   w.flag(p.replacement);
 }
 

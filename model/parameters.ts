@@ -9,6 +9,7 @@
  */
 import type { ClusterConfig, CustomObjectConfig, FaultStep, Outage, TolerationSetting, WorkloadConfig } from './config.js';
 import { formatDuration } from './duration.js';
+import { writtenToleration } from './tolerations.js';
 
 /** What the resolved config holds for each kind of parameter (its field of `ClusterConfig`). */
 export interface ParameterValues {
@@ -199,6 +200,7 @@ const DECLARATIONS = [
   ...le('kubeScheduler', 'kube-scheduler'),
   { key: 'kubeApiserver.defaultNotReadyTolerationSeconds', kubernetesName: '--default-not-ready-toleration-seconds', flag: '--default-not-ready-toleration-seconds', component: 'kube-apiserver', type: 'integer', unit: 'seconds', default: 300, max: null, bounds: NOT_NEGATIVE, description: 'tolerationSeconds the DefaultTolerationSeconds admission adds for not-ready:NoExecute (a node whose kubelet posts Ready=False)' },
   { key: 'kubeApiserver.defaultUnreachableTolerationSeconds', kubernetesName: '--default-unreachable-toleration-seconds', flag: '--default-unreachable-toleration-seconds', component: 'kube-apiserver', type: 'integer', unit: 'seconds', default: 300, max: null, bounds: NOT_NEGATIVE, description: 'tolerationSeconds the DefaultTolerationSeconds admission adds for unreachable:NoExecute' },
+  { key: 'kubeApiserver.defaultTolerationSecondsAdmission', kubernetesName: 'DefaultTolerationSeconds', component: 'kube-apiserver', type: 'boolean', default: true, description: 'the DefaultTolerationSeconds admission plugin is on (false: --disable-admission-plugins=DefaultTolerationSeconds): a pod whose tolerations have none with key not-ready (unreachable) or empty and effect NoExecute or empty gets an Exists NoExecute one with the seconds above' },
   { key: 'cluster.nodes', kubernetesName: '', component: 'cluster', type: 'integer', unit: 'count', default: 3, max: MAX_COUNT, bounds: AT_LEAST_ONE, description: 'worker nodes' },
   { key: 'cluster.newNodes', kubernetesName: '', component: 'cluster', type: 'integer', unit: 'count', default: 0, max: MAX_COUNT, bounds: { min: 0, atMost: 'cluster.nodes', rule: 'shape' }, description: 'the last N nodes are new: their Node objects exist without status (made by a provisioner, or for a kubelet run with --register-node=false) and their kubelets start at any instant, or never' },
   { key: 'cluster.zones', kubernetesName: '', component: 'cluster', type: 'integer', unit: 'count', default: 1, max: MAX_COUNT, bounds: { min: 1, atMost: 'cluster.nodes', rule: 'shape' }, description: 'zones (topology.kubernetes.io/zone); node i is in zone i mod zones' },
@@ -291,13 +293,15 @@ function writtenWorkload(w: WorkloadConfig): Record<string, unknown> {
     ...(w.terminationGracePeriodSeconds === undefined ? {} : { terminationGracePeriodSeconds: w.terminationGracePeriodSeconds }),
     ...(w.podManagementPolicy === undefined ? {} : { podManagementPolicy: w.podManagementPolicy }),
   };
-  if (w.kind === 'DaemonSet') return { kind: w.kind, name: w.name, ...grace };
+  const list = w.templateTolerations === undefined ? {} : { tolerations: w.templateTolerations.map(writtenToleration) };
+  if (w.kind === 'DaemonSet') return { kind: w.kind, name: w.name, ...list, ...grace };
   const tol = (t: TolerationSetting): unknown => (t === null ? 'default' : t);
   return {
     kind: w.kind,
     name: w.name,
     replicas: w.replicas,
     tolerations: { unreachable: tol(w.tolerations.unreachable), notReady: tol(w.tolerations.notReady) },
+    ...list,
     nodeName: w.nodeName < 0 ? 'none' : `node-${w.nodeName + 1}`,
     ...grace,
   };

@@ -10,6 +10,7 @@ import { ModelErrorCode, modelError } from './errors.js';
 import { refuseOversizedConfig, refuseOversizedInput } from './limits.js';
 import { parameterSpec, parameterSpecs, parameterValue, writtenValue, type ParameterSpec, type ParameterValue } from './parameters.js';
 import { scenarioOverrides, scenarios } from './scenarios.js';
+import { parseToleration as parseKubernetesToleration } from './tolerations.js';
 import { validateConfig } from './validate.js';
 
 export interface ResolveInput {
@@ -292,11 +293,14 @@ function parseWorkloads(key: string, raw: unknown): WorkloadConfig[] | null {
     const kind = o.kind as WorkloadKind;
     if (typeof o.name !== 'string') modelError(ModelErrorCode.invalidValue, `${at}.name: expected the workload's name, got ${quoted(o.name)}`);
     const daemon = kind === 'DaemonSet';
-    if (daemon && (o.replicas !== undefined || o.tolerations !== undefined || (o.nodeName !== undefined && o.nodeName !== 'none'))) {
-      modelError(ModelErrorCode.invalidValue, `${at}: a DaemonSet runs one pod on each node and its controller makes the pods tolerate unreachable and not-ready forever; give it no replicas, tolerations or nodeName`);
+    const list = Array.isArray(o.tolerations)
+      ? o.tolerations.map((t: unknown, j) => parseKubernetesToleration(t, (field, problem) => modelError(ModelErrorCode.invalidValue, `${at}.tolerations[${j}]${field}: ${problem}`)))
+      : undefined;
+    if (daemon && (o.replicas !== undefined || (o.tolerations !== undefined && list === undefined) || (o.nodeName !== undefined && o.nodeName !== 'none'))) {
+      modelError(ModelErrorCode.invalidValue, `${at}: a DaemonSet runs one pod on each node and its controller makes the pods tolerate unreachable and not-ready forever; give it no replicas, shorthand tolerations or nodeName (a Kubernetes toleration list is read)`);
     }
-    const tol: unknown = o.tolerations ?? {};
-    if (tol === null || typeof tol !== 'object' || Array.isArray(tol)) modelError(ModelErrorCode.invalidValue, `${at}.tolerations: expected { unreachable, notReady }, got ${quoted(tol)}`);
+    const tol: unknown = list === undefined ? (o.tolerations ?? {}) : {};
+    if (tol === null || typeof tol !== 'object' || Array.isArray(tol)) modelError(ModelErrorCode.invalidValue, `${at}.tolerations: expected { unreachable, notReady } or a list of Kubernetes tolerations, got ${quoted(tol)}`);
     const t = tol as Record<string, unknown>;
     for (const k of Object.keys(t)) if (k !== 'unreachable' && k !== 'notReady') modelError(ModelErrorCode.unknownParameter, `unknown parameter "${at}.tolerations.${k}" (config file); tolerations has unreachable, notReady`);
     const node = parseNode(`${at}.nodeName`, o.nodeName ?? 'none');
@@ -312,6 +316,7 @@ function parseWorkloads(key: string, raw: unknown): WorkloadConfig[] | null {
       replicas: daemon ? 0 : o.replicas === undefined ? 1 : parseInteger(`${at}.replicas`, o.replicas),
       tolerations: { unreachable: parseToleration(`${at}.tolerations.unreachable`, t.unreachable), notReady: parseToleration(`${at}.tolerations.notReady`, t.notReady) },
       nodeName: node,
+      ...(list === undefined ? {} : { templateTolerations: list }),
       ...(grace === undefined ? {} : { terminationGracePeriodSeconds: grace }),
       ...(policy === 'Parallel' || policy === 'OrderedReady' ? { podManagementPolicy: policy } : {}),
     };

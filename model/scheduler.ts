@@ -2,8 +2,8 @@
  * kube-scheduler (leader-elected): binds the first Pending pod to a feasible node, the choice
  * among feasible nodes being nondeterministic. Filters: the Node object exists, capacity
  * (`maxPods`, counting every pod bound there, Terminating ones included), and every NoSchedule
- * or NoExecute taint is tolerated (pods tolerate only the unreachable/not-ready NoExecute taints
- * that admission added). The bind is `pods/binding`, a compare-and-swap on an empty nodeName and
+ * or NoExecute taint is tolerated by the pod's tolerations as Kubernetes matches them
+ * (TaintToleration; NodeUnschedulable is the unschedulable taint's toleration). The bind is `pods/binding`, a compare-and-swap on an empty nodeName and
  * no deletionTimestamp (pkg/registry/core/pod/storage/storage.go), so a pod is bound at most once.
  *
  * Two steps, as in the source: the scheduling cycle picks a node and assumes the pod there in
@@ -19,16 +19,14 @@
  */
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { schedulerAwait, schedulerView, schedulerWaiting } from './informers.js';
-import { trailingNumber, apiWith, candidateWith, podWith, stateWith, withCandidate, byShape, acting, candidateName, canWrite, nodeIndex, nodeName, SCHED, type ClusterState, type NodeObject, type PodObject, type Taint } from './state.js';
-
-const TOLERATED: readonly Taint[] = ['unreachable:NoExecute', 'not-ready:NoExecute'];
-const untolerated = (t: Taint): boolean => !TOLERATED.includes(t);
+import { trailingNumber, apiWith, candidateWith, podWith, stateWith, withCandidate, byShape, acting, candidateName, canWrite, nodeIndex, nodeName, SCHED, type ClusterState, type NodeObject, type PodObject } from './state.js';
+import { untoleratedTaint } from './tolerations.js';
 
 /** Whether pod p may be placed on node n (the scheduler's filters). */
-export function feasible(ctx: Ctx, s: ClusterState, _p: PodObject, n: number): boolean {
+export function feasible(ctx: Ctx, s: ClusterState, p: PodObject, n: number): boolean {
   const node: NodeObject | null = s.api.nodes[n];
   if (node === null) return false;
-  if (node.taints.some(untolerated)) return false;
+  if (untoleratedTaint(p.tolerations, node.taints)) return false;
   let count = 0;
   for (let i = 0; i < s.api.pods.length; i++) if (s.api.pods[i].nodeName === n) count++;
   return count < ctx.config.cluster.maxPods;

@@ -53,7 +53,7 @@ export interface PodObject {
   readonly nodeName: number;
   /** Set when the pod is Terminating (graceful deletion asked, kubelet confirmation pending). */
   readonly deletion: Deletion | null;
-  /** Its `unreachable` and `not-ready` NoExecute tolerations, fixed at admission. */
+  /** What its tolerations, fixed at admission, mean for each taint of the model. */
   readonly tolerations: Tolerations;
   /** Created by a controller after the start (a replacement). */
   readonly replacement: boolean;
@@ -68,19 +68,22 @@ export interface PodObject {
 }
 
 /**
- * A pod's tolerationSeconds for the `node.kubernetes.io/unreachable:NoExecute` and
- * `node.kubernetes.io/not-ready:NoExecute` taints: seconds, or null for a toleration without
- * tolerationSeconds (tolerated forever, as DaemonSet pods are). A pod without a matching
- * toleration is evicted at once, as with 0 (taint_eviction.go `minTolerationTime`).
- */
-/**
- * A pod's NoExecute tolerationSeconds for the two condition taints: seconds; null tolerated
- * forever; {@link NO_TOLERATION} (negative) no toleration at all, so the taint is not tolerated
- * and the pod is deleted at once (DefaultTolerationSeconds disabled, `tolerations: none`).
+ * What a pod's tolerations (fixed at admission) mean for each taint of the model
+ * (`model/tolerations.ts` compiles them from the Kubernetes list). For the three NoExecute taints
+ * its tolerationSeconds: seconds; null tolerated forever (no tolerationSeconds, as DaemonSet pods
+ * have for unreachable and not-ready); {@link NO_TOLERATION} (negative) no toleration at all, so
+ * the taint is not tolerated and the pod is deleted at once (DefaultTolerationSeconds disabled,
+ * `tolerations: none`, or a toleration list without one for that taint).
  */
 export interface Tolerations {
+  /** `node.kubernetes.io/unreachable:NoExecute`. */
   readonly unreachable: number | null;
+  /** `node.kubernetes.io/not-ready:NoExecute`. */
   readonly notReady: number | null;
+  /** `node.kubernetes.io/out-of-service=nodeshutdown:NoExecute`. */
+  readonly outOfService: number | null;
+  /** The NoSchedule taints of the model it tolerates (in `TAINT_OBJECTS` order). */
+  readonly noSchedule: readonly Taint[];
 }
 
 /** The `Tolerations` value of a taint the pod has no toleration for. */

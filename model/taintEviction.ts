@@ -1,26 +1,27 @@
 /**
  * Taint eviction controller (kubernetes/kubernetes:pkg/controller/tainteviction/taint_eviction.go),
  * in the kube-controller-manager that believes it leads. For a pod on a node with NoExecute
- * taints: an untolerated taint (`out-of-service`, or a condition taint the pod has no toleration
- * for, also right after a swap from the other one) deletes it now; otherwise deletion is
- * scheduled at *its own observation time* + the pod's tolerationSeconds for the condition taint
- * (unreachable or not-ready; the taint's TimeAdded is not used); a toleration without seconds
- * never evicts, and removing the taints cancels a scheduled deletion; deleting the Node object does
+ * taints (unreachable, not-ready, out-of-service), matched against the pod's tolerations as
+ * Kubernetes matches them (`model/tolerations.ts`): a taint the pod does not tolerate (also right
+ * after a swap to one it does not) deletes it now; otherwise deletion is scheduled at *its own
+ * observation time* + the least tolerationSeconds of the tolerations used (the taint's TimeAdded
+ * is not used); tolerations without seconds (an `operator: Exists` one without key, say) never
+ * evict, and removing the taints cancels a scheduled deletion; deleting the Node object does
  * not (the deletion fires at its time). Deletion is graceful: the pod becomes Terminating
  * and stays so until its kubelet confirms. A new leader starts with no schedule, so a failover
  * restarts the countdown (issue #108268).
  */
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
+import { noExecuteToleration } from './tolerations.js';
 import { managerIndex, apiWith, candidateWith, ctrlWith, podWith, stateWith, withCandidate, byShape, acting, canWrite, hasTaint, KCM, podIndex, type ClusterState, type ControllerManagerLocal, type NodeObject, type PodObject } from './state.js';
 
 /**
- * The pod's tolerationSeconds for the condition NoExecute taint its node carries (the two are
- * mutually exclusive): seconds, null when tolerated forever, undefined when the node has neither.
+ * What the node's NoExecute taints mean for the pod (`noExecuteToleration`): undefined when it
+ * has none, NO_TOLERATION when one is not tolerated, null when all are tolerated forever, else
+ * the least tolerationSeconds of the tolerations used.
  */
 export function conditionToleration(p: PodObject, node: NodeObject | null): number | null | undefined {
-  if (hasTaint(node, 'unreachable:NoExecute')) return p.tolerations.unreachable;
-  if (hasTaint(node, 'not-ready:NoExecute')) return p.tolerations.notReady;
-  return undefined;
+  return node === null ? undefined : noExecuteToleration(p.tolerations, node.taints);
 }
 
 interface TecWork {
@@ -67,10 +68,9 @@ function computeTaintEvictionWork(s: ClusterState, evictions: ControllerManagerL
       continue;
     }
     const tol = conditionToleration(p, node);
-    if (hasTaint(node, 'out-of-service:NoExecute')) (evict ??= []).push(p.name);
-    // No toleration for the condition taint: not all taints tolerated, so processPodOnNode cancels
-    // any scheduled deletion and deletes the pod right away (a taint swap included).
-    else if (tol !== undefined && tol !== null && tol < 0) (evict ??= []).push(p.name);
+    // A NoExecute taint not tolerated (GetMatchingTolerations): processPodOnNode cancels any
+    // scheduled deletion and deletes the pod right away (a taint swap included).
+    if (tol !== undefined && tol !== null && tol < 0) (evict ??= []).push(p.name);
     else if (tol === undefined || tol === null) {
       // No condition taint, or tolerated forever: "cancelling any scheduled deletion".
       if (when !== undefined) (cancel ??= []).push(p.name);

@@ -185,6 +185,9 @@ export function validateConfig(c: ClusterConfig): void {
       const v = w.tolerations[t];
       if (typeof v === 'number') durations.push([`cluster.workloads[${i}] (${w.name}).tolerations.${t}`, v]);
     }
+    (w.templateTolerations ?? []).forEach((t, j) => {
+      if (t.tolerationSeconds !== null && t.tolerationSeconds > 0) durations.push([`cluster.workloads[${i}] (${w.name}).tolerations[${j}].tolerationSeconds`, t.tolerationSeconds]);
+    });
   });
   for (const prefix of ['kubeControllerManager', 'kubeScheduler'] as const) {
     for (const [k, v] of Object.entries(c[prefix].challengerLeaderElection)) if (v !== null) durations.push([`${prefix}.challengerLeaderElection.${k}`, v]);

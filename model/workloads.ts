@@ -32,8 +32,8 @@
  *   `<name>-<random>` abstracted), tolerating unreachable and not-ready NoExecute forever
  *   (`AddOrUpdateDaemonPodTolerations`), so taint eviction never removes it. The controller
  *   creates the pod of a node that should run one (`NodeShouldRunDaemonPod`: its Node object
- *   exists and carries no taint the pod does not tolerate: unreachable/not-ready NoSchedule and
- *   out-of-service are not tolerated, unschedulable is) and has no pod object of that name.
+ *   exists and carries no NoSchedule or NoExecute taint the pod's tolerations, the template's and
+ *   the controller's, do not tolerate) and has no pod object of that name.
  *   Abstracted: Kubernetes creates the pod with a node affinity and the scheduler binds it; here
  *   it is created bound to its node, which the scheduler's filters would pick alone. A
  *   Terminating pod does not count in Kubernetes and a new one (of another name) is created at
@@ -48,6 +48,8 @@
  * workload waits for a watch event about its pods. Without caches every controller reads the
  * API as it is, where expectations are always met.
  */
+import { castDraft } from 'immer';
+import { untoleratedTaint } from './tolerations.js';
 import { produce } from './immer.js';
 import { daemonPodName } from './config.js';
 import { API, clusterAction, type ClusterAction, type Ctx, type WorkloadCtx } from './context.js';
@@ -205,14 +207,11 @@ export function statefulSetNext(ctx: Ctx, s: ClusterState, c: number): (Stateful
   return undefined;
 }
 
-/** Taints a DaemonSet pod does not tolerate (NoSchedule and NoExecute; it tolerates unschedulable, unreachable and not-ready NoExecute). */
-const DAEMON_UNTOLERATED: readonly Taint[] = ['unreachable:NoSchedule', 'not-ready:NoSchedule', 'out-of-service:NoExecute'];
-
 /** The nodes that should run a pod of DaemonSet `w` and have no pod object of it. */
 export function daemonSetMissing(s: ClusterState, w: WorkloadCtx): number[] {
   const out: number[] = [];
   s.api.nodes.forEach((node, n) => {
-    if (node === null || DAEMON_UNTOLERATED.some((t) => node.taints.includes(t))) return;
+    if (node === null || untoleratedTaint(w.toleration, node.taints)) return;
     if (podIndex(s, daemonPodName(w.name, n)) < 0) out.push(n);
   });
   return out;
@@ -288,7 +287,7 @@ export function workloadActions(ctx: Ctx): ClusterAction[] {
         const next = produce(s, (d) => {
           const pods = d.api.pods.filter((q) => !(deleted.includes(q.name) && q.nodeName < 0));
           for (const q of pods) if (deleted.includes(q.name)) q.deletion = 'replicaset';
-          for (const name of w.create) pods.push(newPod(ctx, s, w.workload, name));
+          for (const name of w.create) pods.push(castDraft(newPod(ctx, s, w.workload, name)));
           d.api.pods = pods.sort(byName);
         });
         return expect(scaleObserved(next, w.workload), c, w.workload.name, w.create.length, deleted.length);

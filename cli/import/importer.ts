@@ -17,6 +17,7 @@ import { KubecheckError } from '../../checker/index.js';
 import { formatDuration, parseDuration } from '../../model/index.js';
 import { MAX_COUNT, parameterSpecs, type ParameterSpec } from '../../model/parameters.js';
 import { MAX_OBJECTS } from '../../model/resolve.js';
+import { parseToleration, writtenToleration, type PodToleration } from '../../model/tolerations.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import { refuseForbiddenKey } from '../input.js';
 import { type Component, type Flag, type FlagLine, parseFlags } from './flags.js';
@@ -88,8 +89,6 @@ class Collector {
   readonly lines = new Map<string, number>();
   /** Origins of the fields of `cluster.workloads` items (`cluster.workloads.0.replicas`). */
   readonly fieldOrigins = new Map<string, string>();
-  /** Where DefaultTolerationSeconds was turned off, if it was. */
-  noDefaultTolerations: string | undefined;
   scenario: string | undefined;
   /** The nodes of kind `Cluster` configs, used where no Node objects are given. */
   readonly kindNodes: NodeInput[] = [];
@@ -338,7 +337,7 @@ function flags(c: Collector, file: string, line: FlagLine): void {
     } else if (f.name === 'leader-elect' && (comp === 'kube-controller-manager' || comp === 'kube-scheduler')) {
       leaderElect(c, file, field, boolean(file, field, f.value), comp);
     } else if (comp === 'kube-apiserver' && f.name === 'disable-admission-plugins' && (f.value ?? '').split(',').map((p) => p.trim()).includes('DefaultTolerationSeconds')) {
-      c.noDefaultTolerations = `${file}: ${field}`;
+      c.set('kubeApiserver.defaultTolerationSecondsAdmission', false, `${file}: ${field}`);
       c.notes.push(`${file}: ${field} turns off DefaultTolerationSeconds: pods without their own not-ready/unreachable tolerations are evicted as soon as their node is tainted`);
     } else {
       c.skip(`${file}: ${field}${comp === undefined ? '' : ` (${comp})`}`);
@@ -1069,45 +1068,15 @@ function placeNodes(c: Collector, nodes: readonly NodeInput[], what = `${nodes.l
 
 // ---- workloads ------------------------------------------------------------------------------
 
-type Taint = 'unreachable' | 'notReady';
-const TAINT_KEYS: Readonly<Record<string, Taint>> = { 'node.kubernetes.io/unreachable': 'unreachable', 'node.kubernetes.io/not-ready': 'notReady' };
-
 /**
- * The NoExecute tolerationSeconds a pod template has for the unreachable and not-ready taints:
- * seconds, `forever` (tolerations without tolerationSeconds), or undefined (none: admission adds
- * the default). As taint_eviction.go's getMinTolerationTime: the least tolerationSeconds among
- * the matching tolerations, ≤ 0 meaning at once; only tolerations without seconds: forever.
+ * A pod template's tolerations in full, as Kubernetes writes them (refused as the API refuses
+ * them); the model matches them against its taints as Kubernetes does (`model/tolerations.ts`).
  */
-function tolerations(c: Collector, w: WorkloadInput, list: unknown): Record<Taint, number | 'forever' | undefined> {
-  const out: Record<Taint, number | 'forever' | undefined> = { unreachable: undefined, notReady: undefined };
-  if (list === undefined || list === null) return out;
+function tolerations(w: WorkloadInput, list: unknown): PodToleration[] | undefined {
+  if (list === undefined || list === null) return undefined;
   const field = `${w.label}: spec.template.spec.tolerations`;
   if (!Array.isArray(list)) bad(w.file, field, 'expected a list');
-  const others: string[] = [];
-  (list as unknown[]).forEach((t, i) => {
-    if (!isObj(t)) bad(w.file, `${field}[${i}]`, `expected a toleration (key, operator, effect, tolerationSeconds), got ${show(t)}`);
-    const key = t.key === undefined || t.key === null ? '' : String(t.key);
-    const operator = t.operator === undefined ? 'Equal' : String(t.operator);
-    const effect = t.effect === undefined || t.effect === null ? '' : String(t.effect);
-    if (operator !== 'Equal' && operator !== 'Exists') bad(w.file, `${field}[${i}].operator`, `expected Exists or Equal, got ${show(t.operator)}`);
-    const matches: Taint[] = key === '' ? (operator === 'Exists' ? ['unreachable', 'notReady'] : []) : Object.hasOwn(TAINT_KEYS, key) ? [TAINT_KEYS[key]] : [];
-    const valueMatches = operator === 'Exists' || t.value === undefined || t.value === '';
-    if (matches.length === 0 || !valueMatches || (effect !== '' && effect !== 'NoExecute')) {
-      others.push(`${key || '*'}${effect ? `:${effect}` : ''}`);
-      return;
-    }
-    const seconds = t.tolerationSeconds === undefined || t.tolerationSeconds === null ? undefined : integer(w.file, `${field}[${i}].tolerationSeconds`, t.tolerationSeconds, -Number.MAX_SAFE_INTEGER);
-    for (const m of matches) {
-      const prior = out[m];
-      if (seconds === undefined) out[m] = prior ?? 'forever';
-      else {
-        const s = Math.max(0, seconds);
-        out[m] = prior === undefined || prior === 'forever' ? s : Math.min(prior, s);
-      }
-    }
-  });
-  if (others.length > 0) c.skip(`${w.file}: ${w.label}: tolerations of other taints (${[...new Set(others)].join(', ')})`);
-  return out;
+  return (list as unknown[]).map((t, i) => parseToleration(t, (f, problem) => bad(w.file, `${field}[${i}]${f}`, problem)));
 }
 
 /** spec fields that are part of what the model takes (or of no consequence to it). */
@@ -1175,31 +1144,14 @@ function workload(c: Collector, w: WorkloadInput, index: number, nodeIndex: Read
     item.terminationGracePeriodSeconds = integer(w.file, `${w.label}: spec.template.spec.terminationGracePeriodSeconds`, pod.terminationGracePeriodSeconds);
     c.fieldOrigins.set(at('terminationGracePeriodSeconds'), origin('spec.template.spec.terminationGracePeriodSeconds'));
   }
-  const tol = tolerations(c, w, pod.tolerations);
+  const tol = tolerations(w, pod.tolerations);
+  if (tol !== undefined && tol.length > 0) {
+    item.tolerations = tol.map(writtenToleration);
+    c.fieldOrigins.set(at('tolerations'), origin('spec.template.spec.tolerations'));
+  }
   if (kind === 'DaemonSet') {
-    if (tol.unreachable !== undefined || tol.notReady !== undefined) {
-      c.notes.push(`${w.label}: its unreachable/not-ready NoExecute tolerations are replaced by the DaemonSet controller's, without tolerationSeconds (forever)`);
-    }
     if (pod.nodeName !== undefined && pod.nodeName !== null && pod.nodeName !== '') c.skip(`${w.file}: ${w.label}: spec.template.spec.nodeName`);
   } else {
-    const tolerationsOut: Record<string, unknown> = {};
-    if (tol.unreachable !== undefined) {
-      tolerationsOut.unreachable = tol.unreachable;
-      c.fieldOrigins.set(at('tolerations.unreachable'), origin('node.kubernetes.io/unreachable:NoExecute toleration'));
-    }
-    if (tol.notReady !== undefined) {
-      tolerationsOut.notReady = tol.notReady;
-      c.fieldOrigins.set(at('tolerations.notReady'), origin('node.kubernetes.io/not-ready:NoExecute toleration'));
-    }
-    if (c.noDefaultTolerations !== undefined) {
-      // Without DefaultTolerationSeconds a pod keeps no toleration it was not given: evicted at once.
-      for (const t of ['unreachable', 'notReady'] as const) {
-        if (tolerationsOut[t] !== undefined) continue;
-        tolerationsOut[t] = 'none';
-        c.fieldOrigins.set(at(`tolerations.${t}`), c.noDefaultTolerations);
-      }
-    }
-    if (Object.keys(tolerationsOut).length > 0) item.tolerations = tolerationsOut;
     if (pod.nodeName !== undefined && pod.nodeName !== null && pod.nodeName !== '') {
       const node = String(pod.nodeName);
       const i = nodeIndex.get(node);
@@ -1341,10 +1293,7 @@ export function importSources(sources: readonly ImportSource[]): Imported {
     if (c.kindNodes.length > 0 || grouped.length > 0) c.notes.push(`nodes: the Node objects given are the model's nodes; ${c.kindNodes.length > 0 ? "the kind cluster's nodes are" : "the node groups' nodes are"} not counted again`);
     index = placeNodes(c, nodes);
   }
-  if (!workloads(c, found, index) && c.noDefaultTolerations !== undefined) {
-    c.set('cluster.replicaSetTolerationSeconds', 'none', c.noDefaultTolerations);
-    c.set('cluster.statefulSetTolerationSeconds', 'none', c.noDefaultTolerations);
-  }
+  workloads(c, found, index);
   if (c.customObjects.length > 0) {
     // The first of a kind, namespace and name is kept.
     const id = (x: { readonly object: Obj }): string => `${x.object.kind as string}/${((x.object.metadata as Obj).namespace as string | undefined) ?? ''}/${(x.object.metadata as Obj).name as string}`;

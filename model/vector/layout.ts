@@ -23,6 +23,7 @@
  * decoded objects are built by the same field-by-field helpers the components use.
  */
 import { daemonPodName } from '../config.js';
+import { NO_SCHEDULE } from '../tolerations.js';
 import type { Ctx } from '../context.js';
 import type { Candidate, ClusterState, ControllerManagerLocal, Deletion, NodeHealth, NodeObject, NodeReal, PodObject, Ready, Taint, Terminating, ZoneState } from '../state.js';
 
@@ -74,6 +75,9 @@ export const POD = {
   tolerationUnreachable: 3,
   tolerationNotReady: 4,
   replacement: 5,
+  tolerationOutOfService: 6,
+  /** The NoSchedule taints tolerated, as `TAINT_BITS`. */
+  tolerationNoSchedule: 7,
 } as const;
 const POD_FIELDS = Object.keys(POD).length;
 
@@ -359,6 +363,10 @@ export function encodeCluster(L: ClusterLayout, s: ClusterState): Float64Array {
     v[at + POD.tolerationUnreachable] = tolerationSlot(pod.tolerations.unreachable);
     v[at + POD.tolerationNotReady] = tolerationSlot(pod.tolerations.notReady);
     v[at + POD.replacement] = pod.replacement ? 1 : 0;
+    v[at + POD.tolerationOutOfService] = tolerationSlot(pod.tolerations.outOfService);
+    let noSchedule = 0;
+    for (const t of pod.tolerations.noSchedule) noSchedule |= code(TAINT_INDEX, t, 'taint');
+    v[at + POD.tolerationNoSchedule] = noSchedule;
   }
   for (let e = 0; e < 2; e++) {
     const l = s.api.leases[e];
@@ -493,12 +501,18 @@ export function decodeCluster(L: ClusterLayout, v: ArrayLike<number>): ClusterSt
     if (v[at + POD.nodeName] === ABSENT) continue;
     const tu = v[at + POD.tolerationUnreachable];
     const tn = v[at + POD.tolerationNotReady];
+    const to = v[at + POD.tolerationOutOfService];
     const pod: { -readonly [K in keyof PodObject]: PodObject[K] } = {
       name: L.podNames[p],
       workload: L.podWorkload[p],
       nodeName: v[at + POD.nodeName],
       deletion: DELETION_CODES[v[at + POD.deletion]],
-      tolerations: { unreachable: tu === FOREVER ? null : tu, notReady: tn === FOREVER ? null : tn },
+      tolerations: {
+        unreachable: tu === FOREVER ? null : tu,
+        notReady: tn === FOREVER ? null : tn,
+        outOfService: to === FOREVER ? null : to,
+        noSchedule: NO_SCHEDULE.filter((t) => (v[at + POD.tolerationNoSchedule] & code(TAINT_INDEX, t, 'taint')) !== 0),
+      },
       replacement: v[at + POD.replacement] === 1,
     };
     if (v[at + POD.uid] !== 0) pod.uid = v[at + POD.uid];

@@ -10,6 +10,7 @@ import { parseFlags, words } from '../../cli/import/flags.js';
 import { importSources, type ImportSource } from '../../cli/import/importer.js';
 import { resolveConfig } from '../../model/index.js';
 import { parameterSpecs } from '../../model/parameters.js';
+import { tolerationOf } from '../../model/config.js';
 import { expectOneLine, kubecheckAsync, refusal, type Run } from './run.js';
 
 const objects = (file: string, ...documents: unknown[]): ImportSource => ({ file, type: 'objects', documents });
@@ -106,7 +107,7 @@ describe('importing Nodes and workloads', () => {
     expect(balanced.notes.join('\n')).not.toMatch(/balanced where yours are not/);
   });
 
-  it('should make each Deployment, StatefulSet and DaemonSet a workload of its own: replicas, tolerations (least seconds; none: forever), nodeName', () => {
+  it('should make each Deployment, StatefulSet and DaemonSet a workload of its own: replicas, tolerations in full (Kubernetes matches them), nodeName', () => {
     const r = importSources([
       objects('nodes.yaml', node('w1', 'a'), node('w2', 'a'), node('w3', 'a')),
       objects('apps.yaml',
@@ -126,27 +127,34 @@ describe('importing Nodes and workloads', () => {
       cluster: {
         nodes: 3, zones: 1,
         workloads: [
-          { kind: 'ReplicaSet', name: 'frontend', replicas: 3, tolerations: { unreachable: 20, notReady: 'forever' }, nodeName: 'node-2' },
+          { kind: 'ReplicaSet', name: 'frontend', replicas: 3, tolerations: [
+            { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 60 },
+            { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 20 },
+            { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
+            { key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' },
+          ], nodeName: 'node-2' },
           { kind: 'ReplicaSet', name: 'backend', replicas: 1 },
-          { kind: 'StatefulSet', name: 'pg', replicas: 1, podManagementPolicy: 'Parallel', tolerations: { unreachable: 'forever', notReady: 'forever' } },
-          { kind: 'DaemonSet', name: 'agent' },
+          { kind: 'StatefulSet', name: 'pg', replicas: 1, podManagementPolicy: 'Parallel', tolerations: [{ operator: 'Exists' }] },
+          { kind: 'DaemonSet', name: 'agent', tolerations: [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 }] },
         ],
       },
     });
     // spec.podManagementPolicy is modelled (Parallel: no ordinal waits for the one before).
-    expect(r.notModelled).toEqual([
-      'apps.yaml: Deployment frontend: tolerations of other taints (dedicated:NoSchedule)',
-    ]);
-    expect(r.origins['cluster.workloads.0.tolerations.unreachable']).toBe('apps.yaml: Deployment frontend: node.kubernetes.io/unreachable:NoExecute toleration');
+    expect(r.notModelled).toEqual([]);
+    expect(r.origins['cluster.workloads.0.tolerations']).toBe('apps.yaml: Deployment frontend: spec.template.spec.tolerations');
     expect(r.notes).toEqual(expect.arrayContaining([
       "Deployment frontend → the model's ReplicaSet frontend (pods frontend-<k>; k is a slot, standing for Kubernetes' <hash>-<random> suffix)",
       "StatefulSet pg → the model's StatefulSet pg (pods pg-<ordinal>)",
       "DaemonSet ops/agent → the model's DaemonSet agent (pods agent-node-<n>, one on each node, standing for agent-<random>; they tolerate unreachable and not-ready forever)",
-      "DaemonSet ops/agent: its unreachable/not-ready NoExecute tolerations are replaced by the DaemonSet controller's, without tolerationSeconds (forever)",
     ]));
     expect(r.notes.join('\n')).toMatch(/ReplicaSet frontend-7d9f belongs to Deployment frontend/);
     const config = resolveConfig('node-failure', { file: r.config });
     expect(config.cluster.workloads.map((w) => `${w.kind} ${w.name} ${w.replicas} ${w.nodeName}`)).toEqual(['ReplicaSet frontend 3 1', 'ReplicaSet backend 1 -1', 'StatefulSet pg 1 -1', 'DaemonSet agent 0 -1']);
+    // The first matching toleration is used (GetMatchingTolerations): 60, not the least 20; Exists without key tolerates out-of-service too.
+    expect(tolerationOf(config, 'frontend')).toMatchObject({ unreachable: 60, notReady: null, outOfService: -1 });
+    expect(tolerationOf(config, 'pg')).toMatchObject({ unreachable: null, notReady: null, outOfService: null });
+    // The DaemonSet controller's own replaces the template's matching one: forever.
+    expect(tolerationOf(config, 'agent')).toMatchObject({ unreachable: null, notReady: null });
   });
 
   it('should name workloads after their objects, renaming where two would share pod names, and turn off default tolerations where admission does', () => {
@@ -162,13 +170,15 @@ describe('importing Nodes and workloads', () => {
     ]);
     const list = (r.config.cluster as { workloads: { name: string; tolerations?: unknown }[] }).workloads;
     expect(list.map((w) => w.name)).toEqual(['web', 'web-2', 'cache-v2', 'x', 'x-node-2']);
-    expect(list[2].tolerations).toEqual({ unreachable: 10, notReady: 'none' });
-    expect(list[0].tolerations).toEqual({ unreachable: 'none', notReady: 'none' });
-    expect(r.config.cluster).not.toHaveProperty('replicaSetTolerationSeconds');
+    expect(list[2].tolerations).toEqual([{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 10 }]);
+    expect(list[0].tolerations).toBeUndefined();
+    expect(r.config.kubeApiserver).toEqual({ defaultTolerationSecondsAdmission: false });
     const config = resolveConfig('node-failure', { file: r.config });
     expect(config.cluster.workloads.map((w) => w.name)).toEqual(['web', 'web-2', 'cache-v2', 'x', 'x-node-2']);
+    expect(tolerationOf(config, 'cache-v2')).toMatchObject({ unreachable: 10, notReady: -1 });
+    expect(tolerationOf(config, 'web')).toMatchObject({ unreachable: -1, notReady: -1 });
     // Without workloads among the files, the flag still reaches the default web and db.
-    expect(importSources([flagFile('kube-apiserver.flags', '--disable-admission-plugins=DefaultTolerationSeconds')]).config).toEqual({ cluster: { replicaSetTolerationSeconds: 'none', statefulSetTolerationSeconds: 'none' } });
+    expect(importSources([flagFile('kube-apiserver.flags', '--disable-admission-plugins=DefaultTolerationSeconds')]).config).toEqual({ kubeApiserver: { defaultTolerationSecondsAdmission: false } });
   });
 
   it('should import only the workloads the objects hold, and default replicas to 1', () => {
@@ -184,6 +194,7 @@ describe('importing Nodes and workloads', () => {
     expect(refusal(() => importSources([objects('s.yaml', { apiVersion: 'v1', kind: 'KubeSchedulerConfiguration' })]))).toMatch(/^KC202: s.yaml: KubeSchedulerConfiguration: apiVersion: expected kubescheduler.config.k8s.io/);
     expect(refusal(() => importSources([objects('n.yaml', node('w1', 'a')), objects('d.yaml', deployment('web', { template: { spec: { nodeName: 'w9' } } }))]))).toMatch(/^KC202: d.yaml: Deployment web: spec.template.spec.nodeName: node "w9" is not among the Node objects given/);
     expect(refusal(() => importSources([objects('d.yaml', deployment('web', { template: { spec: { tolerations: [{ key: 'node.kubernetes.io/unreachable', operator: 'In' }] } } }))]))).toMatch(/^KC202: d.yaml: Deployment web: spec.template.spec.tolerations\[0\].operator: expected Exists or Equal/);
+    expect(refusal(() => importSources([objects('d.yaml', deployment('web', { template: { spec: { tolerations: [{ key: 'a', operator: 'Exists', tolerationSeconds: 5 }] } } }))]))).toMatch(/^KC202: d.yaml: Deployment web: spec.template.spec.tolerations\[0\].effect: must be 'NoExecute' when tolerationSeconds is set/);
   });
 });
 
@@ -211,7 +222,7 @@ describe('the command line on a cluster\'s files', () => {
     expect(imp.code).toBe(0);
     expect(imp.stdout).toMatch(/nodeMonitorGracePeriod: 20s # examples\/my-cluster\/kube-controller-manager.flags: --node-monitor-grace-period/);
     expect(imp.stdout).toMatch(/zones: 2 # examples\/my-cluster\/nodes.yaml: topology.kubernetes.io\/zone/);
-    expect(imp.stdout).toMatch(/unreachable: 30 # .*Deployment shop\/frontend: node.kubernetes.io\/unreachable:NoExecute toleration/);
+    expect(imp.stdout).toMatch(/tolerations:\n\s+- key: node.kubernetes.io\/unreachable\n\s+operator: Exists\n\s+effect: NoExecute\n\s+tolerationSeconds: 30\n/);
     expect(imp.stdout).toMatch(/# how it was read:[^\n]*\n(#   [^\n]*\n)*#   DaemonSet monitoring\/node-exporter → the model's DaemonSet node-exporter/);
     expect(imp.stdout).not.toMatch(/#   examples\/my-cluster\/workloads.yaml: DaemonSet/);
     const parsed = JSON.parse(json.stdout) as { config: { kubeControllerManager: Record<string, unknown> }; notModelled: string[]; resolved: { cluster: { nodes: number } } };

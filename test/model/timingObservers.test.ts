@@ -2,11 +2,12 @@
  * `replacement-after-toleration` on hand-made steps: it counts on the node of the pod a
  * replacement stands in for, so another node that failed earlier does not mask an early one.
  */
-import { produce } from 'immer';
+import { castDraft, produce } from 'immer';
 import { describe, expect, it } from 'vitest';
 import type { Observer } from '../../checker/index.js';
 import { clusterModel, resolveConfig, type ClusterState } from '../../model/index.js';
 import { replacementAfterToleration } from '../../properties/observers.js';
+import { conditionTolerations } from '../../model/tolerations.js';
 
 const config = resolveConfig('node-failure');
 const initial = clusterModel(config).initialStates()[0];
@@ -29,7 +30,7 @@ const remove = (s: ClusterState, pod: string): ClusterState =>
   });
 const replace = (s: ClusterState): ClusterState =>
   produce(s, (d) => {
-    d.api.pods.push({ name: 'web-2', workload: 'web', nodeName: -1, deletion: null, tolerations: { unreachable: 300, notReady: 300 }, replacement: true });
+    d.api.pods.push({ name: 'web-2', workload: 'web', nodeName: -1, deletion: null, tolerations: castDraft(conditionTolerations(300, 300)), replacement: true });
   });
 
 /** Runs the observer over a path of states and says whether the property still holds. */

@@ -130,8 +130,8 @@ describe('cluster.workloads', () => {
       'agent-node-1@0:agent', 'agent-node-2@1:agent', 'agent-node-3@2:agent', 'agent-node-4@3:agent',
       'api-0@2:api', 'api-1@3:api', 'web-0@0:web', 'web-1@1:web',
     ]);
-    expect(s.api.pods.find((p) => p.name === 'agent-node-1')?.tolerations).toEqual({ unreachable: null, notReady: null });
-    expect(s.api.pods.find((p) => p.name === 'api-0')?.tolerations).toEqual({ unreachable: 1, notReady: 2 });
+    expect(s.api.pods.find((p) => p.name === 'agent-node-1')?.tolerations).toMatchObject({ unreachable: null, notReady: null, outOfService: -1, noSchedule: ['unschedulable:NoSchedule'] });
+    expect(s.api.pods.find((p) => p.name === 'api-0')?.tolerations).toEqual({ unreachable: 1, notReady: 2, outOfService: -1, noSchedule: [] });
     expect(s.nodes.map((n) => n.running)).toEqual([['agent-node-1', 'web-0'], ['agent-node-2', 'web-1'], ['agent-node-3', 'api-0'], ['agent-node-4', 'api-1']]);
   });
 
