@@ -45,6 +45,7 @@ export function normalise(text: string): string {
   return text
     .replace(/\d+\.\d+s \([\d,]+ states\/s\), \d+ MiB/g, '<time> (<rate> states/s), <mem> MiB')
     .replace(/([\d,]+ steps), \d+\.\d+s; /g, '$1, <time>; ')
+    .replace(/(distinct states), \d+\.\d+s\)/g, '$1, <time>)')
     .replace(/\/tmp\/[^\s/]+/g, '<tmp>')
     .replace(/\r\n/g, '\n');
 }
