@@ -62,11 +62,16 @@ export abstract class SearchBase<S, K> {
     this.pending--;
     const isViolation = !this.props.isGoal(id);
     if (this.pending === 0 || (isViolation && this.options.stopAtFirstViolation)) this.halted = true;
-    if (isViolation && this.options.onViolation !== undefined) {
+    if (isViolation && this.options.onViolation !== undefined) this.announce(id, at);
+  }
+
+  /** Tells `onViolation` of a violation found, with its path (a distributed search defers it until the path is gathered). */
+  protected announce(id: string, at: Discovery): void {
+    if (this.options.onViolation !== undefined) {
       const seconds = this.budget.seconds();
-      const distinct = this.states.size;
+      const distinct = this.distinctOverride ?? this.states.size;
       const stats = { distinctStates: distinct, generatedStates: this.generated, depth: this.depth, seconds, statesPerSecond: seconds > 0 ? distinct / seconds : 0, peakMemoryMB: this.budget.memory.peakRss / 1048576, bytesPerState: distinct ? this.states.bytes / distinct : 0, engine: this.engine };
-      this.options.onViolation({ property: id, trace: replayPath(this.model, this.states.pathTo(at)) as Trace<unknown>, stats });
+      this.options.onViolation({ property: id, trace: replayPath(this.model, this.pathOf(at)) as Trace<unknown>, stats });
     }
   }
 
@@ -119,6 +124,11 @@ export abstract class SearchBase<S, K> {
     return fewestFaults(this.model, property, trace, this.symmetry, { timeLimitSeconds: left, maxMemoryBytes, maxMemoryMB });
   }
 
+  /** The level of the last state stored (an initial state's is 1); a distributed search counts it by level. */
+  protected deepestStoredLevel(distinct: number): number {
+    return this.states.levelOf(distinct - 1);
+  }
+
   /** The path to a discovery (from the parent links; a distributed search asks their owners first). */
   protected pathOf(at: Discovery): Path {
     return this.states.pathTo(at);
@@ -146,7 +156,7 @@ export abstract class SearchBase<S, K> {
     // of a level (at a violation, a bound) has stored states of the next one, the violating
     // state among them. Breadth-first, the last state stored is the deepest; depth-first, every
     // stored state is expanded in a complete search, and a stopped one ends on the last stored.
-    const depth = distinct > 0 ? Math.max(this.depth, this.states.levelOf(distinct - 1)) : this.depth;
+    const depth = distinct > 0 ? Math.max(this.depth, this.deepestStoredLevel(distinct)) : this.depth;
     return {
       model: this.model.name,
       strategy: this.options.strategy ?? 'bfs',

@@ -76,6 +76,10 @@ export class DistributedSearch<S> extends SearchBase<S, Fingerprint> {
   private wait: { q: number; count: number; resolve: (r: FrameHeader[]) => void; reject: (e: Error) => void } | undefined;
   private failure: KubecheckError | undefined;
   private queued = 0;
+  /** The level of the deepest state stored (initial states are level 1). */
+  private storedLevel = 0;
+  /** Violations found, told to `onViolation` once their paths are gathered (they live with the workers). */
+  private readonly unannounced: { id: string; at: Discovery }[] = [];
   /** Per level: its number of states (the frontier expanded) and the wall time its rounds took, ms. */
   readonly levelWidths: number[] = [];
   readonly levelMs: number[] = [];
@@ -102,6 +106,14 @@ export class DistributedSearch<S> extends SearchBase<S, Fingerprint> {
     const path = this.paths.get(`${at.id}/${at.ordinal}`);
     if (path === undefined) return fail(CheckerErrorCode.workerFailed, `no path to state ${at.id} was gathered`);
     return path;
+  }
+
+  protected override deepestStoredLevel(): number {
+    return this.storedLevel;
+  }
+
+  protected override announce(id: string, at: Discovery): void {
+    this.unannounced.push({ id, at });
   }
 
   // ---- messages ------------------------------------------------------------------------------
@@ -170,6 +182,7 @@ export class DistributedSearch<S> extends SearchBase<S, Fingerprint> {
         await this.levels(roots.length);
       }
       for (const at of this.found.values()) await this.gatherPath(at);
+      for (const { id, at } of this.unannounced.splice(0)) super.announce(id, at);
       return this.result();
     } finally {
       for (let w = 0; w < this.n; w++) this.endpoint.send(w, { t: 'stop' });
@@ -200,6 +213,7 @@ export class DistributedSearch<S> extends SearchBase<S, Fingerprint> {
       this.checkState(s, observed, id);
     }
     this.tally.size = stored.length;
+    if (stored.length > 0) this.storedLevel = 1;
     return stored;
   }
 
@@ -247,6 +261,7 @@ export class DistributedSearch<S> extends SearchBase<S, Fingerprint> {
         for (const r of counted) this.generated += r.generated as number;
         this.tally.size = base + counted.reduce((a, r) => a + (r.distinct as number), 0);
       }
+      if (this.tally.size > base) this.storedLevel = lv + 1;
       this.tally.bytes = expanded.reduce((a, r) => a + (r.bytes as number), 0);
       expanded.forEach((r, w) => (this.workerCpu[w] = r.cpu as number));
       this.levelWidths.push(frontier);

@@ -8,7 +8,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { check, type CheckOptions } from '../../checker/index.js';
+import { check, type CheckOptions, type FoundViolation } from '../../checker/index.js';
 import { checkInMemory, type MemoryNetworkOptions } from '../../checker/distributed/index.js';
 import { evenRanges, holderOf, rebalancedRanges } from '../../checker/distributed/protocol.js';
 import { graphModel, type GraphSpec } from '../toys/graphModels.js';
@@ -132,8 +132,13 @@ describe('distributed search on Kubernetes scenarios', () => {
     const one = check(partition.model, options);
     expect(one.verdict).toBe('violation');
     for (const [workers, extra] of [[2, {}], [5, { stopAtFirstViolation: true }]] as const) {
-      const many = await checkInMemory(partition.model, { ...options, ...extra }, workers, adversary(workers));
-      expect(summary(many)).toEqual(summary(check(partition.model, { ...options, ...extra })));
+      // Each violation is told to onViolation (once its path is gathered from the workers) as one thread tells it.
+      const told = (into: string[][]) => (v: FoundViolation): void => void into.push([v.property, ...v.trace.actions.map((a) => JSON.stringify(a))]);
+      const [byMany, byOne]: string[][][] = [[], []];
+      const many = await checkInMemory(partition.model, { ...options, ...extra, onViolation: told(byMany) }, workers, adversary(workers));
+      expect(summary(many)).toEqual(summary(check(partition.model, { ...options, ...extra, onViolation: told(byOne) })));
+      expect(byOne.length).toBeGreaterThan(0);
+      expect(byMany).toEqual(byOne);
     }
   });
 });

@@ -28,6 +28,8 @@ function freePort(): Promise<number> {
 }
 
 let redis: ChildProcess | undefined;
+/** Every process started here, killed after the tests (a hung one must not outlive the suite). */
+const started: ChildProcess[] = [];
 let port = 0;
 let dir = '';
 
@@ -45,13 +47,15 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   if (redis?.pid !== undefined) process.kill(redis.pid);
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 /** A worker process of run `run`, its output gathered. */
 function worker(run: string): { child: ChildProcess; done: Promise<{ code: number; stderr: string }> } {
-  const child = spawn(process.execPath, [BIN, 'worker', `redis://127.0.0.1:${port}/${run}`], { cwd: ROOT, env: ENV });
+  const child = spawn(process.execPath, [BIN, 'worker', `redis://127.0.0.1:${port}/${run}`], { cwd: ROOT, env: ENV, timeout: 300_000, killSignal: 'SIGKILL' });
+  started.push(child);
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const done = new Promise<{ code: number; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code: code ?? -1, stderr })));
@@ -82,7 +86,8 @@ describe.skipIf(!hasRedis)('a check over two worker processes through redis-serv
   it('should end with KC013 and exit 3, naming the worker, when a worker is killed', async () => {
     const run = 'killed';
     const workers = [worker(run), worker(run)];
-    const coordinator = spawn(process.execPath, [BIN, 'check', '--scenario', 'node-failure', '--set', 'faults.nodeCrash=2', '--cluster', `redis://127.0.0.1:${port}/${run}`, '--expect', '2'], { cwd: ROOT, env: ENV });
+    const coordinator = spawn(process.execPath, [BIN, 'check', '--scenario', 'node-failure', '--set', 'faults.nodeCrash=2', '--cluster', `redis://127.0.0.1:${port}/${run}`, '--expect', '2'], { cwd: ROOT, env: ENV, timeout: 300_000, killSignal: 'SIGKILL' });
+    started.push(coordinator);
     let stderr = '';
     let stdout = '';
     coordinator.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));

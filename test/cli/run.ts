@@ -21,14 +21,18 @@ export const ENV = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, KUBE
 
 /** `kubecheck ...args`, synchronously. */
 export function kubecheck(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Run {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: { ...ENV, ...options.env }, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: { ...ENV, ...options.env }, encoding: 'utf8', timeout: 120_000, killSignal: 'SIGKILL' });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** `kubecheck ...args` without blocking, so independent commands run side by side. */
+/**
+ * `kubecheck ...args` without blocking, so independent commands run side by side. A run that
+ * outlives `timeoutMs` (default 300 s) is killed, so a hung command fails its test and leaves no
+ * process behind to slow the rest of the suite.
+ */
 export function kubecheckAsync(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: { ...ENV, ...options.env }, ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }) });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: { ...ENV, ...options.env }, timeout: options.timeoutMs ?? 300_000, killSignal: 'SIGKILL' });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
