@@ -325,6 +325,18 @@ function carry(from: string, to: string): void {
 }
 
 /**
+ * KC214 before anything is written when one of `names` is a folder in `--out`: a report written
+ * while the search goes on checks the names its final report may take, so that a report that
+ * cannot be put in place leaves the earlier one as it was, not replaced by a partial one.
+ */
+export function refuseFoldersInTheWay(plan: OutPlan, names: readonly string[]): void {
+  const target = plan.target ?? plan.dir;
+  for (const name of names) {
+    if (lstatOrUndefined(join(target, name))?.isDirectory()) fail(ToolErrorCode.cannotWrite, `cannot write ${join(plan.dir, name)}: a folder is in the way; nothing was written`);
+  }
+}
+
+/**
  * Writes the files of a run into a temporary folder beside the report folder (nothing in place
  * changes). A process exit before {@link StagedArtifacts.commit} (Ctrl-C) removes it.
  */

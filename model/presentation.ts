@@ -15,9 +15,19 @@
  */
 import type { ActionLabel, Model, StepDescription } from '../checker/index.js';
 import { isFaultActor } from '../checker/index.js';
-import { candidateName, ELECTION_NAMES, nodeName, type ClusterState } from './state.js';
+import { candidateName, ELECTION_NAMES, NO_TOLERATION, nodeName, type ClusterState, type Tolerations } from './state.js';
 
 const named = <T extends object>(name: string, value: T): T & { readonly name: string } => ({ name, ...value });
+
+/**
+ * A pod's tolerations as people read them: per NoExecute taint its seconds, `forever` (no
+ * tolerationSeconds) or `none` (not tolerated: deleted at once), and the NoSchedule taints it
+ * tolerates when there are any.
+ */
+function presentTolerations(t: Tolerations): Record<string, unknown> {
+  const seconds = (v: number | null): number | string => (v === null ? 'forever' : v === NO_TOLERATION ? 'none' : v);
+  return { unreachable: seconds(t.unreachable), notReady: seconds(t.notReady), outOfService: seconds(t.outOfService), ...(t.noSchedule.length === 0 ? {} : { noSchedule: t.noSchedule }) };
+}
 
 /** The cluster state with names instead of positions (see the module comment). */
 export function presentCluster(s: ClusterState): unknown {
@@ -27,7 +37,7 @@ export function presentCluster(s: ClusterState): unknown {
     api: {
       ...s.api,
       nodes: s.api.nodes.map((n, i) => (n === null ? { name: nodeName(i), deleted: true } : named(nodeName(i), n))),
-      pods: s.api.pods.map((p) => ({ ...p, nodeName: node(p.nodeName) })),
+      pods: s.api.pods.map((p) => ({ ...p, nodeName: node(p.nodeName), tolerations: presentTolerations(p.tolerations) })),
       leases: s.api.leases.map((l, e) => ({ name: ELECTION_NAMES[e], ...l, holder: l.holder >= 0 ? candidateName(e, l.holder) : null })),
     },
     // `liveFor` is left out: it is the history of one property (healthy-node-not-unknown), set

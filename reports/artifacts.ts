@@ -37,6 +37,14 @@ export function exploredSpace<T extends ProjectedTrace>(result: CheckResult<unkn
   return [false, { ...drawn, note: 'the states the check explored until it had decided every property' }];
 }
 
+/**
+ * The names a run's report can take for the violations of `violatedIds`: what `runArtifacts`
+ * writes for them at most (a report written while the search goes on checks them first).
+ */
+export function reportNamesFor(violatedIds: readonly string[]): string[] {
+  return ['report.md', 'result.json', 'report.html', ...violatedIds.flatMap((id) => ['itf.json', 'timeline.txt', 'dot', 'svg', 'projected.dot', 'projected.svg'].map((ext) => `${id}.${ext}`))];
+}
+
 /** Builds every file of a run (nothing written yet). */
 export async function runArtifacts<S>(
   model: Model<S>,

@@ -9,9 +9,9 @@ import { githubAnnotations } from '../../reports/githubAnnotations.js';
 import { junitReport } from '../../reports/junit.js';
 import { sarifReport } from '../../reports/sarif.js';
 import { formatOutcome, runVerdict, type RunInfo } from '../../reports/outcome.js';
-import { prepareOut, stageArtifacts, type OutPlan } from '../artifacts.js';
+import { prepareOut, refuseFoldersInTheWay, stageArtifacts, type OutPlan } from '../artifacts.js';
 import { fstatSync, ftruncateSync, readFileSync, writeSync } from 'node:fs';
-import { runArtifacts } from '../../reports/artifacts.js';
+import { reportNamesFor, runArtifacts } from '../../reports/artifacts.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import type { Model } from '../../checker/index.js';
 import { modelFactoryOf } from '../modelFactory.js';
@@ -322,6 +322,7 @@ function writePartialOut(model: Model<unknown>, soFar: CheckResult<unknown>, inf
   const files = soFar.properties.flatMap((p) => (p.status === 'violated' && p.trace
     ? [{ name: `${p.id}.itf.json`, content: `${JSON.stringify(itfOf(model, p, info), null, 2)}\n` }, { name: `${p.id}.timeline.txt`, content: `${formatTimeline(model, p.trace)}\n` }]
     : []));
+  refuseFoldersInTheWay(plan, reportNamesFor(soFar.properties.filter((p) => p.status === 'violated').map((p) => p.id)));
   const names = files.map((f) => f.name);
   files.push({ name: 'result.json', content: `${JSON.stringify(outcomeJson(model, soFar, info, [...names, 'result.json']), null, 2)}\n` });
   stageArtifacts({ ...plan, force: true }, files).commit();

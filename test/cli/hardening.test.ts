@@ -357,7 +357,8 @@ describe('--out DIR --force replaces the report folder as a whole', () => {
   it('should keep the README\'s promise "files are never half-written": exit 130 on Ctrl-C (143 on SIGTERM) while the reports are written, the report of the violations found during the search intact or the new one whole, never mixed', async () => {
     const out = join(dir, 'interrupted');
     expect((await kubecheckAsync(['check', ...BUGGY, '--out', out])).code).toBe(1);
-    writeFileSync(join(out, 'report.md'), 'the earlier report');
+    // The earlier run's files as it wrote them (an edited one would be the user's, and kept).
+    expect(readdirSync(out)).toContain('report.md');
     const outcomes: string[] = [];
     // Ctrl-C (or SIGTERM, as a CI runner cancels) as soon as the new report's temporary folder appears beside the folder: it is being written.
     // The violation found during the search was written first (before its "found" line): that partial report is what an interruption leaves.
@@ -383,7 +384,7 @@ describe('--out DIR --force replaces the report folder as a whole', () => {
       expect({ code, signal }, stderr).toEqual({ code: exit, signal: null });
       const now = snapshot(out);
       expect(Object.keys(partial!)).toContain('/result.json');
-      expect(partial!['/report.md']).toBeUndefined(); // the earlier run's report.md, replaced by the partial report
+      expect(partial!['/report.md']).toBeUndefined(); // the earlier run's report.md, gone with the earlier report the partial one replaced
       if (/nothing more was written/.test(stderr)) expect(now).toEqual(partial);
       else {
         expect(stderr).toMatch(/holds this run's report, whole/);
