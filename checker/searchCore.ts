@@ -67,12 +67,10 @@ export abstract class SearchBase<S, K> {
 
   /** Tells `onViolation` of a violation found, with its path (a distributed search defers it until the path is gathered). */
   protected announce(id: string, at: Discovery): void {
-    if (this.options.onViolation !== undefined) {
-      const seconds = this.budget.seconds();
-      const distinct = this.distinctOverride ?? this.states.size;
-      const stats = { distinctStates: distinct, generatedStates: this.generated, depth: this.depth, seconds, statesPerSecond: seconds > 0 ? distinct / seconds : 0, peakMemoryMB: this.budget.memory.peakRss / 1048576, bytesPerState: distinct ? this.states.bytes / distinct : 0, engine: this.engine };
-      this.options.onViolation({ property: id, trace: replayPath(this.model, this.pathOf(at)) as Trace<unknown>, stats });
-    }
+    const seconds = this.budget.seconds();
+    const distinct = this.distinctOverride ?? this.states.size;
+    const stats = { distinctStates: distinct, generatedStates: this.generated, depth: this.depth, seconds, statesPerSecond: seconds > 0 ? distinct / seconds : 0, peakMemoryMB: this.budget.memory.peakRss / 1048576, bytesPerState: distinct ? this.states.bytes / distinct : 0, engine: this.engine };
+    this.options.onViolation?.({ property: id, trace: replayPath(this.model, this.pathOf(at)) as Trace<unknown>, stats });
   }
 
   /** Decides the state properties that the state stored as `id` violates or reaches. */

@@ -24,6 +24,8 @@ describe('restart counter', () => {
     // DELETE, creates db-0 again and hears that; only then the restarter's informer hears DELETED
     // and ADDED, and its one reconcile sees db-0 back), then time passing with nothing to do.
     expect(lasso.loop).toBe(16);
+    // The cycle is time passing until the state repeats (26 ticks before the zone limiters and
+    // tolerations were modelled, 13 since; which of them halved it was not isolated).
     expect(lasso.actions.length - lasso.loop).toBe(13);
     // A timeline reads a trace's states and actions (its path only replays it): the prefix's steps.
     const steps = timelineSteps(model, { ...lasso, path: { initial: 0, steps: [] } }).slice(0, lasso.loop);

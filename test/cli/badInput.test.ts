@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { action, type Model } from '../../checker/index.js';
 import { parseItf, toItf } from '../../reports/itf.js';
 import { replayItf } from '../../reports/replay.js';
+import { reportNamesFor } from '../../reports/artifacts.js';
 import { BIN, kubecheck, kubecheckAsync, ROOT, type Run } from './run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kubecheck-bad-'));
@@ -312,6 +313,8 @@ describe('--out writes the whole report or nothing', () => {
     const out = join(dir, 'forced');
     expect(kubecheck(['check', ...BUGGY, '--out', out]).code).toBe(1);
     expect(readdirSync(out).sort()).toEqual([...REPORT].sort());
+    // The names a report written during the search checks for folders in the way cover what the final report wrote.
+    expect(reportNamesFor(['consistent'])).toEqual(expect.arrayContaining(REPORT));
     writeFileSync(join(out, 'notes.md'), 'mine'); // the user's own file, not the report's
     for (const f of REPORT.filter((x) => x !== 'result.json')) writeFileSync(join(out, f), 'stale');
     chmodSync(join(out, 'consistent.timeline.txt'), 0o444);
