@@ -1,7 +1,8 @@
 /**
  * "How long until my pods come back?": the earliest and latest moment, over every path of the
  * exhaustive search, at which each step of Kubernetes' node failure handling happens, counted in
- * seconds after the failed node's last heartbeat (its `NodeReal.sinceHeartbeat`, a history
+ * seconds after the failed node's last heartbeat, or for a new node that never posted status
+ * after its Node object was made (its `NodeReal.sinceHeartbeat`, a history
  * variable of the state, so a step's time is a function of the step alone and the extremes over
  * all transitions are the extremes over all paths).
  *
@@ -100,7 +101,10 @@ function timeStep(before: ClusterState, after: ClusterState, into: Extremes, wor
       if (a === b || a === null || b === null || !failed(before, n)) continue;
       const t = before.nodes[n].sinceHeartbeat;
       const events: TimingEventId[] = [];
-      if (b.ready === 'True' && a.ready !== 'True') events.push('node-unknown');
+      // From Ready=True, or from no Ready condition at all: a node whose kubelet never posted
+      // status is marked Unknown --node-startup-grace-period after its Node object was made
+      // (NodeStatusNeverUpdated), its time counted from then.
+      if ((b.ready === 'True' || b.ready === 'None') && (a.ready === 'Unknown' || a.ready === 'False')) events.push('node-unknown');
       if (NO_SCHEDULE.some((x) => a.taints.includes(x)) && !NO_SCHEDULE.some((x) => b.taints.includes(x))) events.push('node-noschedule');
       if (NO_EXECUTE.some((x) => a.taints.includes(x)) && !NO_EXECUTE.some((x) => b.taints.includes(x))) events.push('node-noexecute');
       if (events.length === 0) continue;

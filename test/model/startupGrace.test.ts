@@ -9,7 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import { always, alwaysStep, sometimes } from '../../checker/index.js';
 import { resolveConfig, type ClusterState } from '../../model/index.js';
-import { defaultPropertyIds } from '../../properties/index.js';
+import { defaultPropertyIds, kubernetesModel } from '../../properties/index.js';
+import { measureTiming } from '../../properties/timing.js';
 import { checkWith, SMALL_TIMERS } from './helpers.js';
 
 const STARTUP = 5;
@@ -71,5 +72,19 @@ describe('new nodes and the startup grace period', () => {
     // The pods of a cluster whose every node is new start Pending.
     for (const s of all.model.initialStates()) expect(s.api.pods.map((p) => p.nodeName)).toEqual([-1]);
     expect(defaultPropertyIds('node-failure', resolveConfig('node-failure', { set: { 'cluster.newNodes': '1' } }))).toContain('unknown-after-grace');
+  });
+});
+
+describe('timing of a node that never posted status', () => {
+  it('should give the marked-Unknown row of a new node at the startup grace period, both ends', () => {
+    // db-0 is bound to the new node (a StatefulSet pod: evicted, it stays Terminating and is not
+    // recreated, where a ReplicaSet pod pinned there would be replaced without end); passes every
+    // 2 s, so the pass at or after the startup grace comes 0-1 s late.
+    const set = { ...SET, 'cluster.replicaSetReplicas': '0', 'cluster.statefulSetReplicas': '1', 'cluster.statefulSetNodeName': 'node-2', 'kubeControllerManager.nodeMonitorPeriod': '2s' };
+    const config = resolveConfig('node-failure', { set, allowUnsafe: true });
+    const table = measureTiming(kubernetesModel(config), config);
+    expect(table.complete).toBe(true);
+    const row = table.rows.find((r) => r.workload === 'db' && r.event === 'node-unknown')!;
+    expect([row.earliest, row.latest]).toEqual([STARTUP, STARTUP + 1]);
   });
 });
