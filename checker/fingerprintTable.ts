@@ -14,6 +14,10 @@ export interface VisitedSet<K> {
   readonly size: number;
   /** Bytes held by the set's arrays. */
   readonly bytes: number;
+  /** Bytes the next {@link add} allocates (the set's arrays grown), or 0. */
+  readonly growthBytes: number;
+  /** New fingerprints that can be added before an add grows the set's arrays. */
+  readonly room: number;
   /** Whether `fp` is stored. */
   has(fp: K): boolean;
   /** Stores `fp` unless present; returns whether it was new. */
@@ -87,6 +91,16 @@ export class FingerprintTable implements VisitedSet<Fingerprint> {
   /** Bytes held by the table's arrays. */
   get bytes(): number {
     return this.keys.byteLength + this.ids.byteLength;
+  }
+
+  /** Bytes the next add allocates: both arrays, doubled, when it grows them. */
+  get growthBytes(): number {
+    return this.room === 0 ? 2 * this.bytes : 0;
+  }
+
+  /** New fingerprints that can be added before an add grows the arrays (at a load of one half). */
+  get room(): number {
+    return (this.ids.length >> 1) - this.count;
   }
 
   /** The id stored with `fp`, or -1 if absent. */
@@ -165,6 +179,16 @@ export class FingerprintPairTable implements VisitedSet<Int32Array> {
   /** Bytes held by the table. */
   get bytes(): number {
     return this.keys.byteLength;
+  }
+
+  /** Bytes the next add allocates: the keys, doubled, when it grows them. */
+  get growthBytes(): number {
+    return this.room === 0 ? 2 * this.bytes : 0;
+  }
+
+  /** New fingerprints that can be added before an add grows the keys (at a load of one half). */
+  get room(): number {
+    return (this.keys.length >> 2) - this.count;
   }
 
   /** Home slot: Fibonacci hashing of both lanes (robust to lanes whose low bits are not mixed). */

@@ -15,6 +15,16 @@ export class GrowableInt32Array {
     return this.data.byteLength;
   }
 
+  /** Bytes the next push allocates (the array doubled when full), or 0. */
+  get growthBytes(): number {
+    return this.length === this.data.length ? 2 * this.data.byteLength : 0;
+  }
+
+  /** Values that can be pushed before a push grows the array. */
+  get room(): number {
+    return this.data.length - this.length;
+  }
+
   push(value: number): void {
     if (this.length === this.data.length) {
       const next = new Int32Array(this.data.length * 2);

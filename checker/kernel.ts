@@ -5,7 +5,6 @@
  * and parent links) with the one bounded-store step. `forEachSuccessor` (`successors.ts`) is the
  * one enumeration of a state's candidates.
  */
-import { getHeapStatistics } from 'node:v8';
 import { encode, fingerprint, hashBytesSeeded, hashString, type Fingerprint } from './fingerprint.js';
 import type { VisitedSet } from './fingerprintTable.js';
 import { GrowableInt32Array } from './growableArray.js';
@@ -146,8 +145,9 @@ export class PropertySet<S> {
  * A search's budget: the wall clock, the memory bound and the states bound, with the progress
  * reports. `expansion` is called once per expanded state and looks at the clock and memory only
  * now and then: the clock on every expansion under a time limit (steps may be slow), else every
- * 1024th, when memory is read too. `started` is when the search began (`performance.now()` of
- * this thread: a worker's budget is given the main thread's start).
+ * 64th, when memory is looked at too; a memory bound found reached by the bytes the search holds
+ * (`MemoryGuard.hold`) stops it at the next expansion. `started` is when the search began
+ * (`performance.now()` of this thread: a worker's budget is given the main thread's start).
  */
 export class Budget {
   readonly maxStates: number;
@@ -174,11 +174,12 @@ export class Budget {
    * Counts are passed as numbers: this runs once per expanded state, so it allocates nothing.
    */
   expansion(queued: number, distinctStates: number, generatedStates: number, depth: number): BoundReached | undefined {
-    if ((++this.expansions & 1023) !== 0 && this.timeLimitSeconds === undefined) return undefined;
+    if (this.memory.tripped) return this.memoryStop();
+    if ((++this.expansions & 63) !== 0 && this.timeLimitSeconds === undefined) return undefined;
     const now = performance.now();
     let stop: BoundReached | undefined;
     if (this.outOfTime(now)) stop = { bound: 'time', limit: this.timeLimitSeconds as number };
-    if (stop === undefined && (this.expansions & 1023) === 0) stop = this.overMemory();
+    if (stop === undefined && (this.expansions & 63) === 0) stop = this.overMemory();
     this.progress(now, queued, distinctStates, generatedStates, depth);
     return stop;
   }
@@ -198,8 +199,12 @@ export class Budget {
 
   /** The memory stop when memory is exceeded now: the bound given, or this thread's V8 heap limit when that came first. */
   overMemory(): BoundReached | undefined {
-    if (!this.memory.exceeded()) return undefined;
-    return { bound: 'memory', limit: this.memory.reason === 'heap' ? Math.round(getHeapStatistics().heap_size_limit / 1048576) : this.memoryReportMiB };
+    return this.memory.exceeded() ? this.memoryStop() : undefined;
+  }
+
+  /** The memory stop once the guard has tripped: the bound given, or this thread's V8 heap limit (MiB) when that came first. */
+  memoryStop(): BoundReached {
+    return { bound: 'memory', limit: this.memory.reason === 'heap' ? Math.round(this.memory.heapLimit / 1048576) : this.memoryReportMiB };
   }
 
   /** Seconds since the search began. */
@@ -220,23 +225,33 @@ export const SEEN = -1;
 export const BEYOND_DEPTH = -2;
 /** {@link StateStore.store}'s answer for an unseen state once the states bound is reached. */
 export const BEYOND_STATES = -3;
+/** {@link StateStore.store}'s answer for an unseen state whose storing would grow the arrays past the memory bound. */
+export const BEYOND_MEMORY = -4;
 
 /**
  * The states a search stored: their fingerprints in a visited set and, per state (ids count up
  * from 0 in discovery order), its parent link: the parent's id and the candidate ordinal of the
  * step from it (for a root, -1 and its index among the initial states). Traces are rebuilt from
- * the links by replay, as TLC does.
+ * the links by replay, as TLC does. With a memory guard, the arrays' bytes are held on it, and
+ * an array is grown only when the guard says the new one fits beside the old.
  */
 export class StateStore<K> {
   readonly parents = new GrowableInt32Array();
   readonly ordinals = new GrowableInt32Array();
   /** Links given again after the state was stored ({@link relink}). */
   private relinked: Map<number, Discovery> | undefined;
+  /** The bytes held on the guard. */
+  private accounted = 0;
+  /** New states that can be stored before an array grows (0: the next store looks). */
+  private untilGrowth = 0;
 
   constructor(
     readonly visited: VisitedSet<K>,
     private readonly maxStates: number,
-  ) {}
+    private readonly memory?: MemoryGuard,
+  ) {
+    this.account();
+  }
 
   get size(): number {
     return this.visited.size;
@@ -250,15 +265,41 @@ export class StateStore<K> {
   /**
    * The bounded store step: stores `fp` with its parent link and returns its id, or {@link SEEN}.
    * At the depth limit or the states bound `fp` is only looked up: {@link SEEN}, or the bound an
-   * unseen state lies beyond ({@link BEYOND_DEPTH}, {@link BEYOND_STATES}).
+   * unseen state lies beyond ({@link BEYOND_DEPTH}, {@link BEYOND_STATES}); an unseen state that
+   * would grow an array past the memory bound is {@link BEYOND_MEMORY}.
    */
   store(fp: K, parent: number, ordinal: number, atDepthLimit: boolean): number {
     const visited = this.visited;
     if (atDepthLimit || visited.size >= this.maxStates) return visited.has(fp) ? SEEN : atDepthLimit ? BEYOND_DEPTH : BEYOND_STATES;
+    if (this.untilGrowth === 0) return this.storeGrowing(fp, parent, ordinal);
     if (!visited.add(fp)) return SEEN;
     this.parents.push(parent);
     this.ordinals.push(ordinal);
+    this.untilGrowth--;
     return visited.size - 1;
+  }
+
+  /** {@link store} when an array may grow: only if the guard says the new one fits beside the old. */
+  private storeGrowing(fp: K, parent: number, ordinal: number): number {
+    const visited = this.visited;
+    const growth = visited.growthBytes + this.parents.growthBytes + this.ordinals.growthBytes;
+    if (growth > 0 && this.memory !== undefined && !this.memory.fits(growth, false)) return visited.has(fp) ? SEEN : BEYOND_MEMORY;
+    const added = visited.add(fp);
+    if (added) {
+      this.parents.push(parent);
+      this.ordinals.push(ordinal);
+    }
+    this.account();
+    this.untilGrowth = Math.min(visited.room, this.parents.room, this.ordinals.room);
+    return added ? visited.size - 1 : SEEN;
+  }
+
+  /** Holds the arrays' bytes on the guard (their growth since the last time). */
+  private account(): void {
+    if (this.memory === undefined) return;
+    const bytes = this.bytes;
+    if (bytes > this.accounted) this.memory.hold(bytes - this.accounted, false);
+    this.accounted = bytes;
   }
 
   /** Gives state `id` the parent link `link` in place of the one it was stored with. */

@@ -4,6 +4,12 @@
  * JavaScript heap against V8's own limit, which may be lower than the bound and which, when
  * reached, aborts the process (or kills a worker) instead of returning. The search stops before
  * either, with verdict `incomplete`.
+ *
+ * Readings alone cannot hold the bound: between two of them a search may store a burst of large
+ * states. So the search also tells the guard the bytes it stores as it stores them (the visited
+ * table and parent links exactly, states by an estimate, `stateBytes.ts`), and the guard stops it
+ * before the bytes held plus the resident set at the start, or the bytes stored since the last
+ * reading plus that reading, pass the bound; every mebibyte stored brings a new reading.
  */
 import { getHeapStatistics } from 'node:v8';
 import { defaultMaxMemoryBytes, type CheckOptions } from './options.js';
@@ -11,8 +17,8 @@ import { defaultMaxMemoryBytes, type CheckOptions } from './options.js';
 const MiB = 2 ** 20;
 
 /**
- * Share of V8's heap limit at which the search stops. The heap may hold garbage not yet collected
- * when it is read, so this stops a little early rather than late.
+ * Share of V8's heap limit at which the search stops. The heap may hold garbage not yet
+ * collected when it is read, so this stops a little early rather than late.
  */
 export const HEAP_STOP_FRACTION = 0.85;
 
@@ -28,59 +34,130 @@ export function memoryBound(options: CheckOptions): { bytes: number; reportMiB: 
   return { bytes: given, reportMiB: given === fromMiB ? (options.maxMemoryMB as number) : Math.round((given / MiB) * 100) / 100 };
 }
 
-/** The least time between two reads of memory: less than the time a search takes to allocate a few MiB. */
-const READ_INTERVAL_MS = 20;
 /**
- * The least time between two reads of the resident set: a read takes about half a millisecond
- * in a searching process (a tenth of a percent of the time at this interval, two percent at the
- * heap's), and what grows outside the heap (the visited table) grows by doubling, at moments.
+ * The least time between two readings the search asks for (`exceeded`): memory grows between
+ * them by what is not stored (garbage, caches), which the readings at every {@link READ_STEP}
+ * stored bytes do not see. A reading (`process.memoryUsage()`: resident set and heap) takes a few
+ * microseconds (4 µs measured with eight million objects on the heap).
  */
-const RSS_INTERVAL_MS = 250;
+const READ_INTERVAL_MS = 20;
+/** Bytes stored between two readings at most: the overshoot a reading's lag can cause is of this order. */
+const READ_STEP = MiB;
 
-/** Watches one thread's heap and the process's resident memory. */
+/** What stopped a search: the resident set read, the bytes held over the start's, or this thread's heap. */
+export type MemoryReason = 'rss' | 'held' | 'heap';
+
+/** Watches one thread's heap and the process's resident memory, and the bytes the search holds. */
 export class MemoryGuard {
-  private readonly heapStop: number;
+  /** Bytes of this thread's heap at which the search stops ({@link HEAP_STOP_FRACTION} of its limit). */
+  readonly heapStop: number;
+  /** This thread's heap limit (V8's `heap_size_limit`), bytes. */
+  readonly heapLimit: number;
+  /** The resident set when the guard was made (the search's start), bytes. */
+  readonly baseline: number;
   /** Peak resident set seen, bytes. */
-  peakRss = process.memoryUsage.rss();
-  /** What was exceeded at the last {@link exceeded} that returned true. */
-  reason: 'rss' | 'heap' | undefined;
+  peakRss: number;
+  /** What was exceeded when {@link tripped} was set. */
+  reason: MemoryReason | undefined;
+  /** Whether a check found the bound reached: the search stops at its next look. */
+  tripped = false;
+
+  /** Bytes the search holds by its own account ({@link hold}, {@link release}). */
+  private held = 0;
+  /** The last readings: resident set and this thread's used heap, bytes. */
+  private lastRss: number;
+  private lastHeap = 0;
+  /** Bytes held since the last reading (any, and those on this thread's heap). */
+  private sinceRead = 0;
+  private heapSinceRead = 0;
+  /** When memory was last read (`performance.now()`). */
+  private lastRead = -Infinity;
 
   constructor(readonly bytes: number) {
-    this.heapStop = getHeapStatistics().heap_size_limit * HEAP_STOP_FRACTION;
+    this.heapLimit = getHeapStatistics().heap_size_limit;
+    this.heapStop = this.heapLimit * HEAP_STOP_FRACTION;
+    this.baseline = process.memoryUsage.rss();
+    this.lastRss = this.peakRss = this.baseline;
+    this.read(performance.now());
   }
 
-  /** When memory, and the resident set, were last read (`performance.now()`). */
-  private lastRead = -Infinity;
-  private lastRssRead = -Infinity;
+  /** Bytes the search holds by its own account. */
+  get heldBytes(): number {
+    return this.held;
+  }
 
   /**
-   * Whether the process is over the bound or this thread's heap near V8's limit. The heap is read
-   * at most once per {@link READ_INTERVAL_MS} (a parallel search asks once per level per thread),
-   * the resident set once per {@link RSS_INTERVAL_MS}; in between the answer is no.
+   * Whether the process is over the bound or this thread's heap near V8's limit. Memory is read
+   * at most once per {@link READ_INTERVAL_MS} (and at every {@link READ_STEP} bytes held); in
+   * between, the last readings and the bytes held since answer.
    */
   exceeded(): boolean {
+    if (this.tripped) return true;
     const now = performance.now();
-    if (now - this.lastRead < READ_INTERVAL_MS) return false;
-    this.lastRead = now;
-    if (now - this.lastRssRead >= RSS_INTERVAL_MS) {
-      this.lastRssRead = now;
-      const rss = process.memoryUsage.rss();
-      if (rss > this.peakRss) this.peakRss = rss;
-      if (rss > this.bytes) {
-        this.reason = 'rss';
-        return true;
-      }
-    }
-    if (getHeapStatistics().used_heap_size > this.heapStop) {
-      this.reason = 'heap';
-      return true;
-    }
-    return false;
+    if (now - this.lastRead >= READ_INTERVAL_MS) this.read(now);
+    return this.over(0, 0);
+  }
+
+  /**
+   * Accounts `n` bytes the search now holds (`heap`: on this thread's JavaScript heap; typed
+   * arrays' contents are not); whether the bound is reached (then {@link tripped} is set).
+   */
+  hold(n: number, heap: boolean): boolean {
+    this.held += n;
+    this.sinceRead += n;
+    if (heap) this.heapSinceRead += n;
+    if (this.sinceRead >= READ_STEP) this.read(performance.now());
+    return this.over(0, 0);
+  }
+
+  /** Accounts `n` bytes the search no longer holds (they are freed at the next collection). */
+  release(n: number): void {
+    this.held -= n;
+  }
+
+  /** Whether `n` more bytes (an array about to be allocated) fit under the bound; trips it when not. */
+  fits(n: number, heap: boolean): boolean {
+    return !this.over(n, heap ? n : 0);
+  }
+
+  /**
+   * Bytes that may still be held before the bound (`heap`: on this thread's heap, whose limit
+   * counts too), by the estimates {@link over} checks; nothing is tripped.
+   */
+  room(heap: boolean): number {
+    const left = Math.min(this.bytes - this.lastRss - this.sinceRead, this.bytes - this.baseline - this.held);
+    return heap ? Math.min(left, this.heapStop - this.lastHeap - this.heapSinceRead) : left;
   }
 
   /** Updates the peak only. */
   sample(): void {
     const rss = process.memoryUsage.rss();
     if (rss > this.peakRss) this.peakRss = rss;
+  }
+
+  private read(now: number): void {
+    this.lastRead = now;
+    const { rss, heapUsed } = process.memoryUsage();
+    if (rss > this.peakRss) this.peakRss = rss;
+    this.lastRss = rss;
+    this.lastHeap = heapUsed;
+    this.sinceRead = 0;
+    this.heapSinceRead = 0;
+  }
+
+  /**
+   * Whether `extra` more bytes (`heapExtra` of them on the heap) would pass a bound: the resident
+   * set at the start plus the bytes held, the last reading plus the bytes held since, or the used
+   * heap plus the heap bytes held since against {@link heapStop}.
+   */
+  private over(extra: number, heapExtra: number): boolean {
+    let reason: MemoryReason | undefined;
+    if (this.lastHeap + this.heapSinceRead + heapExtra > this.heapStop) reason = 'heap';
+    else if (this.lastRss + this.sinceRead + extra > this.bytes) reason = 'rss';
+    else if (this.baseline + this.held + extra > this.bytes) reason = 'held';
+    if (reason === undefined) return false;
+    this.reason = reason;
+    this.tripped = true;
+    return true;
   }
 }

@@ -30,7 +30,7 @@ import type { Model } from './model.js';
 import type { CheckOptions, ModelFactory } from './options.js';
 import { postAndWake, type InitMessage, type MainMessage, type SeedItem, type StepMessage, type StepReply, type WorkerData, type WorkerMessage } from './parallelProtocol.js';
 import type { CheckResult, SearchStats } from './result.js';
-import { BEYOND_DEPTH, BEYOND_STATES, type Discovery } from './kernel.js';
+import { BEYOND_DEPTH, BEYOND_MEMORY, BEYOND_STATES, type Discovery } from './kernel.js';
 import { Search, type Frontier } from './searchCore.js';
 import { forEachSuccessor } from './successors.js';
 import { replayPath } from './trace.js';
@@ -70,6 +70,8 @@ interface Level {
   readonly base: number;
   readonly events: LevelEvent[];
   readonly statesBound: boolean;
+  /** Whether storing a new state would have grown the visited table past the memory bound (the merge stopped there). */
+  readonly memoryBound: boolean;
   /** Per worker: the states it expanded and their numbers of successors. */
   readonly expanded: readonly { readonly ids: Int32Array; readonly counts: Int32Array }[];
 }
@@ -311,11 +313,13 @@ export class ParallelSearch<S> extends Search<S> {
     this.depth++;
     let atDepthLimit = this.depth >= maxDepth;
     let replies = this.send(seeds.map((seed) => ({ type: 'step', seed, expand: true, atDepthLimit, decided: [...this.found.keys()] })));
+    // The level is the workers' now (each holds its share's bytes).
+    this.budget.memory.release(frontier.bytes);
     for (;;) {
       const level = this.merge(replies, atDepthLimit);
       const stopped = replies.find((r) => r.stopped !== undefined)?.stopped;
       const newCount = level.newPos.length;
-      const reached = stopped ?? this.budget.overMemory();
+      const reached = stopped ?? (level.memoryBound ? this.budget.memoryStop() : this.budget.overMemory());
       const expandNext = !level.statesBound && reached === undefined && newCount > 0;
       const nextAtLimit = this.depth + 1 >= maxDepth;
       const counts = level.newIds.map((ids) => ids.length);
@@ -354,6 +358,7 @@ export class ParallelSearch<S> extends Search<S> {
     const events: LevelEvent[] = [];
     const base = this.states.size;
     let statesBound = false;
+    let memoryBound = false;
     let depthSeen = false;
     let m = 0;
     for (; m < total; m++) {
@@ -386,6 +391,9 @@ export class ParallelSearch<S> extends Search<S> {
         statesBound = true;
         m++;
         break;
+      } else if (id === BEYOND_MEMORY) {
+        memoryBound = true;
+        break;
       }
       if (id < 0) continue;
       newIdx[w].push(i);
@@ -405,7 +413,7 @@ export class ParallelSearch<S> extends Search<S> {
       }
     });
     const expanded = replies.map((r) => ({ ids: r.expandedIds ?? new Int32Array(0), counts: r.counts ?? new Int32Array(0) }));
-    return { newIdx, newIds, parents, ordinals, merged: m, newPos, base, events, statesBound, expanded };
+    return { newIdx, newIds, parents, ordinals, merged: m, newPos, base, events, statesBound, memoryBound, expanded };
   }
 
   /**

@@ -6,12 +6,13 @@
 import { exactEncoding, type Fingerprint } from './fingerprint.js';
 import { FingerprintTable, type VisitedSet } from './fingerprintTable.js';
 import type { ActionLabel, Model } from './model.js';
-import { BEYOND_DEPTH, BEYOND_STATES, Budget, fingerprintWithObservers, stepObservers, keyFunction, NO_OBSERVERS, observedText, PropertySet, SEEN, StateStore, type Discovery } from './kernel.js';
+import { BEYOND_DEPTH, BEYOND_MEMORY, BEYOND_STATES, Budget, fingerprintWithObservers, stepObservers, keyFunction, NO_OBSERVERS, observedText, PropertySet, SEEN, StateStore, type Discovery } from './kernel.js';
 import type { CheckOptions, SearchVisitor } from './options.js';
 import type { Observer, Property } from './properties.js';
 import { outcomeOf, type BoundReached, type CheckResult, type Path, type PropertyStatus, type SearchStats, type Trace, type Verdict } from './result.js';
 import { forEachSuccessor, labelOf } from './successors.js';
 import { FEWER_FAULTS_STATE_CAP, fewestFaults, type FewestFaultsBounds } from './fewerFaults.js';
+import { StateBytes } from './stateBytes.js';
 import { replayPath } from './trace.js';
 import { initialStatesOf } from './validateModel.js';
 
@@ -49,7 +50,7 @@ export abstract class SearchBase<S, K> {
     this.pending = this.props.count;
     this.symmetry = (options.symmetry ?? true) && model.canonicalize !== undefined;
     this.budget = new Budget(options);
-    this.states = new StateStore(visited, this.budget.maxStates);
+    this.states = new StateStore(visited, this.budget.maxStates, this.budget.memory);
   }
 
   abstract run(): CheckResult<S>;
@@ -95,13 +96,20 @@ export abstract class SearchBase<S, K> {
   /**
    * Stores a fingerprint ({@link StateStore.store}). An unseen state beyond the depth bound lets
    * the search go on with the other states of the last level (their steps are still checked), but
-   * it can no longer say "ok"; the states bound stops it.
+   * it can no longer say "ok"; the states bound stops it, and so does the memory bound when
+   * storing it would grow the store's arrays past it.
    */
   protected admit(fp: K, parent: number, ordinal: number, atDepthLimit: boolean): number {
     const id = this.states.store(fp, parent, ordinal, atDepthLimit);
     if (id === BEYOND_DEPTH) this.stoppedBy ??= { bound: 'depth', limit: this.options.maxDepth ?? 0 };
     else if (id === BEYOND_STATES) this.stop({ bound: 'states', limit: this.budget.maxStates });
+    else if (id === BEYOND_MEMORY) this.stop(this.budget.memoryStop());
     return id;
+  }
+
+  /** Holds `bytes` more on the memory guard (`heap`: JavaScript objects); stops the search when that reaches the bound. */
+  protected hold(bytes: number, heap: boolean): void {
+    if (this.budget.memory.hold(bytes, heap)) this.stop(this.budget.memoryStop());
   }
 
   // ---- results ------------------------------------------------------------------------------
@@ -176,12 +184,21 @@ export abstract class SearchBase<S, K> {
   }
 }
 
-/** A level of a breadth-first search: its states (stored and checked), their observers' values and their ids. */
+/**
+ * A level of a breadth-first search: its states (stored and checked), their observers' values and
+ * their ids, and the bytes held for them on the memory guard.
+ */
 export interface Frontier<S> {
   readonly states: readonly S[];
   readonly observed: readonly (readonly unknown[])[];
   readonly ids: readonly number[];
+  readonly bytes: number;
 }
+
+/** Bytes of a queued state's entries in the queue's arrays (state, observers' values, id, bytes). */
+const QUEUE_ENTRY_BYTES = 32;
+/** Bytes of an exact encoding's entry in the map that detects collisions, beside the text's own. */
+const EXACT_ENTRY_BYTES = 64;
 
 /** The generic search: object states, BigInt fingerprints, breadth- or depth-first. */
 export class Search<S> extends SearchBase<S, Fingerprint> {
@@ -199,6 +216,16 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
   protected watchesSteps: boolean;
   /** The id the last `store` found its state under (new, or stored before when steps are watched), or -1. */
   private storedAs = -1;
+  /** What a queued state costs in memory (held on the guard while it waits to be expanded). */
+  private readonly stateBytes = new StateBytes();
+  /**
+   * The state being expanded and its observers' values: what its successors are charged beside
+   * ({@link charge}); undefined while the initial states are stored, which are charged whole,
+   * once for what they share (`rootsSeen`).
+   */
+  private parentState: S | undefined;
+  private parentObserved: readonly unknown[] = NO_OBSERVERS;
+  private rootsSeen: Set<object> | undefined;
 
   /** `props`: the properties checked, when not those `options` select from the model's. */
   constructor(model: Model<S>, options: CheckOptions, props?: PropertySet<S>) {
@@ -226,7 +253,10 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
     if (this.exact !== undefined) {
       const text = exactEncoding(key) + observedText(this.observers, observed);
       const prior = this.exact.get(fp);
-      if (prior === undefined) this.exact.set(fp, text);
+      if (prior === undefined) {
+        this.exact.set(fp, text);
+        this.hold(EXACT_ENTRY_BYTES + text.length, true);
+      }
       else if (prior !== text) (this.collisions as number)++;
     }
     return fp;
@@ -253,6 +283,8 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
   }
 
   protected storeRoots(roots: readonly S[], push: (s: S, o: readonly unknown[], id: number) => void): void {
+    this.parentState = undefined;
+    this.rootsSeen = new Set();
     for (let i = 0; i < roots.length && !this.halted; i++) {
       const s = roots[i];
       this.generated++;
@@ -260,6 +292,7 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
       const id = this.store(s, observed, -1, i, false);
       if (id >= 0) push(s, observed, id);
     }
+    this.rootsSeen = undefined;
   }
 
   /**
@@ -269,6 +302,8 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
   private expand(state: S, observed: readonly unknown[], id: number, atDepthLimit: boolean, push: (s: S, o: readonly unknown[], id: number) => void): void {
     const actionProperties = this.props.actions;
     const hasStepWatchers = actionProperties.length > 0 || this.observers.length > 0;
+    this.parentState = state;
+    this.parentObserved = observed;
     const produced = forEachSuccessor(this.model, state, (next, ordinal, def, param) => {
       this.generated++;
       let nextObserved = NO_OBSERVERS;
@@ -289,35 +324,64 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
   }
 
   /**
-   * Breadth-first search from `roots`, level by level. With `handOff`, it stops before expanding
-   * the first level `handOff` accepts (by its number of states) and returns that level, stored and
-   * checked, for another search to go on from (the parallel search hands wide levels to workers);
-   * otherwise, or when the search ends first, it returns undefined.
+   * Holds what a state about to be queued costs on the memory guard (what it and its observers'
+   * values do not share with the state expanded, estimated by `StateBytes.estimate`, and its
+   * queue entry), stopping the search when that reaches the bound; returns the bytes, released
+   * when it is expanded.
    */
-  protected bfs(roots: readonly S[], handOff?: (levelSize: number) => boolean): Frontier<S> | undefined {
+  private charge(state: S, observed: readonly unknown[]): number {
+    const sizes = this.stateBytes;
+    const parent = this.parentState;
+    let bytes = QUEUE_ENTRY_BYTES;
+    if (parent === undefined) bytes += sizes.added(state, undefined, this.rootsSeen) + sizes.added(observed, undefined, this.rootsSeen);
+    else bytes += sizes.estimate(state, parent, this.budget.memory) + (observed === this.parentObserved ? 0 : sizes.added(observed, this.parentObserved));
+    this.hold(bytes, true);
+    return bytes;
+  }
+
+  /**
+   * Breadth-first search from `roots`, level by level. With `handOff`, it stops before expanding
+   * the first level `handOff` accepts (by its number of states and the bytes held for them) and
+   * returns that level, stored and checked, for another search to go on from (the parallel search
+   * hands wide levels to workers); otherwise, or when the search ends first, it returns undefined.
+   */
+  protected bfs(roots: readonly S[], handOff?: (levelSize: number, levelBytes: number) => boolean): Frontier<S> | undefined {
     let states: S[] = [];
     let observed: (readonly unknown[])[] = [];
     let ids: number[] = [];
+    let sizes: number[] = [];
     const push = (s: S, o: readonly unknown[], id: number): void => {
       states.push(s);
       observed.push(o);
       ids.push(id);
+      sizes.push(this.charge(s, o));
     };
     this.storeRoots(roots, push);
     const maxDepth = this.options.maxDepth ?? Infinity;
     while (states.length > 0 && !this.halted) {
-      if (handOff?.(states.length)) return { states, observed, ids };
+      if (handOff !== undefined) {
+        const bytes = sizes.reduce((a, b) => a + b, 0);
+        if (handOff(states.length, bytes)) return { states, observed, ids, bytes };
+      }
       this.depth++;
       const level = states;
       const levelObserved = observed;
       const levelIds = ids;
+      const levelSizes = sizes;
       states = [];
       observed = [];
       ids = [];
+      sizes = [];
       const atDepthLimit = this.depth >= maxDepth;
+      const memory = this.budget.memory;
       for (let i = 0; i < level.length && !this.halted; i++) {
         this.tick(level.length - i + states.length);
         this.expand(level[i], levelObserved[i], levelIds[i], atDepthLimit, push);
+        // An expanded state is let go now rather than with its level (what its successors share
+        // with it stays), and its bytes are no longer held.
+        level[i] = undefined as S;
+        levelObserved[i] = NO_OBSERVERS;
+        memory.release(levelSizes[i]);
       }
     }
     return undefined;
@@ -328,12 +392,14 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
     const observed: (readonly unknown[])[] = [];
     const ids: number[] = [];
     const depths: number[] = [];
+    const sizes: number[] = [];
     let current = 1;
     const push = (s: S, o: readonly unknown[], id: number): void => {
       states.push(s);
       observed.push(o);
       ids.push(id);
       depths.push(current);
+      sizes.push(this.charge(s, o));
     };
     this.storeRoots(roots, push);
     const maxDepth = this.options.maxDepth ?? Infinity;
@@ -342,6 +408,7 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
       const o = observed.pop() as readonly unknown[];
       const id = ids.pop() as number;
       const d = depths.pop() as number;
+      this.budget.memory.release(sizes.pop() as number);
       if (d > this.depth) this.depth = d;
       current = d + 1;
       this.tick(states.length);

@@ -55,6 +55,16 @@ class LevelArena {
     this.fps = new Int32Array(2 * 1024);
   }
 
+  /** Bytes of the arrays. */
+  get bytes(): number {
+    return this.data.byteLength + this.fps.byteLength;
+  }
+
+  /** Bytes the next push allocates (both arrays doubled when full), or 0. */
+  get growthBytes(): number {
+    return (this.count + 1) * this.width > this.data.length ? 2 * this.bytes : 0;
+  }
+
   push(v: Int32Array, lo: number, hi: number): void {
     const width = this.width;
     let at = this.count * width;
@@ -104,13 +114,24 @@ export class VectorSearch extends SearchBase<VectorState, Int32Array> {
     return this.result();
   }
 
-  /** Stores the state `v` whose fingerprint is in {@link fp} (`admit`), checking it when new. */
+  /**
+   * Stores the state `v` whose fingerprint is in {@link fp} (`admit`), checking it when new. A
+   * level's arrays grow only when the memory guard says the new ones fit beside the old; else the
+   * search stops at the memory bound.
+   */
   private storeVector(v: VectorState, parent: number, ordinal: number, atDepthLimit: boolean, next: LevelArena): void {
     const fp = this.fp;
     const id = this.admit(fp, parent, ordinal, atDepthLimit);
     if (id < 0) return;
     if (this.checksStates) this.checkState(v, NO_OBSERVERS, id);
+    const growth = next.growthBytes;
+    if (growth > 0 && !this.budget.memory.fits(growth, false)) {
+      this.stop(this.budget.memoryStop());
+      return;
+    }
+    const before = next.bytes;
     next.push(v, fp[0], fp[1]);
+    if (growth > 0) this.hold(next.bytes - before, false);
   }
 
   private bfsVectors(roots: readonly VectorState[]): void {
@@ -121,6 +142,7 @@ export class VectorSearch extends SearchBase<VectorState, Int32Array> {
     const make = largest <= 0x100 ? (n: number) => new Uint8Array(n) : largest <= 0x10000 ? (n: number) => new Uint16Array(n) : (n: number) => new Int32Array(n);
     let level = new LevelArena(width, make);
     let next = new LevelArena(width, make);
+    this.hold(level.bytes + next.bytes, false);
     const maxDepth = this.options.maxDepth ?? Infinity;
 
     for (let i = 0; i < roots.length && !this.halted; i++) {

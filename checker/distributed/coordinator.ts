@@ -40,6 +40,8 @@ import type { InitHeader } from './worker.js';
 class Tally implements VisitedSet<Fingerprint> {
   size = 0;
   bytes = 0;
+  readonly growthBytes = 0;
+  readonly room = Infinity;
   has(): boolean {
     return false;
   }
