@@ -202,7 +202,10 @@ export class Budget {
     return this.memory.exceeded() ? this.memoryStop() : undefined;
   }
 
-  /** The memory stop once the guard has tripped: the bound given, or this thread's V8 heap limit (MiB) when that came first. */
+  /**
+   * The memory stop once the guard has tripped: the bound given, or this thread's V8 heap limit
+   * (its old generation's, in MiB) when that came first.
+   */
   memoryStop(): BoundReached {
     return { bound: 'memory', limit: this.memory.reason === 'heap' ? Math.round(this.memory.heapLimit / 1048576) : this.memoryReportMiB };
   }

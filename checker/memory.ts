@@ -12,12 +12,13 @@
  * reading plus that reading, pass the bound; every mebibyte stored brings a new reading.
  */
 import { getHeapStatistics } from 'node:v8';
+import { isMainThread, resourceLimits } from 'node:worker_threads';
 import { defaultMaxMemoryBytes, type CheckOptions } from './options.js';
 
 const MiB = 2 ** 20;
 
 /**
- * Share of V8's heap limit at which the search stops. The heap may hold garbage not yet
+ * Share of V8's old-generation limit at which the search stops. The heap may hold garbage not yet
  * collected when it is read, so this stops a little early rather than late.
  */
 export const HEAP_STOP_FRACTION = 0.85;
@@ -32,6 +33,34 @@ export function memoryBound(options: CheckOptions): { bytes: number; reportMiB: 
   }
   // A bound given in MiB is reported as given (e.g. 1, not 0.99...).
   return { bytes: given, reportMiB: given === fromMiB ? (options.maxMemoryMB as number) : Math.round((given / MiB) * 100) / 100 };
+}
+
+/** The value of a V8 flag given to this process (`--flag=N` or `--flag N`, on the command line or in NODE_OPTIONS), or undefined. */
+function numericFlag(name: string): number | undefined {
+  const args = [...(process.env.NODE_OPTIONS ?? '').split(/\s+/), ...process.execArgv];
+  let value: number | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i].replace(/_/g, '-');
+    if (a === name && i + 1 < args.length) value = Number(args[i + 1]);
+    else if (a.startsWith(`${name}=`)) value = Number(a.slice(name.length + 1));
+  }
+  return value !== undefined && Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/**
+ * The size of this thread's old generation past which V8 aborts (the main thread) or kills the
+ * worker: what the heap's objects, the young generation's survivors included, must fit in.
+ * `heap_size_limit` is that plus the young generation's reserve (two semi-spaces and as much
+ * again for new large objects: 48 MiB with V8's default 16 MiB semi-space), which V8 never lets
+ * the old generation use. A worker knows its own limit (`resourceLimits`).
+ */
+export function oldGenerationLimit(): number {
+  if (!isMainThread && resourceLimits.maxOldGenerationSizeMb !== undefined && resourceLimits.maxOldGenerationSizeMb > 0) {
+    return resourceLimits.maxOldGenerationSizeMb * MiB;
+  }
+  const semiSpace = (numericFlag('--max-semi-space-size') ?? 16) * MiB;
+  const limit = getHeapStatistics().heap_size_limit;
+  return Math.max(limit / 2, limit - 3 * semiSpace);
 }
 
 /**
@@ -49,9 +78,9 @@ export type MemoryReason = 'rss' | 'held' | 'heap';
 
 /** Watches one thread's heap and the process's resident memory, and the bytes the search holds. */
 export class MemoryGuard {
-  /** Bytes of this thread's heap at which the search stops ({@link HEAP_STOP_FRACTION} of its limit). */
+  /** Bytes of this thread's heap at which the search stops ({@link HEAP_STOP_FRACTION} of the old generation's limit). */
   readonly heapStop: number;
-  /** This thread's heap limit (V8's `heap_size_limit`), bytes. */
+  /** The old generation's limit, bytes ({@link oldGenerationLimit}). */
   readonly heapLimit: number;
   /** The resident set when the guard was made (the search's start), bytes. */
   readonly baseline: number;
@@ -74,7 +103,7 @@ export class MemoryGuard {
   private lastRead = -Infinity;
 
   constructor(readonly bytes: number) {
-    this.heapLimit = getHeapStatistics().heap_size_limit;
+    this.heapLimit = oldGenerationLimit();
     this.heapStop = this.heapLimit * HEAP_STOP_FRACTION;
     this.baseline = process.memoryUsage.rss();
     this.lastRss = this.peakRss = this.baseline;
@@ -148,7 +177,8 @@ export class MemoryGuard {
   /**
    * Whether `extra` more bytes (`heapExtra` of them on the heap) would pass a bound: the resident
    * set at the start plus the bytes held, the last reading plus the bytes held since, or the used
-   * heap plus the heap bytes held since against {@link heapStop}.
+   * heap (its young generation included: what survives there is moved to the old one) plus the
+   * heap bytes held since against {@link heapStop}.
    */
   private over(extra: number, heapExtra: number): boolean {
     let reason: MemoryReason | undefined;

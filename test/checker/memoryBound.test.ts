@@ -1,9 +1,9 @@
 /**
  * The memory bound under large states: a search stops at `maxMemoryBytes` however fast its
- * states grow. Searches that could pass the bound run in child processes
- * (`test/toys/bigStatesRun.ts`), which report the process's true peak resident set (VmHWM), not
- * what the checker read. While it searches, the bytes it holds for its queued states are what
- * those states hold.
+ * states grow, and before V8's heap limit, never with a heap-out-of-memory abort. Searches that
+ * could pass the bound run in child processes (`test/toys/bigStatesRun.ts`), which report the
+ * process's true peak resident set (VmHWM), not what the checker read. While it searches, the
+ * bytes it holds for its queued states are what those states hold.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -47,7 +47,7 @@ function runBig(args: Record<string, unknown>, nodeArgs: readonly string[] = [],
 
 describe('the memory bound under large states', () => {
   // Before states were charged as they were stored, memory was read every 1,024 expansions: these
-  // searches passed a bound of 150 MiB over the start by 72 to 213 MiB on a 2-core machine.
+  // searches passed a bound of 150 MiB over the start by 72 to 213 MiB in runs on a 2-core machine.
   it.each([
     ['breadth-first, states of 16 KiB growing 1.3 times a level', { bytes: 16384, growth: 1.3 }],
     ['breadth-first, states of 64 KiB', { bytes: 65536 }],
@@ -61,6 +61,15 @@ describe('the memory bound under large states', () => {
     expect(r.peak, `peak ${(r.peak / MiB).toFixed(1)} MiB, bound ${(r.bound / MiB).toFixed(1)} MiB`).toBeLessThanOrEqual(r.bound + MARGIN);
     // It stopped near the bound, not at the start.
     expect(r.peak).toBeGreaterThan(r.baseline + OVER / 2);
+  }, 300_000);
+
+  it("should stop before V8's old generation is full, not at 85% of heap_size_limit, which the young generation's 48 MiB puts past it", () => {
+    // A 96 MiB old generation: heap_size_limit is 144 MiB, and 85% of it (122 MiB) lies past
+    // the 96 MiB where V8 aborts (exit 134), as this search did before.
+    const { status, run, stderr } = runBig({ bytes: 65536, growth: 1.1, over: 2000 * MiB }, ['--max-old-space-size=96']);
+    expect(status, stderr).toBe(0);
+    expect(run?.verdict).toBe('incomplete');
+    expect(run?.stoppedBy).toEqual({ bound: 'memory', limit: 96 });
   }, 300_000);
 });
 
