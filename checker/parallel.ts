@@ -164,6 +164,17 @@ function startGroup(n: number, heapMiB: number): Group {
   return { key: `${n}/${heapMiB}`, workers, ports, signal, heartbeat, wake };
 }
 
+/**
+ * Resident memory a worker adds when it starts, bytes: its isolate, and the checker and the model
+ * loaded in it (about 41 MiB measured from sources through tsx, less compiled).
+ */
+const WORKER_START_BYTES = 48 * 2 ** 20;
+
+/** Whether a group of `n` workers for this bound is idle (started by an earlier search). */
+function groupIdle(n: number, heapMiB: number): boolean {
+  return idle.some((g) => g.key === `${n}/${heapMiB}`);
+}
+
 function acquireGroup(n: number, heapMiB: number): Group {
   const key = `${n}/${heapMiB}`;
   const k = idle.findIndex((g) => g.key === key);
@@ -211,12 +222,13 @@ export class ParallelSearch<S> extends Search<S> {
    */
   override run(): CheckResult<S> {
     const threshold = parallelLevel();
-    const frontier = this.bfs(initialStatesOf(this.model), (size) => size >= threshold);
+    const heapMiB = Math.max(64, Math.ceil(this.budget.memory.bytes / 2 ** 20));
+    const frontier = this.bfs(initialStatesOf(this.model), (size, bytes) => size >= threshold && this.workersFit(bytes, heapMiB));
     if (frontier === undefined || this.halted) {
       this.engine = 'generic';
       return this.result();
     }
-    const group = acquireGroup(this.workerCount, Math.max(64, Math.ceil(this.budget.memory.bytes / 2 ** 20)));
+    const group = acquireGroup(this.workerCount, heapMiB);
     this.group = group;
     let healthy = false;
     try {
@@ -232,6 +244,17 @@ export class ParallelSearch<S> extends Search<S> {
       }
     }
     return this.result();
+  }
+
+  /**
+   * Whether the workers can take a level holding `bytes` under the memory bound: those to start
+   * ({@link WORKER_START_BYTES} each, none when an idle group is there) and the level's copies on
+   * the way to them (serialized, then rebuilt in the workers), beside what this thread holds. A
+   * level that cannot is searched on this thread, as narrow ones are.
+   */
+  private workersFit(bytes: number, heapMiB: number): boolean {
+    const start = groupIdle(this.workerCount, heapMiB) ? 0 : this.workerCount * WORKER_START_BYTES;
+    return start + 2 * bytes <= this.budget.memory.room(false);
   }
 
   // ---- workers ------------------------------------------------------------------------------

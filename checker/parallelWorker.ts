@@ -13,13 +13,18 @@ import type { Model } from './model.js';
 import { Budget, fingerprintWithObservers, keyFunction, NO_OBSERVERS, PropertySet, stepObservers } from './kernel.js';
 import { forEachSuccessor, labelOf } from './successors.js';
 import type { BoundReached } from './result.js';
+import { StateBytes } from './stateBytes.js';
 import { postAndWake, type InitMessage, type MainMessage, type StepMessage, type StepReply, type WorkerData, type WorkerMessage } from './parallelProtocol.js';
 import { ensureTypeScriptLoader } from './typescriptLoader.js';
 
-/** A successor kept for the next level, until the main thread says whether it is new. */
+/**
+ * A successor kept for the next level, until the main thread says whether it is new, with the
+ * bytes held for it on the memory guard.
+ */
 interface Kept {
   readonly state: unknown;
   readonly observed: readonly unknown[];
+  readonly bytes: number;
 }
 
 /** A state of this worker's share of the frontier. */
@@ -79,6 +84,8 @@ class WorkerSearch {
   private frontier: Item[] = [];
   /** Successor states of the last expansion, one per record (null where not kept). */
   private pending: (Kept | null)[] = [];
+  /** What a state held here costs in memory (`stateBytes.ts`). */
+  private readonly stateBytes = new StateBytes();
 
   constructor(
     private readonly model: Model<unknown>,
@@ -93,29 +100,63 @@ class WorkerSearch {
     beat();
     const decided = new Set(m.decided);
     let stateEvents: number[] | undefined;
-    if (m.seed !== undefined) this.frontier = m.seed.map((x) => this.arrived(x));
+    if (m.seed !== undefined) this.frontier = this.arrivedAll(m.seed);
     if (m.commit !== undefined) {
       const { idx, ids } = m.commit;
+      // The expanded level and the successors that were not new are let go.
+      this.release(this.frontier);
+      this.release(this.pending);
       this.frontier = Array.from(ids, (id, i) => ({ ...(this.pending[idx[i]] as Kept), id }));
+      for (const x of this.frontier) this.budget.memory.hold(x.bytes, true);
       this.pending = [];
       stateEvents = this.checkStates(this.frontier, decided);
     }
     // Even out the shares: the tail (highest ids) goes, and arrivals are merged in by id.
     for (const { to, count } of m.send ?? []) {
       const items = this.frontier.splice(this.frontier.length - count, count);
+      this.release(items);
       postAndWake(data.peers[to] as MessagePort, data.wake, to, items);
     }
-    for (const from of m.receive ?? []) this.frontier = mergeById(this.frontier, receiveFrom(from).map((x) => this.arrived(x)));
+    for (const from of m.receive ?? []) this.frontier = mergeById(this.frontier, this.arrivedAll(receiveFrom(from)));
     return { type: 'step', ...(stateEvents ? { stateEvents } : {}), ...(m.expand ? this.expand(m.atDepthLimit, decided) : {}), frontier: this.frontier.length };
   }
 
   /**
-   * A state that came from another thread (a structured clone): with no observers its observed
-   * values are the shared empty list again, which a step returning its own state compares with
-   * by identity to find a self-loop.
+   * States that came from another thread (structured clones), charged whole on the memory guard:
+   * with no observers their observed values are the shared empty list again, which a step
+   * returning its own state compares with by identity to find a self-loop.
    */
-  private arrived(x: Item): Item {
-    return this.props.observers.length === 0 && x.observed !== NO_OBSERVERS ? { ...x, observed: NO_OBSERVERS } : x;
+  private arrivedAll(items: readonly Omit<Item, 'bytes'>[]): Item[] {
+    // States cloned together share what they shared before: each object is charged once.
+    const seen = new Set<object>();
+    const watched = this.props.observers.length > 0;
+    let held = 0;
+    const out = items.map((x): Item => {
+      const observed = watched ? x.observed : NO_OBSERVERS;
+      const bytes = this.stateBytes.added(x.state, undefined, seen) + (watched ? this.stateBytes.added(observed, undefined, seen) : 0);
+      held += bytes;
+      return { state: x.state, observed, id: x.id, bytes };
+    });
+    this.budget.memory.hold(held, true);
+    return out;
+  }
+
+  /**
+   * Holds what a successor kept here costs on the memory guard (what it and its observers'
+   * values do not share with the state expanded); returns the bytes. Once that reaches the
+   * bound, the expansion stops at its next state (`Budget.expansion`).
+   */
+  private hold(next: unknown, nextObserved: readonly unknown[], state: unknown, observed: readonly unknown[]): number {
+    const bytes = this.stateBytes.estimate(next, state, this.budget.memory) + (nextObserved === observed ? 0 : this.stateBytes.added(nextObserved, observed));
+    this.budget.memory.hold(bytes, true);
+    return bytes;
+  }
+
+  /** Releases the bytes held for states let go. */
+  private release(items: readonly (Kept | null)[]): void {
+    let bytes = 0;
+    for (const x of items) if (x !== null) bytes += x.bytes;
+    this.budget.memory.release(bytes);
   }
 
   /** Per state property (`PropertySet.stateIds`): the least id of `items` where it is decided, or -1. */
@@ -172,7 +213,7 @@ class WorkerSearch {
         const fp = fingerprintWithObservers(this.key(next), observers, nextObserved);
         if (!seen.add(fp)) return;
         records.push(id, ordinal, fp);
-        pending.push(atDepthLimit ? null : { state: next, observed: nextObserved });
+        pending.push(atDepthLimit ? null : { state: next, observed: nextObserved, bytes: this.hold(next, nextObserved, state, observed) });
       });
       expandedIds[expanded - 1] = id;
       counts[expanded - 1] = produced;

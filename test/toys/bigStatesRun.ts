@@ -42,6 +42,7 @@ process.stdout.write(
     stoppedBy: r.stoppedBy,
     distinct: r.stats.distinctStates,
     depth: r.stats.depth,
+    engine: r.stats.engine,
     baseline,
     bound,
     peak: status('VmHWM'),
