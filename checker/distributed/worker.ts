@@ -18,6 +18,7 @@ import { GrowableInt32Array } from '../growableArray.js';
 import { Budget, fingerprintWithObservers, keyFunction, NO_OBSERVERS, PropertySet, stepObservers } from '../kernel.js';
 import type { Model } from '../model.js';
 import type { BoundReached } from '../result.js';
+import { StateBytes } from '../stateBytes.js';
 import { forEachSuccessor, labelOf } from '../successors.js';
 import { initialStatesOf } from '../validateModel.js';
 import { compareKeys, fpOfText, fpText, holderOf, joinFingerprint, ownerOf, REC_WORDS, splitFingerprint, type StepKey } from './protocol.js';
@@ -174,6 +175,9 @@ export class DistributedWorker {
   private winnerKeys: { parents: number[]; ordinals: number[] } = { parents: [], ordinals: [] };
   /** Successors of the level being expanded, by index: state, observed values, key and fingerprint. */
   private pending: { states: unknown[]; observed: (readonly unknown[])[]; parents: number[]; ordinals: number[]; fps: bigint[] } = { states: [], observed: [], parents: [], ordinals: [], fps: [] };
+
+  /** What a successor kept here costs in memory (`stateBytes.ts`), held on the level's memory guard. */
+  private readonly stateBytes = new StateBytes();
 
   private readonly levels = new Map<number, Level>();
   private readonly outstanding = new Map<number, Set<number>>();
@@ -435,6 +439,9 @@ export class DistributedWorker {
         if (!seen.add(fp)) return;
         const index = pending.fps.length;
         pending.states.push(atDepthLimit ? null : next);
+        // The successors kept this level are held on its guard: a burst of large ones stops the
+        // expansion at the next state (`Budget.expansion`), not at the next reading.
+        if (!atDepthLimit) budget.memory.hold(this.stateBytes.estimate(next, state, budget.memory) + (nextObserved === observed ? 0 : this.stateBytes.added(nextObserved, observed)), true);
         pending.observed.push(nextObserved);
         pending.parents.push(id);
         pending.ordinals.push(ordinal);

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { check, type CheckOptions } from '../../checker/index.js';
+import { checkInMemory } from '../../checker/distributed/index.js';
 import { bigStates, type BigStatesOptions } from './bigStates.js';
 
 interface RunArgs extends BigStatesOptions {
@@ -14,6 +15,8 @@ interface RunArgs extends BigStatesOptions {
   readonly over: number;
   readonly strategy?: 'bfs' | 'dfs';
   readonly workers?: number;
+  /** Workers of a distributed search in this process (the memory transport), instead. */
+  readonly distributed?: number;
 }
 
 /** A field of /proc/self/status in bytes (VmRSS, VmHWM), or the resident set where there is none. */
@@ -35,7 +38,7 @@ const options: CheckOptions = {
   ...(args.strategy ? { strategy: args.strategy } : {}),
   ...(args.workers ? { workers: args.workers, modelFactory: { module: new URL('./bigStates.ts', import.meta.url).href, export: 'bigStates', args: { ...args } } } : {}),
 };
-const r = check(bigStates(args), options);
+const r = args.distributed ? await checkInMemory(bigStates(args), options, args.distributed) : check(bigStates(args), options);
 process.stdout.write(
   `${JSON.stringify({
     verdict: r.verdict,
