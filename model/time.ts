@@ -10,7 +10,7 @@
  * moved) is several times cheaper than a draft.
  */
 import { clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { candidateWith, conditionNoExecute, ctrlWith, healthWith, kubeletAlive, nodeLive, nodeWithTimers, stateWith, type Candidate, type ClusterState, type ControllerManagerLocal, type NodeReal } from './state.js';
+import { candidateWith, conditionNoExecute, ctrlWith, healthWith, kubeletAlive, nodeLive, nodeWithTimers, stateWith, syncPodReadiness, type Candidate, type ClusterState, type ControllerManagerLocal, type NodeReal } from './state.js';
 
 const r6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 const down = (x: number, by: number): number => (x <= by ? 0 : r6(x - by));
@@ -149,7 +149,7 @@ export function syncHistory(ctx: Ctx, s: ClusterState): ClusterState {
     nodes ??= [...s.nodes];
     nodes[n] = nodeWithTimers(node, { heartbeatIn: node.heartbeatIn, sinceHeartbeat: node.sinceHeartbeat, sinceNoExecute, liveFor, runtimeDownFor: node.runtimeDownFor, terminating: terminating !== undefined && terminating.length > 0 ? terminating : undefined, shutdownIn: node.shutdownIn });
   }
-  return nodes === undefined ? s : stateWith(s, { nodes });
+  return syncPodReadiness(nodes === undefined ? s : stateWith(s, { nodes }));
 }
 
 /**

@@ -14,13 +14,11 @@
  *   created, one per sync, and the visit stops at the first ordinal that is Terminating ("waiting
  *   for Pod to Terminate") or not Running and Ready ("waiting for Pod to be Running and Ready"),
  *   so ordinal i is created only while 0 … i-1 all exist, are not Terminating and are Ready.
- *   **Ready here** (the model has no pod phases or pod conditions) means: the pod object exists,
- *   is bound, has no deletionTimestamp, its Node object exists with Ready=True (the node lifecycle
- *   controller's MarkPodsNotReady makes every pod of a node it marks Unknown NotReady), and its
- *   container is in that node's `running` list. That list is the real state, not the last status
- *   the kubelet posted: a pod on a crashed node counts as unready at once, whereas Kubernetes
- *   keeps its stale Ready status until the node is marked Unknown (this only matters for creating
- *   a missing higher ordinal within that grace period). Not modelled: readiness probes (a running
+ *   **Ready here** is the pod's Ready condition as the API holds it (`PodObject.ready`): the pod
+ *   is bound, has no deletionTimestamp, and its kubelet last posted it Ready (its container
+ *   running) with no MarkPodsNotReady since (the node lifecycle controller clears it when it marks
+ *   the node Unknown). A pod on a crashed node stays Ready until then, so a missing higher ordinal
+ *   is created within that grace period, as upstream does. Not modelled: readiness probes (a running
  *   container is Ready), minReadySeconds (0: Ready is Available), failed or
  *   succeeded pods being deleted and recreated, updates. A scale-down (an operator's write of
  *   `spec.replicas`, `api.scale`) deletes the condemned ordinals from the highest, one at a time

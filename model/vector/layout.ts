@@ -78,6 +78,8 @@ export const POD = {
   tolerationOutOfService: 6,
   /** The NoSchedule taints tolerated, as `TAINT_BITS`. */
   tolerationNoSchedule: 7,
+  /** The Ready condition in the API: 1 Ready. */
+  ready: 8,
 } as const;
 const POD_FIELDS = Object.keys(POD).length;
 
@@ -363,6 +365,7 @@ export function encodeCluster(L: ClusterLayout, s: ClusterState): Float64Array {
     v[at + POD.tolerationUnreachable] = tolerationSlot(pod.tolerations.unreachable);
     v[at + POD.tolerationNotReady] = tolerationSlot(pod.tolerations.notReady);
     v[at + POD.replacement] = pod.replacement ? 1 : 0;
+    v[at + POD.ready] = pod.ready === true ? 1 : 0;
     v[at + POD.tolerationOutOfService] = tolerationSlot(pod.tolerations.outOfService);
     let noSchedule = 0;
     for (const t of pod.tolerations.noSchedule) noSchedule |= code(TAINT_INDEX, t, 'taint');
@@ -516,6 +519,7 @@ export function decodeCluster(L: ClusterLayout, v: ArrayLike<number>): ClusterSt
       replacement: v[at + POD.replacement] === 1,
     };
     if (v[at + POD.uid] !== 0) pod.uid = v[at + POD.uid];
+    if (v[at + POD.ready] === 1) pod.ready = true;
     pods.push(pod);
   }
   const leases = [0, 1].map((e) => ({ holder: v[L.leaseBase + 3 * e], durationSeconds: v[L.leaseBase + 3 * e + 1], transitioned: v[L.leaseBase + 3 * e + 2] === 1 }));

@@ -160,6 +160,7 @@ export function canonicalVector(ctx: Ctx, L: ClusterLayout, v: Float64Array): Fl
     put(v[at + POD.tolerationUnreachable]);
     put(v[at + POD.tolerationNotReady]);
     put(v[at + POD.replacement]);
+    put(v[at + POD.ready]);
     put(T.named[p] === 1 ? p : ABSENT);
     for (let c = 0; c < kcmCount; c++) {
       const k = kcmBase + c * kcmWidth;
