@@ -15,8 +15,8 @@
  *
  * Initial vectors are listed, or yielded by a function (a generator; {@link vectorProduct} for a
  * TLA+ `Init` that gives each variable a set): the searches take them one at a time as they store
- * them, so a model with 655,200 initial states (MCBakery) never holds them as 655,200 arrays
- * beside what the search stores.
+ * them, so a model with hundreds of thousands of initial states never holds them as as many
+ * arrays beside what the search stores.
  *
  * Not supported: symmetry reduction (SPIN has none either; a spec that asks for it is refused
  * with KC011).
@@ -359,7 +359,8 @@ function compileInitial(spec: VectorSpec): Pick<CompiledVectorSpec, 'initialVect
 /**
  * The initial vectors of a TLA+ `Init` that gives each variable a set, as
  * `x \in 0..2 /\ y = 0` is `vectorProduct([[0, 1, 2], [0]])`: every vector whose slot `i` holds
- * one of `values[i]`, those `where` accepts, in order with the last slot varying fastest. For
+ * one of `values[i]`, those `where` accepts (shown a scratch vector it must not keep), in order
+ * with the last slot varying fastest. For
  * {@link VectorSpec.initial}: the vectors are made one at a time, as the search takes them.
  */
 export function vectorProduct(values: readonly (readonly number[])[], where?: (v: VectorView) => boolean): () => Generator<Int32Array, void, undefined> {
