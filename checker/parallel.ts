@@ -34,7 +34,7 @@ import { BEYOND_DEPTH, BEYOND_STATES, type Discovery } from './kernel.js';
 import { Search, type Frontier } from './searchCore.js';
 import { forEachSuccessor } from './successors.js';
 import { replayPath } from './trace.js';
-import { initialStatesOf } from './validateModel.js';
+import { eachInitialState } from './validateModel.js';
 
 const WORKER_ENTRY = new URL('./parallelWorkerEntry.js', import.meta.url);
 /** A worker that has not moved for this long while it owes a reply is taken for dead. */
@@ -209,7 +209,7 @@ export class ParallelSearch<S> extends Search<S> {
    */
   override run(): CheckResult<S> {
     const threshold = parallelLevel();
-    const frontier = this.bfs(initialStatesOf(this.model), (size) => size >= threshold);
+    const frontier = this.bfs(eachInitialState(this.model), (size) => size >= threshold);
     if (frontier === undefined || this.halted) {
       this.engine = 'generic';
       return this.result();
