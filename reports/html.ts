@@ -13,7 +13,7 @@ import { formatChange, jsonOf } from './diff.js';
 import { formatDuration, formatTime } from '../checker/duration.js';
 import { lassoTrace, livenessOutcomes, reportKind, searchOutcomes } from './liveness.js';
 import { formatStats, runNotes, runVerdict, violationWhy, type RunInfo } from './outcome.js';
-import { foldQuiet, lineTime, loopMark, presented, stateParts, timelineSteps, traceDuration, unfolded, type TimelineLine, type TimelineStep } from './timeline.js';
+import { foldQuiet, lineTime, loopMark, presented, stateParts, stepsThatMatter, timelineSteps, traceDuration, unfolded, type TimelineLine, type TimelineStep } from './timeline.js';
 import { sequenceParticipants } from './mermaid.js';
 
 /** Escapes text for HTML content and attributes. */
@@ -28,6 +28,8 @@ interface StepData {
   readonly actor: string;
   readonly summary: string;
   readonly fault: boolean;
+  /** A step of the user's code under test (an operator): one of the steps that matter. */
+  readonly underTest: boolean;
   readonly changes: readonly string[];
   /** The state after the step, as people read it (JSON, indented). */
   readonly state: string;
@@ -60,6 +62,7 @@ function counterexampleData<S>(model: Model<S>, outcome: PropertyOutcome<S>): Co
         actor: s.actor,
         summary: s.summary,
         fault: isFault?.(trace.states[s.index - 1], s.action, after) === true,
+        underTest: s.underTest && !s.routine,
         changes: s.changes.map(formatChange),
         state: pretty(jsonOf(presented(model, after))),
         description: describeState(after),
@@ -67,6 +70,10 @@ function counterexampleData<S>(model: Model<S>, outcome: PropertyOutcome<S>): Co
     }),
   };
 }
+
+/** The classes of a step's row: `fault` (red), else `ours` for the user's code under test (purple). */
+const kinds = (s: StepData): string[] => (s.fault ? ['fault'] : s.underTest ? ['ours'] : []);
+const stepClass = (s: StepData): string => (kinds(s).length > 0 ? ` class="${kinds(s).join(' ')}"` : '');
 
 /** A sequence diagram as inline SVG: one column per component, one arrow per message. */
 export function sequenceSvg<S>(model: Model<S>, outcome: PropertyOutcome<S>, order: readonly string[] = [], fold = true): string {
@@ -117,7 +124,7 @@ table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:3px 8px;text-
 .violated,.unwitnessed{color:#b00}.why{font-size:15px;margin:4px 0 8px}.holds,.witnessed{color:#070}.unknown{color:#a60}.warning{color:#a60}
 .stepper{display:grid;grid-template-columns:minmax(300px,2fr) 3fr;gap:12px;align-items:start}
 .steps{max-height:560px;overflow:auto;border:1px solid #ddd;margin:0;padding:0;list-style:none;font:12px ui-monospace,monospace}
-.steps li{padding:2px 6px;cursor:pointer;overflow-wrap:anywhere}.steps li.fault{color:#b00}
+.steps li{padding:2px 6px;cursor:pointer;overflow-wrap:anywhere}.steps li.fault{color:#b00}.steps li.ours{color:#62a}
 .steps li.active{background:#dbe8ff;font-weight:bold}.steps li.cycle{border-left:3px solid #a60}
 .steps li.fold{padding:0;cursor:default}.steps li.fold summary{padding:2px 6px;cursor:pointer;color:#666}
 .steps li.fold ol{list-style:none;margin:0;padding:0 0 0 14px;border-left:1px dotted #bbb}.steps li.loop{color:#a60;cursor:default}
@@ -127,7 +134,7 @@ svg.sequence text{font:11px system-ui,sans-serif}svg .head{fill:#eef;stroke:#88a
 svg .msg{stroke:#333}svg .note{fill:#555;font-style:italic}svg .time{fill:#888}
 .graph svg text{font-family:"Liberation Sans",Arimo,Helvetica,Arial,sans-serif}
 .figure{overflow:auto;border:1px solid #eee;margin:8px 0}
-.key-steps{font:12px ui-monospace,monospace;margin:4px 0 8px;padding-left:0;list-style:none}.key-steps li{overflow-wrap:anywhere}.key-steps li.fault a{color:#b00}
+.key-steps{font:12px ui-monospace,monospace;margin:4px 0 8px;padding-left:0;list-style:none}.key-steps li{overflow-wrap:anywhere}.key-steps li.fault a{color:#b00}.key-steps li.ours a{color:#62a}
 `;
 
 /**
@@ -225,11 +232,13 @@ export function htmlReport<S>(model: Model<S>, result: CheckResult<S>, info: Run
     out.push(`<h2>${loopOf(p.id) === undefined ? 'Counterexample' : 'Liveness counterexample (lasso)'} to <code>${escapeHtml(p.id)}</code></h2>`);
     const why = violationWhy(model, p);
     if (why !== undefined) out.push(`<p class="why"><b>Why:</b> ${escapeHtml(why)}</p>`);
-    out.push(`<p>${escapeHtml(p.description)}. Violated after ${steps.length} steps and ${formatDuration(traceDuration(steps))} of model time; ${d.steps.filter((s) => s.fault).length} of them faults or operator actions (red).</p>`);
-    // The steps that matter first: the faults and operator actions, and the step that violates.
-    const key = d.steps.filter((x, i) => x.fault || i === d.steps.length - 1);
+    const ours = d.steps.filter((s) => s.underTest && !s.fault).length;
+    out.push(`<p>${escapeHtml(p.description)}. Violated after ${steps.length} steps and ${formatDuration(traceDuration(steps))} of model time; ${d.steps.filter((s) => s.fault).length} of them faults or operator actions (red)${ours > 0 ? `, ${ours} steps of your own code under test (purple)` : ''}.</p>`);
+    // The steps that matter first: the faults and operator actions, the steps of the user's own
+    // code (its operator: often the cause), and the step that violates, however long the trace.
+    const key = stepsThatMatter(steps).map((x) => d.steps[x.index - 1]);
     if (key.length > 0) {
-      const link = (x: StepData): string => `<li${x.fault ? ' class="fault"' : ''}><a href="#cx=${c}&amp;step=${x.step}">${escapeHtml(`${x.step}. ${x.time}  ${x.actor}  ${x.summary}`)}</a>${x.step === d.steps.length ? (loopOf(p.id) === undefined ? ' <b>(violates)</b>' : ' <b>(the lasso ends)</b>') : ''}</li>`;
+      const link = (x: StepData): string => `<li${stepClass(x)}><a href="#cx=${c}&amp;step=${x.step}">${escapeHtml(`${x.step}. ${x.time}  ${x.actor}  ${x.summary}`)}</a>${x.step === d.steps.length ? (loopOf(p.id) === undefined ? ' <b>(violates)</b>' : ' <b>(the lasso ends)</b>') : ''}</li>`;
       out.push(`<p><b>The steps that matter</b> (${key.length} of ${d.steps.length}):</p><ol class="key-steps">${key.map(link).join('')}</ol>`);
     }
     out.push(`<div class="controls"><button class="prev" type="button">◀ previous</button><button class="next" type="button">next ▶</button><input type="range" min="0" max="${d.steps.length}" value="${d.steps.length}" aria-label="step"> <span class="where"></span></div>`);
@@ -238,7 +247,7 @@ export function htmlReport<S>(model: Model<S>, result: CheckResult<S>, info: Run
     out.push('<div class="stepper"><ol class="steps">');
     out.push(`<li data-step="0">initial state</li>`);
     const row = (s: StepData): string => {
-      const classes = [...(s.fault ? ['fault'] : []), ...(loop !== undefined && s.step > loop ? ['cycle'] : [])];
+      const classes = [...kinds(s), ...(loop !== undefined && s.step > loop ? ['cycle'] : [])];
       return `<li data-step="${s.step}"${classes.length ? ` class="${classes.join(' ')}"` : ''}>${escapeHtml(`${s.step}. ${s.time}  ${s.actor}  ${s.summary}`)}</li>`;
     };
     const lines: readonly TimelineLine[] = options.fold === false ? unfolded(steps) : foldQuiet(steps, loop === undefined ? {} : { loop });
