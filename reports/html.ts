@@ -14,7 +14,7 @@ import { formatDuration, formatTime } from '../checker/duration.js';
 import { lassoTrace, livenessOutcomes, reportKind, searchOutcomes } from './liveness.js';
 import { formatStats, runNotes, runVerdict, violationWhy, type RunInfo } from './outcome.js';
 import { foldQuiet, lineTime, loopMark, presented, stateParts, stepsThatMatter, timelineSteps, traceDuration, unfolded, type TimelineLine, type TimelineStep } from './timeline.js';
-import { sequenceParticipants } from './mermaid.js';
+import { DIAGRAM_FONT_PX, sequenceLanes, sequenceSvgOf } from './sequenceSvg.js';
 
 /** Escapes text for HTML content and attributes. */
 export function escapeHtml(text: string): string {
@@ -75,37 +75,22 @@ function counterexampleData<S>(model: Model<S>, outcome: PropertyOutcome<S>): Co
 const kinds = (s: StepData): string[] => (s.fault ? ['fault'] : s.underTest ? ['ours'] : []);
 const stepClass = (s: StepData): string => (kinds(s).length > 0 ? ` class="${kinds(s).join(' ')}"` : '');
 
-/** A sequence diagram as inline SVG: one column per component, one arrow per message. */
+/**
+ * A sequence diagram as inline SVG (see `sequenceSvg.ts`): one lane per component, one arrow per
+ * message, drawn at its own size so that it scrolls sideways rather than shrink its text.
+ */
 export function sequenceSvg<S>(model: Model<S>, outcome: PropertyOutcome<S>, order: readonly string[] = [], fold = true): string {
   const steps = timelineSteps(model, outcome.trace!);
+  return sequenceSvgOf(fold ? foldQuiet(steps) : unfolded(steps), order, `sequence diagram of ${outcome.id}`);
+}
+
+/** The sequence diagram in its scrolling frame, and the lanes it leaves out named beneath it. */
+function sequenceFigure<S>(model: Model<S>, outcome: PropertyOutcome<S>, order: readonly string[], fold: boolean): string {
+  const steps = timelineSteps(model, outcome.trace!);
   const lines = fold ? foldQuiet(steps) : unfolded(steps);
-  const parts = sequenceParticipants(lines, order);
-  const col = 190;
-  const row = 30;
-  const x = (p: string): number => 100 + col * parts.indexOf(p);
-  const width = Math.max(400, 100 + col * parts.length);
-  const out: string[] = [];
-  let y = 60;
-  for (const l of lines) {
-    const text = escapeHtml(`${lineTime(l)} ${l.summary}`);
-    const targets = l.timeOnly ? [] : [...(l.step?.to ?? []).slice(0, 1), ...(l.step?.affects ?? [])].filter((t) => t !== l.actor);
-    if (targets.length === 0) {
-      const cx = l.timeOnly ? width / 2 : x(l.actor);
-      out.push(`<text x="${cx}" y="${y}" text-anchor="middle" data-fit="${l.timeOnly ? width - 20 : 2 * col - 10}" class="${l.timeOnly ? 'time' : 'note'}">${text}</text>`);
-    } else {
-      for (const t of targets) {
-        const x1 = x(l.actor);
-        const x2 = x(t);
-        out.push(`<line x1="${x1}" y1="${y}" x2="${x2}" y2="${y}" class="msg" marker-end="url(#arrow)"/>`);
-        out.push(`<text x="${(x1 + x2) / 2}" y="${y - 5}" text-anchor="middle" data-fit="${Math.max(col - 10, Math.abs(x2 - x1) - 10)}">${text}</text>`);
-      }
-    }
-    y += row;
-  }
-  const height = y + 20;
-  const heads = parts.map((p) => `<g><rect x="${x(p) - 85}" y="10" width="170" height="26" rx="4" class="head"/><text x="${x(p)}" y="28" text-anchor="middle" data-fit="164">${escapeHtml(p)}</text><line x1="${x(p)}" y1="36" x2="${x(p)}" y2="${height}" class="life"/></g>`);
-  // As wide as the page allows (never wider than drawn): every lane stays in view.
-  return `<svg class="sequence" xmlns="http://www.w3.org/2000/svg" width="100%" style="max-width:${width}px" viewBox="0 0 ${width} ${height}" role="img" aria-label="sequence diagram of ${escapeHtml(outcome.id)}"><defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>${heads.join('')}${out.join('')}</svg>`;
+  const { collapsed } = sequenceLanes(lines, order);
+  const note = collapsed.length === 0 ? '' : `<p class="collapsed">Lanes left out, since no step drawn acts on them (they only pass a message on): ${collapsed.map((c) => `<code>${escapeHtml(c)}</code>`).join(', ')}.</p>`;
+  return `<div class="figure sequence-figure">${sequenceSvgOf(lines, order, `sequence diagram of ${outcome.id}`)}</div>${note}`;
 }
 
 export interface HtmlOptions {
@@ -130,7 +115,7 @@ table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:3px 8px;text-
 .steps li.fold ol{list-style:none;margin:0;padding:0 0 0 14px;border-left:1px dotted #bbb}.steps li.loop{color:#a60;cursor:default}
 .pane{border:1px solid #ddd;padding:8px}.pane pre{font:12px ui-monospace,monospace;white-space:pre-wrap;margin:4px 0;max-height:420px;overflow:auto}
 .diff{color:#05a}.controls{margin:8px 0}.controls button{margin-right:6px}
-svg.sequence text{font:11px system-ui,sans-serif}svg .head{fill:#eef;stroke:#88a}svg .life{stroke:#bbb;stroke-dasharray:4 3}
+svg.sequence text{font:${DIAGRAM_FONT_PX}px system-ui,sans-serif}.collapsed{color:#666;font-size:13px;margin:2px 0 8px}svg .head{fill:#eef;stroke:#88a}svg .life{stroke:#bbb;stroke-dasharray:4 3}
 svg .msg{stroke:#333}svg .note{fill:#555;font-style:italic}svg .time{fill:#888}
 .graph svg text{font-family:"Liberation Sans",Arimo,Helvetica,Arial,sans-serif}
 .figure{overflow:auto;border:1px solid #eee;margin:8px 0}
@@ -269,7 +254,7 @@ export function htmlReport<S>(model: Model<S>, result: CheckResult<S>, info: Run
     }
     if (loop !== undefined && loop >= d.steps.length) out.push(`<li class="loop">${escapeHtml(loopMark(loop!, d.steps.length))}</li>`);
     out.push('</ol><div class="pane"><b>What the step changed</b><pre class="diff"></pre><b>State after it</b><pre class="summary"></pre><details><summary>the whole state</summary><pre class="state"></pre></details></div></div>');
-    out.push('<h3>Sequence diagram</h3>', `<div class="figure">${sequenceSvg(model, p, options.participants ?? [], options.fold !== false)}</div>`);
+    out.push('<h3>Sequence diagram</h3>', sequenceFigure(model, p, options.participants ?? [], options.fold !== false));
     const graph = options.graphs?.[p.id];
     if (graph) out.push('<h3>State graph, projected</h3>', `<div class="figure graph">${graph.replace(/^<\?xml[^>]*>\s*/, '').replace(/<!DOCTYPE[^>]*>\s*/, '')}</div>`);
     out.push('</section>');
