@@ -93,11 +93,18 @@ function sequenceFigure<S>(model: Model<S>, outcome: PropertyOutcome<S>, order: 
   return `<div class="figure sequence-figure">${sequenceSvgOf(lines, order, `sequence diagram of ${outcome.id}`)}</div>${note}`;
 }
 
+/** A state graph drawn for the page: its SVG (made with Graphviz) and the trace's path in it. */
+export interface GraphFigure {
+  readonly svg: string;
+  /** The ids, in the SVG, of the nodes the counterexample visits, in order (`s3`: see `graphToDot`). */
+  readonly path: readonly string[];
+}
+
 export interface HtmlOptions {
   /** Participants placed first in sequence diagrams. */
   readonly participants?: readonly string[];
-  /** SVG of the projected state graph per property id (made by the caller with Graphviz). */
-  readonly graphs?: Readonly<Record<string, string>>;
+  /** The projected state graph per property id. */
+  readonly graphs?: Readonly<Record<string, GraphFigure>>;
   /** Fold quiet stretches into one row each (default true); false lists every step (`--unfold`). */
   readonly fold?: boolean;
 }
@@ -118,7 +125,7 @@ table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:3px 8px;text-
 svg.sequence text{font:${DIAGRAM_FONT_PX}px system-ui,sans-serif}.collapsed{color:#666;font-size:13px;margin:2px 0 8px}svg .head{fill:#eef;stroke:#88a}svg .life{stroke:#bbb;stroke-dasharray:4 3}
 svg .msg{stroke:#333}svg .note{fill:#555;font-style:italic}svg .time{fill:#888}
 .graph svg text{font-family:"Liberation Sans",Arimo,Helvetica,Arial,sans-serif}
-.figure{overflow:auto;border:1px solid #eee;margin:8px 0}
+.figure{overflow:auto;border:1px solid #eee;margin:8px 0}.figure.graph{max-height:85vh}
 .key-steps{font:12px ui-monospace,monospace;margin:4px 0 8px;padding-left:0;list-style:none}.key-steps li{overflow-wrap:anywhere}.key-steps li.fault a{color:#b00}.key-steps li.ours a{color:#62a}
 `;
 
@@ -143,8 +150,31 @@ function fitSvgText(root) {
 }
 `;
 
-const SCRIPT = `${FIT_SVG_TEXT}
+/**
+ * Script that scrolls a graph's frame to the counterexample's path (the nodes its \`data-path\`
+ * names): the whole path centred when it fits in the frame, else its first node at the frame's
+ * top left, so a graph wider or taller than the page opens on the path, not on its middle.
+ */
+export const SCROLL_TO_PATH = `
+function scrollToPath(frame) {
+  const nodes = (frame.dataset.path || '').split(' ').map((id) => document.getElementById(id)).filter((n) => n);
+  if (nodes.length === 0) return;
+  const at = frame.getBoundingClientRect();
+  const left = at.left + frame.clientLeft;
+  const top = at.top + frame.clientTop;
+  const r = nodes.map((n) => n.getBoundingClientRect());
+  const x0 = Math.min(...r.map((b) => b.left)), x1 = Math.max(...r.map((b) => b.right));
+  const y0 = Math.min(...r.map((b) => b.top)), y1 = Math.max(...r.map((b) => b.bottom));
+  const x = x1 - x0 <= frame.clientWidth ? (x0 + x1 - frame.clientWidth) / 2 : r[0].left - 24;
+  const y = y1 - y0 <= frame.clientHeight ? (y0 + y1 - frame.clientHeight) / 2 : r[0].top - 24;
+  frame.scrollLeft += x - left;
+  frame.scrollTop += y - top;
+}
+`;
+
+const SCRIPT = `${FIT_SVG_TEXT}${SCROLL_TO_PATH}
 fitSvgText(document);
+document.querySelectorAll('.graph[data-path]').forEach(scrollToPath);
 // A fallback font may be resolved after the script first measured: measure again once fonts are in.
 if (document.fonts) document.fonts.ready.then(() => fitSvgText(document));
 window.addEventListener('load', () => fitSvgText(document));
@@ -256,7 +286,13 @@ export function htmlReport<S>(model: Model<S>, result: CheckResult<S>, info: Run
     out.push('</ol><div class="pane"><b>What the step changed</b><pre class="diff"></pre><b>State after it</b><pre class="summary"></pre><details><summary>the whole state</summary><pre class="state"></pre></details></div></div>');
     out.push('<h3>Sequence diagram</h3>', sequenceFigure(model, p, options.participants ?? [], options.fold !== false));
     const graph = options.graphs?.[p.id];
-    if (graph) out.push('<h3>State graph, projected</h3>', `<div class="figure graph">${graph.replace(/^<\?xml[^>]*>\s*/, '').replace(/<!DOCTYPE[^>]*>\s*/, '')}</div>`);
+    if (graph) {
+      // Ids made unique on the page (each graph numbers its own), the path's among them.
+      const svg = graph.svg.replace(/^<\?xml[^>]*>\s*/, '').replace(/<!DOCTYPE[^>]*>\s*/, '').replace(/ id="/g, ` id="cx${c}-`);
+      const path = graph.path.map((id) => `cx${c}-${id}`).filter((id) => svg.includes(` id="${id}"`));
+      const hook = path.length === 0 ? '' : ` data-path="${path.join(' ')}"`;
+      out.push('<h3>State graph, projected</h3>', `<div class="figure graph"${hook}>${svg}</div>`);
+    }
     out.push('</section>');
   });
   if (violated.length === 0) out.push('<p>No counterexample: nothing to step through.</p>');
