@@ -1,9 +1,11 @@
 /**
  * The HTML report: one self-contained file (no server, no network, no script from elsewhere)
- * that a person opens in a browser. Per counterexample: a trace stepper (the steps on the left;
- * the state at the chosen step and what that step changed beside it; arrow keys, buttons or a
- * slider move through it), the sequence diagram drawn as inline SVG, and the projected state
- * graph with the counterexample's path in bold. `#cx=1&step=12` in the address opens a given
+ * that a person opens in a browser. Per counterexample: the steps that matter (`stepsThatMatter`:
+ * faults, the user's own operator's steps, the violating step), a trace stepper (the steps on the
+ * left; the state at the chosen step and what that step changed beside it; arrow keys, buttons or
+ * a slider move through it), the sequence diagram drawn as inline SVG at its own size (it scrolls
+ * sideways; see `sequenceSvg.ts`), and the projected state graph with the counterexample's path
+ * in bold, in a frame that opens scrolled to the path. `#cx=1&step=12` in the address opens a given
  * counterexample at a given step. A quiet stretch of steps (time passing, routine work: see
  * `foldQuiet`) is one row that opens on a click, and opens by itself when a step in it is shown.
  */
