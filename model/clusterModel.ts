@@ -359,6 +359,9 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
     // Objects of users' kinds (an extension's `prepare` adds them) have owners to collect.
     ...(extensions.some((e) => e.prepare !== undefined) ? [garbageCollector] : []),
   ];
+  // Every step of an extension's own actions is the code under test (reports always show it).
+  const userActions = new Set(extensions.flatMap((e) => [...(e.urgentActions ?? []), ...e.actions].map((a) => a.name)));
+  const ours = (name: string, d: StepDescription): StepDescription => (userActions.has(name) ? { ...d, underTest: true } : d);
   const informerClients = cached.map((e) => e.name);
   const watchCaches = cached.length > 0 && config.faults.extensionRestart > 0;
   /** After any step: history variables, and the caches when modelled. */
@@ -441,8 +444,10 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
         ...(a.fair === undefined ? {} : { fair: a.fair }),
       });
     } else {
+      const own = a.describe;
       actions.push({
         ...a,
+        ...(own === undefined ? {} : { describe: (b: ClusterState, p: JsonValue | undefined, after: ClusterState) => ours(a.name, own(b, p, after)) }),
         enabled: (s, p) => firstDue(s) < 0 && (a.enabled === undefined || a.enabled(s, p)),
         apply: (s, p) => {
           const next = a.apply(s, p);
@@ -469,10 +474,10 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
       const d = describers.get(a.name);
       if (d === undefined) {
         const e = extensionOf.get(a.name);
-        if (e?.describeStep) return e.describeStep(b, a, after);
-        return { actor: e?.name ?? 'extension', summary: a.param === undefined ? a.name : `${a.name}(${JSON.stringify(a.param)})` };
+        if (e?.describeStep) return ours(a.name, e.describeStep(b, a, after));
+        return ours(a.name, { actor: e?.name ?? 'extension', summary: a.param === undefined ? a.name : `${a.name}(${JSON.stringify(a.param)})` });
       }
-      return d.describe(b, a.param, after);
+      return ours(a.name, d.describe(b, a.param, after));
     },
     describeState,
   });
