@@ -30,7 +30,7 @@ import { acquireActions, leaderElectionActions } from './leaderElection.js';
 import { nodeLifecycleActions } from './nodeLifecycle.js';
 import { podGcActions } from './podGC.js';
 import { schedulerActions } from './scheduler.js';
-import type { ClusterState } from './state.js';
+import { readyAtStart, type ClusterState } from './state.js';
 import { canonicalize, canonicalKeyBytes, plainKeyBytes } from './symmetry.js';
 import { withPresentation } from './presentation.js';
 import { stateKey } from './key.js';
@@ -462,7 +462,7 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
   for (const e of extensions) for (const a of e.actions) extensionOf.set(a.name, e);
   const model = withPresentation({
     name: `kubernetes(${config.scenario})`,
-    initialStates: () => initialStates(ctx).map((s) => settle(withExtensions(extensions, s, config))),
+    initialStates: () => initialStates(ctx).map((s) => settle(withExtensions(extensions, readyAtStart(s), config))),
     actions,
     properties: [],
     // Without symmetry (none in the model, or a search asked for none) a state is keyed as numbers all the same.

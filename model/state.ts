@@ -141,6 +141,33 @@ export function podRunningAndReady(s: ClusterState, p: PodObject): boolean {
   return p.nodeName >= 0 && p.deletion === null && p.ready === true;
 }
 
+/**
+ * The initial state's Ready conditions: the cluster was steady before the check starts, so every
+ * bound pod whose container runs on a node whose Node object is Ready=True was posted Ready (even
+ * where etcd is without quorum at the start, when no kubelet could post it now).
+ */
+export function readyAtStart(s: ClusterState): ClusterState {
+  const pods = s.api.pods.map((p) => {
+    const ready = p.nodeName >= 0 && p.deletion === null && s.api.nodes[p.nodeName]?.ready === 'True' && s.nodes[p.nodeName].running.includes(p.name);
+    return ready && p.ready !== true ? { ...p, ready: true as const } : p;
+  });
+  return pods.every((p, i) => p === s.api.pods[i]) ? s : stateWith(s, { api: { ...s.api, pods } });
+}
+
+/**
+ * Whether two API states differ at most in pods' Ready conditions: what the kubelets post after a
+ * step (`syncPodReadiness`, once they can), a write of its own with its own quorum.
+ */
+export function onlyReadinessDiffers(before: ClusterState['api'], after: ClusterState['api']): boolean {
+  if (before === after) return true;
+  for (const k of Object.keys(after) as (keyof ClusterState['api'])[]) if (k !== 'pods' && before[k] !== after[k]) return false;
+  if (before.pods.length !== after.pods.length) return false;
+  return after.pods.every((q, i) => {
+    const p = before.pods[i];
+    return p === q || (p.name === q.name && p.workload === q.workload && p.nodeName === q.nodeName && p.deletion === q.deletion && p.tolerations === q.tolerations && p.replacement === q.replacement && p.uid === q.uid);
+  });
+}
+
 /** Whether node n's kubelet can post pod status: running, in touch, its runtime answering, its status writes going through. */
 export function kubeletPostsStatus(s: ClusterState, n: number): boolean {
   const node = s.nodes[n];
@@ -502,8 +529,7 @@ export function podWith(p: PodObject, patch: Partial<Pick<PodObject, 'nodeName' 
   const deletion = patch.deletion !== undefined ? patch.deletion : p.deletion;
   const out: { -readonly [K in keyof PodObject]: PodObject[K] } = { name: p.name, workload: p.workload, nodeName, deletion, tolerations: p.tolerations, replacement: p.replacement };
   if (p.uid !== undefined) out.uid = p.uid;
-  // Rebound elsewhere, the pod's Ready condition is its new kubelet's to post.
-  if (p.ready === true && nodeName === p.nodeName) out.ready = true;
+  if (p.ready !== undefined) out.ready = p.ready;
   return out;
 }
 
