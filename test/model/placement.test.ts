@@ -9,9 +9,11 @@
 import { describe, expect, it } from 'vitest';
 import { check } from '../../checker/index.js';
 import { importSources, type ImportSource } from '../../cli/import/importer.js';
-import { resolveConfig, type ClusterConfig } from '../../model/index.js';
+import { resolveConfig, type ClusterConfig, type ClusterState } from '../../model/index.js';
 import { kubernetesModel } from '../../properties/index.js';
 import { measureTiming } from '../../properties/timing.js';
+import { parameters } from '../../model/parameters.js';
+import { schedulingWarning } from '../../cli/subjects.js';
 
 const objects = (file: string, ...documents: unknown[]): ImportSource => ({ file, type: 'objects', documents });
 
@@ -37,8 +39,12 @@ function imported(...docs: unknown[]): { config: ClusterConfig; notModelled: rea
 }
 
 function verdicts(config: ClusterConfig) {
-  const result = check(kubernetesModel(config), { properties: ['replacement-within', 'no-schedule-on-unready', 'replicaset-at-most-replicas'] });
-  return { status: Object.fromEntries(result.properties.map((p) => [p.id, p.status])), states: result.stats.distinctStates };
+  const model = kubernetesModel(config);
+  const result = check(model, { properties: ['replacement-within', 'no-schedule-on-unready', 'replicaset-at-most-replicas'] });
+  const trace = result.properties.find((p) => p.id === 'replacement-within')?.trace;
+  const within = model.properties.find((p) => p.id === 'replacement-within') as { explain?: (s: ClusterState) => string | undefined };
+  const why = trace === undefined ? undefined : within.explain?.(trace.states[trace.states.length - 1]);
+  return { status: Object.fromEntries(result.properties.map((p) => [p.id, p.status])), states: result.stats.distinctStates, why };
 }
 
 /** The timing rows of `workload` as `event: earliest–latest` (null: never). */
@@ -68,6 +74,7 @@ describe('required pod anti-affinity (redis-ha haproxy: three replicas, three no
     // Exhaustive: 2,528 distinct states (the same manifests without the constraint: 2,543).
     expect(v.states).toBe(2_528);
     expect(v.status).toEqual({ 'replacement-within': 'violated', 'no-schedule-on-unready': 'holds', 'replicaset-at-most-replicas': 'holds' });
+    expect(v.why).toMatch(/haproxy has 2 of 3 replicas serving .*; haproxy-\d is Pending: no node passes the scheduler's filters/);
     expect(timing(config, 'haproxy')).toEqual({
       'node-unknown': '50-54',
       'node-noschedule': '50-54',
@@ -95,6 +102,9 @@ describe('required pod anti-affinity (redis-ha haproxy: three replicas, three no
     const zone = { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'topology.kubernetes.io/zone' }] } } };
     const byZone = imported(...nodes, deployment('web', 2, zone)).config;
     expect(verdicts(byZone).status['replacement-within']).toBe('violated');
+    // Symmetry (nodes of a zone interchangeable) keeps the verdict and the states' meaning.
+    const plain = check(kubernetesModel(byZone), { properties: ['replacement-within'], symmetry: false });
+    expect(plain.properties[0].status).toBe('violated');
     expect(timing(byZone, 'web')['replacement-running']).toBe('never');
     const byHost = imported(...nodes, deployment('web', 2, antiAffinity('web'))).config;
     expect(verdicts(byHost).status['replacement-within']).toBe('holds');
@@ -162,5 +172,30 @@ describe('what the model cannot express', () => {
     expect(r.notModelled.some((n) => n.includes('namespaceSelector (the term is not modelled)'))).toBe(true);
     expect(r.notModelled.some((n) => n.includes('selects the pods of no workload read'))).toBe(true);
     expect(r.schedulingCaveats).toHaveLength(2);
+  });
+});
+
+describe('parameters and warnings', () => {
+  it('should list cluster.nodeLabels with its Kubernetes name and name the workloads\' constraints under theirs', () => {
+    const list = parameters();
+    expect(list.find((p) => p.key === 'cluster.nodeLabels')).toMatchObject({ kubernetesName: 'metadata.labels', defaultValue: 'none' });
+    const workloads = list.find((p) => p.key === 'cluster.workloads')!.description;
+    for (const name of ['spec.template.spec.nodeSelector', 'spec.template.spec.affinity', 'spec.template.spec.topologySpreadConstraints', 'spec.template.metadata.labels', 'metadata.namespace']) expect(workloads).toContain(name);
+  });
+
+  it('should read a config file\'s constraints back as written, and refuse what the model cannot express', () => {
+    const w = { kind: 'ReplicaSet', name: 'web', replicas: 2, labels: { app: 'web' }, ...antiAffinity('web') };
+    const config = resolveConfig('node-failure', { file: { cluster: { workloads: [w], nodeLabels: [{ disktype: 'ssd' }] } } });
+    expect(config.cluster.workloads[0].affinity).toEqual(antiAffinity('web').affinity);
+    expect(config.cluster.nodeLabels).toEqual([{ disktype: 'ssd' }]);
+    const selector = { ...w, affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname', namespaceSelector: {} }] } } };
+    expect(() => resolveConfig('node-failure', { file: { cluster: { workloads: [selector] } } })).toThrow(/namespaceSelector: not a field the model reads/);
+    expect(() => resolveConfig('node-failure', { file: { cluster: { nodeLabels: [{}, {}, {}, {}] } } })).toThrow(/4 label maps for 3 nodes/);
+  });
+
+  it('should make every verdict say which scheduling constraints it leaves out', () => {
+    expect(schedulingWarning([])).toEqual([]);
+    const [w] = schedulingWarning(['Deployment argocd/web: spec.template.spec.priorityClassName']);
+    expect(w).toMatch(/^scheduling: not modelled: Deployment argocd\/web: spec.template.spec.priorityClassName\. .*replacement-within/);
   });
 });
