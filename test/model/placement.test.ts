@@ -7,7 +7,7 @@
  * violated and `timing` says never; the same cluster without the constraint recovers at 355–359 s.
  */
 import { describe, expect, it } from 'vitest';
-import { check } from '../../checker/index.js';
+import { always, check } from '../../checker/index.js';
 import { importSources, type ImportSource } from '../../cli/import/importer.js';
 import { resolveConfig, type ClusterConfig, type ClusterState } from '../../model/index.js';
 import { kubernetesModel } from '../../properties/index.js';
@@ -197,5 +197,20 @@ describe('parameters and warnings', () => {
     expect(schedulingWarning([])).toEqual([]);
     const [w] = schedulingWarning(['Deployment argocd/web: spec.template.spec.priorityClassName']);
     expect(w).toMatch(/^scheduling: not modelled: Deployment argocd\/web: spec.template.spec.priorityClassName\. .*replacement-within/);
+  });
+});
+
+describe('a DaemonSet\'s node affinity', () => {
+  it('should run its pods only on the nodes its nodeSelector allows, and create none on the others', async () => {
+    const { initialStates } = await import('../../model/initial.js');
+    const { makeCtx } = await import('../../model/context.js');
+    const config = resolveConfig('node-failure', { file: { cluster: { nodeLabels: [{ disktype: 'ssd' }, { disktype: 'hdd' }, { disktype: 'ssd' }], workloads: [{ kind: 'DaemonSet', name: 'agent', nodeSelector: { disktype: 'ssd' } }, { kind: 'ReplicaSet', name: 'web', replicas: 1 }] } } });
+    const [s] = initialStates(makeCtx(config));
+    expect(s.api.pods.filter((p) => p.workload === 'agent').map((p) => [p.name, p.nodeName])).toEqual([['agent-node-1', 0], ['agent-node-3', 2]]);
+    // No state ever has an agent pod on node-2, through the node crash and the controller's syncs.
+    const never = always<ClusterState>('no-agent-on-node-2', 'no agent pod on node-2', (t) => !t.api.pods.some((p) => p.workload === 'agent' && p.nodeName === 1));
+    const base = kubernetesModel(config);
+    const result = check({ ...base, properties: [...base.properties, never] }, { properties: ['no-agent-on-node-2'] });
+    expect(result.properties[0].status).toBe('holds');
   });
 });
