@@ -225,9 +225,20 @@ export async function resolveFromOptions(opts: ConfigOptions): Promise<ResolvedF
   const catalogue = extensionCatalogue(extensions);
   const own = [...catalogue.properties, ...catalogue.liveness];
   const withOwn: Subject = own.length === 0 ? subject : { ...subject, properties: [...subject.properties, ...own] };
-  const warnings = [...(resolved.warnings ?? []), ...shape];
+  const warnings = [...(resolved.warnings ?? []), ...shape, ...schedulingWarning(imported?.schedulingCaveats ?? [])];
   const settings = imported === undefined ? [] : settingLocations(imported, imported.files);
   return { ...resolved, ...(warnings.length > 0 ? { warnings } : {}), subject: withOwn, notModelled, settings, defaultedShape: defaulted.filter(([key]) => SHAPE_KEYS.includes(key)).map(([key]) => key), ...(imported === undefined ? {} : { imported }), extensions: extensions.map((e) => e.name) };
+}
+
+/**
+ * The warning every verdict carries when the files say something of scheduling the model leaves
+ * out: where (and whether) the scheduler places a pod then rests on an abstraction.
+ */
+export function schedulingWarning(caveats: readonly string[]): string[] {
+  if (caveats.length === 0) return [];
+  const shown = caveats.slice(0, 5).join('; ');
+  const more = caveats.length > 5 ? `; and ${caveats.length - 5} more (listed as not modelled)` : '';
+  return [`scheduling: not modelled: ${shown}${more}. The scheduler here places pods without them, so every verdict that depends on where or whether a pod is scheduled (replacement-within, replacement-after-toleration, the timing of replacements) may differ from your cluster's`];
 }
 
 /**

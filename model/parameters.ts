@@ -35,6 +35,8 @@ export interface ParameterValues {
   readonly workloads: readonly WorkloadConfig[];
   /** Objects of the user's own kinds (written `none` when there are none). */
   readonly objects: readonly CustomObjectConfig[];
+  /** One label map per node, in node order (written `none` when there are none). */
+  readonly nodeLabels: readonly Readonly<Record<string, string>>[];
 }
 
 /** The kind of a parameter's value: how it is parsed, written, and held in the resolved config. */
@@ -222,7 +224,8 @@ const DECLARATIONS = [
   { key: 'cluster.statefulSetNotReadyTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', type: 'toleration', unit: 'seconds', default: null, unset: 'same', bounds: NOT_NEGATIVE, description: 'the db pods\' node.kubernetes.io/not-ready:NoExecute toleration alone; same = as cluster.statefulSetTolerationSeconds' },
   { key: 'cluster.statefulSetNodeName', kubernetesName: 'spec.nodeName', component: 'workload', type: 'node', default: -1, description: 'the db pod template\'s spec.nodeName (e.g. node-2): pods are created bound there, bypassing the scheduler; none = scheduled' },
   { key: 'cluster.objects', kubernetesName: '', component: 'cluster', type: 'objects', default: [], description: 'objects of your own kinds at the start (custom resources, ConfigMaps...), as manifests give them; an operator (kubecheck/operator) takes those of the kinds it declares; import keeps the custom resources of your manifests here' },
-  { key: 'cluster.workloads', kubernetesName: '', component: 'workload', type: 'workloads', default: null, description: 'the workloads as a list, in a config file (cluster: { workloads: [{ kind: ReplicaSet, name: web, replicas: 2, tolerations: { unreachable: 300, notReady: forever }, nodeName: node-2 }, ...] }); kind ReplicaSet (a Deployment), StatefulSet or DaemonSet (one pod per node); default = the ReplicaSet web and the StatefulSet db of the keys above' },
+  { key: 'cluster.workloads', kubernetesName: '', component: 'workload', type: 'workloads', default: null, description: 'the workloads as a list, in a config file (cluster: { workloads: [{ kind: ReplicaSet, name: web, replicas: 2, tolerations: { unreachable: 300, notReady: forever }, nodeName: node-2 }, ...] }); kind ReplicaSet (a Deployment), StatefulSet or DaemonSet (one pod per node); default = the ReplicaSet web and the StatefulSet db of the keys above. Scheduling constraints of a workload, under their Kubernetes names: namespace (metadata.namespace), labels (spec.template.metadata.labels), nodeSelector (spec.template.spec.nodeSelector), affinity (spec.template.spec.affinity: nodeAffinity, podAffinity and podAntiAffinity, their requiredDuringSchedulingIgnoredDuringExecution terms), topologySpreadConstraints (spec.template.spec.topologySpreadConstraints, whenUnsatisfiable DoNotSchedule); the scheduler filters nodes by them as the default profile\'s NodeAffinity, InterPodAffinity and PodTopologySpread plugins do' },
+  { key: 'cluster.nodeLabels', kubernetesName: 'metadata.labels', component: 'cluster', type: 'nodeLabels', default: [], description: 'the Node objects\' labels, one map per node in order (cluster: { nodeLabels: [{ disktype: ssd }, ...] }); every node also carries kubernetes.io/hostname (node-<n>) and topology.kubernetes.io/zone (zone-<z>) unless given; read by nodeSelector, node affinity and the topology keys of pod affinity and topology spread constraints' },
   { key: 'cluster.terminationGracePeriodSeconds', kubernetesName: 'terminationGracePeriodSeconds', component: 'workload', type: 'integer', unit: 'seconds', default: 30, max: null, bounds: NOT_NEGATIVE, description: 'pods\' spec.terminationGracePeriodSeconds where a workload gives none: after SIGTERM the kubelet lets the containers run this long before SIGKILL, a force-deleted pod\'s too (at least 1 s)' },
   { key: 'informers.watchLag', kubernetesName: '', component: 'informers', type: 'duration', unit: 'seconds', default: 0, description: 'stale state: how far informer caches (kube-controller-manager controllers, kube-scheduler, extensions) and kube-apiserver watch caches may lag the API; watch events arrive one object at a time at any instant within it; 0 = components read the API as it is' },
   ...budgets('faults', [
@@ -294,7 +297,14 @@ function writtenWorkload(w: WorkloadConfig): Record<string, unknown> {
     ...(w.podManagementPolicy === undefined ? {} : { podManagementPolicy: w.podManagementPolicy }),
   };
   const list = w.templateTolerations === undefined ? {} : { tolerations: w.templateTolerations.map(writtenToleration) };
-  if (w.kind === 'DaemonSet') return { kind: w.kind, name: w.name, ...list, ...grace };
+  const placement = {
+    ...(w.namespace === undefined ? {} : { namespace: w.namespace }),
+    ...(w.labels === undefined ? {} : { labels: w.labels }),
+    ...(w.nodeSelector === undefined ? {} : { nodeSelector: w.nodeSelector }),
+    ...(w.affinity === undefined ? {} : { affinity: w.affinity }),
+    ...(w.topologySpreadConstraints === undefined ? {} : { topologySpreadConstraints: w.topologySpreadConstraints }),
+  };
+  if (w.kind === 'DaemonSet') return { kind: w.kind, name: w.name, ...list, ...grace, ...placement };
   const tol = (t: TolerationSetting): unknown => (t === null ? 'default' : t);
   return {
     kind: w.kind,
@@ -304,6 +314,7 @@ function writtenWorkload(w: WorkloadConfig): Record<string, unknown> {
     ...list,
     nodeName: w.nodeName < 0 ? 'none' : `node-${w.nodeName + 1}`,
     ...grace,
+    ...placement,
   };
 }
 
@@ -327,6 +338,8 @@ export function writtenValue(spec: ParameterDeclaration, value: unknown): unknow
       return writtenSequence(value as readonly FaultStep[]);
     case 'objects':
       return (value as readonly CustomObjectConfig[]).length === 0 ? 'none' : value;
+    case 'nodeLabels':
+      return (value as readonly unknown[]).length === 0 ? 'none' : value;
     case 'workloads':
       return value === null ? 'default' : (value as readonly WorkloadConfig[]).map(writtenWorkload);
     default:

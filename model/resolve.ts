@@ -11,6 +11,7 @@ import { refuseOversizedConfig, refuseOversizedInput } from './limits.js';
 import { parameterSpec, parameterSpecs, parameterValue, writtenValue, type ParameterSpec, type ParameterValue } from './parameters.js';
 import { scenarioOverrides, scenarios } from './scenarios.js';
 import { parseToleration as parseKubernetesToleration } from './tolerations.js';
+import { parseAffinity, parseLabels, parseSpreadConstraint, type Bad } from './placement.js';
 import { validateConfig } from './validate.js';
 
 export interface ResolveInput {
@@ -176,12 +177,45 @@ function parseValue(spec: ParameterSpec, raw: unknown): ParameterValue | null {
       return parseWorkloads(spec.key, raw);
     case 'objects':
       return parseObjects(spec.key, raw);
+    case 'nodeLabels':
+      return parseNodeLabels(spec.key, raw);
     case 'faultSequence':
       return parseSequence(spec.key, raw);
   }
 }
 
-const WORKLOAD_FIELDS = ['kind', 'name', 'replicas', 'tolerations', 'nodeName', 'terminationGracePeriodSeconds', 'podManagementPolicy'];
+const WORKLOAD_FIELDS = ['kind', 'name', 'replicas', 'tolerations', 'nodeName', 'terminationGracePeriodSeconds', 'podManagementPolicy', 'namespace', 'labels', 'nodeSelector', 'affinity', 'topologySpreadConstraints'];
+
+/** `cluster.nodeLabels`: a list of label maps, one per node in order (JSON with `--set`), or none. */
+function parseNodeLabels(key: string, raw: unknown): Record<string, string>[] {
+  if (raw === 'none' || raw === null || raw === undefined || raw === '') return [];
+  let list: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      list = JSON.parse(raw) as unknown;
+    } catch {
+      modelError(ModelErrorCode.invalidValue, `${key}: not a JSON list: ${quoted(raw)}`);
+    }
+  }
+  if (!Array.isArray(list)) modelError(ModelErrorCode.invalidValue, `${key}: expected a list of label maps, one per node in order (nodeLabels: [{ disktype: ssd }, ...]), or none, got ${quoted(raw)}`);
+  return list.map((m: unknown, i) => parseLabels(m ?? {}, (f, p) => modelError(ModelErrorCode.invalidValue, `${key}[${i}]${f}: ${p}`)));
+}
+
+/** A workload's scheduling constraints as Kubernetes writes them (`model/placement.ts`). */
+function parsePlacement(at: string, o: Record<string, unknown>): Partial<WorkloadConfig> {
+  const bad = (field: string): Bad => (f, p) => modelError(ModelErrorCode.invalidValue, `${at}.${field}${f}: ${p}`);
+  const given = (k: string): boolean => o[k] !== undefined && o[k] !== null;
+  if (given('namespace') && (typeof o.namespace !== 'string' || !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(o.namespace))) bad('namespace')('', `expected a namespace name (a DNS label), got ${quoted(o.namespace)}`);
+  const spread = given('topologySpreadConstraints') ? o.topologySpreadConstraints : undefined;
+  if (spread !== undefined && !Array.isArray(spread)) bad('topologySpreadConstraints')('', 'expected a list of constraints');
+  return {
+    ...(given('namespace') ? { namespace: o.namespace as string } : {}),
+    ...(given('labels') ? { labels: parseLabels(o.labels, bad('labels')) } : {}),
+    ...(given('nodeSelector') ? { nodeSelector: parseLabels(o.nodeSelector, bad('nodeSelector')) } : {}),
+    ...(given('affinity') ? { affinity: parseAffinity(o.affinity, bad('affinity')) } : {}),
+    ...(Array.isArray(spread) ? { topologySpreadConstraints: spread.map((c: unknown, i) => parseSpreadConstraint(c, bad(`topologySpreadConstraints[${i}]`))) } : {}),
+  };
+}
 
 /** A toleration setting of a workload in the list: seconds, forever, none, or default. */
 function parseToleration(key: string, raw: unknown): TolerationSetting {
@@ -319,6 +353,7 @@ function parseWorkloads(key: string, raw: unknown): WorkloadConfig[] | null {
       ...(list === undefined ? {} : { templateTolerations: list }),
       ...(grace === undefined ? {} : { terminationGracePeriodSeconds: grace }),
       ...(policy === 'Parallel' || policy === 'OrderedReady' ? { podManagementPolicy: policy } : {}),
+      ...parsePlacement(at, o),
     };
   });
 }

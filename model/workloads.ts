@@ -30,13 +30,16 @@
  *   `<name>-<random>` abstracted), tolerating unreachable and not-ready NoExecute forever
  *   (`AddOrUpdateDaemonPodTolerations`), so taint eviction never removes it. The controller
  *   creates the pod of a node that should run one (`NodeShouldRunDaemonPod`: its Node object
- *   exists and carries no NoSchedule or NoExecute taint the pod's tolerations, the template's and
- *   the controller's, do not tolerate) and has no pod object of that name.
+ *   exists, passes the template's nodeSelector and required node affinity, and carries no
+ *   NoSchedule or NoExecute taint the pod's tolerations, the template's and the controller's, do
+ *   not tolerate) and has no pod object of that name.
  *   Abstracted: Kubernetes creates the pod with a node affinity and the scheduler binds it; here
  *   it is created bound to its node, which the scheduler's filters would pick alone. A
  *   Terminating pod does not count in Kubernetes and a new one (of another name) is created at
  *   once; here the name is per node, so the controller waits until the old object is gone.
- *   Not modelled: nodeSelector and affinity (every node runs one), rolling updates, burst limits.
+ *   A node that fails the template's nodeSelector or required node affinity runs none
+ *   (`NodeShouldRunDaemonPod` asks the NodeAffinity filter). Not modelled: a DaemonSet pod's own
+ *   pod (anti-)affinity and spread constraints, rolling updates, burst limits.
  *
  * With `informers.watchLag` > 0 the three controllers decide from the kube-controller-manager's
  * informer cache (`informers.ts`) and write through the API: the ReplicaSet controller keeps
@@ -209,7 +212,7 @@ export function statefulSetNext(ctx: Ctx, s: ClusterState, c: number): (Stateful
 export function daemonSetMissing(s: ClusterState, w: WorkloadCtx): number[] {
   const out: number[] = [];
   s.api.nodes.forEach((node, n) => {
-    if (node === null || untoleratedTaint(w.toleration, node.taints)) return;
+    if (node === null || !w.placement.nodeOk[n] || untoleratedTaint(w.toleration, node.taints)) return;
     if (podIndex(s, daemonPodName(w.name, n)) < 0) out.push(n);
   });
   return out;

@@ -10,6 +10,7 @@
 import { always, alwaysStep, observer, type ActionLabel, type History, type Property } from '../checker/index.js';
 import { leaseRenewInterval, makeCtx, nodeLive, nodeName, replicasOf, type ClusterConfig, type ClusterState } from '../model/index.js';
 import { conditionToleration } from '../model/taintEviction.js';
+import { feasible } from '../model/scheduler.js';
 import { canHappen, possibleEvents } from '../model/possible.js';
 import { earliestReplacement, listOf, notReadyReplacementBound, oneLine, podsLeaving, podsLeavingNamed, replacementBound, replicaSets, runningReplicas } from './helpers.js';
 
@@ -276,7 +277,10 @@ export function replacementWithin(config: ClusterConfig, bounds: { readonly unre
         ...(latest === undefined ? [] : [`${seconds(latest.n.sinceHeartbeat, ctx.heartbeatCap)} after ${nodeName(latest.i)}'s last heartbeat, ${w.unreachable === undefined ? 'which no bound covers (tolerated forever)' : `past the ${w.unreachable}s bound`}`]),
         ...(runtime === undefined ? [] : [`${seconds(runtime.n.runtimeDownFor, ctx.runtimeDownCap)} after ${nodeName(runtime.i)}'s container runtime failed, ${w.notReady === undefined ? 'which no bound covers (tolerated forever)' : `past the ${w.notReady}s bound`}`]),
       ];
-      return [causes.length === 0 ? `${short}, though no node has missed its heartbeats or lost its container runtime` : `${short} ${listOf(causes)}`];
+      // A replacement the scheduler can place nowhere (taints, capacity, scheduling constraints).
+      const stuck = s.api.pods.filter((p) => p.workload === w.name && p.nodeName < 0 && p.deletion === null && !s.api.nodes.some((_, n) => feasible(ctx, s, p, n))).map((p) => p.name);
+      const pending = stuck.length === 0 ? '' : `; ${listOf(stuck)} ${stuck.length === 1 ? 'is' : 'are'} Pending: no node passes the scheduler's filters (taints, capacity, the workload's scheduling constraints)`;
+      return [(causes.length === 0 ? `${short}, though no node has missed its heartbeats or lost its container runtime` : `${short} ${listOf(causes)}`) + pending];
     }));
   return always<ClusterState>(
     'replacement-within',
