@@ -259,13 +259,26 @@ export function formatNotModelled(notModelled: readonly string[]): string {
   return `kubecheck: not modelled (read from your files, but they do not change the model):\n${notModelled.map((n) => `  ${inputText(n)}\n`).join('')}`;
 }
 
-/** Checks the ids asked for against the subject's catalogue; KC210 lists the known ones. */
-export function checkPropertyIds(subject: Subject, ids: readonly string[] | undefined): void {
+/**
+ * Checks the ids asked for against the subject's catalogue; KC210 lists the known ones. With the
+ * Kubernetes config (`config`, JSON form), KC200 for `leader-handover-within` without
+ * `model.jitteredFollowerTries`: the default abstraction measures no handover, so its verdict
+ * would say nothing.
+ */
+export function checkPropertyIds(subject: Subject, ids: readonly string[] | undefined, config?: JsonValue): void {
   for (const id of ids ?? []) {
     if (id === 'deadlock') continue;
     if (!subject.properties.some((p) => p.id === id)) {
       fail(ToolErrorCode.unknownProperty, `unknown property "${id}"; known: ${subject.properties.map((p) => p.id).join(', ')}`);
     }
+  }
+  const field = (v: JsonValue | undefined, key: string): JsonValue | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Readonly<Record<string, JsonValue>>)[key] : undefined);
+  const jittered = field(field(config, 'model'), 'jitteredFollowerTries');
+  if ((ids ?? []).includes('leader-handover-within') && jittered === false) {
+    fail(
+      ToolErrorCode.badOption,
+      'leader-handover-within bounds the wait for a standby\'s next try, which the model abstracts away by default (a follower may take a released Lease at any instant, so no handover is measured and the verdict would say nothing): add --set model.jitteredFollowerTries=true (each follower then tries on its own client-go JitterUntil schedule; more states)',
+    );
   }
 }
 

@@ -26,7 +26,7 @@ import { describeState } from './describe.js';
 import { faultActions, operatorActions, sequenceActions } from './faults.js';
 import { initialStates } from './initial.js';
 import { containerExitAction, kubeletActions, kubeletStartAction, powerOffAction, runtimeCheckActions } from './kubelet.js';
-import { acquireActions, leaderElectionActions } from './leaderElection.js';
+import { acquireActions, followerTryActions, leaderElectionActions } from './leaderElection.js';
 import { nodeLifecycleActions } from './nodeLifecycle.js';
 import { podGcActions } from './podGC.js';
 import { schedulerActions } from './scheduler.js';
@@ -312,6 +312,7 @@ export function urgentActions(ctx: Ctx): ClusterAction[] {
     // A cache as far behind as informers.watchLag allows catches up before anything else happens.
     ...(informersOn(ctx) ? informerActions(ctx) : []),
     ...leaderElectionActions(ctx),
+    ...(ctx.jitteredTries ? [followerTryActions(ctx)[0]] : []),
     ...kubeletActions(ctx),
     ...(ctx.config.kubelet.shutdownGracePeriod > 0 && ctx.possible.count['node-shutdown'] > 0 ? [powerOffAction()] : []),
     ...(runtimeMayFail(ctx) ? [runtimeCheckActions().urgent] : []),
@@ -328,7 +329,7 @@ const runtimeMayFail = (ctx: Ctx): boolean => ctx.possible.count['container-runt
 
 /** The built-in non-urgent actions: tick, faults, operator actions. */
 export function backgroundActions(ctx: Ctx): ClusterAction[] {
-  return [tickAction(ctx), ...acquireActions(ctx), containerExitAction(), ...(ctx.config.cluster.newNodes > 0 ? [kubeletStartAction()] : []), ...(runtimeMayFail(ctx) ? [runtimeCheckActions().background] : []), ...(informersOn(ctx) ? watchEventActions(ctx) : []), ...(ctx.config.faults.sequence.length > 0 ? [sequenceActions(ctx).free] : []), ...faultActions(ctx), ...operatorActions(ctx)];
+  return [tickAction(ctx), ...acquireActions(ctx), ...(ctx.jitteredTries ? [followerTryActions(ctx)[1]] : []), containerExitAction(), ...(ctx.config.cluster.newNodes > 0 ? [kubeletStartAction()] : []), ...(runtimeMayFail(ctx) ? [runtimeCheckActions().background] : []), ...(informersOn(ctx) ? watchEventActions(ctx) : []), ...(ctx.config.faults.sequence.length > 0 ? [sequenceActions(ctx).free] : []), ...faultActions(ctx), ...operatorActions(ctx)];
 }
 
 /** The one candidate of an action without parameters (shared: asked in every state). */

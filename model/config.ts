@@ -22,6 +22,12 @@ export interface LeaderElectionConfig {
 }
 
 /**
+ * client-go's `leaderelection.JitterFactor`: a follower's next try comes `wait.Jitter(retryPeriod,
+ * 1.2)` after its last one ended, in [retryPeriod, 2.2 × retryPeriod).
+ */
+export const JITTER_FACTOR = 1.2;
+
+/**
  * Leader-election settings of the candidates other than the first, where they differ (a rollout
  * that changes the flags): null keeps the value of `leaderElection`.
  */
@@ -80,6 +86,18 @@ export interface ClusterConfig {
      * verdicts and shortest counterexamples are the same.
      */
     readonly reductions: boolean;
+    /**
+     * Whether each leader-election follower tries on its own `wait.JitterUntil(retryPeriod,
+     * JitterFactor 1.2, sliding)` schedule and acquires only at a try (leaderElection.ts). false
+     * (the default): a follower may acquire at any instant once the lease it observed expired, an
+     * abstraction that contains every schedule (sound for safety, fewer states) but bounds no handover.
+     */
+    readonly jitteredFollowerTries: boolean;
+    /**
+     * The bound of `leader-handover-within` (seconds after a release); null: what client-go
+     * guarantees, retryPeriod × (1 + JitterFactor) rounded up to the tick.
+     */
+    readonly leaderHandoverBound: number | null;
   };
   readonly kubelet: {
     /** `nodeLeaseDurationSeconds` (40); the Lease is renewed every 0.25 × this (10 s). */

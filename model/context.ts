@@ -4,7 +4,7 @@
  */
 import type { JsonValue, StepDescription } from '../checker/model.js';
 import { compilePlacements, topologyKeys, type Placement } from './placement.js';
-import { candidateLeaderElection, HOSTNAME_LABEL, nodeLabelsOf, leaseRenewInterval, MAX_WAIT_FOR_CONTAINER_RUNTIME, podOfWorkload, tolerationOf, type ClusterConfig, type LeaderElectionConfig, type WorkloadKind } from './config.js';
+import { candidateLeaderElection, HOSTNAME_LABEL, JITTER_FACTOR, nodeLabelsOf, leaseRenewInterval, MAX_WAIT_FOR_CONTAINER_RUNTIME, podOfWorkload, tolerationOf, type ClusterConfig, type LeaderElectionConfig, type WorkloadKind } from './config.js';
 import { failingNodes, leaderElectionInert, podGcInert, possibleEvents, quorumLossPossible, type ExtensionCauses, type PossibleEvents } from './possible.js';
 import type { ClusterState, Tolerations } from './state.js';
 
@@ -98,6 +98,17 @@ export interface Ctx {
    * every property, which all ignore those timers.
    */
   readonly leaderElectionInert: boolean;
+  /** `model.jitteredFollowerTries`: followers try on their own jittered schedule (leaderElection.ts). */
+  readonly jitteredTries: boolean;
+  /**
+   * Per election and candidate, with jittered tries: how long past retryPeriod a follower's next
+   * try may come, `Jitter(retryPeriod, 1.2)` rounded up to the tick, less retryPeriod.
+   */
+  readonly tryWindow: readonly [readonly number[], readonly number[]];
+  /** The bound of `leader-handover-within` (seconds after a release). */
+  readonly handoverBound: number;
+  /** `LeaseRecord.releasedFor` saturates here: one quantum past the bound and the longest try gap. */
+  readonly releasedCap: number;
   /**
    * No Node object can be deleted and no out-of-service taint put, whatever way it is allowed
    * (`possible.ts`): pod GC never has work, so its passes (which change only their own timer) are
@@ -132,6 +143,15 @@ export function makeCtx(config: ClusterConfig, extensions: readonly ExtensionCau
   ];
   const perCandidate = (main: LeaderElectionConfig, challenger: ClusterConfig['kubeScheduler']['challengerLeaderElection'], n: number): LeaderElectionConfig[] =>
     Array.from({ length: n }, (_, c) => candidateLeaderElection(main, challenger, c));
+  const elections: [LeaderElectionConfig[], LeaderElectionConfig[]] = [
+    perCandidate(kcm.leaderElection, kcm.challengerLeaderElection, config.cluster.controllerManagerCandidates),
+    perCandidate(config.kubeScheduler.leaderElection, config.kubeScheduler.challengerLeaderElection, config.cluster.schedulerCandidates),
+  ];
+  const tick = config.model.tick;
+  const longestTryGap = (le: LeaderElectionConfig): number => Math.round(Math.ceil((le.retryPeriod * (1 + JITTER_FACTOR)) / tick - 1e-9) * tick * 1e6) / 1e6;
+  const tryWindow = elections.map((list) => list.map((le) => Math.round((longestTryGap(le) - le.retryPeriod) * 1e6) / 1e6)) as unknown as Ctx['tryWindow'];
+  const longestGap = Math.max(...elections.flat().map(longestTryGap));
+  const handoverBound = config.model.leaderHandoverBound ?? longestGap;
   return {
     config,
     possible,
@@ -141,10 +161,11 @@ export function makeCtx(config: ClusterConfig, extensions: readonly ExtensionCau
     startupGrace: kcm.nodeStartupGracePeriod,
     probeCap: longestGrace + config.model.tick,
     monitorPeriod: kcm.nodeMonitorPeriod,
-    candidateElection: [
-      perCandidate(kcm.leaderElection, kcm.challengerLeaderElection, config.cluster.controllerManagerCandidates),
-      perCandidate(config.kubeScheduler.leaderElection, config.kubeScheduler.challengerLeaderElection, config.cluster.schedulerCandidates),
-    ],
+    candidateElection: elections,
+    jitteredTries: config.model.jitteredFollowerTries,
+    tryWindow,
+    handoverBound,
+    releasedCap: Math.max(handoverBound, longestGap) + tick,
     leaderElection: [kcm.leaderElection, config.kubeScheduler.leaderElection],
     workloads,
     workloadOfPod: podClassifier(workloads),

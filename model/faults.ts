@@ -415,6 +415,8 @@ function operatorDefs(ctx: Ctx): Def<JsonValue>[] {
         if (e === SCHED && old.leader && s.api.leases[e].holder === c && canWrite(s, old.partitioned)) {
           d.api.leases[e].holder = -1;
           d.api.leases[e].durationSeconds = 1;
+          // The handover starts (leader-handover-within, with jittered tries only).
+          if (ctx.jitteredTries) d.api.leases[e].releasedFor = 0;
           d.candidates[e].forEach((other, i) => {
             if (i === c) return;
             other.unseen = true;

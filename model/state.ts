@@ -106,6 +106,13 @@ export interface LeaseRecord {
   readonly durationSeconds: number;
   /** Whether `leaseTransitions` > 0 (saturated: the leader has changed at least once). */
   readonly transitioned: boolean;
+  /**
+   * Not the API's: a history variable for `leader-handover-within`, kept only with
+   * `model.jitteredFollowerTries`. Seconds since the holder released this Lease (ReleaseOnCancel)
+   * while nobody holds it, counted from the release or from the last moment no standby could take
+   * it (none running unpaused and able to write); saturates at `ctx.releasedCap`. Absent otherwise.
+   */
+  readonly releasedFor?: number;
 }
 
 export interface ApiState {
