@@ -313,7 +313,7 @@ export function urgentActions(ctx: Ctx): ClusterAction[] {
     ...(informersOn(ctx) ? informerActions(ctx) : []),
     ...leaderElectionActions(ctx),
     ...kubeletActions(ctx),
-    ...(ctx.config.kubelet.shutdownGracePeriod > 0 && ctx.possible.count['node-shutdown'] > 0 ? [powerOffAction()] : []),
+    ...(ctx.config.kubelet.shutdownGracePeriod > 0 && ctx.possible.count['node-shutdown'] > 0 ? [powerOffAction(ctx)] : []),
     ...(runtimeMayFail(ctx) ? [runtimeCheckActions().urgent] : []),
     ...nodeLifecycleActions(ctx),
     ...taintEvictionActions(ctx),
