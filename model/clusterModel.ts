@@ -314,7 +314,7 @@ export function urgentActions(ctx: Ctx): ClusterAction[] {
     ...leaderElectionActions(ctx),
     ...(ctx.jitteredTries ? [followerTryActions(ctx)[0]] : []),
     ...kubeletActions(ctx),
-    ...(ctx.config.kubelet.shutdownGracePeriod > 0 && ctx.possible.count['node-shutdown'] > 0 ? [powerOffAction()] : []),
+    ...(ctx.config.kubelet.shutdownGracePeriod > 0 && ctx.possible.count['node-shutdown'] > 0 ? [powerOffAction(ctx)] : []),
     ...(runtimeMayFail(ctx) ? [runtimeCheckActions().urgent] : []),
     ...nodeLifecycleActions(ctx),
     ...taintEvictionActions(ctx),

@@ -339,6 +339,24 @@ export interface WorkloadConfig {
   readonly affinity?: WorkloadAffinity;
   /** `spec.template.spec.topologySpreadConstraints` with `whenUnsatisfiable: DoNotSchedule` (ScheduleAnyway is a score only). */
   readonly topologySpreadConstraints?: readonly TopologySpreadConstraint[];
+  /**
+   * The pods' `spec.priority` as the Priority admission plugin resolves it from the template's
+   * `priorityClassName` (system-cluster-critical 2000000000, system-node-critical 2000001000, or
+   * a PriorityClass's `value`) or its `priority`. Absent: 0. From SystemCriticalPriority
+   * (2000000000) on, the pod is critical: a graceful node shutdown stops it last. Preemption is not modelled.
+   */
+  readonly priority?: number;
+}
+
+/** scheduling.SystemCriticalPriority: from this `spec.priority` on a pod is critical. */
+export const SYSTEM_CRITICAL_PRIORITY = 2_000_000_000;
+
+/** The built-in PriorityClasses (pkg/apis/scheduling `SystemPriorityClasses`). */
+export const SYSTEM_PRIORITY_CLASSES: Readonly<Record<string, number>> = { 'system-cluster-critical': 2_000_000_000, 'system-node-critical': 2_000_001_000 };
+
+/** Whether a workload's pods are critical for a graceful node shutdown (`spec.priority` ≥ SystemCriticalPriority). */
+export function isCriticalWorkload(w: WorkloadConfig): boolean {
+  return (w.priority ?? 0) >= SYSTEM_CRITICAL_PRIORITY;
 }
 
 /** A label selector's requirement (`matchExpressions` of a LabelSelector). */

@@ -4,7 +4,7 @@
  */
 import type { ClusterConfig, CustomObjectConfig, FaultStep, Outage, TolerationSetting, WorkloadConfig, WorkloadKind } from './config.js';
 import type { JsonValue } from '../checker/model.js';
-import { defaultGracePeriod, defaultWorkloads, WORKLOAD_KINDS } from './config.js';
+import { defaultGracePeriod, defaultWorkloads, SYSTEM_PRIORITY_CLASSES, WORKLOAD_KINDS } from './config.js';
 import { parseDuration } from './duration.js';
 import { ModelErrorCode, modelError } from './errors.js';
 import { refuseOversizedConfig, refuseOversizedInput } from './limits.js';
@@ -184,7 +184,7 @@ function parseValue(spec: ParameterSpec, raw: unknown): ParameterValue | null {
   }
 }
 
-const WORKLOAD_FIELDS = ['kind', 'name', 'replicas', 'tolerations', 'nodeName', 'terminationGracePeriodSeconds', 'podManagementPolicy', 'namespace', 'labels', 'nodeSelector', 'affinity', 'topologySpreadConstraints'];
+const WORKLOAD_FIELDS = ['kind', 'name', 'replicas', 'tolerations', 'nodeName', 'terminationGracePeriodSeconds', 'podManagementPolicy', 'namespace', 'labels', 'nodeSelector', 'affinity', 'topologySpreadConstraints', 'priorityClassName', 'priority'];
 
 /** `cluster.nodeLabels`: a list of label maps, one per node in order (JSON with `--set`), or none. */
 function parseNodeLabels(key: string, raw: unknown): Record<string, string>[] {
@@ -344,6 +344,7 @@ function parseWorkloads(key: string, raw: unknown): WorkloadConfig[] | null {
     if (policy !== undefined && policy !== null && (kind !== 'StatefulSet' || (policy !== 'OrderedReady' && policy !== 'Parallel'))) {
       modelError(ModelErrorCode.invalidValue, `${at}.podManagementPolicy: ${kind !== 'StatefulSet' ? 'only a StatefulSet has one' : `expected OrderedReady or Parallel, got ${quoted(policy)}`}`);
     }
+    const priority = parsePriority(at, o.priorityClassName, o.priority);
     return {
       kind,
       name: o.name.trim(),
@@ -354,8 +355,24 @@ function parseWorkloads(key: string, raw: unknown): WorkloadConfig[] | null {
       ...(grace === undefined ? {} : { terminationGracePeriodSeconds: grace }),
       ...(policy === 'Parallel' || policy === 'OrderedReady' ? { podManagementPolicy: policy } : {}),
       ...parsePlacement(at, o),
+      ...(priority === undefined ? {} : { priority }),
     };
   });
+}
+
+/**
+ * A workload's pod priority from `priorityClassName` (a built-in class) or `priority` (a number,
+ * as admission writes it into the pod; for a PriorityClass of one's own give its value).
+ */
+function parsePriority(at: string, className: unknown, value: unknown): number | undefined {
+  const given = value === undefined || value === null ? undefined : parseInteger(`${at}.priority`, value);
+  if (className === undefined || className === null) return given;
+  if (typeof className !== 'string' || SYSTEM_PRIORITY_CLASSES[className] === undefined) {
+    modelError(ModelErrorCode.invalidValue, `${at}.priorityClassName: expected ${Object.keys(SYSTEM_PRIORITY_CLASSES).join(' or ')} (for a PriorityClass of your own give its value as ${at}.priority), got ${quoted(className)}`);
+  }
+  const fromClass = SYSTEM_PRIORITY_CLASSES[className];
+  if (given !== undefined && given !== fromClass) modelError(ModelErrorCode.invalidValue, `${at}.priority: ${given} differs from ${className}'s value ${fromClass} (admission refuses such a pod)`);
+  return fromClass;
 }
 
 /** The scalar keys of the default workloads, which a given `cluster.workloads` replaces. */

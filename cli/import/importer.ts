@@ -17,7 +17,7 @@ import { KubecheckError } from '../../checker/index.js';
 import { formatDuration, parseDuration } from '../../model/index.js';
 import { MAX_COUNT, parameterSpecs, type ParameterSpec } from '../../model/parameters.js';
 import { MAX_OBJECTS } from '../../model/resolve.js';
-import { HOSTNAME_LABEL, ZONE_LABEL, type WorkloadConfig } from '../../model/config.js';
+import { HOSTNAME_LABEL, SYSTEM_PRIORITY_CLASSES, ZONE_LABEL, type WorkloadConfig } from '../../model/config.js';
 import { labelKeysRead, parseLabels, parseNodeSelectorTerms, parsePodAffinityTerm, parseSpreadConstraint, selectorMatches, type Bad } from '../../model/placement.js';
 import { parseToleration, writtenToleration, type PodToleration } from '../../model/tolerations.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
@@ -98,6 +98,8 @@ class Collector {
   readonly lines = new Map<string, number>();
   /** Origins of the fields of `cluster.workloads` items (`cluster.workloads.0.replicas`). */
   readonly fieldOrigins = new Map<string, string>();
+  /** PriorityClass objects read: name → value and where. */
+  readonly priorityClasses = new Map<string, { value: number; origin: string }>();
   scenario: string | undefined;
   /** The nodes of kind `Cluster` configs, used where no Node objects are given. */
   readonly kindNodes: NodeInput[] = [];
@@ -975,6 +977,11 @@ function object(c: Collector, file: string, doc: unknown, nodes: NodeInput[], wo
     const meta = isObj(o.metadata) ? o.metadata : {};
     const name = typeof meta.name === 'string' ? ` ${typeof meta.namespace === 'string' ? `${meta.namespace}/` : ''}${meta.name}` : '';
     if (k === 'Pod' && staticPodFlags(c, file, o)) return;
+    if (k === 'PriorityClass' && typeof meta.name === 'string' && typeof o.value === 'number' && Number.isInteger(o.value)) {
+      // Read for the priority admission gives pods of this class (a graceful node shutdown stops critical pods last).
+      c.priorityClasses.set(meta.name, { value: o.value, origin: `${file}: PriorityClass ${meta.name}: value` });
+      return;
+    }
     if (k === 'ConfigMap' && clusterConfigMap(c, file, o, nodes, workloads)) return;
     c.skip(`${file}: ${k}${name}`);
     return;
@@ -1094,9 +1101,9 @@ function tolerations(w: WorkloadInput, list: unknown): PodToleration[] | undefin
 /** spec fields that are part of what the model takes (or of no consequence to it). */
 const READ_SPEC = new Set(['replicas', 'selector', 'template', 'serviceName']);
 /** Pod template fields that would change placement or failure handling, which the model leaves out. */
-const TEMPLATE_NOT_MODELLED = ['priorityClassName', 'priority', 'preemptionPolicy', 'schedulerName', 'readinessGates', 'runtimeClassName', 'overhead', 'hostNetwork'];
+const TEMPLATE_NOT_MODELLED = ['preemptionPolicy', 'schedulerName', 'readinessGates', 'runtimeClassName', 'overhead', 'hostNetwork'];
 /** Of those, the ones that change where (or whether) the scheduler places a pod. */
-const SCHEDULING_NOT_MODELLED = new Set(['priorityClassName', 'priority', 'preemptionPolicy', 'schedulerName', 'runtimeClassName', 'overhead', 'hostNetwork']);
+const SCHEDULING_NOT_MODELLED = new Set(['preemptionPolicy', 'schedulerName', 'runtimeClassName', 'overhead', 'hostNetwork']);
 
 const REQUIRED = 'requiredDuringSchedulingIgnoredDuringExecution';
 const PREFERRED = 'preferredDuringSchedulingIgnoredDuringExecution';
@@ -1245,6 +1252,25 @@ function modelName(name: string, kind: 'ReplicaSet' | 'StatefulSet' | 'DaemonSet
   for (let i = 2; ; i++) if (!clash(`${base}-${i}`)) return `${base}-${i}`;
 }
 
+/**
+ * The pods' `spec.priority` as the Priority admission plugin gives it: the template's
+ * `priorityClassName` (a built-in class or a PriorityClass among the files), else its `priority`.
+ * A class that is in neither is listed as not modelled (the pod keeps priority 0 here).
+ */
+function podPriority(c: Collector, w: WorkloadInput, pod: Obj): { value: number; origin: string } | undefined {
+  const className = pod.priorityClassName;
+  if (typeof className === 'string' && className !== '') {
+    const builtIn = SYSTEM_PRIORITY_CLASSES[className];
+    if (builtIn !== undefined) return { value: builtIn, origin: `spec.template.spec.priorityClassName (${className}: ${builtIn})` };
+    const own = c.priorityClasses.get(className);
+    if (own !== undefined) return { value: own.value, origin: `spec.template.spec.priorityClassName (${own.origin} ${own.value})` };
+    c.skip(`${w.file}: ${w.label}: spec.template.spec.priorityClassName ${className} (no PriorityClass of that name among the files: read as priority 0)`);
+    return undefined;
+  }
+  if (typeof pod.priority === 'number' && Number.isInteger(pod.priority)) return { value: pod.priority, origin: 'spec.template.spec.priority' };
+  return undefined;
+}
+
 /** One workload of the objects as an item of `cluster.workloads`, with the origin of each field. */
 function workload(c: Collector, w: WorkloadInput, index: number, nodeIndex: ReadonlyMap<string, number>, taken: { name: string; kind: string }[]): Record<string, unknown> {
   const kind = MODEL_KIND[w.kind];
@@ -1299,6 +1325,11 @@ function workload(c: Collector, w: WorkloadInput, index: number, nodeIndex: Read
         c.fieldOrigins.set(at('nodeName'), origin(`spec.template.spec.nodeName (${node})`));
       }
     }
+  }
+  const priority = podPriority(c, w, pod);
+  if (priority !== undefined) {
+    item.priority = priority.value;
+    c.fieldOrigins.set(at('priority'), origin(priority.origin));
   }
   for (const f of TEMPLATE_NOT_MODELLED) {
     if (pod[f] === undefined) continue;
