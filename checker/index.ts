@@ -22,8 +22,8 @@ export { encode, exactEncoding, fingerprint, hashBytes, hashString } from './fin
 export { KeyBuffer } from './keyBuffer.js';
 export type { Fingerprint } from './fingerprint.js';
 export { FingerprintPairTable, FingerprintTable } from './fingerprintTable.js';
-export { VectorErrorCode, vectorAction, vectorModel } from './vectorModel.js';
-export type { AnyVectorActionDef, VectorActionDef, VectorSlot, VectorSpec, VectorState, VectorView, VectorWriter } from './vectorModel.js';
+export { VectorErrorCode, vectorAction, vectorModel, vectorProduct } from './vectorModel.js';
+export type { AnyVectorActionDef, VectorActionDef, VectorInitial, VectorSlot, VectorSpec, VectorState, VectorView, VectorWriter } from './vectorModel.js';
 export { fastCheckSeed, MAX_SIMULATE_STEPS, minimizeTrace, simulate, swarmOf, traceArbitrary, traceOfChoices } from './simulate.js';
 export type { SimulateOptions, SimulationCoverage, SimulationResult, Swarm } from './simulate.js';
 export { forEachTransition } from './transitions.js';

@@ -95,6 +95,14 @@ export interface StepDescription {
    * etcd member that is lost): sequence diagrams give each one a participant and an arrow.
    */
   readonly affects?: readonly string[];
+  /**
+   * The step is the work of the code under test that the user brought (an operator or controller
+   * given as an extension), not of the stock components around it or the clock. Reports always
+   * list such a step among a counterexample's steps that matter (unless it is `routine`), however
+   * long the trace: in a user's bug it is usually the cause. The Kubernetes model sets it on
+   * every step of an extension's actions.
+   */
+  readonly underTest?: boolean;
 }
 
 /**

@@ -34,7 +34,7 @@ import { BEYOND_DEPTH, BEYOND_MEMORY, BEYOND_STATES, type Discovery } from './ke
 import { Search, type Frontier } from './searchCore.js';
 import { forEachSuccessor } from './successors.js';
 import { replayPath } from './trace.js';
-import { initialStatesOf } from './validateModel.js';
+import { eachInitialState } from './validateModel.js';
 
 const WORKER_ENTRY = new URL('./parallelWorkerEntry.js', import.meta.url);
 /** A worker that has not moved for this long while it owes a reply is taken for dead. */
@@ -223,7 +223,7 @@ export class ParallelSearch<S> extends Search<S> {
   override run(): CheckResult<S> {
     const threshold = parallelLevel();
     const heapMiB = Math.max(64, Math.ceil(this.budget.memory.bytes / 2 ** 20));
-    const frontier = this.bfs(initialStatesOf(this.model), (size, bytes) => size >= threshold && this.workersFit(bytes, heapMiB));
+    const frontier = this.bfs(eachInitialState(this.model), (size, bytes) => size >= threshold && this.workersFit(bytes, heapMiB));
     if (frontier === undefined || this.halted) {
       this.engine = 'generic';
       return this.result();

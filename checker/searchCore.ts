@@ -14,7 +14,7 @@ import { forEachSuccessor, labelOf } from './successors.js';
 import { FEWER_FAULTS_STATE_CAP, fewestFaults, type FewestFaultsBounds } from './fewerFaults.js';
 import { StateBytes } from './stateBytes.js';
 import { replayPath } from './trace.js';
-import { initialStatesOf } from './validateModel.js';
+import { eachInitialState } from './validateModel.js';
 
 /**
  * What every search on the main thread keeps, whatever its states and fingerprints (`K`, the
@@ -241,7 +241,7 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
   }
 
   run(): CheckResult<S> {
-    const roots = initialStatesOf(this.model);
+    const roots = eachInitialState(this.model);
     if ((this.options.strategy ?? 'bfs') === 'dfs') this.dfs(roots);
     else this.bfs(roots);
     return this.result();
@@ -282,15 +282,18 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
     return id;
   }
 
-  protected storeRoots(roots: readonly S[], push: (s: S, o: readonly unknown[], id: number) => void): void {
+  /** Stores the initial states in order, taking each only when the search goes on (none past a bound). */
+  protected storeRoots(roots: Iterable<S>, push: (s: S, o: readonly unknown[], id: number) => void): void {
+    if (this.halted) return;
     this.parentState = undefined;
     this.rootsSeen = new Set();
-    for (let i = 0; i < roots.length && !this.halted; i++) {
-      const s = roots[i];
+    let i = 0;
+    for (const s of roots) {
       this.generated++;
       const observed = this.observers.length ? this.observers.map((ob) => ob.initial(s)) : NO_OBSERVERS;
-      const id = this.store(s, observed, -1, i, false);
+      const id = this.store(s, observed, -1, i++, false);
       if (id >= 0) push(s, observed, id);
+      if (this.halted) break;
     }
     this.rootsSeen = undefined;
   }
@@ -345,7 +348,7 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
    * returns that level, stored and checked, for another search to go on from (the parallel search
    * hands wide levels to workers); otherwise, or when the search ends first, it returns undefined.
    */
-  protected bfs(roots: readonly S[], handOff?: (levelSize: number, levelBytes: number) => boolean): Frontier<S> | undefined {
+  protected bfs(roots: Iterable<S>, handOff?: (levelSize: number, levelBytes: number) => boolean): Frontier<S> | undefined {
     let states: S[] = [];
     let observed: (readonly unknown[])[] = [];
     let ids: number[] = [];
@@ -387,7 +390,7 @@ export class Search<S> extends SearchBase<S, Fingerprint> {
     return undefined;
   }
 
-  private dfs(roots: readonly S[]): void {
+  private dfs(roots: Iterable<S>): void {
     const states: S[] = [];
     const observed: (readonly unknown[])[] = [];
     const ids: number[] = [];

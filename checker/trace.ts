@@ -3,14 +3,13 @@ import { CheckerErrorCode, fail } from './errors.js';
 import type { ActionLabel, Model } from './model.js';
 import type { Path, Trace } from './result.js';
 import { ordinalOf, successorAt } from './successors.js';
+import { initialStateAt } from './validateModel.js';
 
 /** Replays `path` on `model`; throws KC006 naming the first step that is not enabled. */
 export function replayPath<S>(model: Model<S>, path: Path): Trace<S> {
-  const init = model.initialStates();
-  if (path.initial < 0 || path.initial >= init.length) {
-    fail(CheckerErrorCode.pathDoesNotReplay, `initial state ${path.initial} does not exist (the model has ${init.length})`);
-  }
-  const states: S[] = [init[path.initial]];
+  const init = initialStateAt(model, path.initial);
+  if (!init.found) fail(CheckerErrorCode.pathDoesNotReplay, `initial state ${path.initial} does not exist (the model has ${init.count})`);
+  const states: S[] = [init.state];
   const actions: ActionLabel[] = [];
   for (let i = 0; i < path.steps.length; i++) {
     const next = successorAt(model, states[i], path.steps[i]);
@@ -31,11 +30,9 @@ export type LabelReplay<S> =
  * enabled step of the state reached, and says which (1-based `failedStep`).
  */
 export function replayLabels<S>(model: Model<S>, labels: readonly ActionLabel[], initial = 0): LabelReplay<S> {
-  const init = model.initialStates();
-  if (initial < 0 || initial >= init.length) {
-    fail(CheckerErrorCode.pathDoesNotReplay, `initial state ${initial} does not exist (the model has ${init.length})`);
-  }
-  const states: S[] = [init[initial]];
+  const init = initialStateAt(model, initial);
+  if (!init.found) fail(CheckerErrorCode.pathDoesNotReplay, `initial state ${initial} does not exist (the model has ${init.count})`);
+  const states: S[] = [init.state];
   const actions: ActionLabel[] = [];
   const steps: number[] = [];
   for (let i = 0; i < labels.length; i++) {

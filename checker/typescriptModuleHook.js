@@ -14,8 +14,12 @@ const TYPESCRIPT = /\.tsx?$/;
 export async function resolve(specifier, context, nextResolve) {
   const resolved = await nextResolve(specifier, context);
   const url = resolved.url;
-  if (url.startsWith('file:') && TYPESCRIPT.test(url.split(/[?#]/)[0]) && !url.includes('/node_modules/')) {
-    return { ...resolved, format: 'module' };
-  }
-  return resolved;
+  if (!url.startsWith('file:') || url.includes('/node_modules/')) return resolved;
+  // In a CommonJS package tsx resolves an import of a sibling by its `.js` name (`./lib.js` for
+  // lib.ts, TypeScript's own convention) to a CommonJS virtual module: the file's URL with queries
+  // `?tsx-commonjs-...`, one of them also encoded into the path (`lib.ts%3Ftsx-...`). That module
+  // cannot import the checker's ES modules; the file itself, loaded as an ES module, can.
+  const path = url.includes('tsx-commonjs') ? url.split('?')[0].split('%3F')[0] : url.split(/[?#]/)[0];
+  if (!TYPESCRIPT.test(path)) return resolved;
+  return { ...resolved, url: url.includes('tsx-commonjs') ? path : url, format: 'module' };
 }

@@ -13,6 +13,11 @@
  * visited set in typed arrays), reported as `stats.engine: 'state-vector'`. A copy of the model
  * keeps the capability; `check(m, { engine: 'generic' })` compares the two searches.
  *
+ * Initial vectors are listed, or yielded by a function (a generator; {@link vectorProduct} for a
+ * TLA+ `Init` that gives each variable a set): the searches take them one at a time as they store
+ * them, so a model with hundreds of thousands of initial states never holds them as as many
+ * arrays beside what the search stores.
+ *
  * Not supported: symmetry reduction (SPIN has none either; a spec that asks for it is refused
  * with KC011).
  */
@@ -85,14 +90,27 @@ export function vectorAction<P extends JsonValue | undefined = undefined>(def: V
   return def as unknown as AnyVectorActionDef;
 }
 
+/**
+ * A model's initial vectors, each `slots.length` long: a list, or a function that yields them (a
+ * generator function), in a deterministic order. The function is called again each time the
+ * initial states are needed (a search, a trace replayed, each worker of a distributed run), and
+ * must yield the same vectors in the same order every time; each call returns a new iterator.
+ * A vector is copied as it is taken, so a generator may yield one array it changes in place.
+ */
+export type VectorInitial = readonly ArrayLike<number>[] | (() => Iterable<ArrayLike<number>>);
+
 /** A state-vector model. */
 export interface VectorSpec {
   /** A short name used in reports. */
   readonly name: string;
   /** The slots, in vector order; the vector's width is their number. */
   readonly slots: readonly VectorSlot[];
-  /** Initial vectors, in a deterministic order, each `slots.length` long. */
-  readonly initial: readonly (readonly number[])[];
+  /**
+   * Initial vectors, in a deterministic order: listed, or yielded by a function as the search
+   * takes them (see {@link VectorInitial}). A listed vector out of range is refused (KC010) by
+   * `vectorModel`, a yielded one when it is yielded.
+   */
+  readonly initial: VectorInitial;
   /** Actions, in a deterministic order (a trace stores candidate ordinals over them). */
   readonly actions: readonly AnyVectorActionDef[];
   /**
@@ -133,7 +151,13 @@ export interface CompiledVectorSpec extends StateVectorLayout {
   /** Zobrist keys, low and high 32-bit lanes of one random 64-bit key per (slot, value). */
   readonly zobristLo: Int32Array;
   readonly zobristHi: Int32Array;
-  readonly initial: readonly VectorState[];
+  /** The initial vectors one at a time, each a fresh array, made (and checked) as they are taken. */
+  initialVectors(): Generator<VectorState, void, undefined>;
+  /**
+   * All the initial vectors in a list: the model's `initialStates`. A search that finds this
+   * function as its model's `initialStates` takes them from {@link initialVectors} instead.
+   */
+  initialList(): VectorState[];
   readonly actions: readonly CompiledVectorAction[];
 }
 
@@ -249,7 +273,8 @@ export function vectorFingerprint(c: CompiledVectorSpec, v: VectorView, out: Int
   out[1] = hi;
 }
 
-function checkVector(spec: VectorSpec, v: readonly number[], what: string): VectorState {
+function checkVector(spec: VectorSpec, v: ArrayLike<number>, what: string): VectorState {
+  if (v === null || typeof v !== 'object' || typeof v.length !== 'number') fail(VectorErrorCode.invalidVectorModel, `model ${spec.name}: ${what} is ${v === null ? 'null' : typeof v}, not an array of slot values`);
   if (v.length !== spec.slots.length) fail(VectorErrorCode.invalidVectorModel, `model ${spec.name}: ${what} has ${v.length} slots, the spec declares ${spec.slots.length}`);
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
@@ -287,14 +312,78 @@ export function compileVectorSpec(spec: VectorSpec): CompiledVectorSpec {
     zobristLo[k] = next();
     zobristHi[k] = next();
   }
-  const initial = spec.initial.map((v, i) => checkVector(spec, v, `initial vector ${i}`));
+  const { initialVectors, initialList } = compileInitial(spec);
   const actions = spec.actions.map((def): CompiledVectorAction => {
     const ps = def.params;
     if (ps === undefined) return { def, list: [undefined], paramsOf: undefined };
     if (typeof ps === 'function') return { def, list: undefined, paramsOf: ps };
     return { def, list: ps, paramsOf: undefined };
   });
-  return { spec, width, sizes, offsets, zobristLo, zobristHi, initial, actions };
+  return { spec, width, sizes, offsets, zobristLo, zobristHi, initialVectors, initialList, actions };
+}
+
+/**
+ * The initial vectors of a spec: a list is checked at once (KC010) and copied as it is taken; a
+ * function's vectors are checked and copied one at a time as they are yielded.
+ */
+function compileInitial(spec: VectorSpec): Pick<CompiledVectorSpec, 'initialVectors' | 'initialList'> {
+  const source = spec.initial as unknown;
+  let initialVectors: () => Generator<VectorState, void, undefined>;
+  if (Array.isArray(source)) {
+    const listed = (source as readonly ArrayLike<number>[]).map((v, i) => checkVector(spec, v, `initial vector ${i}`));
+    initialVectors = function* () {
+      for (const v of listed) yield new Int32Array(v);
+    };
+  } else if (typeof source === 'function') {
+    const make = source as () => Iterable<ArrayLike<number>>;
+    // A generator object handed out twice would be empty the second time (a replay, a worker).
+    const handedOut = new WeakSet<object>();
+    initialVectors = function* () {
+      const it = make();
+      if (it === null || typeof it !== 'object' || typeof (it as Partial<Iterable<unknown>>)[Symbol.iterator] !== 'function') {
+        fail(VectorErrorCode.invalidVectorModel, `model ${spec.name}: initial() returned ${it === null ? 'null' : typeof it}, not an iterable of vectors`);
+      }
+      if (typeof (it as Partial<Iterator<unknown>>).next === 'function') {
+        if (handedOut.has(it)) fail(VectorErrorCode.invalidVectorModel, `model ${spec.name}: initial() returned the same iterator twice; it is called each time the initial states are needed and must start over (a generator function does)`);
+        handedOut.add(it);
+      }
+      let i = 0;
+      for (const v of it) yield checkVector(spec, v, `initial vector ${i++}`);
+    };
+  } else {
+    fail(VectorErrorCode.invalidVectorModel, `model ${spec.name}: initial is ${source === null ? 'null' : typeof source}; it lists the initial vectors or is a function that yields them`);
+  }
+  return { initialVectors, initialList: () => Array.from(initialVectors()) };
+}
+
+/**
+ * The initial vectors of a TLA+ `Init` that gives each variable a set, as
+ * `x \in 0..2 /\ y = 0` is `vectorProduct([[0, 1, 2], [0]])`: every vector whose slot `i` holds
+ * one of `values[i]`, those `where` accepts (shown a scratch vector it must not keep), in order
+ * with the last slot varying fastest. For
+ * {@link VectorSpec.initial}: the vectors are made one at a time, as the search takes them.
+ */
+export function vectorProduct(values: readonly (readonly number[])[], where?: (v: VectorView) => boolean): () => Generator<Int32Array, void, undefined> {
+  const sets = values.map((vs) => [...vs]);
+  return function* () {
+    const width = sets.length;
+    if (width === 0 || sets.some((vs) => vs.length === 0)) return;
+    const at = new Int32Array(width);
+    const v = new Int32Array(width);
+    for (let i = 0; i < width; i++) v[i] = sets[i][0];
+    for (;;) {
+      if (where === undefined || where(v)) yield new Int32Array(v);
+      let i = width - 1;
+      while (i >= 0 && at[i] === sets[i].length - 1) {
+        at[i] = 0;
+        v[i] = sets[i][0];
+        i--;
+      }
+      if (i < 0) return;
+      at[i]++;
+      v[i] = sets[i][at[i]];
+    }
+  };
 }
 
 /**
@@ -347,7 +436,8 @@ export function vectorModel(spec: VectorSpec): Model<VectorState> {
   });
   const model: Model<VectorState> = {
     name: spec.name,
-    initialStates: () => compiled.initial.map((v) => new Int32Array(v)),
+    // The searches take the vectors one at a time from compiled.initialVectors (eachInitialState).
+    initialStates: compiled.initialList,
     actions,
     properties: spec.properties,
     ...(spec.checkDeadlock === undefined ? {} : { checkDeadlock: spec.checkDeadlock }),

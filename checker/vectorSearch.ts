@@ -17,7 +17,7 @@ import type { Model } from './model.js';
 import type { CheckOptions } from './options.js';
 import type { CheckResult, SearchStats } from './result.js';
 import { SearchBase } from './searchCore.js';
-import { initialStatesOf } from './validateModel.js';
+import { eachInitialState } from './validateModel.js';
 import { NO_OBSERVERS, PropertySet } from './kernel.js';
 import { VectorBuilder, vectorFingerprint, vectorSpecOf, type CompiledVectorSpec, type VectorState } from './vectorModel.js';
 
@@ -110,7 +110,7 @@ export class VectorSearch extends SearchBase<VectorState, Int32Array> {
   }
 
   run(): CheckResult<VectorState> {
-    this.bfsVectors(initialStatesOf(this.model));
+    this.bfsVectors(eachInitialState(this.model));
     return this.result();
   }
 
@@ -134,7 +134,7 @@ export class VectorSearch extends SearchBase<VectorState, Int32Array> {
     if (growth > 0) this.hold(next.bytes - before, false);
   }
 
-  private bfsVectors(roots: readonly VectorState[]): void {
+  private bfsVectors(roots: Iterable<VectorState>): void {
     const c = this.compiled;
     const width = c.width;
     let largest = 0;
@@ -145,10 +145,15 @@ export class VectorSearch extends SearchBase<VectorState, Int32Array> {
     this.hold(level.bytes + next.bytes, false);
     const maxDepth = this.options.maxDepth ?? Infinity;
 
-    for (let i = 0; i < roots.length && !this.halted; i++) {
-      this.generated++;
-      vectorFingerprint(c, roots[i], this.fp);
-      this.storeVector(roots[i], -1, i, false, next);
+    // Each initial vector is taken as it is stored (none past a bound), straight into the arena.
+    let i = 0;
+    if (!this.halted) {
+      for (const root of roots) {
+        this.generated++;
+        vectorFingerprint(c, root, this.fp);
+        this.storeVector(root, -1, i++, false, next);
+        if (this.halted) break;
+      }
     }
     this.builder.attach(this.dst);
     while (next.count > 0 && !this.halted) {

@@ -225,9 +225,20 @@ export async function resolveFromOptions(opts: ConfigOptions): Promise<ResolvedF
   const catalogue = extensionCatalogue(extensions);
   const own = [...catalogue.properties, ...catalogue.liveness];
   const withOwn: Subject = own.length === 0 ? subject : { ...subject, properties: [...subject.properties, ...own] };
-  const warnings = [...(resolved.warnings ?? []), ...shape];
+  const warnings = [...(resolved.warnings ?? []), ...shape, ...schedulingWarning(imported?.schedulingCaveats ?? [])];
   const settings = imported === undefined ? [] : settingLocations(imported, imported.files);
   return { ...resolved, ...(warnings.length > 0 ? { warnings } : {}), subject: withOwn, notModelled, settings, defaultedShape: defaulted.filter(([key]) => SHAPE_KEYS.includes(key)).map(([key]) => key), ...(imported === undefined ? {} : { imported }), extensions: extensions.map((e) => e.name) };
+}
+
+/**
+ * The warning every verdict carries when the files say something of scheduling the model leaves
+ * out: where (and whether) the scheduler places a pod then rests on an abstraction.
+ */
+export function schedulingWarning(caveats: readonly string[]): string[] {
+  if (caveats.length === 0) return [];
+  const shown = caveats.slice(0, 5).join('; ');
+  const more = caveats.length > 5 ? `; and ${caveats.length - 5} more (listed as not modelled)` : '';
+  return [`scheduling: not modelled: ${shown}${more}. The scheduler here places pods without them, so every verdict that depends on where or whether a pod is scheduled (replacement-within, replacement-after-toleration, the timing of replacements) may differ from your cluster's`];
 }
 
 /**
@@ -248,13 +259,26 @@ export function formatNotModelled(notModelled: readonly string[]): string {
   return `kubecheck: not modelled (read from your files, but they do not change the model):\n${notModelled.map((n) => `  ${inputText(n)}\n`).join('')}`;
 }
 
-/** Checks the ids asked for against the subject's catalogue; KC210 lists the known ones. */
-export function checkPropertyIds(subject: Subject, ids: readonly string[] | undefined): void {
+/**
+ * Checks the ids asked for against the subject's catalogue; KC210 lists the known ones. With the
+ * Kubernetes config (`config`, JSON form), KC200 for `leader-handover-within` without
+ * `model.jitteredFollowerTries`: the default abstraction measures no handover, so its verdict
+ * would say nothing.
+ */
+export function checkPropertyIds(subject: Subject, ids: readonly string[] | undefined, config?: JsonValue): void {
   for (const id of ids ?? []) {
     if (id === 'deadlock') continue;
     if (!subject.properties.some((p) => p.id === id)) {
       fail(ToolErrorCode.unknownProperty, `unknown property "${id}"; known: ${subject.properties.map((p) => p.id).join(', ')}`);
     }
+  }
+  const field = (v: JsonValue | undefined, key: string): JsonValue | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Readonly<Record<string, JsonValue>>)[key] : undefined);
+  const jittered = field(field(config, 'model'), 'jitteredFollowerTries');
+  if ((ids ?? []).includes('leader-handover-within') && jittered === false) {
+    fail(
+      ToolErrorCode.badOption,
+      'leader-handover-within bounds the wait for a standby\'s next try, which the model abstracts away by default (a follower may take a released Lease at any instant, so no handover is measured and the verdict would say nothing): add --set model.jitteredFollowerTries=true (each follower then tries on its own client-go JitterUntil schedule; more states)',
+    );
   }
 }
 

@@ -26,11 +26,11 @@ import { describeState } from './describe.js';
 import { faultActions, operatorActions, sequenceActions } from './faults.js';
 import { initialStates } from './initial.js';
 import { containerExitAction, kubeletActions, kubeletStartAction, powerOffAction, runtimeCheckActions } from './kubelet.js';
-import { acquireActions, leaderElectionActions } from './leaderElection.js';
+import { acquireActions, followerTryActions, leaderElectionActions } from './leaderElection.js';
 import { nodeLifecycleActions } from './nodeLifecycle.js';
 import { podGcActions } from './podGC.js';
 import { schedulerActions } from './scheduler.js';
-import type { ClusterState } from './state.js';
+import { readyAtStart, type ClusterState } from './state.js';
 import { canonicalize, canonicalKeyBytes, plainKeyBytes } from './symmetry.js';
 import { withPresentation } from './presentation.js';
 import { stateKey } from './key.js';
@@ -312,8 +312,9 @@ export function urgentActions(ctx: Ctx): ClusterAction[] {
     // A cache as far behind as informers.watchLag allows catches up before anything else happens.
     ...(informersOn(ctx) ? informerActions(ctx) : []),
     ...leaderElectionActions(ctx),
+    ...(ctx.jitteredTries ? [followerTryActions(ctx)[0]] : []),
     ...kubeletActions(ctx),
-    ...(ctx.config.kubelet.shutdownGracePeriod > 0 && ctx.possible.count['node-shutdown'] > 0 ? [powerOffAction()] : []),
+    ...(ctx.config.kubelet.shutdownGracePeriod > 0 && ctx.possible.count['node-shutdown'] > 0 ? [powerOffAction(ctx)] : []),
     ...(runtimeMayFail(ctx) ? [runtimeCheckActions().urgent] : []),
     ...nodeLifecycleActions(ctx),
     ...taintEvictionActions(ctx),
@@ -328,7 +329,7 @@ const runtimeMayFail = (ctx: Ctx): boolean => ctx.possible.count['container-runt
 
 /** The built-in non-urgent actions: tick, faults, operator actions. */
 export function backgroundActions(ctx: Ctx): ClusterAction[] {
-  return [tickAction(ctx), ...acquireActions(ctx), containerExitAction(), ...(ctx.config.cluster.newNodes > 0 ? [kubeletStartAction()] : []), ...(runtimeMayFail(ctx) ? [runtimeCheckActions().background] : []), ...(informersOn(ctx) ? watchEventActions(ctx) : []), ...(ctx.config.faults.sequence.length > 0 ? [sequenceActions(ctx).free] : []), ...faultActions(ctx), ...operatorActions(ctx)];
+  return [tickAction(ctx), ...acquireActions(ctx), ...(ctx.jitteredTries ? [followerTryActions(ctx)[1]] : []), containerExitAction(), ...(ctx.config.cluster.newNodes > 0 ? [kubeletStartAction()] : []), ...(runtimeMayFail(ctx) ? [runtimeCheckActions().background] : []), ...(informersOn(ctx) ? watchEventActions(ctx) : []), ...(ctx.config.faults.sequence.length > 0 ? [sequenceActions(ctx).free] : []), ...faultActions(ctx), ...operatorActions(ctx)];
 }
 
 /** The one candidate of an action without parameters (shared: asked in every state). */
@@ -359,6 +360,9 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
     // Objects of users' kinds (an extension's `prepare` adds them) have owners to collect.
     ...(extensions.some((e) => e.prepare !== undefined) ? [garbageCollector] : []),
   ];
+  // Every step of an extension's own actions is the code under test (reports always show it).
+  const userActions = new Set(extensions.flatMap((e) => [...(e.urgentActions ?? []), ...e.actions].map((a) => a.name)));
+  const ours = (name: string, d: StepDescription): StepDescription => (userActions.has(name) ? { ...d, underTest: true } : d);
   const informerClients = cached.map((e) => e.name);
   const watchCaches = cached.length > 0 && config.faults.extensionRestart > 0;
   /** After any step: history variables, and the caches when modelled. */
@@ -441,8 +445,10 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
         ...(a.fair === undefined ? {} : { fair: a.fair }),
       });
     } else {
+      const own = a.describe;
       actions.push({
         ...a,
+        ...(own === undefined ? {} : { describe: (b: ClusterState, p: JsonValue | undefined, after: ClusterState) => ours(a.name, own(b, p, after)) }),
         enabled: (s, p) => firstDue(s) < 0 && (a.enabled === undefined || a.enabled(s, p)),
         apply: (s, p) => {
           const next = a.apply(s, p);
@@ -457,7 +463,7 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
   for (const e of extensions) for (const a of e.actions) extensionOf.set(a.name, e);
   const model = withPresentation({
     name: `kubernetes(${config.scenario})`,
-    initialStates: () => initialStates(ctx).map((s) => settle(withExtensions(extensions, s, config))),
+    initialStates: () => initialStates(ctx).map((s) => settle(withExtensions(extensions, readyAtStart(s), config))),
     actions,
     properties: [],
     // Without symmetry (none in the model, or a search asked for none) a state is keyed as numbers all the same.
@@ -469,10 +475,10 @@ export function clusterModel(config: ClusterConfig, options: ClusterModelOptions
       const d = describers.get(a.name);
       if (d === undefined) {
         const e = extensionOf.get(a.name);
-        if (e?.describeStep) return e.describeStep(b, a, after);
-        return { actor: e?.name ?? 'extension', summary: a.param === undefined ? a.name : `${a.name}(${JSON.stringify(a.param)})` };
+        if (e?.describeStep) return ours(a.name, e.describeStep(b, a, after));
+        return ours(a.name, { actor: e?.name ?? 'extension', summary: a.param === undefined ? a.name : `${a.name}(${JSON.stringify(a.param)})` });
       }
-      return d.describe(b, a.param, after);
+      return ours(a.name, d.describe(b, a.param, after));
     },
     describeState,
   });

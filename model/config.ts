@@ -22,6 +22,12 @@ export interface LeaderElectionConfig {
 }
 
 /**
+ * client-go's `leaderelection.JitterFactor`: a follower's next try comes `wait.Jitter(retryPeriod,
+ * 1.2)` after its last one ended, in [retryPeriod, 2.2 × retryPeriod).
+ */
+export const JITTER_FACTOR = 1.2;
+
+/**
  * Leader-election settings of the candidates other than the first, where they differ (a rollout
  * that changes the flags): null keeps the value of `leaderElection`.
  */
@@ -80,6 +86,18 @@ export interface ClusterConfig {
      * verdicts and shortest counterexamples are the same.
      */
     readonly reductions: boolean;
+    /**
+     * Whether each leader-election follower tries on its own `wait.JitterUntil(retryPeriod,
+     * JitterFactor 1.2, sliding)` schedule and acquires only at a try (leaderElection.ts). false
+     * (the default): a follower may acquire at any instant once the lease it observed expired, an
+     * abstraction that contains every schedule (sound for safety, fewer states) but bounds no handover.
+     */
+    readonly jitteredFollowerTries: boolean;
+    /**
+     * The bound of `leader-handover-within` (seconds after a release); null: what client-go
+     * guarantees, retryPeriod × (1 + JitterFactor) rounded up to the tick.
+     */
+    readonly leaderHandoverBound: number | null;
   };
   readonly kubelet: {
     /** `nodeLeaseDurationSeconds` (40); the Lease is renewed every 0.25 × this (10 s). */
@@ -179,6 +197,14 @@ export interface ClusterConfig {
      * (pod_workers.go `calculateEffectiveGracePeriod` falls back to the spec's value).
      */
     readonly terminationGracePeriodSeconds: number;
+    /**
+     * The Node objects' `metadata.labels`, one map per node in order (node-1 first; fewer maps
+     * than nodes leave the rest to the defaults): what nodeSelector, node affinity and the
+     * topology keys of pod affinity and spread constraints read. Every node carries
+     * `kubernetes.io/hostname` (default `node-<n>`) and `topology.kubernetes.io/zone` (default
+     * `zone-<z>`, z its zone) unless given here.
+     */
+    readonly nodeLabels: readonly Readonly<Record<string, string>>[];
   };
   /**
    * Stale state: informer caches and kube-apiserver watch caches. Off (0) by default: every
@@ -303,6 +329,98 @@ export interface WorkloadConfig {
    * only once 0 … i-1 are Running and Ready) or `Parallel` (every missing ordinal at once).
    */
   readonly podManagementPolicy?: PodManagementPolicy;
+  /** `metadata.namespace` (absent: `default`): the namespace pod affinity terms and spread constraints count pods in. */
+  readonly namespace?: string;
+  /** The pod template's `metadata.labels`: what label selectors of pod (anti-)affinity and spread constraints match. */
+  readonly labels?: Readonly<Record<string, string>>;
+  /** `spec.template.spec.nodeSelector`: node labels a node must carry (NodeAffinity filter). */
+  readonly nodeSelector?: Readonly<Record<string, string>>;
+  /** `spec.template.spec.affinity`, its required (filtering) terms only: the preferred ones are scores. */
+  readonly affinity?: WorkloadAffinity;
+  /** `spec.template.spec.topologySpreadConstraints` with `whenUnsatisfiable: DoNotSchedule` (ScheduleAnyway is a score only). */
+  readonly topologySpreadConstraints?: readonly TopologySpreadConstraint[];
+  /**
+   * The pods' `spec.priority` as the Priority admission plugin resolves it from the template's
+   * `priorityClassName` (system-cluster-critical 2000000000, system-node-critical 2000001000, or
+   * a PriorityClass's `value`) or its `priority`. Absent: 0. From SystemCriticalPriority
+   * (2000000000) on, the pod is critical: a graceful node shutdown stops it last. Preemption is not modelled.
+   */
+  readonly priority?: number;
+}
+
+/** scheduling.SystemCriticalPriority: from this `spec.priority` on a pod is critical. */
+export const SYSTEM_CRITICAL_PRIORITY = 2_000_000_000;
+
+/** The built-in PriorityClasses (pkg/apis/scheduling `SystemPriorityClasses`). */
+export const SYSTEM_PRIORITY_CLASSES: Readonly<Record<string, number>> = { 'system-cluster-critical': 2_000_000_000, 'system-node-critical': 2_000_001_000 };
+
+/** Whether a workload's pods are critical for a graceful node shutdown (`spec.priority` ≥ SystemCriticalPriority). */
+export function isCriticalWorkload(w: WorkloadConfig): boolean {
+  return (w.priority ?? 0) >= SYSTEM_CRITICAL_PRIORITY;
+}
+
+/** A label selector's requirement (`matchExpressions` of a LabelSelector). */
+export interface LabelSelectorRequirement {
+  readonly key: string;
+  readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+  readonly values?: readonly string[];
+}
+
+/** A LabelSelector (metav1): every matchLabels pair and every expression must hold; `{}` selects every pod. */
+export interface LabelSelector {
+  readonly matchLabels?: Readonly<Record<string, string>>;
+  readonly matchExpressions?: readonly LabelSelectorRequirement[];
+}
+
+/** A NodeSelectorRequirement (matchExpressions of a NodeSelectorTerm) on a node's labels. */
+export interface NodeSelectorRequirement {
+  readonly key: string;
+  readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt';
+  readonly values?: readonly string[];
+}
+
+/** A NodeSelectorTerm: every expression must hold (the terms of a NodeSelector are ORed). */
+export interface NodeSelectorTerm {
+  readonly matchExpressions: readonly NodeSelectorRequirement[];
+}
+
+/**
+ * A PodAffinityTerm: pods matching `labelSelector` (null selects none) in `namespaces` (absent or
+ * empty: the pod's own) on a node of the same `topologyKey` value.
+ */
+export interface PodAffinityTerm {
+  readonly labelSelector: LabelSelector | null;
+  readonly topologyKey: string;
+  readonly namespaces?: readonly string[];
+}
+
+/** The required terms of a pod template's affinity (`requiredDuringSchedulingIgnoredDuringExecution`). */
+export interface WorkloadAffinity {
+  readonly nodeAffinity?: { readonly requiredDuringSchedulingIgnoredDuringExecution: { readonly nodeSelectorTerms: readonly NodeSelectorTerm[] } };
+  readonly podAffinity?: { readonly requiredDuringSchedulingIgnoredDuringExecution: readonly PodAffinityTerm[] };
+  readonly podAntiAffinity?: { readonly requiredDuringSchedulingIgnoredDuringExecution: readonly PodAffinityTerm[] };
+}
+
+/** A TopologySpreadConstraint with whenUnsatisfiable DoNotSchedule (nodeAffinityPolicy Honor, nodeTaintsPolicy Ignore: the defaults). */
+export interface TopologySpreadConstraint {
+  readonly maxSkew: number;
+  readonly topologyKey: string;
+  readonly whenUnsatisfiable: 'DoNotSchedule';
+  readonly labelSelector: LabelSelector | null;
+  /** `minDomains` (absent: 1). */
+  readonly minDomains?: number;
+}
+
+/** The well-known node labels every node of the model carries unless `cluster.nodeLabels` gives them. */
+export const HOSTNAME_LABEL = 'kubernetes.io/hostname';
+export const ZONE_LABEL = 'topology.kubernetes.io/zone';
+
+/**
+ * Node n's labels (0-based): `cluster.nodeLabels[n]` over the defaults `kubernetes.io/hostname:
+ * node-<n+1>` and `topology.kubernetes.io/zone: zone-<z+1>` (z = n mod zones).
+ */
+export function nodeLabelsOf(config: ClusterConfig, n: number): Readonly<Record<string, string>> {
+  return { [HOSTNAME_LABEL]: `node-${n + 1}`, [ZONE_LABEL]: `zone-${(n % config.cluster.zones) + 1}`, ...(config.cluster.nodeLabels[n] ?? {}) };
 }
 
 export type PodManagementPolicy = 'OrderedReady' | 'Parallel';

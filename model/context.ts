@@ -3,7 +3,8 @@
  * seconds, saturation caps, the zone of each node. Also the shape of one model action.
  */
 import type { JsonValue, StepDescription } from '../checker/model.js';
-import { candidateLeaderElection, leaseRenewInterval, MAX_WAIT_FOR_CONTAINER_RUNTIME, podOfWorkload, tolerationOf, type ClusterConfig, type LeaderElectionConfig, type WorkloadKind } from './config.js';
+import { compilePlacements, topologyKeys, type Placement } from './placement.js';
+import { candidateLeaderElection, HOSTNAME_LABEL, JITTER_FACTOR, nodeLabelsOf, leaseRenewInterval, MAX_WAIT_FOR_CONTAINER_RUNTIME, podOfWorkload, tolerationOf, type ClusterConfig, type LeaderElectionConfig, type WorkloadKind } from './config.js';
 import { failingNodes, leaderElectionInert, podGcInert, possibleEvents, quorumLossPossible, type ExtensionCauses, type PossibleEvents } from './possible.js';
 import type { ClusterState, Tolerations } from './state.js';
 
@@ -40,6 +41,8 @@ export interface WorkloadCtx {
   readonly toleration: Tolerations;
   /** Its pods are created bound to this node (`spec.nodeName`), or -1. */
   readonly pinnedNode: number;
+  /** Its scheduling constraints compiled against the nodes and workloads (`placement.ts`). */
+  readonly placement: Placement;
 }
 
 export interface Ctx {
@@ -95,6 +98,17 @@ export interface Ctx {
    * every property, which all ignore those timers.
    */
   readonly leaderElectionInert: boolean;
+  /** `model.jitteredFollowerTries`: followers try on their own jittered schedule (leaderElection.ts). */
+  readonly jitteredTries: boolean;
+  /**
+   * Per election and candidate, with jittered tries: how long past retryPeriod a follower's next
+   * try may come, `Jitter(retryPeriod, 1.2)` rounded up to the tick, less retryPeriod.
+   */
+  readonly tryWindow: readonly [readonly number[], readonly number[]];
+  /** The bound of `leader-handover-within` (seconds after a release). */
+  readonly handoverBound: number;
+  /** `LeaseRecord.releasedFor` saturates here: one quantum past the bound and the longest try gap. */
+  readonly releasedCap: number;
   /**
    * No Node object can be deleted and no out-of-service taint put, whatever way it is allowed
    * (`possible.ts`): pod GC never has work, so its passes (which change only their own timer) are
@@ -106,7 +120,8 @@ export interface Ctx {
 /** The shared constants of `config`; `extensions` are the users' controllers attached (what they say they cause counts). */
 export function makeCtx(config: ClusterConfig, extensions: readonly ExtensionCauses[] = [], options: { readonly reductions?: boolean } = {}): Ctx {
   const possible = possibleEvents(config, extensions);
-  const workloads: WorkloadCtx[] = config.cluster.workloads.map((w) => ({ kind: w.kind, name: w.name, replicas: w.replicas, toleration: tolerationOf(config, w.name), pinnedNode: w.nodeName }));
+  const placements = compilePlacements(config);
+  const workloads: WorkloadCtx[] = config.cluster.workloads.map((w) => ({ kind: w.kind, name: w.name, replicas: w.replicas, toleration: tolerationOf(config, w.name), pinnedNode: w.nodeName, placement: placements.get(w.name)! }));
   const finite = workloads.flatMap((w) => [w.toleration.unreachable, w.toleration.notReady, w.toleration.outOfService]).filter((t): t is number => t !== null);
   const maxTol = Math.max(0, ...finite);
   const kcm = config.kubeControllerManager;
@@ -128,6 +143,15 @@ export function makeCtx(config: ClusterConfig, extensions: readonly ExtensionCau
   ];
   const perCandidate = (main: LeaderElectionConfig, challenger: ClusterConfig['kubeScheduler']['challengerLeaderElection'], n: number): LeaderElectionConfig[] =>
     Array.from({ length: n }, (_, c) => candidateLeaderElection(main, challenger, c));
+  const elections: [LeaderElectionConfig[], LeaderElectionConfig[]] = [
+    perCandidate(kcm.leaderElection, kcm.challengerLeaderElection, config.cluster.controllerManagerCandidates),
+    perCandidate(config.kubeScheduler.leaderElection, config.kubeScheduler.challengerLeaderElection, config.cluster.schedulerCandidates),
+  ];
+  const tick = config.model.tick;
+  const longestTryGap = (le: LeaderElectionConfig): number => Math.round(Math.ceil((le.retryPeriod * (1 + JITTER_FACTOR)) / tick - 1e-9) * tick * 1e6) / 1e6;
+  const tryWindow = elections.map((list) => list.map((le) => Math.round((longestTryGap(le) - le.retryPeriod) * 1e6) / 1e6)) as unknown as Ctx['tryWindow'];
+  const longestGap = Math.max(...elections.flat().map(longestTryGap));
+  const handoverBound = config.model.leaderHandoverBound ?? longestGap;
   return {
     config,
     possible,
@@ -137,10 +161,11 @@ export function makeCtx(config: ClusterConfig, extensions: readonly ExtensionCau
     startupGrace: kcm.nodeStartupGracePeriod,
     probeCap: longestGrace + config.model.tick,
     monitorPeriod: kcm.nodeMonitorPeriod,
-    candidateElection: [
-      perCandidate(kcm.leaderElection, kcm.challengerLeaderElection, config.cluster.controllerManagerCandidates),
-      perCandidate(config.kubeScheduler.leaderElection, config.kubeScheduler.challengerLeaderElection, config.cluster.schedulerCandidates),
-    ],
+    candidateElection: elections,
+    jitteredTries: config.model.jitteredFollowerTries,
+    tryWindow,
+    handoverBound,
+    releasedCap: Math.max(handoverBound, longestGap) + tick,
     leaderElection: [kcm.leaderElection, config.kubeScheduler.leaderElection],
     workloads,
     workloadOfPod: podClassifier(workloads),
@@ -153,7 +178,7 @@ export function makeCtx(config: ClusterConfig, extensions: readonly ExtensionCau
     podGcInert: podGcInert(possible),
     nodesOfZone,
     symmetricNodeGroups: [
-      ...nodesOfZone.map((group) => group.filter((n) => !pinned.includes(n))).filter((g) => g.length > 0),
+      ...nodesOfZone.flatMap((group) => alike(config, workloads, group.filter((n) => !pinned.includes(n)))),
       ...pinned.filter((n, i) => n >= 0 && n < config.cluster.nodes && pinned.indexOf(n) === i).map((n) => [n]),
     ],
     electionSymmetric: [sameSettings(kcm.challengerLeaderElection, kcm.leaderElection), sameSettings(config.kubeScheduler.challengerLeaderElection, config.kubeScheduler.leaderElection)],
@@ -164,6 +189,23 @@ export function makeCtx(config: ClusterConfig, extensions: readonly ExtensionCau
       fastestClock: possible.count['clock-drift'] > 0 ? Math.max(1, config.faults.clockDriftRate) : 1,
     },
   };
+}
+
+/**
+ * A zone's nodes split into groups that no scheduling constraint tells apart: the same values of
+ * every topology key a pod affinity term or spread constraint reads (the hostname aside, which
+ * only names each node's own domain) and the same verdict of every workload's node affinity.
+ * Without constraints, the zone's nodes in one group.
+ */
+function alike(config: ClusterConfig, workloads: readonly WorkloadCtx[], nodes: readonly number[]): number[][] {
+  const read = [...topologyKeys(config.cluster.workloads)].filter((k) => k !== HOSTNAME_LABEL).sort();
+  const groups = new Map<string, number[]>();
+  for (const n of nodes) {
+    const labels = nodeLabelsOf(config, n);
+    const sig = JSON.stringify([read.map((k) => labels[k] ?? null), workloads.map((w) => w.placement.nodeOk[n])]);
+    groups.set(sig, [...(groups.get(sig) ?? []), n]);
+  }
+  return [...groups.values()];
 }
 
 function podClassifier(workloads: readonly WorkloadCtx[]): (pod: string) => WorkloadCtx | undefined {

@@ -7,7 +7,7 @@
  */
 import { castDraft, type Draft } from 'immer';
 import { produce } from './immer.js';
-import { shutdownGraceCap } from './config.js';
+import { isCriticalWorkload, shutdownGraceCap } from './config.js';
 import { initialStates } from './initial.js';
 import type { JsonValue } from '../checker/model.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
@@ -163,6 +163,8 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
   const f = ctx.config.faults;
   const shutdownGrace = ctx.config.kubelet.shutdownGracePeriod;
   const shutdownCap = shutdownGraceCap(ctx.config);
+  const critical = new Set(ctx.config.cluster.workloads.filter(isCriticalWorkload).map((w) => w.name));
+  const criticalPod = (pod: string): boolean => critical.has(ctx.workloadOfPod(pod)?.name ?? '');
   return [
     def<string>({
       name: 'node-crash', budget: 'nodeCrash', actor: 'fault', params: nodes,
@@ -184,7 +186,8 @@ function faultDefs(ctx: Ctx): Def<JsonValue>[] {
         const n = d.nodes[nodeIndex(p)];
         n.shutdownIn = shutdownGrace;
         // processShutdownEvent kills every pod with the capped grace period, those already terminating too.
-        if (n.terminating !== undefined) n.terminating = n.terminating.map((t) => ({ pod: t.pod, killIn: Math.min(t.killIn, shutdownCap) }));
+        // Critical pods' (the second group's) only when their group comes (kubelet.ts `ShutdownGroups`).
+        if (n.terminating !== undefined) n.terminating = n.terminating.map((t) => (criticalPod(t.pod) ? t : { pod: t.pod, killIn: Math.min(t.killIn, shutdownCap) }));
       },
       summary: (p) => (shutdownGrace > 0 ? `${p} begins to shut down: its kubelet holds the shutdown for up to ${shutdownGrace}s (shutdownGracePeriod) to stop its pods` : `${p} shuts down: with kubelet.shutdownGracePeriod 0 nothing holds it, its containers and kubelet stop`),
     }),
@@ -415,6 +418,8 @@ function operatorDefs(ctx: Ctx): Def<JsonValue>[] {
         if (e === SCHED && old.leader && s.api.leases[e].holder === c && canWrite(s, old.partitioned)) {
           d.api.leases[e].holder = -1;
           d.api.leases[e].durationSeconds = 1;
+          // The handover starts (leader-handover-within, with jittered tries only).
+          if (ctx.jitteredTries) d.api.leases[e].releasedFor = 0;
           d.candidates[e].forEach((other, i) => {
             if (i === c) return;
             other.unseen = true;

@@ -20,7 +20,7 @@ export type { ClusterAction, Ctx, WorkloadCtx } from './context.js';
 export { heartbeatsOf, syncWork } from './kubelet.js';
 export { parseDuration, formatDuration } from './duration.js';
 export { configWarnings, leaderElectionProblem } from './validate.js';
-export { nodeIndex, zoneOf, podIndex, hasTaint, conditionNoExecute, kubeletReachesApi, kubeletAlive, running } from './state.js';
+export { nodeIndex, zoneOf, podIndex, hasTaint, conditionNoExecute, kubeletReachesApi, kubeletAlive, running, onlyReadinessDiffers } from './state.js';
 export type { Deletion, NodeHealth, ZoneState, Budgets, Terminating, WorkloadScale } from './state.js';
 export { viewOf, deletePod, relistSources, apiserverCacheName } from './informers.js';
 export type { DeleteOptions, DeleteOutcome } from './informers.js';

@@ -1,7 +1,8 @@
 /**
  * Initial states: a cluster in steady state at T+0. Every node is Ready and has just renewed its
- * Lease; the pods of the ReplicaSets and StatefulSets are spread round-robin in list order, a
- * DaemonSet has one on each node, all running; candidate 1 of each
+ * Lease; the pods of the ReplicaSets and StatefulSets are spread round-robin in list order (each
+ * on the first node from its turn on that its scheduling constraints allow, or Pending where none
+ * does), a DaemonSet has one on each node its node affinity allows, all running; candidate 1 of each
  * election leads and the others have just observed its renewal. Components in `cluster.outage`
  * and the first `etcdMembersDownAtStart` etcd members are down. There is one initial state per
  * phase of the node lifecycle controller's monitor pass against the kubelets' renewals (next pass
@@ -16,6 +17,7 @@
 import { daemonPodName } from './config.js';
 import type { Ctx } from './context.js';
 import { freshControllers } from './leaderElection.js';
+import { podConstraintsAllow } from './placement.js';
 import type { Candidate, ClusterState, PodObject } from './state.js';
 
 const NOT_BUDGETS = new Set(['processPauseDuration', 'clockDriftRate', 'apiserverEtcdOutageDuration']);
@@ -27,12 +29,25 @@ export function initialStates(ctx: Ctx): ClusterState[] {
   const replicated = ctx.workloads.filter((w) => w.kind !== 'DaemonSet').flatMap((w) => Array.from({ length: w.replicas }, (_, i) => ({ name: `${w.name}-${i}`, w })));
   const started = cl.nodes - cl.newNodes;
   const isNew = (n: number): boolean => n >= started;
-  const pods: PodObject[] = [
-    ...replicated.map(({ name, w }, i) => ({ name, workload: w.name, nodeName: w.pinnedNode >= 0 ? w.pinnedNode : started > 0 ? i % started : -1, deletion: null, tolerations: w.toleration, replacement: false })),
-    ...ctx.workloads
-      .filter((w) => w.kind === 'DaemonSet')
-      .flatMap((w) => Array.from({ length: cl.nodes }, (_, n) => ({ name: daemonPodName(w.name, n), workload: w.name, nodeName: n, deletion: null, tolerations: w.toleration, replacement: false }))),
-  ].sort((a, b) => (a.name < b.name ? -1 : 1));
+  const placed: PodObject[] = ctx.workloads
+    .filter((w) => w.kind === 'DaemonSet')
+    .flatMap((w) => Array.from({ length: cl.nodes }, (_, n) => n).filter((n) => w.placement.nodeOk[n]).map((n) => ({ name: daemonPodName(w.name, n), workload: w.name, nodeName: n, deletion: null, tolerations: w.toleration, replacement: false })));
+  // Round-robin from node i mod started: the first node from there on that the workload's
+  // scheduling constraints allow beside the pods placed before it (without constraints, node i
+  // mod started itself); a pod allowed nowhere starts Pending.
+  const everyNode = Array.from({ length: cl.nodes }, () => true);
+  replicated.forEach(({ name, w }, i) => {
+    let node = -1;
+    if (w.pinnedNode >= 0) node = w.pinnedNode;
+    else {
+      for (let k = 0; k < started && node < 0; k++) {
+        const n = (i + k) % started;
+        if (w.placement.nodeOk[n] && podConstraintsAllow(w.placement, placed, everyNode, name, n)) node = n;
+      }
+    }
+    placed.push({ name, workload: w.name, nodeName: node, deletion: null, tolerations: w.toleration, replacement: false });
+  });
+  const pods = placed.sort((a, b) => (a.name < b.name ? -1 : 1));
   const kcmDown = cl.outage === 'kube-controller-manager';
   const schedDown = cl.outage === 'kube-scheduler';
   const phases: number[] = [];

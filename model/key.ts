@@ -66,7 +66,7 @@ function podAttrKey(p: PodObject): string {
   let key = podAttrKeys.get(p);
   if (key === undefined) {
     const t = p.tolerations;
-    key = `${p.workload}=${p.deletion === null ? '-' : DEL[p.deletion]}${t.unreachable ?? 'f'}:${t.notReady ?? 'f'}:${t.outOfService ?? 'f'}:${noScheduleBits(t.noSchedule)}${p.replacement ? 'R' : ''}`;
+    key = `${p.workload}=${p.deletion === null ? '-' : DEL[p.deletion]}${t.unreachable ?? 'f'}:${t.notReady ?? 'f'}:${t.outOfService ?? 'f'}:${noScheduleBits(t.noSchedule)}${p.replacement ? 'R' : ''}${p.ready === true ? 'Y' : ''}`;
     podAttrKeys.set(p, key);
   }
   return key;
@@ -111,7 +111,7 @@ export function stateKey(s: ClusterState): string {
   out += '#';
   for (let e = 0; e < s.api.leases.length; e++) {
     const l = s.api.leases[e];
-    out += `${l.holder},${l.durationSeconds},${l.transitioned ? 1 : 0};`;
+    out += `${l.holder},${l.durationSeconds},${l.transitioned ? 1 : 0}${l.releasedFor === undefined ? '' : `,${l.releasedFor}`};`;
   }
   out += '#';
   for (let i = 0; i < s.etcd.length; i++) out += s.etcd[i] ? 1 : 0;
@@ -380,6 +380,7 @@ export function writeStateKey(w: KeyBuffer, s: ClusterState, plan: KeyPlan): voi
     w.num(remapHolder(plan.cinvs[e], l.holder));
     w.num(l.durationSeconds);
     w.flag(l.transitioned);
+    w.num(l.releasedFor ?? -1);
   }
   w.num(s.etcd.length);
   for (let i = 0; i < s.etcd.length; i++) w.flag(s.etcd[i]);

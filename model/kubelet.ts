@@ -43,7 +43,9 @@
  * stopped pod Failed; the node powers off (`node-power-off`) when that is done or the delay ends.
  * A Failed pod's object is dropped when it is reported: no controller or property counts a
  * terminal pod (`IsPodActive`), the StatefulSet and DaemonSet controllers delete it at once and a
- * ReplicaSet's lingers until pod GC's threshold. No pod is critical here (no priority classes).
+ * ReplicaSet's lingers until pod GC's threshold. Critical pods (a workload's `priorityClassName`
+ * system-cluster-critical or system-node-critical, or `priority` ≥ 2000000000) are stopped in a
+ * second group (`ShutdownGroups`).
  * A new node's kubelet (`cluster.newNodes`) starts at any instant, or never (`kubelet-start`).
  *
  * Batched: all kubelets due at one instant act in one step. Their effects touch disjoint parts of
@@ -54,7 +56,7 @@
  */
 import { produce } from './immer.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { MAX_WAIT_FOR_CONTAINER_RUNTIME, RUNTIME_UP_PERIOD, shutdownGraceCap, terminationGraceOf } from './config.js';
+import { isCriticalWorkload, MAX_WAIT_FOR_CONTAINER_RUNTIME, RUNTIME_UP_PERIOD, shutdownGraceCap, terminationGraceOf } from './config.js';
 import { apiWith, candidateWith, ctrlWith, healthWith, nodeWith, nodeWithContainers, poweredOff, stateWith, kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeIndex, nodeName, podIndex, isTerminating, terminatingOf, KCM, type Candidate, type ClusterState, type NodeObject, type NodeReal, type PodObject, type Terminating } from './state.js';
 
 /** Nodes whose kubelet is due to renew its Lease. */
@@ -154,9 +156,9 @@ const NO_PARAMS: readonly never[] = Object.freeze([]);
  * API). Asked in nearly every state, where mostly there is nothing to do: the lists are made only
  * for work found.
  */
-export function syncWork(s: ClusterState, n: number): SyncWork | undefined {
+export function syncWork(s: ClusterState, n: number, groups?: ShutdownGroups): SyncWork | undefined {
   const node = s.nodes[n];
-  if (node.shutdownIn !== undefined) return shutdownWork(s, n);
+  if (node.shutdownIn !== undefined) return shutdownWork(s, n, groups);
   // A kubelet whose pod watch is stuck (after an etcd restore) sees no change, like one cut off.
   // With its container runtime down it can start, stop and observe nothing (see `runtimeBlocks`).
   if (!kubeletAlive(s, n) || !kubeletReachesApi(s, n) || node.podWatchStuck === true || runtimeBlocks(node)) return undefined;
@@ -198,18 +200,38 @@ export function syncWork(s: ClusterState, n: number): SyncWork | undefined {
  * there that never started is left bound (the kubelet's admission would reject it as Failed, and
  * the DaemonSet controller recreate it with a backoff; not modelled).
  */
-function shutdownWork(s: ClusterState, n: number): SyncWork | undefined {
+function shutdownWork(s: ClusterState, n: number, groups?: ShutdownGroups): SyncWork | undefined {
   if (!kubeletAlive(s, n)) return undefined;
   const node = s.nodes[n];
   // With the runtime down the shutdown manager's kills fail: the containers run until power-off.
   const blocked = runtimeBlocks(node);
-  const stop = blocked ? [] : node.running.filter((name) => !isTerminating(node, name));
+  const stop = blocked ? [] : node.running.filter((name) => !isTerminating(node, name) && (groups === undefined || criticalPhase(node, groups) || !groups.critical(name)));
   const writable = kubeletCanWrite(s, n);
   const finish = writable && !blocked ? s.api.pods.filter((p) => p.nodeName === n && p.deletion !== null && !node.running.includes(p.name)).map((p) => p.name) : [];
   const obj = s.api.nodes[n];
   const notReady = writable && obj !== null && postedReady(s, n) === 'False' && obj.ready !== 'False';
   if (stop.length + finish.length === 0 && !notReady) return undefined;
   return { start: [], stop, finish, notReady };
+}
+
+/**
+ * The two groups of a graceful node shutdown without `shutdownGracePeriodByPodPriority`
+ * (nodeshutdown_manager_linux.go `migrateConfig`, `killPods`): ordinary pods first, each with
+ * its grace period capped at shutdownGracePeriod − shutdownGracePeriodCriticalPods; critical pods
+ * (`spec.priority` ≥ SystemCriticalPriority: the system-cluster-critical and system-node-critical
+ * classes) only once every ordinary pod has stopped or that period has passed, capped at
+ * shutdownGracePeriodCriticalPods.
+ */
+export interface ShutdownGroups {
+  /** shutdownGracePeriodCriticalPods, seconds. */
+  readonly criticalPeriod: number;
+  /** Whether the container of this pod name belongs to a critical pod. */
+  readonly critical: (pod: string) => boolean;
+}
+
+/** Whether a node shutting down has reached its critical pods' group: no ordinary container left, or the ordinary group's period over. */
+function criticalPhase(node: NodeReal, groups: ShutdownGroups): boolean {
+  return node.shutdownIn! <= groups.criticalPeriod || node.running.every((name) => groups.critical(name));
 }
 
 /** Nodes whose kubelet is due to SIGKILL containers whose grace period is over. */
@@ -333,12 +355,12 @@ export function kubeletStartAction(): ClusterAction {
 }
 
 /** Nodes whose shutdown may proceed: the kubelet is done (pods stopped and reported) or the delay is over. */
-function powerOffsDue(s: ClusterState): number[] {
+function powerOffsDue(s: ClusterState, groups: ShutdownGroups): number[] {
   const out: number[] = [];
   for (let n = 0; n < s.nodes.length; n++) {
     const node = s.nodes[n];
     if (node.shutdownIn === undefined || !node.up) continue;
-    if (node.shutdownIn <= 0 || (node.running.length === 0 && syncWork(s, n) === undefined)) out.push(n);
+    if (node.shutdownIn <= 0 || (node.running.length === 0 && syncWork(s, n, groups) === undefined)) out.push(n);
   }
   return out;
 }
@@ -348,22 +370,29 @@ function powerOffsDue(s: ClusterState): number[] {
  * reported them (it releases the inhibitor lock) or when shutdownGracePeriod ends, whatever is
  * still running then. Urgent; listed only where a node can shut down gracefully.
  */
-export function powerOffAction(): ClusterAction {
+export function powerOffAction(ctx: Ctx): ClusterAction {
+  const groups = shutdownGroups(ctx);
   return clusterAction({
     name: 'node-power-off',
     urgent: true,
-    enabled: (s) => powerOffsDue(s).length > 0,
+    enabled: (s) => powerOffsDue(s, groups).length > 0,
     apply: (s) => {
       const nodes = s.nodes.slice();
-      for (const n of powerOffsDue(s)) nodes[n] = poweredOff(s.nodes[n]);
+      for (const n of powerOffsDue(s, groups)) nodes[n] = poweredOff(s.nodes[n]);
       return stateWith(s, { nodes });
     },
     describe: (b) => {
-      const due = powerOffsDue(b);
+      const due = powerOffsDue(b, groups);
       const parts = due.map((n) => (b.nodes[n].shutdownIn! <= 0 ? `${nodeName(n)} powers off: the shutdown delay is over${b.nodes[n].running.length ? ` (${b.nodes[n].running.join(', ')} still running)` : ''}` : `${nodeName(n)} powers off: its kubelet has stopped its pods`));
       return { actor: `node/${due.map(nodeName).join(',')}`, summary: parts.join('; '), to: [] };
     },
   });
+}
+
+/** The shutdown groups of this cluster's workloads (see {@link ShutdownGroups}). */
+export function shutdownGroups(ctx: Ctx): ShutdownGroups {
+  const critical = new Set(ctx.config.cluster.workloads.filter(isCriticalWorkload).map((w) => w.name));
+  return { criticalPeriod: ctx.config.kubelet.shutdownGracePeriodCriticalPods, critical: (pod) => critical.size > 0 && critical.has(ctx.workloadOfPod(pod)?.name ?? '') };
 }
 
 export function kubeletActions(ctx: Ctx): ClusterAction[] {
@@ -389,7 +418,8 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
   const podGrace = (pod: string): number => graces.get(ctx.workloadOfPod(pod)?.name ?? '') ?? terminationGraceOf(ctx.config, undefined);
   // Graceful node shutdown caps every (non-critical) pod's grace period.
   const shutdownCap = shutdownGraceCap(ctx.config);
-  const graceOf = (pod: string, shuttingDown = false): number => (shuttingDown ? Math.min(podGrace(pod), shutdownCap) : podGrace(pod));
+  const groups = shutdownGroups(ctx);
+  const graceOf = (pod: string, shuttingDown = false): number => (shuttingDown ? Math.min(podGrace(pod), groups.critical(pod) ? groups.criticalPeriod : shutdownCap) : podGrace(pod));
   return [
     clusterAction<number>({
       name: 'kubelet-heartbeat',
@@ -456,7 +486,7 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
       name: 'kubelet-sync',
       urgent: true,
       enabled: (s) => {
-        for (let n = 0; n < s.nodes.length; n++) if (syncWork(s, n) !== undefined) return true;
+        for (let n = 0; n < s.nodes.length; n++) if (syncWork(s, n, groups) !== undefined) return true;
         return false;
       },
       // Written without a draft (the kubelets' syncs are frequent steps): unchanged parts are shared.
@@ -465,7 +495,7 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
         let pods = s.api.pods;
         let apiNodes: (NodeObject | null)[] | undefined;
         for (let n = 0; n < s.nodes.length; n++) {
-          const w = syncWork(s, n);
+          const w = syncWork(s, n, groups);
           if (w === undefined) continue;
           const node = s.nodes[n];
           let running = node.running;
@@ -498,7 +528,7 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
         const actors: string[] = [];
         let writes = false;
         for (let n = 0; n < b.nodes.length; n++) {
-          const w = syncWork(b, n);
+          const w = syncWork(b, n, groups);
           if (w === undefined) continue;
           actors.push(nodeName(n));
           const down = b.nodes[n].shutdownIn !== undefined;

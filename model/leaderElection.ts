@@ -13,6 +13,14 @@
  *   sound for every safety property (a later observation or try only acquires later); it does
  *   not bound a failover's latest time by the jitter window. Tracking each follower's jittered
  *   schedule multiplied the candidates' phases (leader-failover: 770,915 states against 65,238).
+ *   `model.jitteredFollowerTries` turns that schedule on (`followerTryActions`): a follower tries
+ *   at once when it starts, then `Jitter(retryPeriod, 1.2)` after each try, which the model takes
+ *   at any instant from retryPeriod to 2.2 × retryPeriod rounded up to the tick after the last
+ *   one (a try at an instant stands for one before the next tick, so a gap just under 2.2 ×
+ *   retryPeriod can span that many ticks): `retryIn` counts down past 0 to minus that window. Each
+ *   try is a step (it reads the record, which is then observed at that try, and may acquire);
+ *   no follower reads the record between its tries. This bounds a handover
+ *   (`leader-handover-within`), at the cost of the states above.
  * - `tryAcquireOrRenew`: the leader's fast path is an optimistic Update that fails with Conflict
  *   if anyone else wrote the record; otherwise GET (a linearizable read, so it needs etcd
  *   quorum), set observedTime = local now if the record changed, fail while another holder's lease
@@ -107,6 +115,18 @@ function renewDue(s: ClusterState, { e, c }: CandidateRef): boolean {
   return running(k) && k.leader && k.afterPause === 'none' && k.retryIn <= 0;
 }
 
+/**
+ * With jittered tries: whether follower (e, c) tries now. `urgent`: it must (it has just started,
+ * or its jitter window is over); otherwise it may (past retryPeriod, within the window).
+ */
+function followerTryDue(ctx: Ctx, s: ClusterState, { e, c }: CandidateRef, urgent: boolean): boolean {
+  const k = s.candidates[e][c];
+  if (!running(k) || k.leader) return false;
+  const window = ctx.tryWindow[e][c];
+  const over = k.observedHolder === -2 || k.retryIn <= -window + 1e-9;
+  return urgent ? over : !over && k.retryIn <= 1e-9;
+}
+
 /** A follower that has not read the record since it changed, and can read it now (a linearizable GET). */
 function observeDue(s: ClusterState, { e, c }: CandidateRef): boolean {
   const k = s.candidates[e][c];
@@ -156,6 +176,7 @@ function tryApply(ctx: Ctx, s: ClusterState, ref: CandidateRef): ClusterState {
     if (outcome === 'held-by-other' || outcome === 'conflict') return;
     if (record.holder !== c) record.transitioned = true;
     record.holder = c;
+    delete record.releasedFor;
     record.durationSeconds = le.leaseDuration;
     k.observedAge = 0;
     k.observedHolder = c;
@@ -246,10 +267,11 @@ export function leaderElectionActions(ctx: Ctx): ClusterAction[] {
       describe: (b, p) => describeTry(ctx, b, p),
     }),
     clusterAction<string>({
+      // With jittered tries a follower reads the record only at its tries.
       name: 'leader-observe',
       urgent: true,
-      params: active ? refs : NO_CANDIDATES,
-      enabled: (s, p) => !ctx.leaderElectionInert && observeDue(s, parseCandidate(p)),
+      params: active && !ctx.jitteredTries ? refs : NO_CANDIDATES,
+      enabled: (s, p) => !ctx.leaderElectionInert && !ctx.jitteredTries && observeDue(s, parseCandidate(p)),
       apply: (s, p) => {
         const { e, c } = parseCandidate(p);
         return produce(s, (d) => {
@@ -276,8 +298,9 @@ export function leaderElectionActions(ctx: Ctx): ClusterAction[] {
  */
 export function acquireActions(ctx: Ctx): ClusterAction[] {
   const refs = byShape((s: ClusterState): string[] => candidateRefs(s).map(({ e, c }) => candidateName(e, c)));
-  // Asked on every quiet state: lists no candidates where leader election is inert.
-  const active = !ctx.leaderElectionInert;
+  // Asked on every quiet state: lists no candidates where leader election is inert, or where
+  // followers try on their jittered schedule (`followerTryActions`).
+  const active = !ctx.leaderElectionInert && !ctx.jitteredTries;
   return [
     clusterAction<string>({
       name: 'leader-try-acquire',
@@ -285,7 +308,7 @@ export function acquireActions(ctx: Ctx): ClusterAction[] {
       fair: 'strong', // an expired Lease is taken
       params: active ? refs : NO_CANDIDATES,
       enabled: (s, p) => {
-        if (ctx.leaderElectionInert) return false;
+        if (!active) return false;
         const ref = parseCandidate(p);
         const k = s.candidates[ref.e][ref.c];
         return running(k) && !k.leader && !k.unseen && k.observedHolder !== -2 && tryOutcome(ctx, s, ref) === 'acquired';
@@ -294,4 +317,25 @@ export function acquireActions(ctx: Ctx): ClusterAction[] {
       describe: (b, p) => describeTry(ctx, b, p),
     }),
   ];
+}
+
+/**
+ * With `model.jitteredFollowerTries`: a follower's tries on its own `wait.JitterUntil` schedule
+ * (see the header), each one `tryAcquireOrRenew` whatever it finds. `follower-try` may come at
+ * any instant of the jitter window, `follower-try-due` must come when the window is over (or at
+ * once for a follower that has just started: JitterUntil calls it before waiting).
+ */
+export function followerTryActions(ctx: Ctx): ClusterAction[] {
+  const refs = byShape((s: ClusterState): string[] => candidateRefs(s).map(({ e, c }) => candidateName(e, c)));
+  const active = !ctx.leaderElectionInert && ctx.jitteredTries;
+  return ([true, false] as const).map((urgent) =>
+    clusterAction<string>({
+      name: urgent ? 'follower-try-due' : 'follower-try',
+      urgent,
+      params: active ? refs : NO_CANDIDATES,
+      enabled: (s, p) => active && followerTryDue(ctx, s, parseCandidate(p), urgent),
+      apply: (s, p) => tryApply(ctx, s, parseCandidate(p)),
+      describe: (b, p) => describeTry(ctx, b, p),
+    }),
+  );
 }

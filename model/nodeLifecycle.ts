@@ -42,8 +42,9 @@
  *   renewal; its observed condition is then the fake Unknown one tryUpdateNodeHealth makes, so it
  *   is queued for the unreachable NoExecute taint on that same pass.
  *
- * The 100 ms NoExecute loop acts within the instant. Not modelled: MarkPodsNotReady (reflected
- * only through the StatefulSet's readiness check), pressure conditions.
+ * The 100 ms NoExecute loop acts within the instant. MarkPodsNotReady: the pods of a node not
+ * Ready=True lose their Ready condition in the same step (`syncPodReadiness` after every step).
+ * Not modelled: pressure conditions.
  */
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { managerIndex, apiWith, candidatesWith, candidateWith, ctrlWith, healthWith, stateWith, byShape, acting, candidateName, canWrite, KCM, nodeIndex, nodeName, type ClusterState, type NodeObject, type Taint, type ZoneLimiter, type ZoneState, NEVER_LIMITER } from './state.js';

@@ -35,6 +35,8 @@ export interface ParameterValues {
   readonly workloads: readonly WorkloadConfig[];
   /** Objects of the user's own kinds (written `none` when there are none). */
   readonly objects: readonly CustomObjectConfig[];
+  /** One label map per node, in node order (written `none` when there are none). */
+  readonly nodeLabels: readonly Readonly<Record<string, string>>[];
 }
 
 /** The kind of a parameter's value: how it is parsed, written, and held in the resolved config. */
@@ -183,9 +185,11 @@ const DECLARATIONS = [
   { key: 'kubernetesVersion', kubernetesName: '', component: 'cluster', type: 'string', default: '1.32', description: 'selects version-dependent defaults (node-monitor-grace-period 40s up to 1.31, 50s from 1.32)' },
   { key: 'model.tick', kubernetesName: '', component: 'model', type: 'duration', unit: 'seconds', default: 1, bounds: { above: 0, rule: 'model' }, description: 'time quantum of the tick action; every duration must be a multiple of it' },
   { key: 'model.reductions', kubernetesName: '', component: 'model', type: 'boolean', default: true, description: "the model's exact reductions of history variables (a node's time alive saturates once nothing can read it, fulfilled or expired ReplicaSet expectations are dropped); false explores the unreduced space, with the same verdicts and shortest counterexamples and more states" },
+  { key: 'model.jitteredFollowerTries', kubernetesName: 'JitterFactor', component: 'model', type: 'boolean', default: false, description: "leader-election followers try on their own client-go schedule, wait.JitterUntil(RetryPeriod, JitterFactor 1.2, sliding): the next try Jitter(retryPeriod, 1.2) after the last one ends, in [retryPeriod, 2.2 × retryPeriod] rounded up to the tick, and they acquire only at a try; false = the abstraction: a follower may acquire at any instant once the lease it observed expired (contains every schedule, fewer states, bounds no handover). leader-handover-within needs true" },
+  { key: 'model.leaderHandoverBound', kubernetesName: 'RetryPeriod × (1 + JitterFactor)', component: 'model', type: 'optionalDuration', unit: 'seconds', default: null, description: 'bound of the property leader-handover-within: how long after a leader releases its Lease (ReleaseOnCancel) a standby that can reach the API holds it; "same" = what client-go guarantees, retryPeriod × 2.2 rounded up to the tick (5s with the defaults)' },
   { key: 'kubelet.nodeLeaseDurationSeconds', kubernetesName: 'nodeLeaseDurationSeconds', configField: 'nodeLeaseDurationSeconds', component: 'kubelet', type: 'integer', unit: 'seconds', default: 40, max: null, bounds: { above: 0, rule: 'kubernetes', says: 'must be greater than 0', source: 'kubelet config validation' }, description: 'node Lease duration; the kubelet renews every 0.25 × this (10 s)' },
   { key: 'kubelet.shutdownGracePeriod', kubernetesName: 'shutdownGracePeriod', configField: 'shutdownGracePeriod', component: 'kubelet', type: 'duration', unit: 'seconds', default: 0, description: 'graceful node shutdown: how long the kubelet delays a shutdown to stop the pods (0 = off: a shutdown is a crash)' },
-  { key: 'kubelet.shutdownGracePeriodCriticalPods', kubernetesName: 'shutdownGracePeriodCriticalPods', configField: 'shutdownGracePeriodCriticalPods', component: 'kubelet', type: 'duration', unit: 'seconds', default: 0, bounds: { atMost: 'kubelet.shutdownGracePeriod', rule: 'shape', source: 'KubeletConfiguration validation' }, description: 'the part of shutdownGracePeriod kept for critical pods; the others get the rest (the model has no critical pods)' },
+  { key: 'kubelet.shutdownGracePeriodCriticalPods', kubernetesName: 'shutdownGracePeriodCriticalPods', configField: 'shutdownGracePeriodCriticalPods', component: 'kubelet', type: 'duration', unit: 'seconds', default: 0, bounds: { atMost: 'kubelet.shutdownGracePeriod', rule: 'shape', source: 'KubeletConfiguration validation' }, description: 'the part of shutdownGracePeriod kept for critical pods (priority class system-cluster-critical or system-node-critical, or priority ≥ 2000000000): stopped last, each with at most this grace; the others are stopped first with at most the rest' },
   { key: 'kubeControllerManager.nodeMonitorPeriod', kubernetesName: '--node-monitor-period', flag: '--node-monitor-period', configField: 'KubeCloudShared.NodeMonitorPeriod', component: KCM, type: 'duration', unit: 'seconds', default: 5, description: 'period of the node lifecycle controller health pass' },
   { key: 'kubeControllerManager.nodeMonitorGracePeriod', kubernetesName: '--node-monitor-grace-period', flag: '--node-monitor-grace-period', configField: 'NodeLifecycleController.NodeMonitorGracePeriod', component: KCM, type: 'duration', unit: 'seconds', default: 50, description: 'time without a heartbeat before a node is marked Ready=Unknown (40s up to 1.31)' },
   { key: 'kubeControllerManager.nodeStartupGracePeriod', kubernetesName: '--node-startup-grace-period', flag: '--node-startup-grace-period', configField: 'NodeLifecycleController.NodeStartupGracePeriod', component: KCM, type: 'duration', unit: 'seconds', default: 60, description: 'time a Node object whose kubelet never posted status (see cluster.newNodes) gets before it is marked Ready=Unknown (NodeStatusNeverUpdated)' },
@@ -222,7 +226,8 @@ const DECLARATIONS = [
   { key: 'cluster.statefulSetNotReadyTolerationSeconds', kubernetesName: 'tolerationSeconds', component: 'workload', type: 'toleration', unit: 'seconds', default: null, unset: 'same', bounds: NOT_NEGATIVE, description: 'the db pods\' node.kubernetes.io/not-ready:NoExecute toleration alone; same = as cluster.statefulSetTolerationSeconds' },
   { key: 'cluster.statefulSetNodeName', kubernetesName: 'spec.nodeName', component: 'workload', type: 'node', default: -1, description: 'the db pod template\'s spec.nodeName (e.g. node-2): pods are created bound there, bypassing the scheduler; none = scheduled' },
   { key: 'cluster.objects', kubernetesName: '', component: 'cluster', type: 'objects', default: [], description: 'objects of your own kinds at the start (custom resources, ConfigMaps...), as manifests give them; an operator (kubecheck/operator) takes those of the kinds it declares; import keeps the custom resources of your manifests here' },
-  { key: 'cluster.workloads', kubernetesName: '', component: 'workload', type: 'workloads', default: null, description: 'the workloads as a list, in a config file (cluster: { workloads: [{ kind: ReplicaSet, name: web, replicas: 2, tolerations: { unreachable: 300, notReady: forever }, nodeName: node-2 }, ...] }); kind ReplicaSet (a Deployment), StatefulSet or DaemonSet (one pod per node); default = the ReplicaSet web and the StatefulSet db of the keys above' },
+  { key: 'cluster.workloads', kubernetesName: '', component: 'workload', type: 'workloads', default: null, description: 'the workloads as a list, in a config file (cluster: { workloads: [{ kind: ReplicaSet, name: web, replicas: 2, tolerations: { unreachable: 300, notReady: forever }, nodeName: node-2 }, ...] }); kind ReplicaSet (a Deployment), StatefulSet or DaemonSet (one pod per node); default = the ReplicaSet web and the StatefulSet db of the keys above. Scheduling constraints of a workload, under their Kubernetes names: namespace (metadata.namespace), labels (spec.template.metadata.labels), nodeSelector (spec.template.spec.nodeSelector), affinity (spec.template.spec.affinity: nodeAffinity, podAffinity and podAntiAffinity, their requiredDuringSchedulingIgnoredDuringExecution terms), topologySpreadConstraints (spec.template.spec.topologySpreadConstraints, whenUnsatisfiable DoNotSchedule); the scheduler filters nodes by them as the default profile\'s NodeAffinity, InterPodAffinity and PodTopologySpread plugins do' },
+  { key: 'cluster.nodeLabels', kubernetesName: 'metadata.labels', component: 'cluster', type: 'nodeLabels', default: [], description: 'the Node objects\' labels, one map per node in order (cluster: { nodeLabels: [{ disktype: ssd }, ...] }); every node also carries kubernetes.io/hostname (node-<n>) and topology.kubernetes.io/zone (zone-<z>) unless given; read by nodeSelector, node affinity and the topology keys of pod affinity and topology spread constraints' },
   { key: 'cluster.terminationGracePeriodSeconds', kubernetesName: 'terminationGracePeriodSeconds', component: 'workload', type: 'integer', unit: 'seconds', default: 30, max: null, bounds: NOT_NEGATIVE, description: 'pods\' spec.terminationGracePeriodSeconds where a workload gives none: after SIGTERM the kubelet lets the containers run this long before SIGKILL, a force-deleted pod\'s too (at least 1 s)' },
   { key: 'informers.watchLag', kubernetesName: '', component: 'informers', type: 'duration', unit: 'seconds', default: 0, description: 'stale state: how far informer caches (kube-controller-manager controllers, kube-scheduler, extensions) and kube-apiserver watch caches may lag the API; watch events arrive one object at a time at any instant within it; 0 = components read the API as it is' },
   ...budgets('faults', [
@@ -294,7 +299,14 @@ function writtenWorkload(w: WorkloadConfig): Record<string, unknown> {
     ...(w.podManagementPolicy === undefined ? {} : { podManagementPolicy: w.podManagementPolicy }),
   };
   const list = w.templateTolerations === undefined ? {} : { tolerations: w.templateTolerations.map(writtenToleration) };
-  if (w.kind === 'DaemonSet') return { kind: w.kind, name: w.name, ...list, ...grace };
+  const placement = {
+    ...(w.namespace === undefined ? {} : { namespace: w.namespace }),
+    ...(w.labels === undefined ? {} : { labels: w.labels }),
+    ...(w.nodeSelector === undefined ? {} : { nodeSelector: w.nodeSelector }),
+    ...(w.affinity === undefined ? {} : { affinity: w.affinity }),
+    ...(w.topologySpreadConstraints === undefined ? {} : { topologySpreadConstraints: w.topologySpreadConstraints }),
+  };
+  if (w.kind === 'DaemonSet') return { kind: w.kind, name: w.name, ...list, ...grace, ...placement };
   const tol = (t: TolerationSetting): unknown => (t === null ? 'default' : t);
   return {
     kind: w.kind,
@@ -304,6 +316,7 @@ function writtenWorkload(w: WorkloadConfig): Record<string, unknown> {
     ...list,
     nodeName: w.nodeName < 0 ? 'none' : `node-${w.nodeName + 1}`,
     ...grace,
+    ...placement,
   };
 }
 
@@ -327,6 +340,8 @@ export function writtenValue(spec: ParameterDeclaration, value: unknown): unknow
       return writtenSequence(value as readonly FaultStep[]);
     case 'objects':
       return (value as readonly CustomObjectConfig[]).length === 0 ? 'none' : value;
+    case 'nodeLabels':
+      return (value as readonly unknown[]).length === 0 ? 'none' : value;
     case 'workloads':
       return value === null ? 'default' : (value as readonly WorkloadConfig[]).map(writtenWorkload);
     default:

@@ -4,13 +4,14 @@
  */
 import type { ClusterConfig, CustomObjectConfig, FaultStep, Outage, TolerationSetting, WorkloadConfig, WorkloadKind } from './config.js';
 import type { JsonValue } from '../checker/model.js';
-import { defaultGracePeriod, defaultWorkloads, WORKLOAD_KINDS } from './config.js';
+import { defaultGracePeriod, defaultWorkloads, SYSTEM_PRIORITY_CLASSES, WORKLOAD_KINDS } from './config.js';
 import { parseDuration } from './duration.js';
 import { ModelErrorCode, modelError } from './errors.js';
 import { refuseOversizedConfig, refuseOversizedInput } from './limits.js';
 import { parameterSpec, parameterSpecs, parameterValue, writtenValue, type ParameterSpec, type ParameterValue } from './parameters.js';
 import { scenarioOverrides, scenarios } from './scenarios.js';
 import { parseToleration as parseKubernetesToleration } from './tolerations.js';
+import { parseAffinity, parseLabels, parseSpreadConstraint, type Bad } from './placement.js';
 import { validateConfig } from './validate.js';
 
 export interface ResolveInput {
@@ -176,12 +177,45 @@ function parseValue(spec: ParameterSpec, raw: unknown): ParameterValue | null {
       return parseWorkloads(spec.key, raw);
     case 'objects':
       return parseObjects(spec.key, raw);
+    case 'nodeLabels':
+      return parseNodeLabels(spec.key, raw);
     case 'faultSequence':
       return parseSequence(spec.key, raw);
   }
 }
 
-const WORKLOAD_FIELDS = ['kind', 'name', 'replicas', 'tolerations', 'nodeName', 'terminationGracePeriodSeconds', 'podManagementPolicy'];
+const WORKLOAD_FIELDS = ['kind', 'name', 'replicas', 'tolerations', 'nodeName', 'terminationGracePeriodSeconds', 'podManagementPolicy', 'namespace', 'labels', 'nodeSelector', 'affinity', 'topologySpreadConstraints', 'priorityClassName', 'priority'];
+
+/** `cluster.nodeLabels`: a list of label maps, one per node in order (JSON with `--set`), or none. */
+function parseNodeLabels(key: string, raw: unknown): Record<string, string>[] {
+  if (raw === 'none' || raw === null || raw === undefined || raw === '') return [];
+  let list: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      list = JSON.parse(raw) as unknown;
+    } catch {
+      modelError(ModelErrorCode.invalidValue, `${key}: not a JSON list: ${quoted(raw)}`);
+    }
+  }
+  if (!Array.isArray(list)) modelError(ModelErrorCode.invalidValue, `${key}: expected a list of label maps, one per node in order (nodeLabels: [{ disktype: ssd }, ...]), or none, got ${quoted(raw)}`);
+  return list.map((m: unknown, i) => parseLabels(m ?? {}, (f, p) => modelError(ModelErrorCode.invalidValue, `${key}[${i}]${f}: ${p}`)));
+}
+
+/** A workload's scheduling constraints as Kubernetes writes them (`model/placement.ts`). */
+function parsePlacement(at: string, o: Record<string, unknown>): Partial<WorkloadConfig> {
+  const bad = (field: string): Bad => (f, p) => modelError(ModelErrorCode.invalidValue, `${at}.${field}${f}: ${p}`);
+  const given = (k: string): boolean => o[k] !== undefined && o[k] !== null;
+  if (given('namespace') && (typeof o.namespace !== 'string' || !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(o.namespace))) bad('namespace')('', `expected a namespace name (a DNS label), got ${quoted(o.namespace)}`);
+  const spread = given('topologySpreadConstraints') ? o.topologySpreadConstraints : undefined;
+  if (spread !== undefined && !Array.isArray(spread)) bad('topologySpreadConstraints')('', 'expected a list of constraints');
+  return {
+    ...(given('namespace') ? { namespace: o.namespace as string } : {}),
+    ...(given('labels') ? { labels: parseLabels(o.labels, bad('labels')) } : {}),
+    ...(given('nodeSelector') ? { nodeSelector: parseLabels(o.nodeSelector, bad('nodeSelector')) } : {}),
+    ...(given('affinity') ? { affinity: parseAffinity(o.affinity, bad('affinity')) } : {}),
+    ...(Array.isArray(spread) ? { topologySpreadConstraints: spread.map((c: unknown, i) => parseSpreadConstraint(c, bad(`topologySpreadConstraints[${i}]`))) } : {}),
+  };
+}
 
 /** A toleration setting of a workload in the list: seconds, forever, none, or default. */
 function parseToleration(key: string, raw: unknown): TolerationSetting {
@@ -310,6 +344,7 @@ function parseWorkloads(key: string, raw: unknown): WorkloadConfig[] | null {
     if (policy !== undefined && policy !== null && (kind !== 'StatefulSet' || (policy !== 'OrderedReady' && policy !== 'Parallel'))) {
       modelError(ModelErrorCode.invalidValue, `${at}.podManagementPolicy: ${kind !== 'StatefulSet' ? 'only a StatefulSet has one' : `expected OrderedReady or Parallel, got ${quoted(policy)}`}`);
     }
+    const priority = parsePriority(at, o.priorityClassName, o.priority);
     return {
       kind,
       name: o.name.trim(),
@@ -319,8 +354,25 @@ function parseWorkloads(key: string, raw: unknown): WorkloadConfig[] | null {
       ...(list === undefined ? {} : { templateTolerations: list }),
       ...(grace === undefined ? {} : { terminationGracePeriodSeconds: grace }),
       ...(policy === 'Parallel' || policy === 'OrderedReady' ? { podManagementPolicy: policy } : {}),
+      ...parsePlacement(at, o),
+      ...(priority === undefined ? {} : { priority }),
     };
   });
+}
+
+/**
+ * A workload's pod priority from `priorityClassName` (a built-in class) or `priority` (a number,
+ * as admission writes it into the pod; for a PriorityClass of one's own give its value).
+ */
+function parsePriority(at: string, className: unknown, value: unknown): number | undefined {
+  const given = value === undefined || value === null ? undefined : parseInteger(`${at}.priority`, value);
+  if (className === undefined || className === null) return given;
+  if (typeof className !== 'string' || SYSTEM_PRIORITY_CLASSES[className] === undefined) {
+    modelError(ModelErrorCode.invalidValue, `${at}.priorityClassName: expected ${Object.keys(SYSTEM_PRIORITY_CLASSES).join(' or ')} (for a PriorityClass of your own give its value as ${at}.priority), got ${quoted(className)}`);
+  }
+  const fromClass = SYSTEM_PRIORITY_CLASSES[className];
+  if (given !== undefined && given !== fromClass) modelError(ModelErrorCode.invalidValue, `${at}.priority: ${given} differs from ${className}'s value ${fromClass} (admission refuses such a pod)`);
+  return fromClass;
 }
 
 /** The scalar keys of the default workloads, which a given `cluster.workloads` replaces. */

@@ -3,7 +3,10 @@
  * among feasible nodes being nondeterministic. Filters: the Node object exists, capacity
  * (`maxPods`, counting every pod bound there, Terminating ones included), and every NoSchedule
  * or NoExecute taint is tolerated by the pod's tolerations as Kubernetes matches them
- * (TaintToleration; NodeUnschedulable is the unschedulable taint's toleration). The bind is `pods/binding`, a compare-and-swap on an empty nodeName and
+ * (TaintToleration; NodeUnschedulable is the unschedulable taint's toleration), and the pod's
+ * workload's scheduling constraints (`placement.ts`: NodeAffinity, InterPodAffinity and
+ * PodTopologySpread, the default profile's other filters that read what the model holds). A pod
+ * that passes on no node stays Pending (the unschedulable queue) until a change lets it. The bind is `pods/binding`, a compare-and-swap on an empty nodeName and
  * no deletionTimestamp (pkg/registry/core/pod/storage/storage.go), so a pod is bound at most once.
  *
  * Two steps, as in the source: the scheduling cycle picks a node and assumes the pod there in
@@ -20,6 +23,7 @@
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { schedulerAwait, schedulerView, schedulerWaiting } from './informers.js';
 import { trailingNumber, apiWith, candidateWith, podWith, stateWith, withCandidate, byShape, acting, candidateName, canWrite, nodeIndex, nodeName, SCHED, type ClusterState, type NodeObject, type PodObject } from './state.js';
+import { podConstraintsAllow } from './placement.js';
 import { untoleratedTaint } from './tolerations.js';
 
 /** Whether pod p may be placed on node n (the scheduler's filters). */
@@ -27,9 +31,12 @@ export function feasible(ctx: Ctx, s: ClusterState, p: PodObject, n: number): bo
   const node: NodeObject | null = s.api.nodes[n];
   if (node === null) return false;
   if (untoleratedTaint(p.tolerations, node.taints)) return false;
+  const placement = ctx.workloadOfPod(p.name)?.placement;
+  if (placement !== undefined && !placement.nodeOk[n]) return false;
   let count = 0;
   for (let i = 0; i < s.api.pods.length; i++) if (s.api.pods[i].nodeName === n) count++;
-  return count < ctx.config.cluster.maxPods;
+  if (count >= ctx.config.cluster.maxPods) return false;
+  return placement === undefined || podConstraintsAllow(placement, s.api.pods, s.api.nodes, p.name, n);
 }
 
 /** The kube-scheduler candidates that act as leader and can write, in candidate order. */

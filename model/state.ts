@@ -65,6 +65,15 @@ export interface PodObject {
    * memory, its objects' status).
    */
   readonly uid?: number;
+  /**
+   * The pod's Ready condition as the API holds it (`podutil.IsPodReady`): what its kubelet last
+   * posted (its container running and not being stopped), set to false by the node lifecycle
+   * controller's `MarkPodsNotReady` when it marks the node Ready=Unknown (or the kubelet posts
+   * NotReady), and kept as it was while the kubelet cannot post (node down, kubelet down or cut
+   * off, runtime down, status updates failing, no API): a crashed node's pod stays Ready until its
+   * node is marked Unknown. Absent: not Ready. Kept by `syncPodReadiness` after every step.
+   */
+  readonly ready?: true;
 }
 
 /**
@@ -97,6 +106,13 @@ export interface LeaseRecord {
   readonly durationSeconds: number;
   /** Whether `leaseTransitions` > 0 (saturated: the leader has changed at least once). */
   readonly transitioned: boolean;
+  /**
+   * Not the API's: a history variable for `leader-handover-within`, kept only with
+   * `model.jitteredFollowerTries`. Seconds since the holder released this Lease (ReleaseOnCancel)
+   * while nobody holds it, counted from the release or from the last moment no standby could take
+   * it (none running unpaused and able to write); saturates at `ctx.releasedCap`. Absent otherwise.
+   */
+  readonly releasedFor?: number;
 }
 
 export interface ApiState {
@@ -129,11 +145,69 @@ export interface WorkloadScale {
  * not Terminating, on a Node object with Ready=True, its container running there.
  */
 export function podRunningAndReady(s: ClusterState, p: PodObject): boolean {
-  if (p.nodeName < 0 || p.deletion !== null) return false;
-  const node = s.api.nodes[p.nodeName];
-  // A container of this name that got SIGTERM belongs to an earlier incarnation, not to this pod.
-  const real = s.nodes[p.nodeName];
-  return node !== null && node.ready === 'True' && real.running.includes(p.name) && !isTerminating(real, p.name);
+  return p.nodeName >= 0 && p.deletion === null && p.ready === true;
+}
+
+/**
+ * The initial state's Ready conditions: the cluster was steady before the check starts, so every
+ * bound pod whose container runs on a node whose Node object is Ready=True was posted Ready (even
+ * where etcd is without quorum at the start, when no kubelet could post it now).
+ */
+export function readyAtStart(s: ClusterState): ClusterState {
+  const pods = s.api.pods.map((p) => {
+    const ready = p.nodeName >= 0 && p.deletion === null && s.api.nodes[p.nodeName]?.ready === 'True' && s.nodes[p.nodeName].running.includes(p.name);
+    return ready && p.ready !== true ? { ...p, ready: true as const } : p;
+  });
+  return pods.every((p, i) => p === s.api.pods[i]) ? s : stateWith(s, { api: { ...s.api, pods } });
+}
+
+/**
+ * Whether two API states differ at most in pods' Ready conditions: what the kubelets post after a
+ * step (`syncPodReadiness`, once they can), a write of its own with its own quorum.
+ */
+export function onlyReadinessDiffers(before: ClusterState['api'], after: ClusterState['api']): boolean {
+  if (before === after) return true;
+  for (const k of Object.keys(after) as (keyof ClusterState['api'])[]) if (k !== 'pods' && before[k] !== after[k]) return false;
+  if (before.pods.length !== after.pods.length) return false;
+  return after.pods.every((q, i) => {
+    const p = before.pods[i];
+    return p === q || (p.name === q.name && p.workload === q.workload && p.nodeName === q.nodeName && p.deletion === q.deletion && p.tolerations === q.tolerations && p.replacement === q.replacement && p.uid === q.uid);
+  });
+}
+
+/** Whether node n's kubelet can post pod status: running, in touch, its runtime answering, its status writes going through. */
+export function kubeletPostsStatus(s: ClusterState, n: number): boolean {
+  const node = s.nodes[n];
+  return nodeLive(s, n) && node.runtimeUp && !node.statusStuck && canWrite(s, false);
+}
+
+/**
+ * The pods' Ready conditions in the API after a step (see {@link PodObject.ready}): a bound pod
+ * whose Node object is not Ready=True is not Ready (`MarkPodsNotReady`; the kubelet posting
+ * NotReady); one whose kubelet can post status is Ready exactly when its container runs and is
+ * not being stopped (a container of that name that got SIGTERM belongs to an earlier incarnation,
+ * or to this pod going); any other keeps what was last posted. Returns `s` itself when nothing changes.
+ */
+export function syncPodReadiness(s: ClusterState): ClusterState {
+  let pods: PodObject[] | undefined;
+  for (let i = 0; i < s.api.pods.length; i++) {
+    const p = s.api.pods[i];
+    let ready = p.ready === true;
+    if (p.nodeName < 0) ready = false;
+    else {
+      const obj = s.api.nodes[p.nodeName];
+      if (obj === null || obj.ready !== 'True') ready = false;
+      else if (kubeletPostsStatus(s, p.nodeName)) {
+        const real = s.nodes[p.nodeName];
+        ready = real.running.includes(p.name) && !isTerminating(real, p.name);
+      }
+    }
+    if (ready === (p.ready === true)) continue;
+    pods ??= [...s.api.pods];
+    const { ready: _was, ...rest } = p;
+    pods[i] = ready ? { ...rest, ready: true } : rest;
+  }
+  return pods === undefined ? s : stateWith(s, { api: { ...s.api, pods } });
 }
 
 /** A workload's `spec.replicas` now: as written (`api.scale`) or as configured. */
@@ -454,15 +528,16 @@ export function candidateWith(k: Candidate, patch: Partial<Candidate>): Candidat
 }
 
 /** Every field of `PodObject`, optional ones included (see `NODE_REAL_FIELDS`). */
-export const POD_OBJECT_FIELDS = { name: true, workload: true, nodeName: true, deletion: true, tolerations: true, replacement: true, uid: true } as const satisfies Record<keyof PodObject, true>;
+export const POD_OBJECT_FIELDS = { name: true, workload: true, nodeName: true, deletion: true, tolerations: true, replacement: true, uid: true, ready: true } as const satisfies Record<keyof PodObject, true>;
 
 /** `{ ...p, ...patch }` for a pod's node and deletion, field by field (see `nodeWithTimers`). */
 export function podWith(p: PodObject, patch: Partial<Pick<PodObject, 'nodeName' | 'deletion'>>): PodObject {
   const nodeName = patch.nodeName ?? p.nodeName;
   const deletion = patch.deletion !== undefined ? patch.deletion : p.deletion;
-  return p.uid === undefined
-    ? { name: p.name, workload: p.workload, nodeName, deletion, tolerations: p.tolerations, replacement: p.replacement }
-    : { name: p.name, workload: p.workload, nodeName, deletion, tolerations: p.tolerations, replacement: p.replacement, uid: p.uid };
+  const out: { -readonly [K in keyof PodObject]: PodObject[K] } = { name: p.name, workload: p.workload, nodeName, deletion, tolerations: p.tolerations, replacement: p.replacement };
+  if (p.uid !== undefined) out.uid = p.uid;
+  if (p.ready !== undefined) out.ready = p.ready;
+  return out;
 }
 
 /** The candidates of `s` with candidate c of election e replaced (the lists copied). */

@@ -10,7 +10,7 @@
  * moved) is several times cheaper than a draft.
  */
 import { clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { candidateWith, conditionNoExecute, ctrlWith, healthWith, kubeletAlive, nodeLive, nodeWithTimers, stateWith, type Candidate, type ClusterState, type ControllerManagerLocal, type NodeReal } from './state.js';
+import { candidateWith, canWrite, conditionNoExecute, running, ctrlWith, healthWith, kubeletAlive, nodeLive, nodeWithTimers, stateWith, syncPodReadiness, type Candidate, type ClusterState, type ControllerManagerLocal, type NodeReal } from './state.js';
 
 const r6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 const down = (x: number, by: number): number => (x <= by ? 0 : r6(x - by));
@@ -80,6 +80,8 @@ function tickCandidate(ctx: Ctx, k: Candidate, e: number, c: number): Candidate 
   } else if (k.afterPause === 'stale') afterPause = 'none';
   if (!ctx.leaderElectionInert) {
     if (k.leader && k.retryIn > 0) retryIn = down(k.retryIn, local);
+    // A follower's next try (jittered tries): past 0 down to minus its jitter window, where it is due.
+    else if (!k.leader && ctx.jitteredTries && k.retryIn > -ctx.tryWindow[e][c] + 1e-9) retryIn = Math.max(-ctx.tryWindow[e][c], r6(k.retryIn - local));
     const observedCap = Math.max(le.leaseDuration, k.observedDuration);
     if (!k.unseen && k.observedAge < observedCap) observedAge = up(k.observedAge, local, observedCap);
     const renewCap = le.retryPeriod + le.renewDeadline;
@@ -115,7 +117,23 @@ function tick(ctx: Ctx, s: ClusterState): ClusterState {
   const candidates = kcm === s.candidates[0] && schedulers === s.candidates[1] ? s.candidates : ([kcm, schedulers] as unknown as ClusterState['candidates']);
   const kubeletApiOutage = s.kubeletApiOutage > 0 ? down(s.kubeletApiOutage, ctx.tick) : 0;
   const sequenceIn = s.sequenceIn > 0 ? down(s.sequenceIn, ctx.tick) : s.sequenceIn;
-  return stateWith(s, { nodes: nodes ?? s.nodes, candidates, kubeletApiOutage, sequenceIn });
+  const leases = s.api.leases[0].releasedFor === undefined && s.api.leases[1].releasedFor === undefined ? s.api.leases : tickReleased(ctx, s, candidates);
+  const api = leases === s.api.leases ? s.api : { ...s.api, leases };
+  return stateWith(s, { api, nodes: nodes ?? s.nodes, candidates, kubeletApiOutage, sequenceIn });
+}
+
+/**
+ * `releasedFor` of a released Lease nobody holds: grows while some standby of its election runs
+ * and can write (its tries can take it), restarts at 0 while none can.
+ */
+function tickReleased(ctx: Ctx, s: ClusterState, candidates: ClusterState['candidates']): ClusterState['api']['leases'] {
+  const next = s.api.leases.map((l, e) => {
+    if (l.releasedFor === undefined) return l;
+    const able = candidates[e].some((k) => running(k) && !k.leader && canWrite(s, k.partitioned));
+    const releasedFor = able ? up(l.releasedFor, ctx.tick, ctx.releasedCap) : 0;
+    return releasedFor === l.releasedFor ? l : { ...l, releasedFor };
+  });
+  return next[0] === s.api.leases[0] && next[1] === s.api.leases[1] ? s.api.leases : (next as unknown as ClusterState['api']['leases']);
 }
 
 export function tickAction(ctx: Ctx): ClusterAction {
@@ -149,7 +167,7 @@ export function syncHistory(ctx: Ctx, s: ClusterState): ClusterState {
     nodes ??= [...s.nodes];
     nodes[n] = nodeWithTimers(node, { heartbeatIn: node.heartbeatIn, sinceHeartbeat: node.sinceHeartbeat, sinceNoExecute, liveFor, runtimeDownFor: node.runtimeDownFor, terminating: terminating !== undefined && terminating.length > 0 ? terminating : undefined, shutdownIn: node.shutdownIn });
   }
-  return nodes === undefined ? s : stateWith(s, { nodes });
+  return syncPodReadiness(nodes === undefined ? s : stateWith(s, { nodes }));
 }
 
 /**

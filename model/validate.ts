@@ -4,7 +4,7 @@
  * shape and modelling rules cannot.
  */
 import type { ClusterConfig, LeaderElectionConfig } from './config.js';
-import { candidateLeaderElection, leaseRenewInterval } from './config.js';
+import { candidateLeaderElection, leaseRenewInterval, nodeLabelsOf, ZONE_LABEL } from './config.js';
 import { formatDuration } from './duration.js';
 import { ModelErrorCode, modelError } from './errors.js';
 import { parameterSpec, parameterSpecs, parameterValue, type BoundRule, type ParameterSpec } from './parameters.js';
@@ -113,6 +113,27 @@ function validateWorkloads(c: ClusterConfig): void {
   });
 }
 
+/**
+ * `cluster.nodeLabels`: at most one map per node, and zone labels that name the model's zones
+ * (node i is in zone i mod zones): one value per zone, a different one for each.
+ */
+function validateNodeLabels(c: ClusterConfig): void {
+  const cl = c.cluster;
+  shape(cl.nodeLabels.length <= cl.nodes, `cluster.nodeLabels gives ${cl.nodeLabels.length} label maps for ${cl.nodes} nodes (one per node, in order)`);
+  const names = new Map<string, number>();
+  for (let n = 0; n < cl.nodes; n++) {
+    const zone = nodeLabelsOf(c, n)[ZONE_LABEL];
+    const z = n % cl.zones;
+    const seen = names.get(zone);
+    shape(seen === undefined || seen === z, `cluster.nodeLabels: node-${n + 1} is in zone ${z + 1} of the model (node i is in zone i mod cluster.zones) but its ${ZONE_LABEL} label (${zone}) names zone ${(seen ?? 0) + 1}'s`);
+    names.set(zone, z);
+  }
+  for (let z = 0; z < cl.zones; z++) {
+    const values = new Set(Array.from({ length: cl.nodes }, (_, n) => n).filter((n) => n % cl.zones === z).map((n) => nodeLabelsOf(c, n)[ZONE_LABEL]));
+    shape(values.size <= 1, `cluster.nodeLabels: the nodes of zone ${z + 1} of the model carry different ${ZONE_LABEL} labels (${[...values].join(', ')})`);
+  }
+}
+
 /** Throws the first broken rule (KC104–KC107). */
 export function validateConfig(c: ClusterConfig): void {
   const unsafe = (message: string): void => {
@@ -137,6 +158,7 @@ export function validateConfig(c: ClusterConfig): void {
     shape(cl[k] < cl.nodes, `cluster.${k} (node-${cl[k] + 1}) names a node that does not exist (cluster.nodes is ${cl.nodes})`);
   }
   validateWorkloads(c);
+  validateNodeLabels(c);
 
   // Rules Kubernetes enforces itself.
   for (const spec of parameterSpecs()) {

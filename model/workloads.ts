@@ -14,13 +14,11 @@
  *   created, one per sync, and the visit stops at the first ordinal that is Terminating ("waiting
  *   for Pod to Terminate") or not Running and Ready ("waiting for Pod to be Running and Ready"),
  *   so ordinal i is created only while 0 … i-1 all exist, are not Terminating and are Ready.
- *   **Ready here** (the model has no pod phases or pod conditions) means: the pod object exists,
- *   is bound, has no deletionTimestamp, its Node object exists with Ready=True (the node lifecycle
- *   controller's MarkPodsNotReady makes every pod of a node it marks Unknown NotReady), and its
- *   container is in that node's `running` list. That list is the real state, not the last status
- *   the kubelet posted: a pod on a crashed node counts as unready at once, whereas Kubernetes
- *   keeps its stale Ready status until the node is marked Unknown (this only matters for creating
- *   a missing higher ordinal within that grace period). Not modelled: readiness probes (a running
+ *   **Ready here** is the pod's Ready condition as the API holds it (`PodObject.ready`): the pod
+ *   is bound, has no deletionTimestamp, and its kubelet last posted it Ready (its container
+ *   running) with no MarkPodsNotReady since (the node lifecycle controller clears it when it marks
+ *   the node Unknown). A pod on a crashed node stays Ready until then, so a missing higher ordinal
+ *   is created within that grace period, as upstream does. Not modelled: readiness probes (a running
  *   container is Ready), minReadySeconds (0: Ready is Available), failed or
  *   succeeded pods being deleted and recreated, updates. A scale-down (an operator's write of
  *   `spec.replicas`, `api.scale`) deletes the condemned ordinals from the highest, one at a time
@@ -32,13 +30,16 @@
  *   `<name>-<random>` abstracted), tolerating unreachable and not-ready NoExecute forever
  *   (`AddOrUpdateDaemonPodTolerations`), so taint eviction never removes it. The controller
  *   creates the pod of a node that should run one (`NodeShouldRunDaemonPod`: its Node object
- *   exists and carries no NoSchedule or NoExecute taint the pod's tolerations, the template's and
- *   the controller's, do not tolerate) and has no pod object of that name.
+ *   exists, passes the template's nodeSelector and required node affinity, and carries no
+ *   NoSchedule or NoExecute taint the pod's tolerations, the template's and the controller's, do
+ *   not tolerate) and has no pod object of that name.
  *   Abstracted: Kubernetes creates the pod with a node affinity and the scheduler binds it; here
  *   it is created bound to its node, which the scheduler's filters would pick alone. A
  *   Terminating pod does not count in Kubernetes and a new one (of another name) is created at
  *   once; here the name is per node, so the controller waits until the old object is gone.
- *   Not modelled: nodeSelector and affinity (every node runs one), rolling updates, burst limits.
+ *   A node that fails the template's nodeSelector or required node affinity runs none
+ *   (`NodeShouldRunDaemonPod` asks the NodeAffinity filter). Not modelled: a DaemonSet pod's own
+ *   pod (anti-)affinity and spread constraints, rolling updates, burst limits.
  *
  * With `informers.watchLag` > 0 the three controllers decide from the kube-controller-manager's
  * informer cache (`informers.ts`) and write through the API: the ReplicaSet controller keeps
@@ -211,7 +212,7 @@ export function statefulSetNext(ctx: Ctx, s: ClusterState, c: number): (Stateful
 export function daemonSetMissing(s: ClusterState, w: WorkloadCtx): number[] {
   const out: number[] = [];
   s.api.nodes.forEach((node, n) => {
-    if (node === null || untoleratedTaint(w.toleration, node.taints)) return;
+    if (node === null || !w.placement.nodeOk[n] || untoleratedTaint(w.toleration, node.taints)) return;
     if (podIndex(s, daemonPodName(w.name, n)) < 0) out.push(n);
   });
   return out;

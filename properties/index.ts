@@ -6,7 +6,7 @@ import type { Model, Property } from '../checker/index.js';
 import { clusterModel, resolveConfig, tolerationOf, type ClusterConfig, type ClusterModelOptions, type ClusterState } from '../model/index.js';
 import { canHappen, everyApiserverLossPossible, failingNodes, LEADER_FAULTS, possibleEvents, quorumLossPossible, type ExtensionCauses, type PossibleEvents } from '../model/possible.js';
 import { replicaSets } from './helpers.js';
-import { healthyNodeNotUnknown, noEarlyEviction, replacementAfterToleration, replacementWithin, unknownAfterGrace } from './observers.js';
+import { healthyNodeNotUnknown, leaderHandoverWithin, noEarlyEviction, replacementAfterToleration, replacementWithin, unknownAfterGrace } from './observers.js';
 import {
   noDoubleBinding, noNodeUnknown, noPodEvicted, noReplacementCreated, noScheduleOnUnready, replacementsStayPending, replicaSetAtMostReplicas, noPhantomPods,
   runningPodsKeepRunning, singleLeader, statefulSetAtMostOne, writesNeedQuorum,
@@ -37,6 +37,7 @@ export function kubernetesProperties(config: ClusterConfig): Property<ClusterSta
     replacementWithin(config),
     unknownAfterGrace(config),
     replacementAfterToleration(config),
+    leaderHandoverWithin(config),
     runningPodsKeepRunning,
     noNodeUnknown,
     noPodEvicted,

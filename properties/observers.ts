@@ -8,8 +8,9 @@
  * the product space small and symmetric.
  */
 import { always, alwaysStep, observer, type ActionLabel, type History, type Property } from '../checker/index.js';
-import { leaseRenewInterval, makeCtx, nodeLive, nodeName, replicasOf, type ClusterConfig, type ClusterState } from '../model/index.js';
+import { ELECTION_NAMES, leaseRenewInterval, makeCtx, nodeLive, nodeName, replicasOf, type ClusterConfig, type ClusterState } from '../model/index.js';
 import { conditionToleration } from '../model/taintEviction.js';
+import { feasible } from '../model/scheduler.js';
 import { canHappen, possibleEvents } from '../model/possible.js';
 import { earliestReplacement, listOf, notReadyReplacementBound, oneLine, podsLeaving, podsLeavingNamed, replacementBound, replicaSets, runningReplicas } from './helpers.js';
 
@@ -276,7 +277,10 @@ export function replacementWithin(config: ClusterConfig, bounds: { readonly unre
         ...(latest === undefined ? [] : [`${seconds(latest.n.sinceHeartbeat, ctx.heartbeatCap)} after ${nodeName(latest.i)}'s last heartbeat, ${w.unreachable === undefined ? 'which no bound covers (tolerated forever)' : `past the ${w.unreachable}s bound`}`]),
         ...(runtime === undefined ? [] : [`${seconds(runtime.n.runtimeDownFor, ctx.runtimeDownCap)} after ${nodeName(runtime.i)}'s container runtime failed, ${w.notReady === undefined ? 'which no bound covers (tolerated forever)' : `past the ${w.notReady}s bound`}`]),
       ];
-      return [causes.length === 0 ? `${short}, though no node has missed its heartbeats or lost its container runtime` : `${short} ${listOf(causes)}`];
+      // A replacement the scheduler can place nowhere (taints, capacity, scheduling constraints).
+      const stuck = s.api.pods.filter((p) => p.workload === w.name && p.nodeName < 0 && p.deletion === null && !s.api.nodes.some((_, n) => feasible(ctx, s, p, n))).map((p) => p.name);
+      const pending = stuck.length === 0 ? '' : `; ${listOf(stuck)} ${stuck.length === 1 ? 'is' : 'are'} Pending: no node passes the scheduler's filters (taints, capacity, the workload's scheduling constraints)`;
+      return [(causes.length === 0 ? `${short}, though no node has missed its heartbeats or lost its container runtime` : `${short} ${listOf(causes)}`) + pending];
     }));
   return always<ClusterState>(
     'replacement-within',
@@ -334,4 +338,44 @@ function falselyUnknown(before: ClusterState, after: ClusterState, renew: number
     if (nodeLive(before, n) && before.nodes[n].liveFor > renew) out.push(n);
   }
   return out;
+}
+
+/**
+ * `leader-handover-within`: a control-plane leader's clean handover is bounded. After a leading
+ * kube-scheduler releases its Lease (ReleaseOnCancel on SIGTERM: an empty holderIdentity), a
+ * standby takes it at its next try, and a standby tries `Jitter(retryPeriod, 1.2)` after its last
+ * one (`wait.JitterUntil` in client-go's acquire loop): within retryPeriod × 2.2, rounded up to
+ * the tick (`model.leaderHandoverBound` replaces the bound). Counted from the release, or from the
+ * last moment no standby could take the Lease (none running unpaused and able to write): a
+ * crashed, paused or cut-off standby promises nothing until it is back. An invariant over the
+ * history variable `LeaseRecord.releasedFor`, which only `model.jitteredFollowerTries` keeps: with
+ * the default abstraction a follower may acquire at any instant, so nothing is measured and the
+ * property holds vacuously, which its description says (the command line refuses it there).
+ */
+export function leaderHandoverWithin(config: ClusterConfig): Property<ClusterState> {
+  const ctx = makeCtx(config);
+  const bound = ctx.handoverBound;
+  const late = (s: ClusterState, e: number): boolean => {
+    const l = s.api.leases[e];
+    return l.holder < 0 && l.releasedFor !== undefined && l.releasedFor > bound + 1e-9;
+  };
+  const description =
+    `a Lease its leader released (ReleaseOnCancel) is held by a standby within ${bound}s (${config.model.leaderHandoverBound === null ? `retryPeriod × 2.2, the longest gap between a standby's jittered tries, rounded up to the ${ctx.tick}s tick` : 'model.leaderHandoverBound'}), counted while a standby can take it` +
+    (ctx.jitteredTries ? '' : '; needs model.jitteredFollowerTries=true: with the default abstraction followers may take a Lease at any instant, nothing is measured and this holds vacuously');
+  return always<ClusterState>(
+    'leader-handover-within',
+    description,
+    (s) => !late(s, 0) && !late(s, 1),
+    {
+      source: 'kubernetes/client-go:tools/leaderelection/leaderelection.go (acquire: wait.JitterUntil(tryAcquireOrRenew, RetryPeriod, JitterFactor 1.2, sliding); release: ReleaseOnCancel); kubernetes/apimachinery:pkg/util/wait/backoff.go (BackoffUntilWithContext: sliding, the next wait after f returns); kubernetes/apimachinery:pkg/util/wait/wait.go (Jitter: duration + rand[0,1) × 1.2 × duration)',
+      explain: (s) =>
+        oneLine(
+          [0, 1].flatMap((e) =>
+            late(s, e)
+              ? [`the ${ELECTION_NAMES[e]} Lease is held by nobody ${seconds(s.api.leases[e].releasedFor!, ctx.releasedCap)} after its leader released it (with a standby able to take it all along), past the ${bound}s bound`]
+              : [],
+          ),
+        ),
+    },
+  );
 }

@@ -4,7 +4,7 @@
  */
 import { always, alwaysStep, type ActionLabel, type Property } from '../checker/index.js';
 import {
-  acting, candidateName, ELECTION_NAMES, heartbeatsOf, isTerminating, kubeletReachesApi, nodeName, podIndex, podOfWorkload, quorum, replicasOf, syncWork, type ClusterConfig, type ClusterState, type WorkloadConfig,
+  acting, candidateName, ELECTION_NAMES, heartbeatsOf, isTerminating, kubeletReachesApi, nodeName, onlyReadinessDiffers, podIndex, podOfWorkload, quorum, replicasOf, syncWork, type ClusterConfig, type ClusterState, type WorkloadConfig,
 } from '../model/index.js';
 import { apiWrites, boundTo, copiesRunning, listOf, nodesRunning, oneLine, workloadsOfKind } from './helpers.js';
 
@@ -162,7 +162,8 @@ export function explainTaintedBinding(before: ClusterState, _a: ActionLabel, aft
 export const writesNeedQuorum: Property<ClusterState> = alwaysStep<ClusterState>(
   'writes-need-quorum',
   'every API write (object change or Lease renewal) happens while etcd has quorum',
-  (before, action, after) => (before.api === after.api && (action.name !== 'kubelet-heartbeat' || heartbeatsOf(before, action).length === 0)) || quorum(before),
+  // A pod's Ready condition posted once its kubelet can write again is that kubelet's own write, after the step (quorum then).
+  (before, action, after) => ((before.api === after.api || (onlyReadinessDiffers(before.api, after.api) && quorum(after))) && (action.name !== 'kubelet-heartbeat' || heartbeatsOf(before, action).length === 0)) || quorum(before),
   { source: 'https://etcd.io/docs/v3.6/op-guide/failures/; etcd-io/website:content/en/docs/v3.6/faq.md', explain: explainWriteWithoutQuorum },
 );
 

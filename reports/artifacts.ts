@@ -10,7 +10,7 @@ import type { CheckResult, Model, Property, Trace } from '../checker/index.js';
 import { dotToSvg, graphToDot } from './dot.js';
 import { traceNeighbourhood, wholeGraph } from './graph.js';
 import { itfOf, outcomeJson } from './json.js';
-import { htmlReport } from './html.js';
+import { htmlReport, type GraphFigure } from './html.js';
 import { lassoTraces, searchOutcomes } from './liveness.js';
 import { markdownReport } from './markdown.js';
 import { projectedGraph, type Projection, type ProjectedTrace } from './projected.js';
@@ -63,7 +63,7 @@ export async function runArtifacts<S>(
 
   const files: Artifact[] = [];
   const traceFiles: Record<string, string> = {};
-  const graphs: Record<string, string> = {};
+  const graphs: Record<string, GraphFigure> = {};
   // Only the checked properties colour states.
   const checked = model.properties.filter((q) => result.properties.some((r) => r.id === q.id)) as unknown as readonly Property<unknown>[];
   const violated = result.properties.filter((q) => q.status === 'violated' && q.trace);
@@ -83,8 +83,9 @@ export async function runArtifacts<S>(
       // A view that barely groups the space (a model without `abstract`) draws no picture.
       if (graph.nodes.length <= maxNodes) {
         const pdot = graphToDot(graph);
-        graphs[p.id] = await dotToSvg(pdot);
-        files.push({ name: `${p.id}.projected.dot`, content: pdot }, { name: `${p.id}.projected.svg`, content: graphs[p.id] });
+        const svg = await dotToSvg(pdot);
+        graphs[p.id] = { svg, path: (graph.path ?? []).map((n) => `s${n}`) };
+        files.push({ name: `${p.id}.projected.dot`, content: pdot }, { name: `${p.id}.projected.svg`, content: svg });
       }
     }
   }

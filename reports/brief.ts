@@ -1,13 +1,13 @@
 /**
  * A failure in brief, for a test runner's failure message (`kubecheck/testing`): per failed
- * property the lines that matter, a counterexample's faults and violating step, a lasso's steps
+ * property the lines that matter, a counterexample's faults, operator steps and violating step, a lasso's steps
  * up to its cycle and the cycle, or a goal never reached. The full report is in the files the
  * run writes (`artifacts.ts`).
  */
-import { explainViolation, faultTest, type Lasso, type Model, type PropertyOutcome, type Trace } from '../checker/index.js';
+import { explainViolation, type Lasso, type Model, type PropertyOutcome, type Trace } from '../checker/index.js';
 import { formatDuration, formatTime } from '../checker/duration.js';
 import { cycleLength, lassoTrace } from './liveness.js';
-import { stateParts, timelineSteps, traceDuration, type TimelineStep } from './timeline.js';
+import { stateParts, stepsThatMatter, timelineSteps, traceDuration, type TimelineStep } from './timeline.js';
 
 /** Traces up to this many steps are shown whole in a failure message; longer ones in brief. */
 const WHOLE_TRACE_STEPS = 8;
@@ -17,13 +17,13 @@ const stepLine = (s: TimelineStep): string => `${formatTime(s.seconds)}  ${s.act
 
 /**
  * The lines of a failure message that matter for one counterexample: its length, why its last
- * state violates the property (the property's `explain` hook, when it has one), the faults and
- * operator actions that set it up, the violating step and the state it ends in. A short trace is
+ * state violates the property (the property's `explain` hook, when it has one), the faults,
+ * operator actions and steps of the user's code under test that set it up (see
+ * `stepsThatMatter`), the violating step and the state it ends in. A short trace is
  * shown whole; the rest of a long one (routine heartbeats, ticks) is in the full report.
  */
 export function counterexampleBrief<S>(model: Model<S>, id: string, description: string, trace: Trace<S>): string[] {
   const steps = timelineSteps(model, trace);
-  const isFault = faultTest(model);
   const out = [`✗ ${id} violated (${steps.length} steps, ${formatDuration(traceDuration(steps))} of model time): ${description}`];
   const property = model.properties.find((p) => p.id === id);
   const why = property === undefined ? undefined : explainViolation(property, trace);
@@ -32,9 +32,9 @@ export function counterexampleBrief<S>(model: Model<S>, id: string, description:
   if (steps.length <= WHOLE_TRACE_STEPS) {
     for (const s of steps) out.push(`    ${s === last ? '→ ' : ''}${stepLine(s)}`);
   } else {
-    const faults = steps.filter((s) => isFault?.(trace.states[s.index - 1], s.action, trace.states[s.index]) === true && s !== last);
-    for (const s of faults) out.push(`    fault      ${stepLine(s)}`);
-    const before = steps.length - 1 - faults.length;
+    const key = stepsThatMatter(steps).filter((s) => s !== last);
+    for (const s of key) out.push(`    ${s.fault ? 'fault     ' : 'under test'} ${stepLine(s)}`);
+    const before = steps.length - 1 - key.length;
     out.push(`    …          ${before} other steps (in the report)`);
     if (last) out.push(`    violation  ${stepLine(last)}`);
   }

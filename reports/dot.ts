@@ -39,6 +39,8 @@ export function graphToDot(graph: StateGraph): string {
     if (n.unexpanded) styles.push('dashed');
     attrs.style = styles.join(',') as NodeAttributesObject['style'];
     attrs.label = label;
+    // Its id in SVG too (Graphviz numbers them otherwise): a page finds a trace's nodes by it.
+    attrs.id = `s${n.id}`;
     g.createNode(`s${n.id}`, attrs);
   }
   for (const e of graph.edges) {

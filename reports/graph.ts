@@ -44,6 +44,16 @@ export interface StateGraph {
   readonly kind: 'whole' | 'neighbourhood' | 'projected';
   /** Set when the cap cut the graph: says what was left out. */
   readonly note?: string;
+  /**
+   * A drawn trace's nodes in the order it visits them (a node repeated at once is listed once),
+   * from its first state to its last: what a page scrolls into view.
+   */
+  readonly path?: readonly number[];
+}
+
+/** A trace's nodes in order, each run of one node listed once. */
+export function pathOf(nodes: readonly number[]): number[] {
+  return nodes.filter((n, i) => i === 0 || nodes[i - 1] !== n);
 }
 
 export interface GraphOptions {
@@ -196,6 +206,7 @@ export function traceNeighbourhood<S>(model: Model<S>, trace: Trace<S>, mark: Tr
     kind: 'neighbourhood',
     nodes: b.nodes,
     edges: b.edges,
+    path: pathOf(onTrace),
     ...(left > 0 ? { note: `${left} successor states left out (cap ${maxNodes} nodes)` } : {}),
   };
 }

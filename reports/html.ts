@@ -1,9 +1,11 @@
 /**
  * The HTML report: one self-contained file (no server, no network, no script from elsewhere)
- * that a person opens in a browser. Per counterexample: a trace stepper (the steps on the left;
- * the state at the chosen step and what that step changed beside it; arrow keys, buttons or a
- * slider move through it), the sequence diagram drawn as inline SVG, and the projected state
- * graph with the counterexample's path in bold. `#cx=1&step=12` in the address opens a given
+ * that a person opens in a browser. Per counterexample: the steps that matter (`stepsThatMatter`:
+ * faults, the user's own operator's steps, the violating step), a trace stepper (the steps on the
+ * left; the state at the chosen step and what that step changed beside it; arrow keys, buttons or
+ * a slider move through it), the sequence diagram drawn as inline SVG at its own size (it scrolls
+ * sideways; see `sequenceSvg.ts`), and the projected state graph with the counterexample's path
+ * in bold, in a frame that opens scrolled to the path. `#cx=1&step=12` in the address opens a given
  * counterexample at a given step. A quiet stretch of steps (time passing, routine work: see
  * `foldQuiet`) is one row that opens on a click, and opens by itself when a step in it is shown.
  */
@@ -13,8 +15,8 @@ import { formatChange, jsonOf } from './diff.js';
 import { formatDuration, formatTime } from '../checker/duration.js';
 import { lassoTrace, livenessOutcomes, reportKind, searchOutcomes } from './liveness.js';
 import { formatStats, runNotes, runVerdict, violationWhy, type RunInfo } from './outcome.js';
-import { foldQuiet, lineTime, loopMark, presented, stateParts, timelineSteps, traceDuration, unfolded, type TimelineLine, type TimelineStep } from './timeline.js';
-import { sequenceParticipants } from './mermaid.js';
+import { foldQuiet, lineTime, loopMark, presented, stateParts, stepsThatMatter, timelineSteps, traceDuration, unfolded, type TimelineLine, type TimelineStep } from './timeline.js';
+import { DIAGRAM_FONT_PX, sequenceLanes, sequenceSvgOf } from './sequenceSvg.js';
 
 /** Escapes text for HTML content and attributes. */
 export function escapeHtml(text: string): string {
@@ -28,6 +30,8 @@ interface StepData {
   readonly actor: string;
   readonly summary: string;
   readonly fault: boolean;
+  /** A step of the user's code under test (an operator): one of the steps that matter. */
+  readonly underTest: boolean;
   readonly changes: readonly string[];
   /** The state after the step, as people read it (JSON, indented). */
   readonly state: string;
@@ -60,6 +64,7 @@ function counterexampleData<S>(model: Model<S>, outcome: PropertyOutcome<S>): Co
         actor: s.actor,
         summary: s.summary,
         fault: isFault?.(trace.states[s.index - 1], s.action, after) === true,
+        underTest: s.underTest && !s.routine,
         changes: s.changes.map(formatChange),
         state: pretty(jsonOf(presented(model, after))),
         description: describeState(after),
@@ -68,44 +73,40 @@ function counterexampleData<S>(model: Model<S>, outcome: PropertyOutcome<S>): Co
   };
 }
 
-/** A sequence diagram as inline SVG: one column per component, one arrow per message. */
+/** The classes of a step's row: `fault` (red), else `ours` for the user's code under test (purple). */
+const kinds = (s: StepData): string[] => (s.fault ? ['fault'] : s.underTest ? ['ours'] : []);
+const stepClass = (s: StepData): string => (kinds(s).length > 0 ? ` class="${kinds(s).join(' ')}"` : '');
+
+/**
+ * A sequence diagram as inline SVG (see `sequenceSvg.ts`): one lane per component, one arrow per
+ * message, drawn at its own size so that it scrolls sideways rather than shrink its text.
+ */
 export function sequenceSvg<S>(model: Model<S>, outcome: PropertyOutcome<S>, order: readonly string[] = [], fold = true): string {
   const steps = timelineSteps(model, outcome.trace!);
+  return sequenceSvgOf(fold ? foldQuiet(steps) : unfolded(steps), order, `sequence diagram of ${outcome.id}`);
+}
+
+/** The sequence diagram in its scrolling frame, and the lanes it leaves out named beneath it. */
+function sequenceFigure<S>(model: Model<S>, outcome: PropertyOutcome<S>, order: readonly string[], fold: boolean): string {
+  const steps = timelineSteps(model, outcome.trace!);
   const lines = fold ? foldQuiet(steps) : unfolded(steps);
-  const parts = sequenceParticipants(lines, order);
-  const col = 190;
-  const row = 30;
-  const x = (p: string): number => 100 + col * parts.indexOf(p);
-  const width = Math.max(400, 100 + col * parts.length);
-  const out: string[] = [];
-  let y = 60;
-  for (const l of lines) {
-    const text = escapeHtml(`${lineTime(l)} ${l.summary}`);
-    const targets = l.timeOnly ? [] : [...(l.step?.to ?? []).slice(0, 1), ...(l.step?.affects ?? [])].filter((t) => t !== l.actor);
-    if (targets.length === 0) {
-      const cx = l.timeOnly ? width / 2 : x(l.actor);
-      out.push(`<text x="${cx}" y="${y}" text-anchor="middle" data-fit="${l.timeOnly ? width - 20 : 2 * col - 10}" class="${l.timeOnly ? 'time' : 'note'}">${text}</text>`);
-    } else {
-      for (const t of targets) {
-        const x1 = x(l.actor);
-        const x2 = x(t);
-        out.push(`<line x1="${x1}" y1="${y}" x2="${x2}" y2="${y}" class="msg" marker-end="url(#arrow)"/>`);
-        out.push(`<text x="${(x1 + x2) / 2}" y="${y - 5}" text-anchor="middle" data-fit="${Math.max(col - 10, Math.abs(x2 - x1) - 10)}">${text}</text>`);
-      }
-    }
-    y += row;
-  }
-  const height = y + 20;
-  const heads = parts.map((p) => `<g><rect x="${x(p) - 85}" y="10" width="170" height="26" rx="4" class="head"/><text x="${x(p)}" y="28" text-anchor="middle" data-fit="164">${escapeHtml(p)}</text><line x1="${x(p)}" y1="36" x2="${x(p)}" y2="${height}" class="life"/></g>`);
-  // As wide as the page allows (never wider than drawn): every lane stays in view.
-  return `<svg class="sequence" xmlns="http://www.w3.org/2000/svg" width="100%" style="max-width:${width}px" viewBox="0 0 ${width} ${height}" role="img" aria-label="sequence diagram of ${escapeHtml(outcome.id)}"><defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>${heads.join('')}${out.join('')}</svg>`;
+  const { collapsed } = sequenceLanes(lines, order);
+  const note = collapsed.length === 0 ? '' : `<p class="collapsed">Lanes left out, since no step drawn acts on them (they only pass a message on): ${collapsed.map((c) => `<code>${escapeHtml(c)}</code>`).join(', ')}.</p>`;
+  return `<div class="figure sequence-figure">${sequenceSvgOf(lines, order, `sequence diagram of ${outcome.id}`)}</div>${note}`;
+}
+
+/** A state graph drawn for the page: its SVG (made with Graphviz) and the trace's path in it. */
+export interface GraphFigure {
+  readonly svg: string;
+  /** The ids, in the SVG, of the nodes the counterexample visits, in order (`s3`: see `graphToDot`). */
+  readonly path: readonly string[];
 }
 
 export interface HtmlOptions {
   /** Participants placed first in sequence diagrams. */
   readonly participants?: readonly string[];
-  /** SVG of the projected state graph per property id (made by the caller with Graphviz). */
-  readonly graphs?: Readonly<Record<string, string>>;
+  /** The projected state graph per property id. */
+  readonly graphs?: Readonly<Record<string, GraphFigure>>;
   /** Fold quiet stretches into one row each (default true); false lists every step (`--unfold`). */
   readonly fold?: boolean;
 }
@@ -117,17 +118,17 @@ table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:3px 8px;text-
 .violated,.unwitnessed{color:#b00}.why{font-size:15px;margin:4px 0 8px}.holds,.witnessed{color:#070}.unknown{color:#a60}.warning{color:#a60}
 .stepper{display:grid;grid-template-columns:minmax(300px,2fr) 3fr;gap:12px;align-items:start}
 .steps{max-height:560px;overflow:auto;border:1px solid #ddd;margin:0;padding:0;list-style:none;font:12px ui-monospace,monospace}
-.steps li{padding:2px 6px;cursor:pointer;overflow-wrap:anywhere}.steps li.fault{color:#b00}
+.steps li{padding:2px 6px;cursor:pointer;overflow-wrap:anywhere}.steps li.fault{color:#b00}.steps li.ours{color:#62a}
 .steps li.active{background:#dbe8ff;font-weight:bold}.steps li.cycle{border-left:3px solid #a60}
 .steps li.fold{padding:0;cursor:default}.steps li.fold summary{padding:2px 6px;cursor:pointer;color:#666}
 .steps li.fold ol{list-style:none;margin:0;padding:0 0 0 14px;border-left:1px dotted #bbb}.steps li.loop{color:#a60;cursor:default}
 .pane{border:1px solid #ddd;padding:8px}.pane pre{font:12px ui-monospace,monospace;white-space:pre-wrap;margin:4px 0;max-height:420px;overflow:auto}
 .diff{color:#05a}.controls{margin:8px 0}.controls button{margin-right:6px}
-svg.sequence text{font:11px system-ui,sans-serif}svg .head{fill:#eef;stroke:#88a}svg .life{stroke:#bbb;stroke-dasharray:4 3}
+svg.sequence text{font:${DIAGRAM_FONT_PX}px system-ui,sans-serif}.collapsed{color:#666;font-size:13px;margin:2px 0 8px}svg .head{fill:#eef;stroke:#88a}svg .life{stroke:#bbb;stroke-dasharray:4 3}
 svg .msg{stroke:#333}svg .note{fill:#555;font-style:italic}svg .time{fill:#888}
 .graph svg text{font-family:"Liberation Sans",Arimo,Helvetica,Arial,sans-serif}
-.figure{overflow:auto;border:1px solid #eee;margin:8px 0}
-.key-steps{font:12px ui-monospace,monospace;margin:4px 0 8px;padding-left:0;list-style:none}.key-steps li{overflow-wrap:anywhere}.key-steps li.fault a{color:#b00}
+.figure{overflow:auto;border:1px solid #eee;margin:8px 0}.figure.graph{max-height:85vh}
+.key-steps{font:12px ui-monospace,monospace;margin:4px 0 8px;padding-left:0;list-style:none}.key-steps li{overflow-wrap:anywhere}.key-steps li.fault a{color:#b00}.key-steps li.ours a{color:#62a}
 `;
 
 /**
@@ -151,8 +152,31 @@ function fitSvgText(root) {
 }
 `;
 
-const SCRIPT = `${FIT_SVG_TEXT}
+/**
+ * Script that scrolls a graph's frame to the counterexample's path (the nodes its \`data-path\`
+ * names): the whole path centred when it fits in the frame, else its first node at the frame's
+ * top left, so a graph wider or taller than the page opens on the path, not on its middle.
+ */
+export const SCROLL_TO_PATH = `
+function scrollToPath(frame) {
+  const nodes = (frame.dataset.path || '').split(' ').map((id) => document.getElementById(id)).filter((n) => n);
+  if (nodes.length === 0) return;
+  const at = frame.getBoundingClientRect();
+  const left = at.left + frame.clientLeft;
+  const top = at.top + frame.clientTop;
+  const r = nodes.map((n) => n.getBoundingClientRect());
+  const x0 = Math.min(...r.map((b) => b.left)), x1 = Math.max(...r.map((b) => b.right));
+  const y0 = Math.min(...r.map((b) => b.top)), y1 = Math.max(...r.map((b) => b.bottom));
+  const x = x1 - x0 <= frame.clientWidth ? (x0 + x1 - frame.clientWidth) / 2 : r[0].left - 24;
+  const y = y1 - y0 <= frame.clientHeight ? (y0 + y1 - frame.clientHeight) / 2 : r[0].top - 24;
+  frame.scrollLeft += x - left;
+  frame.scrollTop += y - top;
+}
+`;
+
+const SCRIPT = `${FIT_SVG_TEXT}${SCROLL_TO_PATH}
 fitSvgText(document);
+document.querySelectorAll('.graph[data-path]').forEach(scrollToPath);
 // A fallback font may be resolved after the script first measured: measure again once fonts are in.
 if (document.fonts) document.fonts.ready.then(() => fitSvgText(document));
 window.addEventListener('load', () => fitSvgText(document));
@@ -225,11 +249,13 @@ export function htmlReport<S>(model: Model<S>, result: CheckResult<S>, info: Run
     out.push(`<h2>${loopOf(p.id) === undefined ? 'Counterexample' : 'Liveness counterexample (lasso)'} to <code>${escapeHtml(p.id)}</code></h2>`);
     const why = violationWhy(model, p);
     if (why !== undefined) out.push(`<p class="why"><b>Why:</b> ${escapeHtml(why)}</p>`);
-    out.push(`<p>${escapeHtml(p.description)}. Violated after ${steps.length} steps and ${formatDuration(traceDuration(steps))} of model time; ${d.steps.filter((s) => s.fault).length} of them faults or operator actions (red).</p>`);
-    // The steps that matter first: the faults and operator actions, and the step that violates.
-    const key = d.steps.filter((x, i) => x.fault || i === d.steps.length - 1);
+    const ours = d.steps.filter((s) => s.underTest && !s.fault).length;
+    out.push(`<p>${escapeHtml(p.description)}. Violated after ${steps.length} steps and ${formatDuration(traceDuration(steps))} of model time; ${d.steps.filter((s) => s.fault).length} of them faults or operator actions (red)${ours > 0 ? `, ${ours} steps of your own code under test (purple)` : ''}.</p>`);
+    // The steps that matter first: the faults and operator actions, the steps of the user's own
+    // code (its operator: often the cause), and the step that violates, however long the trace.
+    const key = stepsThatMatter(steps).map((x) => d.steps[x.index - 1]);
     if (key.length > 0) {
-      const link = (x: StepData): string => `<li${x.fault ? ' class="fault"' : ''}><a href="#cx=${c}&amp;step=${x.step}">${escapeHtml(`${x.step}. ${x.time}  ${x.actor}  ${x.summary}`)}</a>${x.step === d.steps.length ? (loopOf(p.id) === undefined ? ' <b>(violates)</b>' : ' <b>(the lasso ends)</b>') : ''}</li>`;
+      const link = (x: StepData): string => `<li${stepClass(x)}><a href="#cx=${c}&amp;step=${x.step}">${escapeHtml(`${x.step}. ${x.time}  ${x.actor}  ${x.summary}`)}</a>${x.step === d.steps.length ? (loopOf(p.id) === undefined ? ' <b>(violates)</b>' : ' <b>(the lasso ends)</b>') : ''}</li>`;
       out.push(`<p><b>The steps that matter</b> (${key.length} of ${d.steps.length}):</p><ol class="key-steps">${key.map(link).join('')}</ol>`);
     }
     out.push(`<div class="controls"><button class="prev" type="button">◀ previous</button><button class="next" type="button">next ▶</button><input type="range" min="0" max="${d.steps.length}" value="${d.steps.length}" aria-label="step"> <span class="where"></span></div>`);
@@ -238,7 +264,7 @@ export function htmlReport<S>(model: Model<S>, result: CheckResult<S>, info: Run
     out.push('<div class="stepper"><ol class="steps">');
     out.push(`<li data-step="0">initial state</li>`);
     const row = (s: StepData): string => {
-      const classes = [...(s.fault ? ['fault'] : []), ...(loop !== undefined && s.step > loop ? ['cycle'] : [])];
+      const classes = [...kinds(s), ...(loop !== undefined && s.step > loop ? ['cycle'] : [])];
       return `<li data-step="${s.step}"${classes.length ? ` class="${classes.join(' ')}"` : ''}>${escapeHtml(`${s.step}. ${s.time}  ${s.actor}  ${s.summary}`)}</li>`;
     };
     const lines: readonly TimelineLine[] = options.fold === false ? unfolded(steps) : foldQuiet(steps, loop === undefined ? {} : { loop });
@@ -260,9 +286,15 @@ export function htmlReport<S>(model: Model<S>, result: CheckResult<S>, info: Run
     }
     if (loop !== undefined && loop >= d.steps.length) out.push(`<li class="loop">${escapeHtml(loopMark(loop!, d.steps.length))}</li>`);
     out.push('</ol><div class="pane"><b>What the step changed</b><pre class="diff"></pre><b>State after it</b><pre class="summary"></pre><details><summary>the whole state</summary><pre class="state"></pre></details></div></div>');
-    out.push('<h3>Sequence diagram</h3>', `<div class="figure">${sequenceSvg(model, p, options.participants ?? [], options.fold !== false)}</div>`);
+    out.push('<h3>Sequence diagram</h3>', sequenceFigure(model, p, options.participants ?? [], options.fold !== false));
     const graph = options.graphs?.[p.id];
-    if (graph) out.push('<h3>State graph, projected</h3>', `<div class="figure graph">${graph.replace(/^<\?xml[^>]*>\s*/, '').replace(/<!DOCTYPE[^>]*>\s*/, '')}</div>`);
+    if (graph) {
+      // Ids made unique on the page (each graph numbers its own), the path's among them.
+      const svg = graph.svg.replace(/^<\?xml[^>]*>\s*/, '').replace(/<!DOCTYPE[^>]*>\s*/, '').replace(/ id="/g, ` id="cx${c}-`);
+      const path = graph.path.map((id) => `cx${c}-${id}`).filter((id) => svg.includes(` id="${id}"`));
+      const hook = path.length === 0 ? '' : ` data-path="${path.join(' ')}"`;
+      out.push('<h3>State graph, projected</h3>', `<div class="figure graph"${hook}>${svg}</div>`);
+    }
     out.push('</section>');
   });
   if (violated.length === 0) out.push('<p>No counterexample: nothing to step through.</p>');

@@ -10,7 +10,7 @@
  * a state that violates a checked invariant are red.
  */
 import { check, type Model, type Property, type SearchVisitor, type Trace } from '../checker/index.js';
-import type { GraphEdge, GraphNode, StateGraph, TraceMark } from './graph.js';
+import { pathOf, type GraphEdge, type GraphNode, type StateGraph, type TraceMark } from './graph.js';
 
 export interface ProjectedOptions {
   /** Most states explored (default 500,000); beyond it the graph says it is partial. */
@@ -115,18 +115,20 @@ export class Projection<S> {
     // The trace's steps between groups that no explored step joins (drawn for this graph only).
     const edges = new Map(this.edges);
     let lastGroup = -1;
+    let path: number[] | undefined;
     if (options.trace) {
       const trace = options.trace;
-      const path = trace.states.map((s) => this.groupId(s as S));
-      path.forEach((g, i) => {
+      const groups = trace.states.map((s) => this.groupId(s as S));
+      groups.forEach((g, i) => {
         onTraceGroups.add(g);
-        if (i > 0 && path[i - 1] !== g) {
-          const k = `${path[i - 1]}>${g}`;
-          if (!edges.has(k)) edges.set(k, { from: path[i - 1], to: g, actions: new Map([[trace.actions[i - 1].name, 1]]) });
+        if (i > 0 && groups[i - 1] !== g) {
+          const k = `${groups[i - 1]}>${g}`;
+          if (!edges.has(k)) edges.set(k, { from: groups[i - 1], to: g, actions: new Map([[trace.actions[i - 1].name, 1]]) });
           onTraceEdges.add(k);
         }
       });
-      lastGroup = path[path.length - 1];
+      lastGroup = groups[groups.length - 1];
+      path = pathOf(groups);
     }
     const maxLabels = options.maxLabels ?? 3;
     const names = [...this.groups.keys()];
@@ -157,6 +159,7 @@ export class Projection<S> {
       states: this.counted,
       complete,
       groups: names,
+      ...(path === undefined ? {} : { path }),
       ...(options.note === undefined ? {} : { note: options.note }),
     };
   }

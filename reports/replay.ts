@@ -6,6 +6,7 @@
  */
 import { successors, type ActionLabel, type LivenessProperty, type Model, type Property, type Trace } from '../checker/index.js';
 import { formatAction, replayLabels } from '../checker/index.js';
+import { initialStateAt } from '../checker/validateModel.js';
 import { fail, ToolErrorCode } from './errors.js';
 import { canonicalItf, normaliseItf, stateVars, type ItfValue, type ParsedItf } from './itf.js';
 
@@ -54,11 +55,9 @@ export function evaluateAlong<S>(model: Model<S>, property: Property<S> | 'deadl
 
 /** Replays `itf` on `model`; throws KC205 at the first step that diverges, KC206 if the claim is not reproduced. */
 export function replayItf<S>(model: Model<S>, itf: ParsedItf, liveness: readonly LivenessProperty<S>[] = []): ReplayReport<S> {
-  const init = model.initialStates();
-  if (itf.initial < 0 || itf.initial >= init.length) {
-    fail(ToolErrorCode.traceDiverges, `the trace starts in initial state ${itf.initial}, but the model has ${init.length}`);
-  }
-  const first = firstDifference(itf.states[0], stateVars(init[itf.initial]));
+  const init = initialStateAt(model, itf.initial);
+  if (!init.found) fail(ToolErrorCode.traceDiverges, `the trace starts in initial state ${itf.initial}, but the model has ${init.count}`);
+  const first = firstDifference(itf.states[0], stateVars(init.state));
   if (first !== undefined) {
     fail(ToolErrorCode.traceDiverges, `the initial state differs in "${first}" from the one the model builds from the trace's scenario and config (an edited trace, or one from another version?)`);
   }

@@ -34,6 +34,8 @@ export interface TimelineStep {
   readonly fault: boolean;
   /** Components changed without a message (see `StepDescription.affects`). */
   readonly affects: readonly string[];
+  /** The work of the user's code under test, e.g. an operator (see `StepDescription.underTest`). */
+  readonly underTest: boolean;
 }
 
 /** The state as a person reads it: the model's `present`, else the state itself. */
@@ -89,10 +91,30 @@ export function timelineSteps<S>(model: Model<S>, trace: Trace<S>): TimelineStep
       ...(d.routine === true && d.routineKind !== undefined ? { routineKind: d.routineKind } : {}),
       fault: isFault?.(before, action, after) === true,
       affects: d.affects ?? [],
+      underTest: d.underTest === true,
     });
     now += elapsed;
   }
   return out;
+}
+
+/**
+ * Whether a reader needs a step to see why a trace ends as it does: a fault or an operator's
+ * action, or a step of the user's code under test that is not routine work (its reconcile, its
+ * write, its informer hearing of a change; not its Lease renewals).
+ */
+export function matters(s: TimelineStep): boolean {
+  return s.fault || (s.underTest && !s.routine);
+}
+
+/**
+ * The steps that matter of a trace, in order: every step that {@link matters} and the last one
+ * (the one that violates), whatever the trace's length. The stock components' work and time
+ * passing are left to the full timeline, so the list stays as short as the causes: a 470-step
+ * node failure gives its crash and the last step.
+ */
+export function stepsThatMatter(steps: readonly TimelineStep[]): TimelineStep[] {
+  return steps.filter((s, i) => matters(s) || i === steps.length - 1);
 }
 
 /** Total model time a trace covers, in seconds. */

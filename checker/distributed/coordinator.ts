@@ -31,7 +31,7 @@ import type { CheckOptions } from '../options.js';
 import type { BoundReached, CheckResult, Path, SearchStats } from '../result.js';
 import { compareEvents, type LevelEvent as ParallelLevelEvent } from '../parallel.js';
 import { SearchBase } from '../searchCore.js';
-import { initialStatesOf } from '../validateModel.js';
+import { eachInitialState } from '../validateModel.js';
 import { compareKeys, evenRanges, fpOfText, holderOf, ownerOf, rebalancedRanges, type StepKey } from './protocol.js';
 import { Endpoint, type FrameHeader, type Transport } from './transport.js';
 import type { InitHeader } from './worker.js';
@@ -193,26 +193,29 @@ export class DistributedSearch<S> extends SearchBase<S, Fingerprint> {
 
   /** The initial states, as one thread stores them; returns the indices of those stored, in id order. */
   private storeRoots(): number[] {
-    const roots = initialStatesOf(this.model);
     const observers = this.props.observers;
     const key = keyFunction(this.model, this.symmetry);
     const table = new FingerprintTable(8);
     const stored: number[] = [];
-    for (let i = 0; i < roots.length && !this.halted; i++) {
-      const s = roots[i];
-      this.generated++;
-      const observed = observers.length ? observers.map((ob) => ob.initial(s)) : NO_OBSERVERS;
-      const fp = fingerprintWithObservers(key(s), observers, observed);
-      if (stored.length >= this.budget.maxStates) {
-        if (!table.has(fp)) this.stop({ bound: 'states', limit: this.budget.maxStates });
-        continue;
+    // Each initial state is taken as it is stored, none once the search halts.
+    let i = 0;
+    if (!this.halted) {
+      for (const s of eachInitialState(this.model)) {
+        const index = i++;
+        this.generated++;
+        const observed = observers.length ? observers.map((ob) => ob.initial(s)) : NO_OBSERVERS;
+        const fp = fingerprintWithObservers(key(s), observers, observed);
+        if (stored.length >= this.budget.maxStates) {
+          if (!table.has(fp)) this.stop({ bound: 'states', limit: this.budget.maxStates });
+        } else if (table.add(fp)) {
+          const id = stored.length;
+          stored.push(index);
+          this.fpOf.set(id, fp);
+          this.rootIndex.set(fp, index);
+          this.checkState(s, observed, id);
+        }
+        if (this.halted) break;
       }
-      if (!table.add(fp)) continue;
-      const id = stored.length;
-      stored.push(i);
-      this.fpOf.set(id, fp);
-      this.rootIndex.set(fp, i);
-      this.checkState(s, observed, id);
     }
     this.tally.size = stored.length;
     if (stored.length > 0) this.storedLevel = 1;

@@ -20,7 +20,7 @@ import type { Model } from '../model.js';
 import type { BoundReached } from '../result.js';
 import { StateBytes } from '../stateBytes.js';
 import { forEachSuccessor, labelOf } from '../successors.js';
-import { initialStatesOf } from '../validateModel.js';
+import { eachInitialState } from '../validateModel.js';
 import { compareKeys, fpOfText, fpText, holderOf, joinFingerprint, ownerOf, REC_WORDS, splitFingerprint, type StepKey } from './protocol.js';
 import { Endpoint, type FrameHeader } from './transport.js';
 
@@ -294,16 +294,22 @@ export class DistributedWorker {
 
   /** The initial states stored (indices, in id order): owners record theirs, holders keep their range. */
   private seed(roots: readonly number[], ranges: readonly number[]): void {
-    const init = initialStatesOf(this.model);
     const observers = this.props.observers;
     this.held = [];
-    roots.forEach((index, id) => {
-      const state = init[index];
-      const observed = observers.length ? observers.map((ob) => ob.initial(state)) : NO_OBSERVERS;
-      const fp = fingerprintWithObservers(this.key(state), observers, observed);
-      if (ownerOf(fp, this.n) === this.self) this.insert(fp, 0, 0, index);
-      if (id >= ranges[this.self] && id < ranges[this.self + 1]) this.held.push({ state, observed, fp, id });
-    });
+    // `roots` rise: one walk over the initial states, taking each as it comes, finds them all.
+    let id = 0;
+    let index = 0;
+    if (roots.length > 0) {
+      for (const state of eachInitialState(this.model)) {
+        if (index++ !== roots[id]) continue;
+        const observed = observers.length ? observers.map((ob) => ob.initial(state)) : NO_OBSERVERS;
+        const fp = fingerprintWithObservers(this.key(state), observers, observed);
+        if (ownerOf(fp, this.n) === this.self) this.insert(fp, 0, 0, roots[id]);
+        if (id >= ranges[this.self] && id < ranges[this.self + 1]) this.held.push({ state, observed, fp, id });
+        if (++id === roots.length) break;
+      }
+    }
+    if (id < roots.length) throw new KubecheckError(CheckerErrorCode.manifestMismatch, `worker ${this.self} built a model with ${index} initial states; the coordinator stored initial state ${roots[id]}`);
   }
 
   private insert(fp: bigint, plo: number, phi: number, ordinal: number): void {

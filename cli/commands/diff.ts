@@ -54,7 +54,7 @@ async function side(opts: DiffOptions, files: readonly string[] | undefined, own
     ...(opts.allowUnsafeConfig ? { allowUnsafeConfig: true } : {}),
     ...(opts.json ? { json: true } : {}),
   });
-  checkPropertyIds(resolved.subject, opts.property);
+  checkPropertyIds(resolved.subject, opts.property, resolved.config);
   const checked = opts.property && opts.property.length > 0 ? opts.property : resolved.defaultProperties;
   const bounds = { ...(opts.maxStates === undefined ? {} : { maxStates: opts.maxStates }), ...(opts.timeLimit === undefined ? {} : { timeLimitSeconds: opts.timeLimit }) };
   const result = check(resolved.model, { properties: checked, ...bounds });

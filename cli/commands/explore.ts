@@ -46,7 +46,7 @@ export function reopenCommand(opts: ExploreOptions): string {
 /** Builds the session: resolves the model, runs the bounded check and draws the projected graph. */
 export async function exploreSession(opts: ExploreOptions, log: (line: string) => void = () => {}): Promise<ExplorerSession<unknown>> {
   const r = await resolveFromOptions(opts);
-  checkPropertyIds(r.subject, opts.property);
+  checkPropertyIds(r.subject, opts.property, r.config);
   const model = r.model as Model<unknown>;
   const ids = opts.property && opts.property.length > 0 ? opts.property : r.defaultProperties;
   const properties = model.properties.filter((p) => ids.includes(p.id));

@@ -55,7 +55,7 @@ export async function runGraph(opts: GraphCommandOptions): Promise<number> {
   if (format === 'png' && !hasDotProgram()) fail(ToolErrorCode.formatUnavailable, PNG_NEEDS_DOT);
   if (opts.output !== undefined) prepareOutputFile(opts.output, opts.force === true);
   const r = await resolveFromOptions(opts);
-  checkPropertyIds(r.subject, opts.property);
+  checkPropertyIds(r.subject, opts.property, r.config);
   if (opts.symmetry === true && r.model.canonicalize === undefined) fail(ToolErrorCode.badOption, `scenario ${r.scenario} has no symmetry to reduce; drop --symmetry`);
   const maxNodes = opts.maxNodes ?? 500;
   const ids = opts.property && opts.property.length > 0 ? opts.property : r.defaultProperties;

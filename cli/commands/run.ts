@@ -140,7 +140,7 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
   const format = outputFormatOf(given);
   const opts: RunOptions = format === 'json' ? { ...given, json: true } : given;
   const r = await resolveFromOptions(opts);
-  checkPropertyIds(r.subject, opts.property);
+  checkPropertyIds(r.subject, opts.property, r.config);
   if (opts.strict && r.defaultedShape.length > 0) {
     fail(ToolErrorCode.clusterNotRead, `--strict: ${r.defaultedShape.join(' and ')} would be the scenario's default, not your cluster's: the files given (${configPaths(opts).join(', ')}) hold no Node objects nor a cluster definition (kind, kops, Cluster API, k3d, eksctl); add them (kubectl get nodes -o yaml) or --set ${r.defaultedShape[0]}=N`);
   }

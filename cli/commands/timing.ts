@@ -54,7 +54,7 @@ export function formatTimingTable(t: TimingTable, markdown: boolean): string {
 
 function summary(t: TimingTable): string {
   const what = `${t.distinctStates.toLocaleString('en-US')} distinct states, ${t.transitions.toLocaleString('en-US')} steps, ${t.seconds.toFixed(2)}s`;
-  const never = t.rows.some((r) => r.earliest === null) ? '\nnever: on no path of this scenario (a StatefulSet pod on a node that never returns stays Terminating, so its identity is not recreated)' : '';
+  const never = t.rows.some((r) => r.earliest === null) ? '\nnever: on no path of this scenario (a StatefulSet pod on a node that never returns stays Terminating, so its identity is not recreated; or the scheduler finds no node its scheduling constraints allow, so the replacement stays Pending)' : '';
   return t.complete ? `${what}; every path explored${never}` : `${what}; stopped by the ${t.stoppedBy?.bound} bound (${t.stoppedBy?.limit}): the figures are of the part explored (exit 3)`;
 }
 

@@ -17,6 +17,8 @@ import { KubecheckError } from '../../checker/index.js';
 import { formatDuration, parseDuration } from '../../model/index.js';
 import { MAX_COUNT, parameterSpecs, type ParameterSpec } from '../../model/parameters.js';
 import { MAX_OBJECTS } from '../../model/resolve.js';
+import { HOSTNAME_LABEL, SYSTEM_PRIORITY_CLASSES, ZONE_LABEL, type WorkloadConfig } from '../../model/config.js';
+import { labelKeysRead, parseLabels, parseNodeSelectorTerms, parsePodAffinityTerm, parseSpreadConstraint, selectorMatches, type Bad } from '../../model/placement.js';
 import { parseToleration, writtenToleration, type PodToleration } from '../../model/tolerations.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
 import { refuseForbiddenKey } from '../input.js';
@@ -58,6 +60,11 @@ export interface Imported {
   readonly scenario?: string;
   /** The line each parameter was read from, where the reader knew it (flags files, systemd units, environment files). */
   readonly lines?: Readonly<Record<string, number>>;
+  /**
+   * What the files say of scheduling that the model leaves out (each also in `notModelled`): the
+   * verdicts that depend on where pods are placed carry a warning naming them.
+   */
+  readonly schedulingCaveats?: readonly string[];
 }
 
 type Obj = Readonly<Record<string, unknown>>;
@@ -85,10 +92,14 @@ class Collector {
   /** Every not-modelled entry met, listed or not (the list stops at {@link MAX_NOT_MODELLED}). */
   readonly notModelledSeen = new Set<string>();
   readonly notes: string[] = [];
+  /** What the files say of scheduling that the model leaves out: every verdict that depends on where pods go says so. */
+  readonly schedulingCaveats: string[] = [];
   /** The line of its file each parameter was read from, where the reader knows it (flags). */
   readonly lines = new Map<string, number>();
   /** Origins of the fields of `cluster.workloads` items (`cluster.workloads.0.replicas`). */
   readonly fieldOrigins = new Map<string, string>();
+  /** PriorityClass objects read: name → value and where. */
+  readonly priorityClasses = new Map<string, { value: number; origin: string }>();
   scenario: string | undefined;
   /** The nodes of kind `Cluster` configs, used where no Node objects are given. */
   readonly kindNodes: NodeInput[] = [];
@@ -872,12 +883,13 @@ const CONFIG_KINDS: Readonly<Record<string, string>> = {
 const WORKLOAD_KINDS = ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet'] as const;
 const KNOWN_KINDS = [...Object.keys(CONFIG_KINDS), ...KUBEADM_KINDS, 'Node', ...WORKLOAD_KINDS, ...NOT_MODELLED_KINDS];
 
-/** A Node, as far as the model cares: its name and zone. */
+/** A Node, as far as the model cares: its name, zone and labels (a Node object's; none for a node of a cluster definition). */
 interface NodeInput {
   readonly file: string;
   readonly name: string;
   readonly zone: string;
   readonly pods: number | undefined;
+  readonly labels?: Readonly<Record<string, string>>;
 }
 
 /** A Deployment, ReplicaSet, StatefulSet or DaemonSet. */
@@ -889,6 +901,7 @@ interface WorkloadInput {
   readonly spec: Obj;
   /** The Deployment that owns a ReplicaSet. */
   readonly owner: string | undefined;
+  readonly namespace: string | undefined;
 }
 
 function closest(kind: string): string | undefined {
@@ -947,7 +960,8 @@ function object(c: Collector, file: string, doc: unknown, nodes: NodeInput[], wo
     if (Array.isArray(spec.taints) && spec.taints.length > 0) c.skip(`${file}: Node ${name}: spec.taints`);
     if (spec.unschedulable === true) c.skip(`${file}: Node ${name}: spec.unschedulable (cordoned)`);
     const capacity = isObj(o.status) && isObj(o.status.capacity) ? o.status.capacity.pods : undefined;
-    nodes.push({ file, name, zone: String(zone), pods: capacity === undefined ? undefined : integer(file, `Node ${name}: status.capacity.pods`, capacity, 1) });
+    const strings = Object.fromEntries(Object.entries(labels).filter(([, v]) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean').map(([k, v]) => [k, String(v)]));
+    nodes.push({ file, name, zone: String(zone), pods: capacity === undefined ? undefined : integer(file, `Node ${name}: status.capacity.pods`, capacity, 1), labels: strings });
     return;
   }
   if ((WORKLOAD_KINDS as readonly string[]).includes(k)) {
@@ -956,13 +970,18 @@ function object(c: Collector, file: string, doc: unknown, nodes: NodeInput[], wo
     if (!isObj(o.spec)) bad(file, `${label}: spec`, 'expected a mapping');
     const owners = Array.isArray(meta.ownerReferences) ? meta.ownerReferences.filter(isObj) : [];
     const owner = owners.find((r) => r.kind === 'Deployment' && typeof r.name === 'string');
-    workloads.push({ file, kind: k as WorkloadInput['kind'], name, label, spec: o.spec as Obj, owner: owner ? `${namespace ? `${namespace}/` : ''}${owner.name as string}` : undefined });
+    workloads.push({ file, kind: k as WorkloadInput['kind'], name, label, spec: o.spec as Obj, owner: owner ? `${namespace ? `${namespace}/` : ''}${owner.name as string}` : undefined, namespace });
     return;
   }
   if (NOT_MODELLED_KINDS.has(k)) {
     const meta = isObj(o.metadata) ? o.metadata : {};
     const name = typeof meta.name === 'string' ? ` ${typeof meta.namespace === 'string' ? `${meta.namespace}/` : ''}${meta.name}` : '';
     if (k === 'Pod' && staticPodFlags(c, file, o)) return;
+    if (k === 'PriorityClass' && typeof meta.name === 'string' && typeof o.value === 'number' && Number.isInteger(o.value)) {
+      // Read for the priority admission gives pods of this class (a graceful node shutdown stops critical pods last).
+      c.priorityClasses.set(meta.name, { value: o.value, origin: `${file}: PriorityClass ${meta.name}: value` });
+      return;
+    }
     if (k === 'ConfigMap' && clusterConfigMap(c, file, o, nodes, workloads)) return;
     c.skip(`${file}: ${k}${name}`);
     return;
@@ -1082,7 +1101,128 @@ function tolerations(w: WorkloadInput, list: unknown): PodToleration[] | undefin
 /** spec fields that are part of what the model takes (or of no consequence to it). */
 const READ_SPEC = new Set(['replicas', 'selector', 'template', 'serviceName']);
 /** Pod template fields that would change placement or failure handling, which the model leaves out. */
-const TEMPLATE_NOT_MODELLED = ['nodeSelector', 'affinity', 'topologySpreadConstraints', 'priorityClassName', 'priority', 'preemptionPolicy', 'schedulerName', 'readinessGates', 'runtimeClassName', 'overhead', 'hostNetwork'];
+const TEMPLATE_NOT_MODELLED = ['preemptionPolicy', 'schedulerName', 'readinessGates', 'runtimeClassName', 'overhead', 'hostNetwork'];
+/** Of those, the ones that change where (or whether) the scheduler places a pod. */
+const SCHEDULING_NOT_MODELLED = new Set(['preemptionPolicy', 'schedulerName', 'runtimeClassName', 'overhead', 'hostNetwork']);
+
+const REQUIRED = 'requiredDuringSchedulingIgnoredDuringExecution';
+const PREFERRED = 'preferredDuringSchedulingIgnoredDuringExecution';
+
+/**
+ * A pod template's scheduling constraints as the model's workload fields (`model/placement.ts`):
+ * nodeSelector, the required node affinity, the required pod affinity and anti-affinity terms and
+ * the DoNotSchedule topology spread constraints. Preferred terms and ScheduleAnyway constraints
+ * are scores: the model tries every node the filters pass, so whatever they pick is among its
+ * paths (a note says so). What the model cannot express (namespaceSelector, matchLabelKeys,
+ * mismatchLabelKeys, node inclusion policies, matchFields) is listed as not modelled and counted
+ * as a scheduling caveat.
+ */
+function placement(c: Collector, w: WorkloadInput, kind: string, pod: Obj, item: Record<string, unknown>, at: (f: string) => string, origin: (f: string) => string): void {
+  const field = 'spec.template.spec';
+  const caveat = (what: string): void => {
+    c.skip(`${w.file}: ${w.label}: ${what}`);
+    c.schedulingCaveats.push(`${w.label}: ${what}`);
+  };
+  const badAt = (f: string): Bad => (g, problem) => bad(w.file, `${w.label}: ${f}${g}`, problem);
+  const daemon = kind === 'DaemonSet';
+  if (pod.nodeSelector !== undefined && pod.nodeSelector !== null) {
+    item.nodeSelector = parseLabels(pod.nodeSelector, badAt(`${field}.nodeSelector`));
+    c.fieldOrigins.set(at('nodeSelector'), origin(`${field}.nodeSelector`));
+  }
+  const affinity = pod.affinity;
+  if (affinity !== undefined && affinity !== null) {
+    if (!isObj(affinity)) bad(w.file, `${w.label}: ${field}.affinity`, 'expected a mapping');
+    const out: Record<string, unknown> = {};
+    const aff = affinity as Obj;
+    for (const k of Object.keys(aff)) if (!['nodeAffinity', 'podAffinity', 'podAntiAffinity'].includes(k)) caveat(`${field}.affinity.${k}`);
+    const node = isObj(aff.nodeAffinity) ? aff.nodeAffinity : undefined;
+    if (node !== undefined) {
+      if (node[PREFERRED] !== undefined) c.notes.push(`${w.label}: ${field}.affinity.nodeAffinity.${PREFERRED} is a score, not a filter: the model tries every node the filters pass, so the node it prefers is among the paths`);
+      const req = node[REQUIRED];
+      if (isObj(req)) {
+        const terms = Array.isArray(req.nodeSelectorTerms) ? req.nodeSelectorTerms : [];
+        if (terms.some((t) => isObj(t) && t.matchFields !== undefined && t.matchFields !== null)) caveat(`${field}.affinity.nodeAffinity.${REQUIRED}: matchFields (the node affinity is not modelled)`);
+        else out.nodeAffinity = { [REQUIRED]: { nodeSelectorTerms: parseNodeSelectorTerms(req.nodeSelectorTerms, badAt(`${field}.affinity.nodeAffinity.${REQUIRED}.nodeSelectorTerms`)) } };
+      }
+    }
+    for (const k of ['podAffinity', 'podAntiAffinity'] as const) {
+      const part = isObj(aff[k]) ? aff[k] : undefined;
+      if (part === undefined) continue;
+      if (part[PREFERRED] !== undefined) c.notes.push(`${w.label}: ${field}.affinity.${k}.${PREFERRED} is a score, not a filter: the model tries every node the filters pass, so the node it prefers is among the paths`);
+      const req = part[REQUIRED];
+      if (!Array.isArray(req) || req.length === 0) continue;
+      if (daemon) {
+        caveat(`${field}.affinity.${k} (a DaemonSet's pods are created on their nodes)`);
+        continue;
+      }
+      const terms: unknown[] = [];
+      req.forEach((t, i) => {
+        const f = `${field}.affinity.${k}.${REQUIRED}[${i}]`;
+        const odd = isObj(t) ? ['namespaceSelector', 'matchLabelKeys', 'mismatchLabelKeys'].filter((x) => t[x] !== undefined && t[x] !== null) : [];
+        if (odd.length > 0) caveat(`${f}: ${odd.join(', ')} (the term is not modelled)`);
+        else terms.push(parsePodAffinityTerm(t, badAt(f)));
+      });
+      if (terms.length > 0) out[k] = { [REQUIRED]: terms };
+    }
+    if (Object.keys(out).length > 0) {
+      item.affinity = out;
+      c.fieldOrigins.set(at('affinity'), origin(`${field}.affinity (required terms)`));
+    }
+  }
+  const spread = pod.topologySpreadConstraints;
+  if (Array.isArray(spread) && spread.length > 0) {
+    const kept: unknown[] = [];
+    spread.forEach((x, i) => {
+      const f = `${field}.topologySpreadConstraints[${i}]`;
+      if (isObj(x) && x.whenUnsatisfiable === 'ScheduleAnyway') {
+        c.notes.push(`${w.label}: ${f} is ScheduleAnyway, a score, not a filter: the model tries every node the filters pass, so the node it prefers is among the paths`);
+        return;
+      }
+      const odd = isObj(x) ? ['matchLabelKeys'].filter((k) => x[k] !== undefined && x[k] !== null) : [];
+      if (isObj(x) && x.nodeAffinityPolicy !== undefined && x.nodeAffinityPolicy !== null && x.nodeAffinityPolicy !== 'Honor') odd.push('nodeAffinityPolicy');
+      if (isObj(x) && x.nodeTaintsPolicy !== undefined && x.nodeTaintsPolicy !== null && x.nodeTaintsPolicy !== 'Ignore') odd.push('nodeTaintsPolicy');
+      if (daemon) odd.push('on a DaemonSet, whose pods are created on their nodes');
+      if (odd.length > 0) return caveat(`${f}: ${odd.join(', ')} (the constraint is not modelled)`);
+      const { nodeAffinityPolicy: _a, nodeTaintsPolicy: _t, ...rest } = isObj(x) ? x : ({} as Obj);
+      kept.push(parseSpreadConstraint(rest, badAt(f)));
+    });
+    if (kept.length > 0) {
+      item.topologySpreadConstraints = kept;
+      c.fieldOrigins.set(at('topologySpreadConstraints'), origin(`${field}.topologySpreadConstraints (DoNotSchedule)`));
+    }
+  }
+}
+
+/**
+ * Each imported pod (anti-)affinity term and spread constraint whose selector selects the pods of
+ * no workload read (in its namespaces): the model holds no such pods, so it takes it that none run
+ * (listed as not modelled, a scheduling caveat).
+ */
+function unmatchedSelectors(c: Collector, items: readonly Record<string, unknown>[], labels: readonly string[]): void {
+  const all = items as unknown as WorkloadConfig[];
+  const ns = (w: WorkloadConfig): string => w.namespace ?? 'default';
+  all.forEach((w, i) => {
+    const terms = [
+      ...(w.affinity?.podAffinity?.[REQUIRED] ?? []).map((t) => ['podAffinity', t] as const),
+      ...(w.affinity?.podAntiAffinity?.[REQUIRED] ?? []).map((t) => ['podAntiAffinity', t] as const),
+    ];
+    for (const [k, t] of terms) {
+      const spaces = t.namespaces ?? [ns(w)];
+      if (!all.some((o) => spaces.includes(ns(o)) && selectorMatches(t.labelSelector, o.labels ?? {}))) {
+        const what = `${labels[i]}: spec.template.spec.affinity.${k}: the term on ${t.topologyKey} selects the pods of no workload read (the model takes it that no such pods run)`;
+        c.skip(what);
+        c.schedulingCaveats.push(what);
+      }
+    }
+    for (const t of w.topologySpreadConstraints ?? []) {
+      if (!all.some((o) => ns(o) === ns(w) && selectorMatches(t.labelSelector, o.labels ?? {}))) {
+        const what = `${labels[i]}: spec.template.spec.topologySpreadConstraints: the constraint on ${t.topologyKey} selects the pods of no workload read (the model takes it that no such pods run)`;
+        c.skip(what);
+        c.schedulingCaveats.push(what);
+      }
+    }
+  });
+}
 
 /** The model's kind for an object's kind: a Deployment is modelled as its ReplicaSet. */
 const MODEL_KIND: Readonly<Record<WorkloadInput['kind'], 'ReplicaSet' | 'StatefulSet' | 'DaemonSet'>> = {
@@ -1110,6 +1250,25 @@ function modelName(name: string, kind: 'ReplicaSet' | 'StatefulSet' | 'DaemonSet
     taken.some((t) => t.name === n || (t.kind === 'DaemonSet' && n === `${t.name}-node`) || (kind === 'DaemonSet' && t.name === `${n}-node`));
   if (!clash(base)) return base;
   for (let i = 2; ; i++) if (!clash(`${base}-${i}`)) return `${base}-${i}`;
+}
+
+/**
+ * The pods' `spec.priority` as the Priority admission plugin gives it: the template's
+ * `priorityClassName` (a built-in class or a PriorityClass among the files), else its `priority`.
+ * A class that is in neither is listed as not modelled (the pod keeps priority 0 here).
+ */
+function podPriority(c: Collector, w: WorkloadInput, pod: Obj): { value: number; origin: string } | undefined {
+  const className = pod.priorityClassName;
+  if (typeof className === 'string' && className !== '') {
+    const builtIn = SYSTEM_PRIORITY_CLASSES[className];
+    if (builtIn !== undefined) return { value: builtIn, origin: `spec.template.spec.priorityClassName (${className}: ${builtIn})` };
+    const own = c.priorityClasses.get(className);
+    if (own !== undefined) return { value: own.value, origin: `spec.template.spec.priorityClassName (${own.origin} ${own.value})` };
+    c.skip(`${w.file}: ${w.label}: spec.template.spec.priorityClassName ${className} (no PriorityClass of that name among the files: read as priority 0)`);
+    return undefined;
+  }
+  if (typeof pod.priority === 'number' && Number.isInteger(pod.priority)) return { value: pod.priority, origin: 'spec.template.spec.priority' };
+  return undefined;
 }
 
 /** One workload of the objects as an item of `cluster.workloads`, with the origin of each field. */
@@ -1167,7 +1326,26 @@ function workload(c: Collector, w: WorkloadInput, index: number, nodeIndex: Read
       }
     }
   }
-  for (const f of TEMPLATE_NOT_MODELLED) if (pod[f] !== undefined) c.skip(`${w.file}: ${w.label}: spec.template.spec.${f}`);
+  const priority = podPriority(c, w, pod);
+  if (priority !== undefined) {
+    item.priority = priority.value;
+    c.fieldOrigins.set(at('priority'), origin(priority.origin));
+  }
+  for (const f of TEMPLATE_NOT_MODELLED) {
+    if (pod[f] === undefined) continue;
+    c.skip(`${w.file}: ${w.label}: spec.template.spec.${f}`);
+    if (SCHEDULING_NOT_MODELLED.has(f)) c.schedulingCaveats.push(`${w.label}: spec.template.spec.${f}`);
+  }
+  const meta = isObj(template.metadata) ? template.metadata : {};
+  if (isObj(meta.labels) && Object.keys(meta.labels).length > 0) {
+    item.labels = parseLabels(meta.labels, (f, problem) => bad(w.file, `${w.label}: spec.template.metadata.labels${f}`, problem));
+    c.fieldOrigins.set(at('labels'), origin('spec.template.metadata.labels'));
+  }
+  if (w.namespace !== undefined && w.namespace !== 'default') {
+    item.namespace = w.namespace;
+    c.fieldOrigins.set(at('namespace'), origin('metadata.namespace'));
+  }
+  placement(c, w, kind, pod, item, at, origin);
   const containers = Array.isArray(pod.containers) ? pod.containers.filter(isObj) : [];
   if (containers.some((x) => x.readinessProbe !== undefined || x.startupProbe !== undefined || x.livenessProbe !== undefined)) {
     c.skip(`${w.file}: ${w.label}: container probes (a pod serves once its container runs)`);
@@ -1187,9 +1365,48 @@ function workloads(c: Collector, list: readonly WorkloadInput[], nodeIndex: Read
   for (const w of list) if (!own.includes(w)) c.notes.push(`${w.label} belongs to Deployment ${w.owner}: read as that Deployment`);
   const taken: { name: string; kind: string }[] = [];
   const items = own.map((w, i) => workload(c, w, i, nodeIndex, taken));
+  // Pod labels and namespaces are read by label selectors alone: kept only where one is read.
+  const selectors = (items as unknown as WorkloadConfig[]).some((w) => w.affinity?.podAffinity !== undefined || w.affinity?.podAntiAffinity !== undefined || w.topologySpreadConstraints !== undefined);
+  if (!selectors) {
+    items.forEach((item, i) => {
+      for (const k of ['labels', 'namespace']) {
+        delete item[k];
+        c.fieldOrigins.delete(`cluster.workloads.${i}.${k}`);
+      }
+    });
+  }
+  unmatchedSelectors(c, items, own.map((w) => `${w.file}: ${w.label}`));
   const files = [...new Set(own.map((w) => w.file))].join(', ');
   c.set('cluster.workloads', items, `${files}: ${own.length} workload${own.length === 1 ? '' : 's'}`);
   return true;
+}
+
+/**
+ * `cluster.nodeLabels` where a workload read has scheduling constraints: each node's hostname
+ * (its Node object's `kubernetes.io/hostname` label, else its name), the zone of the model's zone
+ * it is placed in (`placeNodes`: the name of that zone) and every other label a constraint reads,
+ * from its Node object. Labels no constraint reads are left out.
+ */
+function nodeLabels(c: Collector, nodes: readonly NodeInput[], index: ReadonlyMap<string, number>): void {
+  const items = c.values.get('cluster.workloads')?.value as WorkloadConfig[] | undefined;
+  if (items === undefined || nodes.length === 0) return;
+  if (!items.some((w) => w.nodeSelector !== undefined || w.affinity !== undefined || w.topologySpreadConstraints !== undefined)) return;
+  const read = labelKeysRead(items);
+  const zones = [...new Set(nodes.map((n) => n.zone))].sort();
+  const byIndex: Record<string, string>[] = Array.from({ length: nodes.length }, () => ({}));
+  for (const n of nodes) {
+    const i = index.get(n.name)!;
+    const own = n.labels ?? {};
+    const labels: Record<string, string> = { [HOSTNAME_LABEL]: own[HOSTNAME_LABEL] ?? n.name };
+    const zone = zones[i % zones.length];
+    if (zone !== '') labels[ZONE_LABEL] = zone;
+    for (const k of read) if (k !== HOSTNAME_LABEL && k !== ZONE_LABEL && own[k] !== undefined) labels[k] = own[k];
+    byIndex[i] = labels;
+  }
+  const origin = [...new Set(nodes.map((n) => n.file))].join(', ');
+  c.set('cluster.nodeLabels', byIndex, `${origin}: metadata.labels (${[...new Set([HOSTNAME_LABEL, ...(zones.some((z) => z !== '') ? [ZONE_LABEL] : []), ...read])].join(', ')})`);
+  c.notes.push(`cluster.nodeLabels: the labels the workloads' scheduling constraints read, with each node's hostname and the zone it is placed in; other labels are left out`);
+  if (zones.length === 1 && zones[0] === '' && read.has(ZONE_LABEL)) c.notes.push(`cluster.nodeLabels: no node has a ${ZONE_LABEL} label; the model gives every node zone-1`);
 }
 
 // ---- the whole ------------------------------------------------------------------------------
@@ -1294,6 +1511,7 @@ export function importSources(sources: readonly ImportSource[]): Imported {
     index = placeNodes(c, nodes);
   }
   workloads(c, found, index);
+  nodeLabels(c, nodes.length > 0 ? nodes : c.kindNodes.length > 0 ? c.kindNodes : grouped, index);
   if (c.customObjects.length > 0) {
     // The first of a kind, namespace and name is kept.
     const id = (x: { readonly object: Obj }): string => `${x.object.kind as string}/${((x.object.metadata as Obj).namespace as string | undefined) ?? ''}/${(x.object.metadata as Obj).name as string}`;
@@ -1314,5 +1532,5 @@ export function importSources(sources: readonly ImportSource[]): Imported {
   const notModelled = unlisted === 0 ? c.notModelled : [...c.notModelled, `... and ${unlisted.toLocaleString('en-US')} more fields not modelled, not listed (the list stops at ${MAX_NOT_MODELLED.toLocaleString('en-US')})`];
   const lines = record() as Record<string, number>;
   for (const [k, line] of c.lines) lines[k] = line;
-  return { config, origins, notModelled, notes: c.notes, defaulted: defaults(c, sources), lines, ...(c.scenario === undefined ? {} : { scenario: c.scenario }) };
+  return { config, origins, notModelled, notes: c.notes, defaulted: defaults(c, sources), lines, ...(c.scenario === undefined ? {} : { scenario: c.scenario }), ...(c.schedulingCaveats.length > 0 ? { schedulingCaveats: [...new Set(c.schedulingCaveats)] } : {}) };
 }

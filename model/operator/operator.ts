@@ -185,6 +185,11 @@ export interface OperatorMemory {
   readonly observedAge: number;
   /** Seconds left of a stop-the-world pause. */
   readonly paused: number;
+  /**
+   * A leader whose pause ended past its deadline: `race` until its goroutines' order is chosen,
+   * `stale` while its controllers run before its renew loop (until the next tick). Absent otherwise.
+   */
+  readonly resumed?: 'race' | 'stale';
   readonly cache: Readonly<Record<string, readonly ApiObject[]>>;
   readonly queue: readonly string[];
   readonly later: readonly { readonly request: string; readonly in: number }[];
@@ -371,6 +376,9 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
   const replicas = Math.max(1, Math.floor(def.replicas ?? 1));
   const elected = replicas > 1;
   const le = { leaseDurationSeconds: 15, renewDeadlineSeconds: 10, retryPeriodSeconds: 2, ...def.leaderElection };
+  // client-go's renew loop: RetryPeriod after a renewal, a poll of tries every RetryPeriod that
+  // times out RenewDeadline after it starts; a leader stops leading that long after its last renewal.
+  const giveUp = le.retryPeriodSeconds + le.renewDeadlineSeconds;
   const lease = `${name}-leader`;
   const replicaNames = Array.from({ length: replicas }, (_, i) => (elected ? `${name}-${i + 1}` : name));
   const indices = replicaNames.map((_, i) => i);
@@ -398,7 +406,10 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     list[i] = m;
     return { ...s, custom, extensions: { ...s.extensions, [name]: list as unknown as JsonValue } };
   };
-  const acting = (m: OperatorMemory): boolean => m.paused === 0 && m.role !== 'follower';
+  // A replica runs its controllers when it leads (or is not elected) and runs: not paused, and not
+  // at the instant it resumes before its goroutines' order is chosen (its renew loop may run first
+  // and stop it before any controller does).
+  const acting = (m: OperatorMemory): boolean => m.paused === 0 && m.role !== 'follower' && m.resumed !== 'race';
   const cutOff = (s: ClusterState, i: number): boolean => store(s).partitioned?.includes(replicaNames[i]) === true;
   /** One write as the replica sees it: `Unavailable` without effect while it is cut off (calls outside the cluster still go). */
   const send = (s: ClusterState, i: number, w: Write): [ClusterState, WriteOutcome] => (w.op !== 'external' && cutOff(s, i) ? [s, 'Unavailable'] : applyTo(s, w));
@@ -723,13 +734,6 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
   if (elected) {
     actions.push(
       action<ClusterState, number>({
-        name: `${name}-stop-leading`,
-        params: indices,
-        enabled: (s, i) => mem(s, i).role === 'leader' && mem(s, i).paused === 0 && mem(s, i).sinceRenew >= le.renewDeadlineSeconds,
-        apply: (s, i) => restarted(s, i),
-        fair: 'strong',
-      }),
-      action<ClusterState, number>({
         name: `${name}-pause`,
         params: indices,
         enabled: (s, i) => (s.budget.operatorPause ?? 0) > 0 && mem(s, i).paused === 0,
@@ -832,6 +836,23 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     }),
   ];
   if (elected) {
+    urgentActions.unshift(
+      clusterAction<[number, 'renew-loop' | 'controllers']>({
+        // A leader resumed from a pause past its deadline: its goroutines run in either order (no
+        // fencing), so its controllers may act once more before its renew loop sees the deadline
+        // passed (until the next tick, as for the control plane's leaders in leaderElection.ts).
+        name: `${name}-resume`,
+        urgent: true,
+        params: indices.flatMap((i) => [[i, 'renew-loop'], [i, 'controllers']] as [number, 'renew-loop' | 'controllers'][]),
+        enabled: (s, [i]) => mem(s, i).resumed === 'race',
+        apply: (s, [i, first]) => (first === 'renew-loop' ? restarted(s, i) : withMem(s, i, { ...mem(s, i), resumed: 'stale' })),
+        describe: (_b, [i, first]) => ({
+          actor: replicaNames[i],
+          summary: first === 'renew-loop' ? `resumes; its renew loop runs first: it has not renewed ${lease} for ${giveUp}s or more, stops leading and exits; it restarts as a follower` : 'resumes; its controllers run before its renew loop notices its renew deadline has passed (leader election is no fencing)',
+          affects: [replicaNames[i]],
+        }),
+      }),
+    );
     urgentActions.push(
         clusterAction<number>({
           name: `${name}-leader-election`,
@@ -839,26 +860,50 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
           params: indices,
           enabled: (s, i) => {
             const m = mem(s, i);
-            return m.paused === 0 && m.retryIn === 0 && !(m.role === 'leader' && m.sinceRenew >= le.renewDeadlineSeconds);
+            return m.paused === 0 && m.retryIn === 0 && !(m.role === 'leader' && m.sinceRenew >= giveUp);
           },
           apply: (s, i) => tryAcquireOrRenew(s, i).state,
           describe: (b, i) => ({ actor: replicaNames[i], summary: tryAcquireOrRenew(b, i).outcome, to: ['kube-apiserver'], routine: mem(b, i).role === 'leader' && holderOf(leaseOf(b)) === replicaNames[i], routineKind: 'lease renewals' }),
         }),
+      // After the tries: a follower's try due at the very instant the leader's deadline passes goes
+      // first (a race in client-go too: the leader's deadline runs from its renewal's answer, the
+      // follower's observation from its own read), so timings with leaseDuration equal to
+      // retryPeriod + renewDeadline can give two leaders.
+      clusterAction<number>({
+        // controller-runtime's OnStoppedLeading ends the process: a running leader past its
+        // deadline stops before time passes (a paused one does not run; see `<name>-resume`).
+        name: `${name}-stop-leading`,
+        urgent: true,
+        params: indices,
+        enabled: (s, i) => {
+          const m = mem(s, i);
+          return m.role === 'leader' && m.paused === 0 && m.sinceRenew >= giveUp && m.resumed === undefined;
+        },
+        apply: (s, i) => restarted(s, i),
+        describe: (_b, i) => ({ actor: replicaNames[i], summary: `stops leading (no renewal of ${lease} for ${giveUp}s: retry period ${le.retryPeriodSeconds}s, then renew deadline ${le.renewDeadlineSeconds}s) and exits; it restarts as a follower`, affects: [replicaNames[i]] }),
+      }),
     );
   }
 
   const properties: Property<ClusterState>[] = [...(def.properties ?? [])];
+  // Without pauses the timings alone bound the overlap: a leader stops retryPeriod + renewDeadline
+  // after its last renewal, the others take the Lease leaseDuration after they saw it.
+  const guaranteed = le.leaseDurationSeconds > giveUp;
+  const timings = `${le.leaseDurationSeconds}/${le.renewDeadlineSeconds}/${le.retryPeriodSeconds} s`;
   if (elected) {
     properties.unshift(
       always<ClusterState>(
         `${name}-single-leader`,
-        `at most one replica of ${name} acts as leader (runs its controllers) at any instant`,
-        (s) => all(s).filter((m) => m.role === 'leader' && m.paused === 0).length <= 1,
+        `at most one replica of ${name} acts as leader (runs its controllers) at any instant${guaranteed ? ` (its Lease timings ${timings} promise it unless a process pauses)` : ` (its Lease timings ${timings} do not promise it: the lease duration is not longer than retry period + renew deadline)`}`,
+        (s) => all(s).filter(acting).length <= 1,
         {
           source: 'kubernetes/client-go:tools/leaderelection/leaderelection.go (package doc: "does not guarantee that only one client is acting as a leader (a.k.a. fencing)")',
           explain: (s) => {
-            const leaders = replicaNames.filter((_, i) => mem(s, i).role === 'leader' && mem(s, i).paused === 0);
-            return leaders.length < 2 ? undefined : `${leaders.join(' and ')} both run their controllers (the Lease names ${holderName(leaseOf(s))})`;
+            const leaders = replicaNames.filter((_, i) => acting(mem(s, i)));
+            if (leaders.length < 2) return undefined;
+            const stale = leaders.filter((r) => mem(s, replicaNames.indexOf(r)).resumed !== undefined);
+            const why = stale.length > 0 ? `${stale.join(' and ')} resumed from a pause past its renew deadline and runs its controllers before its renew loop notices (no fencing)` : guaranteed ? 'a leader past its renew deadline has not stopped yet' : `a leader cut off from the Lease leads for ${giveUp}s after its last renewal, and the lease expires for the others after ${le.leaseDurationSeconds}s`;
+            return `${leaders.join(' and ')} both run their controllers (the Lease names ${holderName(leaseOf(s))}): ${why}`;
           },
         },
       ),
@@ -884,11 +929,15 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
 
   /** One replica's process after `seconds` pass: its timers move, and with a watch lag its undelivered events age. */
   const ticked = (s: ClusterState, m: OperatorMemory, i: number, seconds: number, lag: number): OperatorMemory => {
+    const { resumed: _resumed, ...rest } = m;
+    const sinceRenew = m.role === 'leader' ? Math.min(giveUp, m.sinceRenew + seconds) : 0;
     const t: OperatorMemory = {
-      ...m,
+      ...rest,
+      // A leader whose pause ends past its deadline races its controllers against its renew loop.
+      ...(m.paused > 0 && m.paused <= seconds && m.role === 'leader' && sinceRenew >= giveUp ? { resumed: 'race' as const } : {}),
       // Exact: a leader past its renew deadline tries no more, and a leader never reads its own observation's age.
-      retryIn: m.role === 'leader' && m.sinceRenew + seconds >= le.renewDeadlineSeconds ? 0 : Math.max(0, m.retryIn - seconds),
-      sinceRenew: m.role === 'leader' ? Math.min(le.renewDeadlineSeconds, m.sinceRenew + seconds) : 0,
+      retryIn: m.role === 'leader' && m.sinceRenew + seconds >= giveUp ? 0 : Math.max(0, m.retryIn - seconds),
+      sinceRenew,
       observedAge: elected && m.role === 'follower' ? Math.min(le.leaseDurationSeconds, m.observedAge + seconds) : 0,
       paused: Math.max(0, m.paused - seconds),
       later: m.later.map((l) => ({ request: l.request, in: Math.max(0, l.in - seconds) })),
@@ -958,7 +1007,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       const was = b.later.find((x) => x.request === l.request);
       if (was?.in !== l.in) out.push(l.in === 0 ? `${l.request} may be queued again` : `${l.request} queued again in ${l.in}s`);
     }
-    if (a.sinceRenew !== b.sinceRenew && a.role === 'leader') out.push(a.sinceRenew >= le.renewDeadlineSeconds ? `${lease} not renewed for ${a.sinceRenew}s (its renew deadline: it stops leading)` : `${lease} renewed ${a.sinceRenew}s ago`);
+    if (a.sinceRenew !== b.sinceRenew && a.role === 'leader') out.push(a.sinceRenew >= giveUp ? `${lease} not renewed for ${a.sinceRenew}s (its retry period and renew deadline: it stops leading)` : `${lease} renewed ${a.sinceRenew}s ago`);
     if (a.observedAge !== b.observedAge) out.push(`${lease} unchanged for ${a.observedAge}s by its watch${a.observedAge >= le.leaseDurationSeconds ? ' (the lease duration: it may take it)' : ''}`);
     if (a.retryIn !== b.retryIn) out.push(a.retryIn === 0 ? 'its next Lease try is due' : `next Lease try in ${a.retryIn}s`);
     const lag = lagOf(s);
@@ -1001,7 +1050,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       const outcome = send(before, i, f.writes[f.next])[1];
       const failed = outcome !== 'ok' && !f.ignore.includes(outcome);
       const w = f.writes[f.next];
-      const stale = m.role === 'leader' && m.sinceRenew >= le.renewDeadlineSeconds ? ` (it has not renewed ${lease} for ${m.sinceRenew}s: it no longer leads, but has not noticed)` : '';
+      const stale = m.role === 'leader' && m.sinceRenew >= giveUp ? ` (it has not renewed ${lease} for ${m.sinceRenew}s: it no longer leads, but has not noticed)` : '';
       return { actor, summary: `${describeWrite(w)}: ${OUTCOME[outcome]}${failed ? `, so the reconcile of ${f.request} fails and ${requeued(m, f.request)}` : ''}${stale}`, to: [w.op === 'external' ? 'outside the cluster' : 'kube-apiserver'] };
     }
     if (a.name === `${name}-lost-answer`) {
@@ -1015,7 +1064,6 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       return { actor, summary: `queues ${due} again (${(m.failures[due] ?? 0) > 0 ? "the rate limiter's backoff is over" : 'requeueAfter'})` };
     }
     if (a.name === `${name}-restart`) return { actor: 'fault', summary: `${actor} restarts: its memory, cache and queue are lost, and it lists ${kinds.join(', ')} again`, affects: [actor] };
-    if (a.name === `${name}-stop-leading`) return { actor, summary: `stops leading (no renewal of ${lease} for ${le.renewDeadlineSeconds}s) and exits; it restarts as a follower`, affects: [actor] };
     if (a.name === `${name}-partition`) return { actor: 'fault', summary: `${actor} is cut off from the kube-apiserver (keeps running)`, affects: [actor] };
     if (a.name === `${name}-heal`) return { actor: 'fault', summary: `${actor} reaches the kube-apiserver again`, affects: [actor] };
     if (a.name === `${name}-pause`) return { actor: 'fault', summary: `${actor} is paused (stop-the-world) for ${store(before).pauseSeconds ?? 20}s`, affects: [actor] };

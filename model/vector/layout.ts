@@ -25,7 +25,7 @@
 import { daemonPodName } from '../config.js';
 import { NO_SCHEDULE } from '../tolerations.js';
 import type { Ctx } from '../context.js';
-import type { Candidate, ClusterState, ControllerManagerLocal, Deletion, NodeHealth, NodeObject, NodeReal, PodObject, Ready, Taint, Terminating, ZoneState } from '../state.js';
+import type { Candidate, ClusterState, ControllerManagerLocal, Deletion, LeaseRecord, NodeHealth, NodeObject, NodeReal, PodObject, Ready, Taint, Terminating, ZoneState } from '../state.js';
 
 /** Written where a field is absent or null. */
 export const ABSENT = -Infinity;
@@ -78,6 +78,8 @@ export const POD = {
   tolerationOutOfService: 6,
   /** The NoSchedule taints tolerated, as `TAINT_BITS`. */
   tolerationNoSchedule: 7,
+  /** The Ready condition in the API: 1 Ready. */
+  ready: 8,
 } as const;
 const POD_FIELDS = Object.keys(POD).length;
 
@@ -109,6 +111,9 @@ export const CANDIDATE = {
   hasCtrl: 11,
 } as const;
 const CANDIDATE_FIELDS = Object.keys(CANDIDATE).length;
+
+/** Slots per Lease: holder, durationSeconds, transitioned, releasedFor. */
+export const LEASE_SLOTS = 4;
 
 export const CANDIDATE_FLAG = { up: 1, leader: 2, partitioned: 4, unseen: 8 } as const;
 
@@ -152,7 +157,7 @@ export interface ClusterLayout {
   readonly podBase: number;
   /** Pod p's container on node n: `containerBase + n * podNames.length + p` (NOT_RUNNING, RUNNING or killIn). */
   readonly containerBase: number;
-  /** Lease e: holder, durationSeconds, transitioned from `leaseBase + 3e`. */
+  /** Lease e: holder, durationSeconds, transitioned, releasedFor (-1: absent) from `leaseBase + LEASE_SLOTS × e`. */
   readonly leaseBase: number;
   readonly etcdBase: number;
   readonly etcdCount: number;
@@ -209,7 +214,7 @@ export function clusterVectorLayout(ctx: Ctx, initial: ClusterState, options: { 
   const containerBase = slotNames.length;
   for (let n = 0; n < N; n++) for (const { name } of names) take(`nodes[${n}].containers[${name}]`);
   const leaseBase = slotNames.length;
-  for (let e = 0; e < 2; e++) for (const f of ['holder', 'durationSeconds', 'transitioned']) take(`leases[${e}].${f}`);
+  for (let e = 0; e < 2; e++) for (const f of ['holder', 'durationSeconds', 'transitioned', 'releasedFor']) take(`leases[${e}].${f}`);
   const etcdBase = slotNames.length;
   initial.etcd.forEach((_, i) => take(`etcd[${i}]`));
   const apiserverBase = slotNames.length;
@@ -363,6 +368,7 @@ export function encodeCluster(L: ClusterLayout, s: ClusterState): Float64Array {
     v[at + POD.tolerationUnreachable] = tolerationSlot(pod.tolerations.unreachable);
     v[at + POD.tolerationNotReady] = tolerationSlot(pod.tolerations.notReady);
     v[at + POD.replacement] = pod.replacement ? 1 : 0;
+    v[at + POD.ready] = pod.ready === true ? 1 : 0;
     v[at + POD.tolerationOutOfService] = tolerationSlot(pod.tolerations.outOfService);
     let noSchedule = 0;
     for (const t of pod.tolerations.noSchedule) noSchedule |= code(TAINT_INDEX, t, 'taint');
@@ -370,9 +376,10 @@ export function encodeCluster(L: ClusterLayout, s: ClusterState): Float64Array {
   }
   for (let e = 0; e < 2; e++) {
     const l = s.api.leases[e];
-    v[L.leaseBase + 3 * e] = l.holder;
-    v[L.leaseBase + 3 * e + 1] = l.durationSeconds;
-    v[L.leaseBase + 3 * e + 2] = l.transitioned ? 1 : 0;
+    v[L.leaseBase + LEASE_SLOTS * e] = l.holder;
+    v[L.leaseBase + LEASE_SLOTS * e + 1] = l.durationSeconds;
+    v[L.leaseBase + LEASE_SLOTS * e + 2] = l.transitioned ? 1 : 0;
+    v[L.leaseBase + LEASE_SLOTS * e + 3] = l.releasedFor ?? -1;
   }
   if (s.etcd.length !== L.etcdCount || s.apiservers.length !== L.apiserverCount) throw new VectorRangeError('etcd members or kube-apiservers differ from the layout');
   for (let i = 0; i < L.etcdCount; i++) v[L.etcdBase + i] = s.etcd[i] ? 1 : 0;
@@ -516,9 +523,14 @@ export function decodeCluster(L: ClusterLayout, v: ArrayLike<number>): ClusterSt
       replacement: v[at + POD.replacement] === 1,
     };
     if (v[at + POD.uid] !== 0) pod.uid = v[at + POD.uid];
+    if (v[at + POD.ready] === 1) pod.ready = true;
     pods.push(pod);
   }
-  const leases = [0, 1].map((e) => ({ holder: v[L.leaseBase + 3 * e], durationSeconds: v[L.leaseBase + 3 * e + 1], transitioned: v[L.leaseBase + 3 * e + 2] === 1 }));
+  const leases = [0, 1].map((e): LeaseRecord => {
+    const at = L.leaseBase + LEASE_SLOTS * e;
+    const lease = { holder: v[at], durationSeconds: v[at + 1], transitioned: v[at + 2] === 1 };
+    return v[at + 3] >= 0 ? { ...lease, releasedFor: v[at + 3] } : lease;
+  });
   const etcd: boolean[] = [];
   for (let i = 0; i < L.etcdCount; i++) etcd.push(v[L.etcdBase + i] === 1);
   const apiservers: boolean[] = [];

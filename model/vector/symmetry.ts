@@ -15,7 +15,7 @@
  */
 import type { Ctx } from '../context.js';
 import { sortShort } from '../symmetry.js';
-import { ABSENT, CANDIDATE, HEALTH, HEALTH_WIDTH, NOT_RUNNING, POD, POD_WIDTH, RUNNING, podNameIndex, type ClusterLayout } from './layout.js';
+import { ABSENT, CANDIDATE, HEALTH, HEALTH_WIDTH, LEASE_SLOTS, NOT_RUNNING, POD, POD_WIDTH, RUNNING, podNameIndex, type ClusterLayout } from './layout.js';
 
 /** What the canonical form needs to know of a layout and its configuration, computed once. */
 interface SymmetryTables {
@@ -160,6 +160,7 @@ export function canonicalVector(ctx: Ctx, L: ClusterLayout, v: Float64Array): Fl
     put(v[at + POD.tolerationUnreachable]);
     put(v[at + POD.tolerationNotReady]);
     put(v[at + POD.replacement]);
+    put(v[at + POD.ready]);
     put(T.named[p] === 1 ? p : ABSENT);
     for (let c = 0; c < kcmCount; c++) {
       const k = kcmBase + c * kcmWidth;
@@ -389,7 +390,7 @@ const candidateOrderScratch: number[] = [];
 function candidateOrder(T: SymmetryTables, L: ClusterLayout, u: Float64Array, e: number): readonly number[] | undefined {
   const count = L.candidateCount[e];
   if (count < 2) return undefined;
-  const holder = u[L.leaseBase + 3 * e];
+  const holder = u[L.leaseBase + LEASE_SLOTS * e];
   fixedFirst = !T.electionSymmetric[e];
   if (count === 2 && (fixedFirst || holder === 0)) return undefined;
   if (count === 2 && holder === 1) return SWAPPED;
@@ -422,7 +423,7 @@ function permuteCandidates(L: ClusterLayout, u: Float64Array, e: number, o: read
     u.set(blocks.subarray(o[nu] * width, (o[nu] + 1) * width), base + nu * width);
     u[base + nu * width + CANDIDATE.observedHolder] = remap(blocks[o[nu] * width + CANDIDATE.observedHolder]);
   }
-  u[L.leaseBase + 3 * e] = remap(u[L.leaseBase + 3 * e]);
+  u[L.leaseBase + LEASE_SLOTS * e] = remap(u[L.leaseBase + LEASE_SLOTS * e]);
 }
 
 /** The bytes of `canonicalVector` (a view of the reused vector or of `v`). */

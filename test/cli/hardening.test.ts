@@ -444,6 +444,19 @@ describe('an extension cannot hang, end or crash the check (KC215)', () => {
     expectOneLine(cjs, 'KC215', /require is not defined in ES module scope.*loads as an ES module: write it with import and export$/);
   }, 90_000);
 
+  it('should load a multi-file TypeScript operator in a project npm init made ("type": "commonjs"), its sibling imported by its .js name', async () => {
+    const project = join(dir, 'npm-init-project');
+    mkdirSync(join(project, 'node_modules'), { recursive: true });
+    writeFileSync(join(project, 'package.json'), '{ "name": "my-operators", "version": "1.0.0", "main": "index.js", "type": "commonjs" }\n');
+    symlinkSync(ROOT, join(project, 'node_modules', 'kubecheck'));
+    writeFileSync(join(project, 'backup.ts'), readFileSync(join(ROOT, 'examples/backup-operator/backupOperator.ts'), 'utf8'));
+    writeFileSync(join(project, 'main.ts'), "import { backupOperator } from './backup.js';\nexport default backupOperator({ claim: false });\n");
+    const r = await kubecheckAsync(['check', '--set', 'faults.nodeCrash=0', '--extension', './main.ts', '-q'], { cwd: project });
+    expect(r.stderr).not.toMatch(/KC215|\n\s+at /);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/backup-operator-external-call-once\s+violated/);
+  }, 300_000);
+
   it('should keep the exit code the check earned when an extension calls process.exit(0) from a timer after the command returned', async () => {
     // The check violates healthy-node-not-unknown (a 4 s grace period); the extension's timer fires while the process winds down.
     const later = ext('exit-later.mjs', 'setTimeout(() => process.exit(0), 10);\nexport default { name: "later", initial: () => 0, actions: [], symmetric: true };\n');

@@ -314,3 +314,22 @@ describe('import has check\'s caps', () => {
     expect(checked.stderr).toMatch(/KC213: cluster.nodes \(18000\) is above the limit of 64/);
   });
 });
+
+describe('importing pod priority', () => {
+  it("should read a template's priorityClassName (built-in or a PriorityClass among the files) as the pods' priority, and list an unknown class", () => {
+    const template = (spec: Record<string, unknown>) => ({ replicas: 1, template: { spec: { containers: [{ name: 'c', image: 'i' }], ...spec } } });
+    const r = importSources([
+      objects(
+        'w.yaml',
+        deployment('agent', template({ priorityClassName: 'system-node-critical' })),
+        deployment('db', template({ priorityClassName: 'high' })),
+        deployment('web', template({ priorityClassName: 'missing' })),
+        { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 2_000_000_100 },
+      ),
+    ]);
+    const workloads = (r.config.cluster as { workloads: { name: string; priority?: number }[] }).workloads;
+    expect(workloads.map((w) => [w.name, w.priority])).toEqual([['agent', 2_000_001_000], ['db', 2_000_000_100], ['web', undefined]]);
+    expect(r.notModelled.some((x) => x.includes('priorityClassName missing'))).toBe(true);
+    expect(resolveConfig('node-failure', { set: { 'cluster.workloads': JSON.stringify(workloads) } }).cluster.workloads.map((w) => w.priority)).toEqual([2_000_001_000, 2_000_000_100, undefined]);
+  });
+});

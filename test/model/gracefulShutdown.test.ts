@@ -123,3 +123,48 @@ describe('graceful node shutdown', () => {
     expect(defaultProperties('node-failure', resolveConfig('node-failure', { set: { 'faults.nodeShutdown': '1' } })).ids).toContain('replacement-after-toleration');
   });
 });
+
+describe('critical pods in a graceful node shutdown', () => {
+  // Both on node-1 (pinned; StatefulSets, whose pods are not replaced while they exist, where a
+  // pinned ReplicaSet's would be replaced without end on a node that is gone): the ordinary web-0
+  // and the critical agent-0 (system-node-critical), each with a grace period longer than its
+  // group's; the node shuts down.
+  const workloads = (agentPriority: Record<string, unknown>): string =>
+    JSON.stringify([
+      { kind: 'StatefulSet', name: 'web', replicas: 1, nodeName: 'node-1' },
+      { kind: 'StatefulSet', name: 'agent', replicas: 1, nodeName: 'node-1', ...agentPriority },
+    ]);
+  const set = (agentPriority: Record<string, unknown>): Record<string, string> => {
+    const { 'cluster.replicaSetReplicas': _r, 'cluster.statefulSetReplicas': _s, ...rest } = SET;
+    return { ...rest, 'cluster.workloads': workloads(agentPriority) };
+  };
+  const node1 = (s: ClusterState) => s.nodes[0];
+  /** agent-0's SIGTERM, at the elapsed time of the shutdown, while web-0 still runs or not. */
+  const agentStopped = (b: ClusterState, a: ClusterState): boolean =>
+    node1(b).shutdownIn !== undefined && node1(b).running.includes('agent-0') && !(node1(b).terminating ?? []).some((t) => t.pod === 'agent-0') && ((node1(a).terminating ?? []).some((t) => t.pod === 'agent-0') || !node1(a).running.includes('agent-0'));
+  const props = [
+    // The second group starts when the first's period is over (elapsed = CAP) or its pods are gone, never before.
+    alwaysStep<ClusterState>('critical-last', 'agent-0 is stopped only once web-0 has stopped or the ordinary pods\' period is over', (b, _x, a) => !agentStopped(b, a) || elapsed(node1(b)) >= CAP || !node1(b).running.includes('web-0')),
+    alwaysStep<ClusterState>('critical-at-cap', 'agent-0 is not stopped at the end of the ordinary pods\' period (violated = reached)', (b, _x, a) => !(agentStopped(b, a) && elapsed(node1(b)) === CAP)),
+    // The other end: the ordinary group done early (web-0 exits within its grace), the critical group starts at once.
+    alwaysStep<ClusterState>('critical-early', 'agent-0 is not stopped before the end of the ordinary pods\' period (violated = reached)', (b, _x, a) => !(agentStopped(b, a) && elapsed(node1(b)) < CAP)),
+    always<ClusterState>('critical-capped', 'agent-0 never has more than shutdownGracePeriodCriticalPods left', (s) => (node1(s).shutdownIn === undefined ? true : (node1(s).terminating ?? []).every((t) => t.pod !== 'agent-0' || t.killIn <= CRITICAL))),
+  ];
+
+  it('should stop a system-node-critical pod in the last shutdownGracePeriodCriticalPods, after the ordinary pods, capped at that period', () => {
+    const r = checkWith('node-failure', set({ priorityClassName: 'system-node-critical' }), props);
+    expect(r.status).toEqual({ 'critical-last': 'holds', 'critical-at-cap': 'violated', 'critical-early': 'violated', 'critical-capped': 'holds' });
+  });
+
+  it('should stop an ordinary pod (no priority class) with the others, at once', () => {
+    const r = checkWith('node-failure', set({}), props);
+    expect(r.status['critical-last']).toBe('violated');
+    expect(r.status['critical-capped']).toBe('violated');
+  });
+
+  it('should read priorityClassName from a manifest and a PriorityClass of the user\'s own', () => {
+    const config = resolveConfig('node-failure', { set: set({ priority: 2_000_000_500 }) });
+    expect(config.cluster.workloads.find((w) => w.name === 'agent')?.priority).toBe(2_000_000_500);
+    expect(() => resolveConfig('node-failure', { set: set({ priorityClassName: 'high' }) })).toThrow(/priorityClassName: expected system-cluster-critical or system-node-critical/);
+  });
+});

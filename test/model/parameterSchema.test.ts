@@ -54,6 +54,7 @@ const HOLDS: Record<ParameterType, (v: unknown) => boolean> = {
   faultSequence: Array.isArray,
   workloads: Array.isArray,
   objects: Array.isArray,
+  nodeLabels: Array.isArray,
 };
 
 /** The leaf fields of a config (arrays are values), by dotted path. */

@@ -19,6 +19,8 @@ const UPSTREAM = new Set([
   'kubernetes/kubernetes:pkg/controller/tainteviction/taint_eviction.go',
   'kubernetes/kubernetes:pkg/registry/core/pod/storage/storage.go',
   'kubernetes/client-go:tools/leaderelection/leaderelection.go',
+  'kubernetes/apimachinery:pkg/util/wait/backoff.go',
+  'kubernetes/apimachinery:pkg/util/wait/wait.go',
   'etcd-io/website:content/en/docs/v3.6/faq.md',
 ]);
 

@@ -29,10 +29,38 @@ const SMALL = {
 
 const pod = (s: ClusterState, name: string): PodObject | undefined => s.api.pods.find((p) => p.name === name);
 
-/** Restated independently of the model: bound, not Terminating, Node Ready=True, container running. */
-function ready(s: ClusterState, p: PodObject): boolean {
-  return p.nodeName >= 0 && p.deletion === null && s.api.nodes[p.nodeName]?.ready === 'True' && s.nodes[p.nodeName].running.includes(p.name);
+/**
+ * Restated independently of the model, as `podutil.IsPodReady` reads the API: bound, not
+ * Terminating, its Ready condition true. The condition itself is checked against what the kubelet
+ * can see by `readyConditionTold` below.
+ */
+function ready(_s: ClusterState, p: PodObject): boolean {
+  return p.nodeName >= 0 && p.deletion === null && p.ready === true;
 }
+
+/**
+ * The Ready condition tells the truth whenever the pod's kubelet can post (node up, kubelet up,
+ * not cut off, runtime up): Ready exactly when its container runs; and never on a Node not Ready=True.
+ */
+const readyConditionTold = alwaysStep<ClusterState>('ready-condition-told', "a pod's Ready condition is its container's state wherever its kubelet posts, and false on a node not Ready=True", (_b, _x, s) =>
+  s.api.pods.every((p) => {
+    if (p.nodeName < 0 || p.deletion !== null) return true;
+    const node = s.nodes[p.nodeName];
+    if (s.api.nodes[p.nodeName]?.ready !== 'True') return p.ready !== true;
+    const posts = node.up && node.kubeletUp && !node.partitioned && node.runtimeUp && !node.statusStuck;
+    return !posts || (p.ready === true) === (node.running.includes(p.name) && !(node.terminating ?? []).some((t) => t.pod === p.name));
+  }),
+);
+
+/**
+ * db-1 created while db-0's node is down but not yet marked Unknown: db-0 is still Running and
+ * Ready in the API (its kubelet's last status), so OrderedReady does not wait.
+ */
+const createdDuringGrace = alwaysStep<ClusterState>('db-1-not-created-during-grace', "db-1 is not created while db-0's node is down and still Ready=True in the API", (b, _x, a) => {
+  const p0 = pod(b, 'db-0');
+  if (pod(b, 'db-1') !== undefined || pod(a, 'db-1') === undefined || p0 === undefined || p0.nodeName < 0) return true;
+  return b.nodes[p0.nodeName].up || b.api.nodes[p0.nodeName]?.ready !== 'True';
+});
 
 /** Some kube-controller-manager leader can write, i.e. the StatefulSet controller could act. */
 const controllerLive = (s: ClusterState): boolean => s.candidates[KCM].some((k) => acting(k) && k.ctrl !== null && canWrite(s, k.partitioned));
@@ -126,14 +154,25 @@ describe('StatefulSet OrderedReady', () => {
     // to it in calculateEffectiveGracePeriod), while the controller recreates the pod elsewhere.
     const model = kubernetesModel(resolveConfig('node-failure', { set: { ...SMALL, 'operator.forceDeletePod': '2' }, allowUnsafe: true }));
     const props = model.properties.filter((p) => p.id === 'statefulset-at-most-one');
-    const r = statuses(model, [...props, orderedCreation, syncQuiesces(model), waits, db1Recreated]);
+    const r = statuses(model, [...props, orderedCreation, syncQuiesces(model), waits, db1Recreated, readyConditionTold]);
     expect(r.status).toEqual({
       'statefulset-at-most-one': 'violated',
       'statefulset-ordered-ready': 'holds',
       'statefulset-sync-quiesces': 'holds',
       'statefulset-waits': 'witnessed',
       'db-1-recreated': 'witnessed',
+      'ready-condition-told': 'holds',
     });
+  });
+
+  it("should recreate a force-deleted db-1 at once while db-0's crashed node is not yet marked Unknown (db-0 still Ready in the API), and not once it is", () => {
+    // Both ends: during the node monitor grace period db-0's Ready condition is its kubelet's last
+    // post (Ready), so processReplica goes on to db-1 (a model reading the container's real state
+    // waits here); once the node is marked Unknown, MarkPodsNotReady makes db-0 unready and
+    // statefulset-ordered-ready, read from the API's conditions, holds on every step.
+    const model = kubernetesModel(resolveConfig('node-failure', { set: { ...SMALL, 'operator.forceDeletePod': '1' }, allowUnsafe: true }));
+    const r = statuses(model, [orderedCreation, readyConditionTold, createdDuringGrace]);
+    expect(r.status).toEqual({ 'statefulset-ordered-ready': 'holds', 'ready-condition-told': 'holds', 'db-1-not-created-during-grace': 'violated' });
   });
 
   it('should find the former Parallel creation violating the ordering on the same configuration', () => {
@@ -144,13 +183,14 @@ describe('StatefulSet OrderedReady', () => {
   it('should wait on node-partition while db-0 is unready, and keep statefulset-at-most-one violated by a force delete', () => {
     const model = kubernetesModel(resolveConfig('node-partition', { set: { ...SMALL, 'operator.forceDeletePod': '1' }, allowUnsafe: true }));
     const props = model.properties.filter((p) => p.id === 'statefulset-at-most-one');
-    const r = statuses(model, [...props, orderedCreation, syncQuiesces(model), waits, db1Recreated]);
+    const r = statuses(model, [...props, orderedCreation, syncQuiesces(model), waits, db1Recreated, readyConditionTold]);
     expect(r.status).toEqual({
       'statefulset-at-most-one': 'violated',
       'statefulset-ordered-ready': 'holds',
       'statefulset-sync-quiesces': 'holds',
       'statefulset-waits': 'witnessed',
       'db-1-recreated': 'witnessed',
+      'ready-condition-told': 'holds',
     });
   });
 

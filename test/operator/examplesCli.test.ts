@@ -61,7 +61,7 @@ describe('the example operators on the command line, with their default properti
   });
 
   it('two replicas: single-leader first (a pause longer than the Lease), the second backup in 13 steps; the claim holds in the first 100,000 states', async () => {
-    expect([(await runs.two).exitCode, violated(await runs.two)]).toEqual([1, { 'backup-operator-single-leader': 10 }]);
+    expect([(await runs.two).exitCode, violated(await runs.two)]).toEqual([1, { 'backup-operator-single-leader': 11 }]);
     expect(violated(await runs.twoClaim)).toEqual({ 'backup-operator-external-call-once': 13 });
     const fixed = await runs.twoFixed;
     expect([fixed.exitCode, status(fixed, 'backup-operator-external-call-once')]).toEqual([3, 'unknown']);
