@@ -188,16 +188,7 @@ const WORKLOAD_FIELDS = ['kind', 'name', 'replicas', 'tolerations', 'nodeName', 
 
 /** `cluster.nodeLabels`: a list of label maps, one per node in order (JSON with `--set`), or none. */
 function parseNodeLabels(key: string, raw: unknown): Record<string, string>[] {
-  if (raw === 'none' || raw === null || raw === undefined || raw === '') return [];
-  let list: unknown = raw;
-  if (typeof raw === 'string') {
-    try {
-      list = JSON.parse(raw) as unknown;
-    } catch {
-      modelError(ModelErrorCode.invalidValue, `${key}: not a JSON list: ${quoted(raw)}`);
-    }
-  }
-  if (!Array.isArray(list)) modelError(ModelErrorCode.invalidValue, `${key}: expected a list of label maps, one per node in order (nodeLabels: [{ disktype: ssd }, ...]), or none, got ${quoted(raw)}`);
+  const list = listOrNone(key, raw, 'a list of label maps, one per node in order (nodeLabels: [{ disktype: ssd }, ...])');
   return list.map((m: unknown, i) => parseLabels(m ?? {}, (f, p) => modelError(ModelErrorCode.invalidValue, `${key}[${i}]${f}: ${p}`)));
 }
 
@@ -263,7 +254,8 @@ function stringMap(at: string, raw: unknown): Record<string, string> | undefined
   return raw as Record<string, string>;
 }
 
-function parseObjects(key: string, raw: unknown): CustomObjectConfig[] {
+/** A list parameter: a list (JSON with `--set`), or none (`none`, empty, absent) as []. */
+function listOrNone(key: string, raw: unknown, expected: string): unknown[] {
   if (raw === 'none' || raw === null || raw === undefined || raw === '') return [];
   let list: unknown = raw;
   if (typeof raw === 'string') {
@@ -273,7 +265,13 @@ function parseObjects(key: string, raw: unknown): CustomObjectConfig[] {
       modelError(ModelErrorCode.invalidValue, `${key}: not a JSON list: ${quoted(raw)}`);
     }
   }
-  if (!Array.isArray(list)) modelError(ModelErrorCode.invalidValue, `${key}: expected a list of objects ({ kind, metadata: { name }, spec }) or none, got ${quoted(raw)}`);
+  if (!Array.isArray(list)) modelError(ModelErrorCode.invalidValue, `${key}: expected ${expected} or none, got ${quoted(raw)}`);
+  return list;
+}
+
+function parseObjects(key: string, raw: unknown): CustomObjectConfig[] {
+  const list = listOrNone(key, raw, 'a list of objects ({ kind, metadata: { name }, spec })');
+  if (list.length === 0) return [];
   if (nestingDepth(list) > MAX_NESTING) modelError(ModelErrorCode.invalidValue, `${key}: nested more than ${MAX_NESTING} levels deep (objects and lists within one another, or an object that holds itself); Kubernetes objects nest a few dozen levels at most`);
   if (list.length > MAX_OBJECTS) modelError(ModelErrorCode.invalidValue, `${key}: ${list.length} objects, more than the ${MAX_OBJECTS} kubecheck takes`);
   const seen = new Set<string>();

@@ -5,7 +5,7 @@
  * independent BFS and a closed form give, taken one at a time as the search stores them (a search
  * bounded by maxStates ends on a generator of 10^20 vectors), and replayed traces.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { always, check, KubecheckError, replayPath, simulate, vectorAction, vectorModel, vectorProduct, type CheckOptions, type VectorState } from '../../checker/index.js';
 import { checkInMemory } from '../../checker/distributed/index.js';
 import { summary } from '../toys/graphArbitraries.js';
@@ -16,14 +16,11 @@ const TOYS = new URL('../toys/vectorInitial.ts', import.meta.url).href;
 const LEVEL = 'KUBECHECK_PARALLEL_LEVEL';
 
 // Workers take over from the first level, so that they search these models' levels.
-let levelBefore: string | undefined;
 beforeAll(() => {
-  levelBefore = process.env[LEVEL];
-  process.env[LEVEL] = '1';
+  vi.stubEnv(LEVEL, '1');
 });
 afterAll(() => {
-  if (levelBefore === undefined) delete process.env[LEVEL];
-  else process.env[LEVEL] = levelBefore;
+  vi.unstubAllEnvs();
 });
 
 const FORMS: readonly InitialForm[] = ['list', 'generator', 'product'];
