@@ -30,6 +30,7 @@ import { acquireActions, followerTryActions, leaderElectionActions } from './lea
 import { nodeLifecycleActions } from './nodeLifecycle.js';
 import { podGcActions } from './podGC.js';
 import { schedulerActions } from './scheduler.js';
+import { claimActions } from './claims.js';
 import { readyAtStart, type ClusterState } from './state.js';
 import { canonicalize, canonicalKeyBytes, plainKeyBytes } from './symmetry.js';
 import { withPresentation } from './presentation.js';
@@ -320,6 +321,7 @@ export function urgentActions(ctx: Ctx): ClusterAction[] {
     ...taintEvictionActions(ctx),
     ...workloadActions(ctx),
     ...podGcActions(ctx),
+    ...claimActions(ctx),
     ...schedulerActions(ctx),
   ];
 }

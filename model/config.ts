@@ -346,7 +346,42 @@ export interface WorkloadConfig {
    * (2000000000) on, the pod is critical: a graceful node shutdown stops it last. Preemption is not modelled.
    */
   readonly priority?: number;
+  /**
+   * A StatefulSet's `spec.volumeClaimTemplates`: per ordinal, one PersistentVolumeClaim per
+   * template, `<template>-<set>-<ordinal>`, created by the StatefulSet controller with the pod and
+   * kept when the pod goes (see `ClaimObject`). Where each claim's volume lives is its storage
+   * class's topology (`VolumeTopology`).
+   */
+  readonly volumeClaimTemplates?: readonly VolumeClaimTemplate[];
+  /**
+   * A StatefulSet's `spec.persistentVolumeClaimRetentionPolicy` (both Retain by default):
+   * `whenScaled: Delete` deletes the claims of the ordinals a scale-down removes once their pods
+   * are gone. `whenDeleted` is kept for the record: the model never deletes a StatefulSet.
+   */
+  readonly persistentVolumeClaimRetentionPolicy?: { readonly whenDeleted: ClaimRetention; readonly whenScaled: ClaimRetention };
 }
+
+/**
+ * Where a claim's volume lives, from its StorageClass (all bind WaitForFirstConsumer: the volume
+ * is provisioned where the claim's first pod is scheduled, and every later pod using it must go there):
+ * - `node`: a local volume (`kubernetes.io/no-provisioner` local PVs, `rancher.io/local-path` as
+ *   k3s and k3d ship it, OpenEBS hostpath, TopoLVM): the PersistentVolume's node affinity names
+ *   one node, so the pod can only run there (and nowhere, once that Node object is deleted);
+ * - `zone`: a zonal disk (EBS, GCE PD, Azure Disk: the default classes of EKS, GKE and AKS): the
+ *   pod can only run in that zone;
+ * - `none`: storage reachable from every node (NFS, CephFS, regional disks).
+ */
+export type VolumeTopology = 'node' | 'zone' | 'none';
+export const VOLUME_TOPOLOGIES: readonly VolumeTopology[] = ['node', 'zone', 'none'];
+
+/** One of a StatefulSet's `volumeClaimTemplates`: its name and where its volumes live. */
+export interface VolumeClaimTemplate {
+  readonly name: string;
+  readonly topology: VolumeTopology;
+}
+
+/** What a StatefulSet's `persistentVolumeClaimRetentionPolicy` does with a claim: keep it, or delete it. */
+export type ClaimRetention = 'Retain' | 'Delete';
 
 /** scheduling.SystemCriticalPriority: from this `spec.priority` on a pod is critical. */
 export const SYSTEM_CRITICAL_PRIORITY = 2_000_000_000;

@@ -4,7 +4,7 @@
  */
 import type { JsonValue, StepDescription } from '../checker/model.js';
 import { compilePlacements, topologyKeys, type Placement } from './placement.js';
-import { candidateLeaderElection, HOSTNAME_LABEL, JITTER_FACTOR, nodeLabelsOf, leaseRenewInterval, MAX_WAIT_FOR_CONTAINER_RUNTIME, podOfWorkload, tolerationOf, type ClusterConfig, type LeaderElectionConfig, type WorkloadKind } from './config.js';
+import { candidateLeaderElection, HOSTNAME_LABEL, JITTER_FACTOR, nodeLabelsOf, leaseRenewInterval, MAX_WAIT_FOR_CONTAINER_RUNTIME, podOfWorkload, tolerationOf, type ClusterConfig, type LeaderElectionConfig, type VolumeClaimTemplate, type WorkloadKind } from './config.js';
 import { failingNodes, leaderElectionInert, podGcInert, possibleEvents, quorumLossPossible, type ExtensionCauses, type PossibleEvents } from './possible.js';
 import type { ClusterState, Tolerations } from './state.js';
 
@@ -43,6 +43,10 @@ export interface WorkloadCtx {
   readonly pinnedNode: number;
   /** Its scheduling constraints compiled against the nodes and workloads (`placement.ts`). */
   readonly placement: Placement;
+  /** A StatefulSet's `volumeClaimTemplates` (none for other kinds). */
+  readonly claimTemplates: readonly VolumeClaimTemplate[];
+  /** `persistentVolumeClaimRetentionPolicy.whenScaled` is Delete. */
+  readonly deleteClaimsWhenScaled: boolean;
 }
 
 export interface Ctx {
@@ -121,7 +125,9 @@ export interface Ctx {
 export function makeCtx(config: ClusterConfig, extensions: readonly ExtensionCauses[] = [], options: { readonly reductions?: boolean } = {}): Ctx {
   const possible = possibleEvents(config, extensions);
   const placements = compilePlacements(config);
-  const workloads: WorkloadCtx[] = config.cluster.workloads.map((w) => ({ kind: w.kind, name: w.name, replicas: w.replicas, toleration: tolerationOf(config, w.name), pinnedNode: w.nodeName, placement: placements.get(w.name)! }));
+  const workloads: WorkloadCtx[] = config.cluster.workloads.map((w) => ({ kind: w.kind, name: w.name, replicas: w.replicas, toleration: tolerationOf(config, w.name), pinnedNode: w.nodeName, placement: placements.get(w.name)!, claimTemplates: w.volumeClaimTemplates ?? [], deleteClaimsWhenScaled: w.persistentVolumeClaimRetentionPolicy?.whenScaled === 'Delete' }));
+  // A claim on a local volume ties a pod to one node, which node symmetry would have to follow: off then.
+  const localVolumes = workloads.some((w) => w.claimTemplates.some((t) => t.topology === 'node'));
   const finite = workloads.flatMap((w) => [w.toleration.unreachable, w.toleration.notReady, w.toleration.outOfService]).filter((t): t is number => t !== null);
   const maxTol = Math.max(0, ...finite);
   const kcm = config.kubeControllerManager;
@@ -177,7 +183,7 @@ export function makeCtx(config: ClusterConfig, extensions: readonly ExtensionCau
     leaderElectionInert: leaderElectionInert(config, possible),
     podGcInert: podGcInert(possible),
     nodesOfZone,
-    symmetricNodeGroups: [
+    symmetricNodeGroups: localVolumes ? Array.from({ length: config.cluster.nodes }, (_, n) => [n]) : [
       ...nodesOfZone.flatMap((group) => alike(config, workloads, group.filter((n) => !pinned.includes(n)))),
       ...pinned.filter((n, i) => n >= 0 && n < config.cluster.nodes && pinned.indexOf(n) === i).map((n) => [n]),
     ],

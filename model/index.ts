@@ -4,7 +4,7 @@
  */
 export type { ChallengerLeaderElection, ClusterConfig, LeaderElectionConfig, Outage, TolerationSetting, WorkloadConfig, WorkloadKind, PodManagementPolicy } from './config.js';
 export { daemonPodName, defaultGracePeriod, failingNodeCount, leaseRenewInterval, MAX_WAIT_FOR_CONTAINER_RUNTIME, podOfWorkload, tolerationOf, workloadOfPod, WORKLOAD_KINDS } from './config.js';
-export type { ClusterState, ApiState, NodeObject, PodObject, NodeReal, Candidate, ControllerManagerLocal, LeaseRecord, Taint, Ready, Tolerations, Workload } from './state.js';
+export type { ClusterState, ApiState, ClaimObject, NodeObject, PodObject, NodeReal, Candidate, ControllerManagerLocal, LeaseRecord, Taint, Ready, Tolerations, Workload } from './state.js';
 export { canWrite, isTerminating, replicasOf, terminatingOf, quorum, apiReachable, acting, nodeName, candidateName, nodeLive, kubeletCanWrite, KCM, SCHED, ELECTION_NAMES } from './state.js';
 export type { ScenarioInfo } from './scenarios.js';
 export { scenarios } from './scenarios.js';

@@ -14,6 +14,7 @@
  * their kubelets have not started, so only DaemonSet pods are bound to them (not yet running).
  * When every node is new the other pods start Pending.
  */
+import { initialClaims } from './claims.js';
 import { daemonPodName } from './config.js';
 import type { Ctx } from './context.js';
 import { freshControllers } from './leaderElection.js';
@@ -48,6 +49,7 @@ export function initialStates(ctx: Ctx): ClusterState[] {
     placed.push({ name, workload: w.name, nodeName: node, deletion: null, tolerations: w.toleration, replacement: false });
   });
   const pods = placed.sort((a, b) => (a.name < b.name ? -1 : 1));
+  const claims = initialClaims(ctx, pods);
   const kcmDown = cl.outage === 'kube-controller-manager';
   const schedDown = cl.outage === 'kube-scheduler';
   const phases: number[] = [];
@@ -82,6 +84,7 @@ export function initialStates(ctx: Ctx): ClusterState[] {
         { holder: kcmDown ? -1 : 0, durationSeconds: ctx.leaderElection[0].leaseDuration, transitioned: false },
         { holder: schedDown ? -1 : 0, durationSeconds: ctx.leaderElection[1].leaseDuration, transitioned: false },
       ],
+      ...(claims === undefined ? {} : { claims }),
     },
     nodes: Array.from({ length: cl.nodes }, (_, n) => ({
       up: true,

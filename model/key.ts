@@ -9,7 +9,7 @@ import { opaqueView } from './operator/api.js';
 import { encode } from '../checker/fingerprint.js';
 import type { KeyBuffer } from '../checker/keyBuffer.js';
 import { informersKey } from './informers.js';
-import type { Candidate, ClusterState, ControllerManagerLocal, NodeObject, NodeReal, PodObject, Taint } from './state.js';
+import type { Candidate, ClaimObject, ClusterState, ControllerManagerLocal, NodeObject, NodeReal, PodObject, Taint } from './state.js';
 
 const TAINT_BIT: Record<Taint, number> = {
   'not-ready:NoExecute': 1,
@@ -103,6 +103,19 @@ function candidateKey(k: Candidate): string {
   return `${candidateHead(k)},${k.observedHolder},${k.observedDuration},${assumed},${ctrlKey(k.ctrl)}`;
 }
 
+const claimKeys = new WeakMap<readonly ClaimObject[], string>();
+
+/** The claims (name, uid, place, Terminating), memoised by identity. */
+function claimsKey(claims: readonly ClaimObject[]): string {
+  let out = claimKeys.get(claims);
+  if (out === undefined) {
+    out = '';
+    for (const c of claims) out += `${c.name}^${c.uid ?? 0}@${c.bound}${c.deleting === true ? 'd' : ''};`;
+    claimKeys.set(claims, out);
+  }
+  return out;
+}
+
 export function stateKey(s: ClusterState): string {
   let out = '';
   for (let n = 0; n < s.nodes.length; n++) out += `${nodeObjectKey(s.api.nodes[n])}/${nodeRealKey(s.nodes[n])}/${s.nodes[n].running.join(',')};`;
@@ -149,6 +162,7 @@ let lastBudgetKey = '';
 function stateKeyTail(s: ClusterState): string {
   let out = `#${budgetKey(s.budget)}#${s.kubeletApiOutage},${s.sequenceDone},${s.sequenceIn}`;
   if (s.api.scale !== undefined) out += `#S${encode(s.api.scale)}`;
+  if (s.api.claims !== undefined) out += `#C${claimsKey(s.api.claims)}`;
   if (s.custom !== undefined) out += `#${encode(opaqueView(s.custom, s.extensions))}`;
   else if (s.extensions !== undefined) out += `#${encode(s.extensions)}`;
   if (s.informers !== undefined) out += informersKey(s, podKey, nodeObjectKey);
@@ -404,6 +418,12 @@ export function writeStateKey(w: KeyBuffer, s: ClusterState, plan: KeyPlan): voi
   else {
     w.num(1);
     w.text(encode(s.api.scale));
+  }
+  // Claims bound to nodes come only without node symmetry (context.ts), so `bound` needs no permutation.
+  if (s.api.claims === undefined) w.num(0);
+  else {
+    w.num(1);
+    w.text(claimsKey(s.api.claims));
   }
   if (s.custom !== undefined) {
     w.num(1);

@@ -15,6 +15,7 @@
  */
 import type { ActionLabel, Model, StepDescription } from '../checker/index.js';
 import { isFaultActor } from '../checker/index.js';
+import { describePlace } from './claims.js';
 import { candidateName, ELECTION_NAMES, NO_TOLERATION, nodeName, type ClusterState, type Tolerations } from './state.js';
 
 const named = <T extends object>(name: string, value: T): T & { readonly name: string } => ({ name, ...value });
@@ -39,6 +40,7 @@ export function presentCluster(s: ClusterState): unknown {
       nodes: s.api.nodes.map((n, i) => (n === null ? { name: nodeName(i), deleted: true } : named(nodeName(i), n))),
       pods: s.api.pods.map((p) => ({ ...p, nodeName: node(p.nodeName), tolerations: presentTolerations(p.tolerations) })),
       leases: s.api.leases.map((l, e) => ({ name: ELECTION_NAMES[e], ...l, holder: l.holder >= 0 ? candidateName(e, l.holder) : null })),
+      ...(s.api.claims === undefined ? {} : { claims: s.api.claims.map((c) => ({ ...c, bound: c.bound < 0 ? null : describePlace(c) })) }),
     },
     // `liveFor` is left out: it is the history of one property (healthy-node-not-unknown), set
     // to its cap by an exact reduction once nothing can read it, so its value would read as a

@@ -4,7 +4,7 @@
  */
 import type { ClusterConfig, CustomObjectConfig, FaultStep, Outage, TolerationSetting, WorkloadConfig, WorkloadKind } from './config.js';
 import type { JsonValue } from '../checker/model.js';
-import { defaultGracePeriod, defaultWorkloads, SYSTEM_PRIORITY_CLASSES, WORKLOAD_KINDS } from './config.js';
+import { defaultGracePeriod, defaultWorkloads, SYSTEM_PRIORITY_CLASSES, VOLUME_TOPOLOGIES, WORKLOAD_KINDS, type ClaimRetention, type VolumeClaimTemplate, type VolumeTopology } from './config.js';
 import { parseDuration } from './duration.js';
 import { ModelErrorCode, modelError } from './errors.js';
 import { refuseOversizedConfig, refuseOversizedInput } from './limits.js';
@@ -184,7 +184,7 @@ function parseValue(spec: ParameterSpec, raw: unknown): ParameterValue | null {
   }
 }
 
-const WORKLOAD_FIELDS = ['kind', 'name', 'replicas', 'tolerations', 'nodeName', 'terminationGracePeriodSeconds', 'podManagementPolicy', 'namespace', 'labels', 'nodeSelector', 'affinity', 'topologySpreadConstraints', 'priorityClassName', 'priority'];
+const WORKLOAD_FIELDS = ['kind', 'name', 'replicas', 'tolerations', 'nodeName', 'terminationGracePeriodSeconds', 'podManagementPolicy', 'namespace', 'labels', 'nodeSelector', 'affinity', 'topologySpreadConstraints', 'priorityClassName', 'priority', 'volumeClaimTemplates', 'persistentVolumeClaimRetentionPolicy'];
 
 /** `cluster.nodeLabels`: a list of label maps, one per node in order (JSON with `--set`), or none. */
 function parseNodeLabels(key: string, raw: unknown): Record<string, string>[] {
@@ -354,8 +354,52 @@ function parseWorkloads(key: string, raw: unknown): WorkloadConfig[] | null {
       ...(policy === 'Parallel' || policy === 'OrderedReady' ? { podManagementPolicy: policy } : {}),
       ...parsePlacement(at, o),
       ...(priority === undefined ? {} : { priority }),
+      ...parseClaims(at, kind, o),
     };
   });
+}
+
+/**
+ * A StatefulSet's `volumeClaimTemplates` (names, or `{ name, topology }` with topology node, zone
+ * or none; zone by default, as the cloud providers' default StorageClasses are zonal disks) and
+ * `persistentVolumeClaimRetentionPolicy`.
+ */
+function parseClaims(at: string, kind: WorkloadKind, o: Record<string, unknown>): Pick<WorkloadConfig, 'volumeClaimTemplates' | 'persistentVolumeClaimRetentionPolicy'> {
+  const raw = o.volumeClaimTemplates;
+  const policy = o.persistentVolumeClaimRetentionPolicy;
+  if ((raw === undefined || raw === null) && (policy === undefined || policy === null)) return {};
+  if (kind !== 'StatefulSet') modelError(ModelErrorCode.invalidValue, `${at}: only a StatefulSet has volumeClaimTemplates and a persistentVolumeClaimRetentionPolicy`);
+  const out: { volumeClaimTemplates?: VolumeClaimTemplate[]; persistentVolumeClaimRetentionPolicy?: { whenDeleted: ClaimRetention; whenScaled: ClaimRetention } } = {};
+  if (raw !== undefined && raw !== null) {
+    if (!Array.isArray(raw)) modelError(ModelErrorCode.invalidValue, `${at}.volumeClaimTemplates: expected a list of templates ([{ name: data, topology: node }]), got ${quoted(raw)}`);
+    const seen = new Set<string>();
+    out.volumeClaimTemplates = raw.map((t: unknown, j): VolumeClaimTemplate => {
+      const here = `${at}.volumeClaimTemplates[${j}]`;
+      const obj = typeof t === 'string' ? { name: t } : t;
+      if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) modelError(ModelErrorCode.invalidValue, `${here}: expected { name, topology } or a name, got ${quoted(t)}`);
+      const r = obj as Record<string, unknown>;
+      for (const k of Object.keys(r)) if (k !== 'name' && k !== 'topology') modelError(ModelErrorCode.unknownParameter, `unknown parameter "${here}.${k}" (config file); a claim template has name, topology`);
+      if (typeof r.name !== 'string' || !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(r.name)) modelError(ModelErrorCode.invalidValue, `${here}.name: expected a DNS name, got ${quoted(r.name)}`);
+      if (seen.has(r.name)) modelError(ModelErrorCode.invalidValue, `${here}.name: ${r.name} is given twice`);
+      seen.add(r.name);
+      const topology = r.topology ?? 'zone';
+      if (!VOLUME_TOPOLOGIES.includes(topology as VolumeTopology)) modelError(ModelErrorCode.invalidValue, `${here}.topology: expected ${VOLUME_TOPOLOGIES.join(', ')}, got ${quoted(topology)}`);
+      return { name: r.name, topology: topology as VolumeTopology };
+    });
+  }
+  if (policy !== undefined && policy !== null) {
+    const here = `${at}.persistentVolumeClaimRetentionPolicy`;
+    if (typeof policy !== 'object' || Array.isArray(policy)) modelError(ModelErrorCode.invalidValue, `${here}: expected { whenDeleted, whenScaled }, got ${quoted(policy)}`);
+    const r = policy as Record<string, unknown>;
+    for (const k of Object.keys(r)) if (k !== 'whenDeleted' && k !== 'whenScaled') modelError(ModelErrorCode.unknownParameter, `unknown parameter "${here}.${k}" (config file); it has whenDeleted, whenScaled`);
+    const one = (k: 'whenDeleted' | 'whenScaled'): ClaimRetention => {
+      const v = r[k] ?? 'Retain';
+      if (v !== 'Retain' && v !== 'Delete') modelError(ModelErrorCode.invalidValue, `${here}.${k}: expected Retain or Delete, got ${quoted(v)}`);
+      return v;
+    };
+    out.persistentVolumeClaimRetentionPolicy = { whenDeleted: one('whenDeleted'), whenScaled: one('whenScaled') };
+  }
+  return out;
 }
 
 /**

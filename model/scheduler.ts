@@ -24,6 +24,7 @@ import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { schedulerAwait, schedulerView, schedulerWaiting } from './informers.js';
 import { trailingNumber, apiWith, candidateWith, podWith, stateWith, withCandidate, byShape, acting, candidateName, canWrite, nodeIndex, nodeName, SCHED, type ClusterState, type NodeObject, type PodObject } from './state.js';
 import { podConstraintsAllow } from './placement.js';
+import { bindClaims, claimsAllow } from './claims.js';
 import { untoleratedTaint } from './tolerations.js';
 
 /** Whether pod p may be placed on node n (the scheduler's filters). */
@@ -36,6 +37,8 @@ export function feasible(ctx: Ctx, s: ClusterState, p: PodObject, n: number): bo
   let count = 0;
   for (let i = 0; i < s.api.pods.length; i++) if (s.api.pods[i].nodeName === n) count++;
   if (count >= ctx.config.cluster.maxPods) return false;
+  const w = ctx.workloadOfPod(p.name);
+  if (w !== undefined && w.claimTemplates.length > 0 && !claimsAllow(ctx, s, w, p.name, n)) return false;
   return placement === undefined || podConstraintsAllow(placement, s.api.pods, s.api.nodes, p.name, n);
 }
 
@@ -131,7 +134,8 @@ export function schedulerActions(ctx: Ctx): ClusterAction[] {
         const conflict = canWrite(s, s.candidates[SCHED][c].partitioned) ? bindingConflict(s, assumed.pod) : 'no API';
         const forgot = withCandidate(s, SCHED, c, candidateWith(s.candidates[SCHED][c], { assumed: null }));
         // Refused: ForgetPod, the pod goes back to the queue.
-        const next = conflict !== undefined ? forgot : stateWith(forgot, { api: apiWith(s.api, { pods: s.api.pods.map((q) => (q.name === assumed.pod ? podWith(q, { nodeName: assumed.node }) : q)) }) });
+        // Bound: so are its unbound claims, to the volume provisioned where it goes (WaitForFirstConsumer).
+        const next = conflict !== undefined ? forgot : bindClaims(ctx, stateWith(forgot, { api: apiWith(s.api, { pods: s.api.pods.map((q) => (q.name === assumed.pod ? podWith(q, { nodeName: assumed.node }) : q)) }) }), ctx.workloadOfPod(assumed.pod), assumed.pod, assumed.node);
         // With a cache: bound, the pod stays assumed; refused, it waits in the backoff queue; both until its watch event.
         return schedulerAwait(next, c, assumed.pod);
       },

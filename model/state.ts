@@ -5,7 +5,7 @@
  */
 import type { CustomStore } from './operator/api.js';
 import type { JsonValue } from '../checker/model.js';
-import type { ClusterConfig } from './config.js';
+import type { ClusterConfig, VolumeTopology } from './config.js';
 
 /**
  * A node's Ready condition as stored in the API. `None`: the Node object has no Ready condition
@@ -127,6 +127,41 @@ export interface ApiState {
    * `kubectl scale`), by workload name; absent while every workload has its configured replicas.
    */
   readonly scale?: Readonly<Record<Workload, WorkloadScale>>;
+  /**
+   * PersistentVolumeClaims of the StatefulSets' `volumeClaimTemplates`, sorted by name; absent
+   * when no workload has templates.
+   */
+  readonly claims?: readonly ClaimObject[];
+}
+
+/**
+ * A PersistentVolumeClaim a StatefulSet's controller made for an ordinal
+ * (`<template>-<set>-<ordinal>`, stateful_pod_control.go `getPersistentVolumeClaimName`), bound
+ * to its volume when its first pod is scheduled (WaitForFirstConsumer) and kept when the pod goes
+ * (Retain), so every later pod of that ordinal mounts the same volume and may only run where it
+ * lives. A delete while a scheduled pod uses it leaves it Terminating (the `kubernetes.io/pvc-protection`
+ * finalizer) until no scheduled pod does; meanwhile the controller creates no pod of that ordinal
+ * ("pvc … is being deleted") and the scheduler places none on it.
+ */
+export interface ClaimObject {
+  readonly name: string;
+  /** The StatefulSet whose template made it. */
+  readonly workload: Workload;
+  /** The pod of its ordinal, `<set>-<ordinal>`. */
+  readonly pod: string;
+  /** Its template's index in the workload's `volumeClaimTemplates`. */
+  readonly template: number;
+  /** Where its template's volumes live (the template's, kept here for readers without the config). */
+  readonly topology: VolumeTopology;
+  /**
+   * Where its volume is, by the template's topology: the node (`node`), the zone (`zone`), 0
+   * (`none`); -1 while unbound (no pod of it scheduled yet).
+   */
+  readonly bound: number;
+  /** `metadata.uid` as for pods (`<name>-<uid>`, the smallest number nothing in the state holds; absent: 0). */
+  readonly uid?: number;
+  /** Deleted while in use: Terminating until no scheduled pod uses it. */
+  readonly deleting?: true;
 }
 
 /** A workload's `spec.replicas` as written, and what the at-most-replicas promise allows meanwhile. */
@@ -553,13 +588,14 @@ export function withCandidate(s: ClusterState, e: number, c: number, k: Candidat
 }
 
 /** Every field of `ApiState`, optional ones included (see `NODE_REAL_FIELDS`). */
-export const API_STATE_FIELDS = { nodes: true, pods: true, leases: true, scale: true } as const satisfies Record<keyof ApiState, true>;
+export const API_STATE_FIELDS = { nodes: true, pods: true, leases: true, scale: true, claims: true } as const satisfies Record<keyof ApiState, true>;
 
 /** `{ ...api, ...patch }` field by field for nodes and pods (see `nodeWithTimers`). */
 export function apiWith(api: ApiState, patch: Partial<Pick<ApiState, 'nodes' | 'pods'>>): ApiState {
   const nodes = patch.nodes ?? api.nodes;
   const pods = patch.pods ?? api.pods;
-  return api.scale === undefined ? { nodes, pods, leases: api.leases } : { nodes, pods, leases: api.leases, scale: api.scale };
+  if (api.scale === undefined && api.claims === undefined) return { nodes, pods, leases: api.leases };
+  return { nodes, pods, leases: api.leases, ...(api.scale === undefined ? {} : { scale: api.scale }), ...(api.claims === undefined ? {} : { claims: api.claims }) };
 }
 
 /** Remaining fault and operator budgets (names as in `ClusterConfig.faults` / `.operator`). */

@@ -569,6 +569,8 @@ export function permuteNodesAndPods(s: ClusterState, perm: readonly number[], re
       pods: s.api.pods.map((p) => ({ ...p, name: rn(p.name), nodeName: mapNode(p.nodeName) })).sort((a, b) => byString(a.name, b.name)),
       leases: s.api.leases,
       ...(s.api.scale === undefined ? {} : { scale: s.api.scale }),
+      // Claims bind to zones here (local volumes turn node symmetry off), which the permutation keeps.
+      ...(s.api.claims === undefined ? {} : { claims: s.api.claims }),
     },
     nodes: perm.map((old) => {
       const node = s.nodes[old];

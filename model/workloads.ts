@@ -56,6 +56,7 @@ import { daemonPodName } from './config.js';
 import { API, clusterAction, type ClusterAction, type Ctx, type WorkloadCtx } from './context.js';
 import { expect, expectationsSatisfied, freshUid, kcmAwait, kcmView, kcmWaiting } from './informers.js';
 import { initialStates } from './initial.js';
+import { claimBeingDeleted, claimMissing, claimName, claimNamed, claimsOf, deleteClaim, describePlace, withClaimsFor } from './claims.js';
 import { managerIndex, byShape, acting, canWrite, KCM, nodeName, podIndex, podRunningAndReady, replicasOf, type ClusterState, type PodObject, type Taint } from './state.js';
 
 const refs = byShape((s: ClusterState): string[] => s.candidates[KCM].map((_, c) => `kube-controller-manager-${c + 1}`));
@@ -116,8 +117,12 @@ export function replicaSetWork(ctx: Ctx, s: ClusterState, c: number): { workload
   return undefined;
 }
 
-/** A StatefulSet's next step: create the pod of an ordinal, or delete a condemned one (scale-down). */
-export type StatefulSetStep = { readonly create: string } | { readonly remove: string };
+/**
+ * A StatefulSet's next step: create the pod of an ordinal (and its missing claims), delete a
+ * condemned one (scale-down), create the missing claims of a Pending pod, or (with
+ * `whenScaled: Delete`) delete the claims of a condemned ordinal whose pod is gone.
+ */
+export type StatefulSetStep = { readonly create: string } | { readonly remove: string } | { readonly claims: string } | { readonly dropClaims: string };
 
 /** The ordinal of a StatefulSet pod `<set>-<ordinal>`. */
 const ordinalOf = (set: string, pod: string): number => Number(pod.slice(set.length + 1));
@@ -156,14 +161,22 @@ export function statefulSetStepOf(s: ClusterState, w: WorkloadCtx, parallel = fa
   for (let i = 0; i < replicas; i++) {
     const name = ordinalName(w.name, i);
     const k = podIndex(s, name);
-    if (k < 0) return { create: name };
+    if (k < 0) {
+      // A claim being deleted fails the create ("pvc … is being deleted"): nothing changes until it is gone.
+      if (w.claimTemplates.length === 0 || !claimBeingDeleted(s, w, name)) return { create: name };
+      if (!parallel) return undefined;
+      firstUnhealthy ??= name;
+      continue;
+    }
+    // A Pending pod gets its missing claims again (processReplica: createMissingPersistentVolumeClaims).
+    if (w.claimTemplates.length > 0 && pods[k].nodeName < 0 && pods[k].deletion === null && claimMissing(s, w, name)) return { claims: name };
     // Parallel (stateful_set_control.go: `monotonic` false) waits for no lower ordinal.
     if (!podRunningAndReady(s, pods[k])) {
       if (!parallel) return undefined;
       firstUnhealthy ??= name;
     }
   }
-  if (!anyCondemned(pods, w.name, replicas)) return undefined;
+  if (!anyCondemned(pods, w.name, replicas)) return w.deleteClaimsWhenScaled ? condemnedClaims(s, w, replicas) : undefined;
   const condemned = pods.filter((p) => p.workload === w.name && ordinalOf(w.name, p.name) >= replicas).sort((a, b) => ordinalOf(w.name, a.name) - ordinalOf(w.name, b.name));
   if (condemned.length === 0) return undefined;
   firstUnhealthy ??= condemned.find((p) => !podRunningAndReady(s, p))?.name;
@@ -175,6 +188,19 @@ export function statefulSetStepOf(s: ClusterState, w: WorkloadCtx, parallel = fa
     }
     if (!parallel && !podRunningAndReady(s, p) && p.name !== firstUnhealthy) return undefined;
     return { remove: p.name };
+  }
+  return undefined;
+}
+
+/**
+ * With `whenScaled: Delete`, the first ordinal at or above `replicas` whose pod is gone and whose
+ * claims are not all Terminating yet: the garbage collector deletes them (their owner, the
+ * condemned pod, is gone).
+ */
+function condemnedClaims(s: ClusterState, w: WorkloadCtx, replicas: number): StatefulSetStep | undefined {
+  for (const c of claimsOf(s)) {
+    if (c.workload !== w.name || c.deleting === true || ordinalOf(w.name, c.pod) < replicas || podIndex(s, c.pod) >= 0) continue;
+    return { dropClaims: c.pod };
   }
   return undefined;
 }
@@ -313,7 +339,10 @@ export function workloadActions(ctx: Ctx): ClusterAction[] {
       apply: (s, p) => {
         const step = statefulSetNext(ctx, s, idx(p))!;
         const w = step.workload;
-        if ('create' in step) return kcmAwait(createPods(s, [newPod(ctx, s, w, step.create)]).state, idx(p), w.name);
+        // The claims first, then the pod (createPersistentVolumeClaims, then the pod's create).
+        if ('create' in step) return kcmAwait(createPods(withClaimsFor(s, w, step.create), [newPod(ctx, s, w, step.create)]).state, idx(p), w.name);
+        if ('claims' in step) return kcmAwait(withClaimsFor(s, w, step.claims), idx(p), w.name);
+        if ('dropClaims' in step) return kcmAwait(w.claimTemplates.reduce((st, t) => deleteClaim(st, claimName(t.name, step.dropClaims)).state, s), idx(p), w.name);
         // A scale-down deletes the condemned pod gracefully (an unbound one goes at once); one its
         // cache still shows but the API no longer has is NotFound, and the set waits for the event.
         const k = podIndex(s, step.remove);
@@ -327,10 +356,21 @@ export function workloadActions(ctx: Ctx): ClusterAction[] {
           const gone = podIndex(b, step.remove) < 0 || b.api.pods[podIndex(b, step.remove)].deletion !== null;
           return { actor: 'kube-controller-manager/statefulset', summary: `deletes ${step.remove} (scale-down to ${replicasOf(b, step.workload)})${gone ? ': already gone or Terminating (its informer cache is behind); waits for a watch event' : ''}`, to: [...API] };
         }
-        const name = step?.create;
+        if (step !== undefined && 'claims' in step) {
+          return { actor: 'kube-controller-manager/statefulset', summary: `creates the missing claims of the Pending pod ${step.claims} (${step.workload.claimTemplates.map((t) => claimName(t.name, step.claims)).join(', ')}, unbound)`, to: [...API] };
+        }
+        if (step !== undefined && 'dropClaims' in step) {
+          return { actor: 'kube-controller-manager/garbagecollector', summary: `deletes ${step.workload.claimTemplates.map((t) => claimName(t.name, step.dropClaims)).join(', ')} (whenScaled: Delete; owned by the scaled-down pod ${step.dropClaims}, which is gone)`, to: [...API] };
+        }
+        const name = step !== undefined && 'create' in step ? step.create : undefined;
         const pin = step?.workload.pinnedNode ?? -1;
         const exists = name !== undefined && podIndex(b, name) >= 0;
-        const summary = `creates ${name ?? '?'}${pin >= 0 ? ` (spec.nodeName ${nodeName(pin)})` : ''}${exists ? ': 409 AlreadyExists (its informer cache is behind); waits for a watch event' : ''}`;
+        // Its claims: each reused as it is (bound where its volume lives) or created unbound.
+        const claims = name === undefined || exists ? [] : step!.workload.claimTemplates.map((t) => {
+          const c = claimNamed(b, claimName(t.name, name));
+          return c === undefined ? `${claimName(t.name, name)} (new)` : `${c.name} (kept, ${describePlace(c)})`;
+        });
+        const summary = `creates ${name ?? '?'}${pin >= 0 ? ` (spec.nodeName ${nodeName(pin)})` : ''}${claims.length > 0 ? ` with claims ${claims.join(', ')}` : ''}${exists ? ': 409 AlreadyExists (its informer cache is behind); waits for a watch event' : ''}`;
         return { actor: 'kube-controller-manager/statefulset', summary, to: [...API] };
       },
     }),

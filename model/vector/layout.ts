@@ -314,6 +314,7 @@ const tolerationSlot = (t: number | null): number => (t === null ? FOREVER : t);
 export function encodeCluster(L: ClusterLayout, s: ClusterState): Float64Array {
   if (s.informers !== undefined || s.extensions !== undefined || s.custom !== undefined) throw new VectorRangeError('informer caches or extensions are not in the layout');
   if (s.api.scale !== undefined) throw new VectorRangeError('a written scale (api.scale) is not in the layout');
+  if (s.api.claims !== undefined) throw new VectorRangeError('PersistentVolumeClaims (api.claims) are not in the layout');
   const N = L.nodeCount;
   const P = L.podNames.length;
   if (s.nodes.length !== N || s.api.nodes.length !== N) throw new VectorRangeError(`the state has ${s.nodes.length} nodes, the layout ${N}`);
