@@ -17,7 +17,7 @@ import { KubecheckError } from '../../checker/index.js';
 import { formatDuration, parseDuration } from '../../model/index.js';
 import { MAX_COUNT, parameterSpecs, type ParameterSpec } from '../../model/parameters.js';
 import { MAX_OBJECTS } from '../../model/resolve.js';
-import { HOSTNAME_LABEL, SYSTEM_PRIORITY_CLASSES, ZONE_LABEL, type WorkloadConfig } from '../../model/config.js';
+import { HOSTNAME_LABEL, SYSTEM_PRIORITY_CLASSES, ZONE_LABEL, type VolumeTopology, type WorkloadConfig } from '../../model/config.js';
 import { labelKeysRead, parseLabels, parseNodeSelectorTerms, parsePodAffinityTerm, parseSpreadConstraint, selectorMatches, type Bad } from '../../model/placement.js';
 import { parseToleration, writtenToleration, type PodToleration } from '../../model/tolerations.js';
 import { fail, ToolErrorCode } from '../../reports/errors.js';
@@ -100,6 +100,8 @@ class Collector {
   readonly fieldOrigins = new Map<string, string>();
   /** PriorityClass objects read: name → value and where. */
   readonly priorityClasses = new Map<string, { value: number; origin: string }>();
+  /** StorageClass objects read: name → where their volumes live, whether the class is the default, and why. */
+  readonly storageClasses = new Map<string, { topology: VolumeTopology; isDefault: boolean; origin: string }>();
   scenario: string | undefined;
   /** The nodes of kind `Cluster` configs, used where no Node objects are given. */
   readonly kindNodes: NodeInput[] = [];
@@ -983,6 +985,15 @@ function object(c: Collector, file: string, doc: unknown, nodes: NodeInput[], wo
       return;
     }
     if (k === 'ConfigMap' && clusterConfigMap(c, file, o, nodes, workloads)) return;
+    if (k === 'StorageClass' && typeof meta.name === 'string') {
+      // Read for where the volumes of StatefulSets' claims live (their node, their zone, anywhere).
+      const annotations = isObj(meta.annotations) ? meta.annotations : {};
+      const isDefault = annotations['storageclass.kubernetes.io/is-default-class'] === 'true';
+      const provisioner = typeof o.provisioner === 'string' ? o.provisioner : '';
+      const topology = provisionerTopology(provisioner, isObj(o.parameters) ? o.parameters : {});
+      c.storageClasses.set(meta.name, { topology: topology ?? 'zone', isDefault, origin: `${file}: StorageClass ${meta.name}: provisioner ${provisioner || '(none)'}${topology === undefined ? ' (not known: read as zonal)' : ''}` });
+      return;
+    }
     c.skip(`${file}: ${k}${name}`);
     return;
   }
@@ -1271,6 +1282,51 @@ function podPriority(c: Collector, w: WorkloadInput, pod: Obj): { value: number;
   return undefined;
 }
 
+/**
+ * Where the volumes of a provisioner live: `node` for local volumes (a PV with node affinity to one
+ * node), `zone` for zonal disks, `none` for storage every node reaches; undefined when not known.
+ */
+function provisionerTopology(provisioner: string, parameters: Obj): VolumeTopology | undefined {
+  if (/^(kubernetes\.io\/no-provisioner|rancher\.io\/local-path|openebs\.io\/local|local\.csi\.openebs\.io|topolvm\.(io|cybozu\.com)|lvm\.csi\.metal-stack\.io|hostpath\.csi\.k8s\.io|microk8s\.io\/hostpath|k8s\.io\/minikube-hostpath)$/.test(provisioner)) return 'node';
+  if (/^(ebs\.csi\.aws\.com|kubernetes\.io\/aws-ebs|pd\.csi\.storage\.gke\.io|kubernetes\.io\/gce-pd|disk\.csi\.azure\.com|kubernetes\.io\/azure-disk|cinder\.csi\.openstack\.org|kubernetes\.io\/cinder)$/.test(provisioner)) {
+    // A regional persistent disk (GCE) or a zone-redundant Azure disk is reachable from several zones.
+    const replication = String(parameters['replication-type'] ?? parameters.replicationType ?? '');
+    const sku = String(parameters.skuName ?? parameters.skuname ?? '');
+    return replication === 'regional-pd' || /_ZRS$/i.test(sku) ? 'none' : 'zone';
+  }
+  if (/^(efs\.csi\.aws\.com|file\.csi\.azure\.com|kubernetes\.io\/azure-file|filestore\.csi\.storage\.gke\.io|nfs\.csi\.k8s\.io|cephfs\.csi\.ceph\.com|rbd\.csi\.ceph\.com|.*\.rbd\.csi\.ceph\.com|.*\.cephfs\.csi\.ceph\.com|driver\.longhorn\.io|kubernetes\.io\/nfs|csi\.vsphere\.vmware\.com)$/.test(provisioner)) return 'none';
+  return undefined;
+}
+
+/** Class names the clusters' installers give their default class, where no StorageClass is among the files. */
+const KNOWN_CLASS_NAMES: Readonly<Record<string, VolumeTopology>> = {
+  'local-path': 'node', 'local-storage': 'node', 'openebs-hostpath': 'node', 'microk8s-hostpath': 'node', topolvm: 'node', 'topolvm-provisioner': 'node',
+  gp2: 'zone', gp3: 'zone', 'standard-rwo': 'zone', 'premium-rwo': 'zone', 'managed-csi': 'zone', 'managed-premium': 'zone', 'managed-csi-premium': 'zone',
+  'efs-sc': 'none', 'azurefile': 'none', 'azurefile-csi': 'none', 'nfs-client': 'none', longhorn: 'none', 'rook-cephfs': 'none', 'rook-ceph-block': 'none',
+};
+
+/**
+ * A StatefulSet's `volumeClaimTemplates` with where each one's volumes live: from its
+ * `storageClassName` (a StorageClass among the files, else a class name installers use), else the
+ * default StorageClass among the files; otherwise zonal, as the cloud providers' default classes
+ * are, said in the import's notes.
+ */
+function claimTemplates(c: Collector, w: WorkloadInput, raw: unknown): { name: string; topology: VolumeTopology; why: string }[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) bad(w.file, `${w.label}: spec.volumeClaimTemplates`, `expected a list, got ${show(raw)}`);
+  return raw.map((t: unknown, j: number) => {
+    const meta = isObj(t) && isObj(t.metadata) ? t.metadata : {};
+    if (typeof meta.name !== 'string' || meta.name === '') bad(w.file, `${w.label}: spec.volumeClaimTemplates[${j}].metadata.name`, `expected a name, got ${show(meta.name)}`);
+    const spec = isObj(t) && isObj(t.spec) ? t.spec : {};
+    const className = typeof spec.storageClassName === 'string' ? spec.storageClassName : undefined;
+    const named = className === undefined ? [...c.storageClasses.entries()].find(([, v]) => v.isDefault) : ([className, c.storageClasses.get(className)] as const);
+    if (named !== undefined && named[1] !== undefined) return { name: meta.name, topology: named[1].topology, why: `${className === undefined ? 'default class ' : ''}${named[1].origin}` };
+    if (className !== undefined && KNOWN_CLASS_NAMES[className] !== undefined) return { name: meta.name, topology: KNOWN_CLASS_NAMES[className], why: `storageClassName ${className}` };
+    c.notes.push(`${w.label}: spec.volumeClaimTemplates[${j}] (${meta.name}): ${className === undefined ? 'the default StorageClass' : `StorageClass ${className}`} is not among the files; its volumes are read as zonal (a cloud provider's disk); give the StorageClass object (kubectl get storageclass -o yaml) to read where they live`);
+    return { name: meta.name, topology: 'zone' as const, why: className === undefined ? 'default class not given: read as zonal' : `StorageClass ${className} not given: read as zonal` };
+  });
+}
+
 /** One workload of the objects as an item of `cluster.workloads`, with the origin of each field. */
 function workload(c: Collector, w: WorkloadInput, index: number, nodeIndex: ReadonlyMap<string, number>, taken: { name: string; kind: string }[]): Record<string, unknown> {
   const kind = MODEL_KIND[w.kind];
@@ -1287,6 +1343,27 @@ function workload(c: Collector, w: WorkloadInput, index: number, nodeIndex: Read
   }
   for (const k of Object.keys(w.spec)) {
     if (READ_SPEC.has(k) && !(kind === 'DaemonSet' && k === 'replicas')) continue;
+    if (k === 'volumeClaimTemplates' && kind === 'StatefulSet') {
+      const templates = claimTemplates(c, w, w.spec[k]);
+      if (templates.length > 0) {
+        item.volumeClaimTemplates = templates.map((t) => ({ name: t.name, topology: t.topology }));
+        c.fieldOrigins.set(at('volumeClaimTemplates'), origin(`spec.volumeClaimTemplates (${templates.map((t) => `${t.name}: ${t.topology}, ${t.why}`).join('; ')})`));
+      }
+      continue;
+    }
+    if (k === 'persistentVolumeClaimRetentionPolicy' && kind === 'StatefulSet') {
+      const policy = w.spec[k];
+      if (policy === undefined || policy === null) continue;
+      if (!isObj(policy)) bad(w.file, `${w.label}: spec.persistentVolumeClaimRetentionPolicy`, `expected a mapping, got ${show(policy)}`);
+      const one = (f: 'whenDeleted' | 'whenScaled'): string => {
+        const v = policy[f] ?? 'Retain';
+        if (v !== 'Retain' && v !== 'Delete') bad(w.file, `${w.label}: spec.persistentVolumeClaimRetentionPolicy.${f}`, `expected Retain or Delete, got ${show(v)}`);
+        return v as string;
+      };
+      item.persistentVolumeClaimRetentionPolicy = { whenDeleted: one('whenDeleted'), whenScaled: one('whenScaled') };
+      c.fieldOrigins.set(at('persistentVolumeClaimRetentionPolicy'), origin('spec.persistentVolumeClaimRetentionPolicy'));
+      continue;
+    }
     if (k === 'podManagementPolicy' && kind === 'StatefulSet') {
       const policy = w.spec[k];
       if (policy === undefined || policy === null) continue;

@@ -26,7 +26,7 @@
  * otherwise and a new one is always greater than every one present.
  */
 import type { JsonValue } from '../../checker/index.js';
-import { nodeName, podRunningAndReady, replicasOf, type ClusterState, type NodeObject, type PodObject } from '../state.js';
+import { nodeName, podRunningAndReady, replicasOf, type ClaimObject, type ClusterState, type NodeObject, type PodObject } from '../state.js';
 
 /** An owner of an object: the garbage collector deletes the object once no object of `kind` has `uid`. */
 export interface OwnerReference {
@@ -46,6 +46,8 @@ export interface ObjectMeta {
   readonly resourceVersion: string;
   readonly generation: number;
   readonly labels?: Readonly<Record<string, string>>;
+  /** Annotations the model sets on the cluster's own objects (a claim's `volume.kubernetes.io/selected-node`). */
+  readonly annotations?: Readonly<Record<string, string>>;
   readonly finalizers?: readonly string[];
   readonly ownerReferences?: readonly OwnerReference[];
   /** Set (to `"set"`: the model keeps no wall clock) once the object is being deleted. */
@@ -108,6 +110,10 @@ export interface WorkloadSpec {
   /** The configured `spec.replicas`. */
   readonly replicas: number;
   readonly podManagementPolicy?: 'OrderedReady' | 'Parallel';
+  /** A StatefulSet's `volumeClaimTemplates` by name. */
+  readonly volumeClaimTemplates?: readonly string[];
+  /** A StatefulSet's `persistentVolumeClaimRetentionPolicy`, when not Retain/Retain. */
+  readonly persistentVolumeClaimRetentionPolicy?: { readonly whenDeleted: 'Retain' | 'Delete'; readonly whenScaled: 'Retain' | 'Delete' };
 }
 
 /** A write to the API, or a call outside the cluster, as a controller or a user issues it. */
@@ -141,14 +147,22 @@ export type Write =
  * the same name (kind `Deployment` or `ReplicaSet`). The model keeps no resourceVersion for them
  * (it is empty, and an update of one is never a Conflict); a Pod's uid (`<name>-<n>`) tells its
  * incarnations apart: a new one never carries the uid of one that anything in the run still
- * holds a copy of (`freshUid` in informers.ts). Writes: Pods are deleted (graceful or forced); a Deployment's, ReplicaSet's or
- * StatefulSet's `spec.replicas` is patched or updated (a scale, as `kubectl scale` does); other
- * writes to them are not modelled and are refused when a reconcile makes one.
+ * holds a copy of (`freshUid` in informers.ts). A StatefulSet's PersistentVolumeClaims
+ * (`<template>-<set>-<ordinal>`, see model/claims.ts) carry the label `app` of their set, a uid
+ * as Pods do, `kubernetes.io/pvc-protection` among their finalizers, `spec.volumeName` and
+ * `status.phase` Bound once their first pod was scheduled (Pending before), and on a local volume
+ * the annotation `volume.kubernetes.io/selected-node` naming the node it lives on. Writes: Pods
+ * and PersistentVolumeClaims are deleted (a claim a scheduled pod uses stays Terminating until
+ * no such pod is left); a Deployment's, ReplicaSet's or StatefulSet's `spec.replicas` is patched
+ * or updated (a scale, as `kubectl scale` does); other writes to them are not modelled and are
+ * refused when a reconcile makes one.
  */
-export const STOCK_KINDS: readonly string[] = ['Pod', 'Node', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet'];
+export const STOCK_KINDS: readonly string[] = ['Pod', 'Node', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'PersistentVolumeClaim'];
 export const isStockKind = (kind: string): boolean => STOCK_KINDS.includes(kind);
 /** The stock kinds whose objects name nodes (so an operator reading them is not symmetric in nodes). */
-export const namesNodes = (kind: string): boolean => kind === 'Pod' || kind === 'Node';
+export const namesNodes = (kind: string): boolean => kind === 'Pod' || kind === 'Node' || kind === 'PersistentVolumeClaim';
+/** The stock kinds an operator may delete: their uid (`<name>-<n>`) tells incarnations apart. */
+export const DELETABLE_KINDS: readonly string[] = ['Pod', 'PersistentVolumeClaim'];
 /** The kinds whose `spec.replicas` an operator may write. */
 export const SCALABLE_KINDS: readonly string[] = ['Deployment', 'ReplicaSet', 'StatefulSet'];
 /** The model's workload kind of a stock kind's object (a Deployment is its ReplicaSet). */
@@ -172,9 +186,41 @@ export function workloadAsObject(s: ClusterState, kind: string, w: WorkloadSpec)
     replicas++;
     if (podRunningAndReady(s, p.deletion === null ? p : { ...p, deletion: null })) readyReplicas++;
   }
-  const spec = w.kind === 'DaemonSet' ? {} : { replicas: replicasOf(s, w), ...(w.kind === 'StatefulSet' ? { podManagementPolicy: w.podManagementPolicy ?? 'OrderedReady' } : {}) };
+  const spec = w.kind === 'DaemonSet' ? {} : { replicas: replicasOf(s, w), ...(w.kind === 'StatefulSet' ? statefulSetSpec(w) : {}) };
   return { kind, metadata: { name: w.name, uid: `${kind}-${w.name}`, resourceVersion: '', generation: 1 }, spec, status: { replicas, readyReplicas } };
 }
+
+/** The parts of a StatefulSet's spec beside its replicas, as the API defaults them. */
+function statefulSetSpec(w: WorkloadSpec): Record<string, JsonValue> {
+  return {
+    podManagementPolicy: w.podManagementPolicy ?? 'OrderedReady',
+    ...(w.volumeClaimTemplates === undefined ? {} : { volumeClaimTemplates: w.volumeClaimTemplates.map((name) => ({ metadata: { name } })) }),
+    persistentVolumeClaimRetentionPolicy: w.persistentVolumeClaimRetentionPolicy ?? { whenDeleted: 'Retain', whenScaled: 'Retain' },
+  };
+}
+
+/** A PersistentVolumeClaim as the API serves it (see `STOCK_KINDS`). */
+export function claimAsObject(c: ClaimObject): ApiObject {
+  const bound = c.bound >= 0;
+  return {
+    kind: 'PersistentVolumeClaim',
+    metadata: {
+      name: c.name,
+      uid: `${c.name}-${c.uid ?? 0}`,
+      resourceVersion: '',
+      generation: 1,
+      labels: { app: c.workload },
+      ...(bound && c.topology === 'node' ? { annotations: { 'volume.kubernetes.io/selected-node': nodeName(c.bound) } } : {}),
+      finalizers: ['kubernetes.io/pvc-protection'],
+      ...(c.deleting === true ? { deletionTimestamp: 'set' } : {}),
+    },
+    spec: { accessModes: ['ReadWriteOnce'], ...(bound ? { volumeName: `pvc-${c.name}-${c.uid ?? 0}` } : {}) },
+    status: { phase: bound ? 'Bound' : 'Pending' },
+  };
+}
+
+const NO_CLAIMS: readonly ClaimObject[] = Object.freeze([]);
+const claimObjects = new WeakMap<readonly ClaimObject[], readonly ApiObject[]>();
 
 const podObjects = new WeakMap<readonly PodObject[], readonly ApiObject[]>();
 const nodeObjects = new WeakMap<readonly (NodeObject | null)[], readonly ApiObject[]>();
@@ -210,6 +256,13 @@ export function stockObjects(s: ClusterState, kind: string): readonly ApiObject[
     if (out === undefined) byKind.set(kind, (out = (s.custom?.workloads ?? []).filter((w) => w.kind === wk).map((w) => workloadAsObject(s, kind, w)).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))));
     return out;
   }
+  if (kind === 'PersistentVolumeClaim') {
+    const claims = s.api.claims ?? NO_CLAIMS;
+    let out = claimObjects.get(claims);
+    // The model keeps its claims sorted by name.
+    if (out === undefined) claimObjects.set(claims, (out = claims.map(claimAsObject)));
+    return out;
+  }
   if (kind === 'Pod') {
     let out = podObjects.get(s.api.pods);
     if (out === undefined) podObjects.set(s.api.pods, (out = s.api.pods.map(podAsObject).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))));
@@ -226,9 +279,9 @@ export type WriteOutcome = 'ok' | 'AlreadyExists' | 'Conflict' | 'NotFound' | 'I
 
 export const EMPTY_STORE: CustomStore = { objects: {}, nextUid: 1, nextResourceVersion: 1, calls: {}, watches: {}, clients: {} };
 
-/** The objects of `kind` in the API (etcd), sorted by name. */
+/** The objects of `kind` in the API (etcd), sorted by name: your kinds, or the cluster's own (`STOCK_KINDS`) as the API serves them. */
 export function objectsOf(s: ClusterState, kind: string): readonly ApiObject[] {
-  return s.custom?.objects[kind] ?? [];
+  return isStockKind(kind) ? stockObjects(s, kind) : (s.custom?.objects[kind] ?? []);
 }
 
 /** One object by kind and name (or key, `namespace/name`), or undefined. */

@@ -51,10 +51,11 @@ import type { ClusterExtension } from '../clusterModel.js';
 import { clusterAction, type ClusterAction } from '../context.js';
 import { canWrite, type ClusterState } from '../state.js';
 import { deletePod } from '../informers.js';
+import { deleteClaim } from '../claims.js';
 import { modelError, ModelErrorCode } from '../errors.js';
 import { compactJson, objectLabel, presentObject } from './present.js';
 import { copyOf, deepFreeze, jsonFrom, modelBuiltExtensions, userCall } from './userCode.js';
-import { applyWrite, EMPTY_STORE, isStockKind, keyOf, namesNodes, objectKey, objectName, SCALABLE_KINDS, scaleWorkload, stockObjects, workloadSpecOf, type ApiObject, type CustomStore, type ObjectInit, type WatchEvent, type Write, type WriteOutcome } from './api.js';
+import { applyWrite, DELETABLE_KINDS, EMPTY_STORE, workloadAsObject, isStockKind, keyOf, namesNodes, objectKey, objectName, SCALABLE_KINDS, scaleWorkload, stockObjects, workloadSpecOf, type ApiObject, type CustomStore, type ObjectInit, type WatchEvent, type Write, type WriteOutcome } from './api.js';
 
 /**
  * What a reconcile reads. Objects are found by name and namespace, or by their key
@@ -420,17 +421,17 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       const [custom, outcome] = applyWrite(store(s), w);
       return [{ ...s, custom }, outcome];
     }
-    const replicas = w.op === 'delete' && kind === 'Pod' ? undefined : scaleOf(s, w, kind);
+    const replicas = w.op === 'delete' && DELETABLE_KINDS.includes(kind) ? undefined : scaleOf(s, w, kind);
     // A write to etcd needs quorum (an operator runs on the control plane's network, so only quorum can fail it).
     if (!canWrite(s, false)) return [s, 'Unavailable'];
     if (w.op === 'patch') return scaleWorkload(s, kind, stockName(w.name, w.namespace), replicas);
     if (w.op === 'update') return scaleWorkload(s, kind, stockName(w.object.metadata.name, w.object.metadata.namespace), replicas);
     if (w.op !== 'delete') return [s, 'Invalid'];
-    const pod = stockName(w.name, w.namespace);
+    const target = stockName(w.name, w.namespace);
     const uid = w.preconditions?.uid;
-    // A Pod's uid reads `<name>-<n>` (podAsObject); any other string is no incarnation of it (409 Conflict).
-    const incarnation = uid === undefined ? undefined : uid.startsWith(`${pod}-`) && /^\d+$/.test(uid.slice(pod.length + 1)) ? Number(uid.slice(pod.length + 1)) : -1;
-    const r = deletePod(s, pod, { force: w.gracePeriodSeconds === 0, ...(incarnation === undefined ? {} : { uid: incarnation }) });
+    // A Pod's or claim's uid reads `<name>-<n>` (podAsObject, claimAsObject); any other string is no incarnation of it (409 Conflict).
+    const incarnation = uid === undefined ? undefined : uid.startsWith(`${target}-`) && /^\d+$/.test(uid.slice(target.length + 1)) ? Number(uid.slice(target.length + 1)) : -1;
+    const r = kind === 'PersistentVolumeClaim' ? deleteClaim(s, target, incarnation) : deletePod(s, target, { force: w.gracePeriodSeconds === 0, ...(incarnation === undefined ? {} : { uid: incarnation }) });
     return [r.state, r.outcome === 'deleted' ? 'ok' : r.outcome === 'conflict' ? 'Conflict' : 'NotFound'];
   };
 
@@ -440,7 +441,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
    */
   const scaleOf = (s: ClusterState, w: Write, kind: string): unknown => {
     const refuse = (what: string): never =>
-      modelError(ModelErrorCode.invalidShape, `operator ${name}: ${what} is not modelled; of the cluster's own objects an operator deletes Pods and scales Deployments, ReplicaSets and StatefulSets (spec.replicas, by patch or update)`);
+      modelError(ModelErrorCode.invalidShape, `operator ${name}: ${what} is not modelled; of the cluster's own objects an operator deletes Pods and PersistentVolumeClaims and scales Deployments, ReplicaSets and StatefulSets (spec.replicas, by patch or update)`);
     if (!SCALABLE_KINDS.includes(kind) || (w.op !== 'patch' && w.op !== 'update')) return refuse(`a ${w.op} of a ${kind}`);
     if (w.op === 'patch') {
       const { spec, ...rest } = w.patch;
@@ -450,8 +451,12 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     }
     const now = workloadSpecOf(s, kind, w.object.metadata.name);
     const spec = (w.object.spec ?? {}) as Record<string, JsonValue>;
-    if (now !== undefined && now.kind === 'StatefulSet' && spec.podManagementPolicy !== undefined && spec.podManagementPolicy !== (now.podManagementPolicy ?? 'OrderedReady')) return refuse(`a change of ${objectName(kind, w.object.metadata.name)}'s podManagementPolicy (immutable in Kubernetes too)`);
-    if (Object.keys(spec).some((k) => k !== 'replicas' && k !== 'podManagementPolicy')) return refuse(`an update of ${objectName(kind, w.object.metadata.name)}'s spec beyond replicas`);
+    // The rest of the spec as read back (a StatefulSet's podManagementPolicy, volumeClaimTemplates
+    // and retention policy) may be sent unchanged; a change of it is not modelled.
+    const served = (now === undefined ? {} : workloadAsObject(s, kind, now).spec ?? {}) as Record<string, JsonValue>;
+    const changed = Object.keys(spec).find((k) => k !== 'replicas' && JSON.stringify(spec[k]) !== JSON.stringify(served[k]));
+    if (changed === 'podManagementPolicy' || changed === 'volumeClaimTemplates') return refuse(`a change of ${objectName(kind, w.object.metadata.name)}'s ${changed} (immutable in Kubernetes too)`);
+    if (changed !== undefined) return refuse(`an update of ${objectName(kind, w.object.metadata.name)}'s spec beyond replicas (spec.${changed})`);
     return spec.replicas;
   };
 
@@ -985,7 +990,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     };
   };
   /** A cached copy in brief: which version of the object the replica holds. */
-  const cachedLine = (o: ApiObject): string => `${objectLabel(o)}${o.metadata.resourceVersion !== '' ? ` at ${o.metadata.resourceVersion}` : o.kind === 'Pod' ? ` (${o.metadata.uid})` : ''}${o.metadata.deletionTimestamp === undefined ? '' : ' (deleting)'}`;
+  const cachedLine = (o: ApiObject): string => `${objectLabel(o)}${o.metadata.resourceVersion !== '' ? ` at ${o.metadata.resourceVersion}` : DELETABLE_KINDS.includes(o.kind) ? ` (${o.metadata.uid})` : ''}${o.metadata.deletionTimestamp === undefined ? '' : ' (deleting)'}`;
   /** One replica's part of a state's description: `backup-operator: queue nightly; reconciling nightly (1 of 2 sent); cache Backup nightly at rv-2; not heard yet MODIFIED Backup nightly (rv-3)`. */
   const describeReplica = (s: ClusterState, m: OperatorMemory, i: number): string => {
     const status = [...(elected ? [m.role] : []), ...(m.paused > 0 ? [`paused ${m.paused}s more`] : []), ...(cutOff(s, i) ? ['cut off'] : [])];
@@ -1081,7 +1086,14 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
         ...store(s),
         pauseSeconds: config.faults.processPauseDuration,
         ...(config.informers.watchLag > 0 ? { watchLag: config.informers.watchLag } : {}),
-        workloads: config.cluster.workloads.map((w) => ({ kind: w.kind, name: w.name, replicas: w.replicas, ...(w.podManagementPolicy === undefined ? {} : { podManagementPolicy: w.podManagementPolicy }) })),
+        workloads: config.cluster.workloads.map((w) => ({
+          kind: w.kind,
+          name: w.name,
+          replicas: w.replicas,
+          ...(w.podManagementPolicy === undefined ? {} : { podManagementPolicy: w.podManagementPolicy }),
+          ...(w.volumeClaimTemplates === undefined ? {} : { volumeClaimTemplates: w.volumeClaimTemplates.map((t) => t.name) }),
+          ...(w.persistentVolumeClaimRetentionPolicy === undefined ? {} : { persistentVolumeClaimRetentionPolicy: w.persistentVolumeClaimRetentionPolicy }),
+        })),
       };
       // The cluster's own objects of the kinds this operator declares (`cluster.objects`, from the
       // user's manifests) join its own; one of the same kind, namespace and name replaces the definition's.

@@ -10,7 +10,7 @@
  * Nothing here is fingerprinted or read by a guard.
  */
 import { inputText } from '../../checker/escape.js';
-import { isStockKind, objectKey, type ApiObject, type CustomStore } from './api.js';
+import { DELETABLE_KINDS, isStockKind, objectKey, type ApiObject, type CustomStore } from './api.js';
 
 /** `Backup nightly`, `Database team-a/orders`: an object as people name it. */
 export const objectLabel = (o: Pick<ApiObject, 'kind' | 'metadata'>): string => `${o.kind} ${objectKey(o.metadata)}`;
@@ -44,7 +44,7 @@ export function defaultSummary(o: ApiObject): string {
 }
 
 /** Whether a reader needs an object's uid: the cluster's Nodes and workloads have one per name, which says nothing. */
-const showsUid = (o: ApiObject): boolean => o.metadata.uid !== '' && (!isStockKind(o.kind) || o.kind === 'Pod');
+const showsUid = (o: ApiObject): boolean => o.metadata.uid !== '' && (!isStockKind(o.kind) || DELETABLE_KINDS.includes(o.kind));
 
 /** An owner reference as people read it: `WorkerSet db (uid-1, controller)`. */
 const ownerText = (r: { readonly kind: string; readonly name: string; readonly uid: string; readonly controller?: boolean }): string => `${r.kind} ${r.name} (${r.uid}${r.controller === true ? ', controller' : ''})`;

@@ -333,3 +333,36 @@ describe('importing pod priority', () => {
     expect(resolveConfig('node-failure', { set: { 'cluster.workloads': JSON.stringify(workloads) } }).cluster.workloads.map((w) => w.priority)).toEqual([2_000_001_000, 2_000_000_100, undefined]);
   });
 });
+
+describe('importing StatefulSet claims', () => {
+  const sts = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name }, spec: { replicas: 1, template: { spec: { containers: [{ name: 'c', image: 'i' }] } }, ...spec } });
+  const claim = (name: string, storageClassName?: string) => ({ metadata: { name }, spec: { accessModes: ['ReadWriteOnce'], ...(storageClassName === undefined ? {} : { storageClassName }), resources: { requests: { storage: '1Gi' } } } });
+  const storageClass = (name: string, provisioner: string, extra: Record<string, unknown> = {}) => ({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name, ...extra }, provisioner, volumeBindingMode: 'WaitForFirstConsumer' });
+
+  it("should read volumeClaimTemplates with where their volumes live from the StorageClass (given, default, or a known name) and the retention policy", () => {
+    const r = importSources([
+      objects(
+        'db.yaml',
+        sts('zk', { volumeClaimTemplates: [claim('data', 'fast-local')], persistentVolumeClaimRetentionPolicy: { whenScaled: 'Delete' } }),
+        sts('pg', { volumeClaimTemplates: [claim('pgdata')] }),
+        sts('kafka', { volumeClaimTemplates: [claim('logs', 'local-path'), claim('wal', 'mystery')] }),
+        storageClass('fast-local', 'kubernetes.io/no-provisioner'),
+        storageClass('nfs', 'nfs.csi.k8s.io', { annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } }),
+      ),
+    ]);
+    const workloads = (r.config.cluster as { workloads: Record<string, unknown>[] }).workloads;
+    const by = Object.fromEntries(workloads.map((w) => [w.name, w]));
+    expect(by.zk.volumeClaimTemplates).toEqual([{ name: 'data', topology: 'node' }]);
+    expect(by.zk.persistentVolumeClaimRetentionPolicy).toEqual({ whenDeleted: 'Retain', whenScaled: 'Delete' });
+    expect(by.pg.volumeClaimTemplates).toEqual([{ name: 'pgdata', topology: 'none' }]);
+    expect(by.kafka.volumeClaimTemplates).toEqual([{ name: 'logs', topology: 'node' }, { name: 'wal', topology: 'zone' }]);
+    expect(r.notes.some((n) => n.includes('StorageClass mystery is not among the files'))).toBe(true);
+    // What the importer wrote is a config the model takes.
+    const config = resolveConfig('node-failure', { set: { 'cluster.workloads': JSON.stringify(workloads) } });
+    expect(config.cluster.workloads.find((w) => w.name === 'zk')?.volumeClaimTemplates).toEqual([{ name: 'data', topology: 'node' }]);
+  });
+
+  it('should refuse a retention policy that is not Retain or Delete in one line', () => {
+    expect(() => importSources([objects('db.yaml', sts('zk', { persistentVolumeClaimRetentionPolicy: { whenScaled: 'Keep' } }))])).toThrow(/whenScaled: expected Retain or Delete/);
+  });
+});

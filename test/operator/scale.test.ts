@@ -60,7 +60,7 @@ describe('an operator scaling the cluster\'s workloads', () => {
     // The workload object the operator reads: spec.replicas as written, status from its pods.
     const { stockObjects } = await import('../../model/operator/api.js');
     expect(stockObjects(last, 'StatefulSet')).toEqual([
-      { kind: 'StatefulSet', metadata: { name: 'db', uid: 'StatefulSet-db', resourceVersion: '', generation: 1 }, spec: { replicas: 1, podManagementPolicy: 'OrderedReady' }, status: { replicas: 1, readyReplicas: 1 } },
+      { kind: 'StatefulSet', metadata: { name: 'db', uid: 'StatefulSet-db', resourceVersion: '', generation: 1 }, spec: { replicas: 1, podManagementPolicy: 'OrderedReady', persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Retain' } }, status: { replicas: 1, readyReplicas: 1 } },
     ]);
     // db-0 is never deleted on the way: only db-1 is condemned.
     const never = alwaysStep<ClusterState>('db-0-kept', 'db-0 is never deleted', (b, _a, a) => !(podsOf(b, 'db').includes('db-0') && !podsOf(a, 'db').includes('db-0')));
