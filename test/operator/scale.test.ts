@@ -133,3 +133,25 @@ describe('an operator scaling the cluster\'s workloads', () => {
     expect(objectOf(start, 'Scaler', 's')?.spec).toEqual({ replicas: 1 });
   });
 });
+
+describe('a StatefulSet scaled down keeps or deletes its claims by its retention policy', () => {
+  const withClaims = (whenScaled: 'Retain' | 'Delete') => ({ cluster: { nodes: 1, workloads: [{ kind: 'StatefulSet', name: 'db', replicas: 2, volumeClaimTemplates: [{ name: 'data', topology: 'node' }], persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled } }] } });
+  const claims = (s: ClusterState): string[] => (s.api.claims ?? []).map((c) => `${c.name}${c.deleting === true ? ' (Terminating)' : ''}`);
+  const outcome = async (whenScaled: 'Retain' | 'Delete') => {
+    const { model } = await scenario(scaler({ target: 'StatefulSet/db', from: 2, to: 1 }), { 'cluster.terminationGracePeriodSeconds': '1' }, withClaims(whenScaled));
+    // Once db-1 is gone, which claims are left, and whether data-db-1 was ever Terminating while db-1 still ran.
+    const left = sometimes<ClusterState>('claims-left', 'db-1 is gone and data-db-1 is gone', (s) => podsOf(s, 'db').join() === 'db-0' && running(s, 'db').join() === 'db-0' && !claims(s).some((c) => c.startsWith('data-db-1')));
+    const early = sometimes<ClusterState>('claim-deleted-early', 'data-db-1 is Terminating or gone while db-1 is scheduled', (s) => podsOf(s, 'db').some((p) => p.startsWith('db-1')) && !claims(s).includes('data-db-1'));
+    const r = checkWith(model, [left, early]);
+    return { status: Object.fromEntries(r.properties.map((p) => [p.id, p.status])), steps: r.properties[0].trace === undefined ? [] : timelineSteps(model, r.properties[0].trace).map((s) => `${s.actor}: ${s.summary}`) };
+  };
+
+  it('Retain (the default) keeps data-db-1; Delete removes it once db-1 is gone, never before', async () => {
+    expect((await outcome('Retain')).status['claims-left']).toBe('unwitnessed');
+    const deleted = await outcome('Delete');
+    expect(deleted.status['claims-left']).toBe('witnessed');
+    expect(deleted.status['claim-deleted-early']).toBe('unwitnessed');
+    expect(deleted.steps).toContain('kube-controller-manager/garbagecollector: deletes data-db-1 (whenScaled: Delete; owned by the scaled-down pod db-1, which is gone)');
+    expect(deleted.steps).toContain('kube-controller-manager/pvc-protection: removes the kubernetes.io/pvc-protection finalizer of data-db-1 (no scheduled pod uses it): the claim is gone');
+  });
+});
