@@ -512,6 +512,48 @@ export function opaqueView(store: CustomStore, memories: JsonValue | undefined):
   return rename(body);
 }
 
+/** The taint operators write to a Node (`kubectl taint nodes n node.kubernetes.io/out-of-service=nodeshutdown:NoExecute`). */
+const OUT_OF_SERVICE = { key: 'node.kubernetes.io/out-of-service', effect: 'NoExecute' } as const;
+
+/**
+ * A write of a Node's spec from a reconcile (patch or update): `unschedulable` (cordon and
+ * uncordon, as `kubectl cordon` patches it; the node lifecycle controller then adds or removes the
+ * `node.kubernetes.io/unschedulable:NoSchedule` taint) and the `node.kubernetes.io/out-of-service`
+ * NoExecute taint in `taints` (added or removed; the other taints are the node lifecycle
+ * controller's and must be sent back as read). A refusal says why (a write the model does not
+ * express); NotFound for a Node that is not in the API.
+ */
+export function writeNode(s: ClusterState, name: string, spec: unknown): [ClusterState, WriteOutcome] | { readonly refused: string } {
+  const i = /^node-\d+$/.test(name) ? Number(name.slice(5)) - 1 : -1;
+  const node = i >= 0 && i < s.api.nodes.length ? s.api.nodes[i] : null;
+  if (node === null) return [s, 'NotFound'];
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) return { refused: 'a Node write without a spec' };
+  const fields = spec as Record<string, unknown>;
+  const other = Object.keys(fields).find((k) => k !== 'unschedulable' && k !== 'taints');
+  if (other !== undefined) return { refused: `a write of Node ${name}'s spec.${other}` };
+  let unschedulable = node.unschedulable;
+  if (fields.unschedulable !== undefined) {
+    if (typeof fields.unschedulable !== 'boolean') return [s, 'Invalid'];
+    unschedulable = fields.unschedulable;
+  }
+  let taints = node.taints;
+  if (fields.taints !== undefined) {
+    if (!Array.isArray(fields.taints)) return [s, 'Invalid'];
+    const served = (nodeAsObject(node, i).spec as { taints: { key: string; effect: string }[] }).taints.filter((t) => t.key !== OUT_OF_SERVICE.key);
+    const given = fields.taints as unknown[];
+    const isOutOfService = (t: unknown): boolean => t !== null && typeof t === 'object' && (t as { key?: unknown }).key === OUT_OF_SERVICE.key && (t as { effect?: unknown }).effect === OUT_OF_SERVICE.effect;
+    const rest = given.filter((t) => !isOutOfService(t)).map((t) => (t !== null && typeof t === 'object' ? { key: (t as { key?: unknown }).key, effect: (t as { effect?: unknown }).effect } : t));
+    if (JSON.stringify(rest) !== JSON.stringify(served)) return { refused: `a change of Node ${name}'s taints other than ${OUT_OF_SERVICE.key}:${OUT_OF_SERVICE.effect} (the others are the node lifecycle controller's)` };
+    const want = given.some(isOutOfService);
+    const has = node.taints.includes('out-of-service:NoExecute');
+    if (want !== has) taints = want ? [...node.taints, 'out-of-service:NoExecute' as const].sort() : node.taints.filter((t) => t !== 'out-of-service:NoExecute');
+  }
+  if (unschedulable === node.unschedulable && taints === node.taints) return [s, 'ok'];
+  const nodes = s.api.nodes.slice();
+  nodes[i] = { ...node, unschedulable, taints };
+  return [{ ...s, api: { ...s.api, nodes } }, 'ok'];
+}
+
 /**
  * A write of a workload's `spec.replicas` (a scale: `kubectl scale`, or a patch or update of the
  * field), as the API applies it: NotFound for no such workload, Invalid for a count that is not

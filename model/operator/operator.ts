@@ -55,7 +55,7 @@ import { deleteClaim } from '../claims.js';
 import { modelError, ModelErrorCode } from '../errors.js';
 import { compactJson, objectLabel, presentObject } from './present.js';
 import { copyOf, deepFreeze, jsonFrom, modelBuiltExtensions, userCall } from './userCode.js';
-import { applyWrite, DELETABLE_KINDS, EMPTY_STORE, workloadAsObject, isStockKind, keyOf, namesNodes, objectKey, objectName, SCALABLE_KINDS, scaleWorkload, stockObjects, workloadSpecOf, type ApiObject, type CustomStore, type ObjectInit, type WatchEvent, type Write, type WriteOutcome } from './api.js';
+import { applyWrite, DELETABLE_KINDS, EMPTY_STORE, workloadAsObject, isStockKind, keyOf, namesNodes, objectKey, objectName, SCALABLE_KINDS, scaleWorkload, stockObjects, workloadSpecOf, writeNode, type ApiObject, type CustomStore, type ObjectInit, type WatchEvent, type Write, type WriteOutcome } from './api.js';
 
 /**
  * What a reconcile reads. Objects are found by name and namespace, or by their key
@@ -421,6 +421,16 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       const [custom, outcome] = applyWrite(store(s), w);
       return [{ ...s, custom }, outcome];
     }
+    if (kind === 'Node' && (w.op === 'patch' || w.op === 'update')) {
+      // Cordon, uncordon and the out-of-service taint; anything else written to a Node is refused.
+      const patch = w.op === 'patch' ? w.patch : { spec: w.object.spec };
+      if (w.op === 'patch' && Object.keys(w.patch).some((k) => k !== 'spec')) return refuseNodeWrite(`a patch of Node ${w.name}'s ${Object.keys(w.patch).filter((k) => k !== 'spec').join(', ')}`);
+      // A Node named without reading one (no watch of Nodes, Pods or claims) would break node symmetry, which is on for such an operator.
+      if (!stockKinds.some(namesNodes) && def.symmetric !== false) return modelError(ModelErrorCode.invalidShape, `operator ${name}: writes Node ${w.op === 'patch' ? w.name : w.object.metadata.name} but watches no Node, Pod or PersistentVolumeClaim, so its nodes are interchangeable to the search; list Node in watches (or set symmetric: false)`);
+      if (!canWrite(s, false)) return [s, 'Unavailable'];
+      const r = writeNode(s, w.op === 'patch' ? stockName(w.name, w.namespace) : stockName(w.object.metadata.name, w.object.metadata.namespace), patch.spec ?? {});
+      return 'refused' in r ? refuseNodeWrite(r.refused) : r;
+    }
     const replicas = w.op === 'delete' && DELETABLE_KINDS.includes(kind) ? undefined : scaleOf(s, w, kind);
     // A write to etcd needs quorum (an operator runs on the control plane's network, so only quorum can fail it).
     if (!canWrite(s, false)) return [s, 'Unavailable'];
@@ -435,13 +445,16 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     return [r.state, r.outcome === 'deleted' ? 'ok' : r.outcome === 'conflict' ? 'Conflict' : 'NotFound'];
   };
 
+  const refuseNodeWrite = (what: string): never =>
+    modelError(ModelErrorCode.invalidShape, `operator ${name}: ${what} is not modelled; of a Node an operator writes spec.unschedulable (cordon) and the node.kubernetes.io/out-of-service NoExecute taint in spec.taints`);
+
   /**
    * The `spec.replicas` a patch or update of a workload writes; anything else it would change is
    * refused as not modelled (the model's workloads are their replicas and their pods).
    */
   const scaleOf = (s: ClusterState, w: Write, kind: string): unknown => {
     const refuse = (what: string): never =>
-      modelError(ModelErrorCode.invalidShape, `operator ${name}: ${what} is not modelled; of the cluster's own objects an operator deletes Pods and PersistentVolumeClaims and scales Deployments, ReplicaSets and StatefulSets (spec.replicas, by patch or update)`);
+      modelError(ModelErrorCode.invalidShape, `operator ${name}: ${what} is not modelled; of the cluster's own objects an operator deletes Pods and PersistentVolumeClaims, scales Deployments, ReplicaSets and StatefulSets (spec.replicas, by patch or update) and cordons or taints Nodes out of service`);
     if (!SCALABLE_KINDS.includes(kind) || (w.op !== 'patch' && w.op !== 'update')) return refuse(`a ${w.op} of a ${kind}`);
     if (w.op === 'patch') {
       const { spec, ...rest } = w.patch;
