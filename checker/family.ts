@@ -166,9 +166,10 @@ export async function measureFamily(parameters: readonly FamilyParameter[], opti
 
 /**
  * The states of the family at `values` (a key left out keeps its target), estimated as the
- * base's count times each parameter's growth per +1 for each step away from its base (one step
- * below the base at most, with the growth measured there). Exact where `values` were searched to
- * the end; interactions between parameters are not measured, so it is an order of magnitude.
+ * base's count times each parameter's growth per +1 for each step above its base, divided by
+ * the growth measured from base − 1 to the base for each step below it. Exact where `values` were
+ * searched to the end; interactions between parameters are not measured, so it is an order of
+ * magnitude.
  */
 export function estimateStates(size: FamilySize, values: Assignment = {}): SizeEstimate {
   const at: Assignment = Object.fromEntries(size.parameters.map((p) => [p.key, values[p.key] ?? p.target]));
@@ -185,8 +186,8 @@ export function estimateStates(size: FamilySize, values: Assignment = {}): SizeE
       states *= p.factor ** steps;
       atLeast ||= p.factorAtLeast;
     } else if (steps < 0) {
-      if (steps < -1 || p.downFactor === undefined) return { distinctStates: NaN, exact: false, atLeast: false, missing: `${p.key} = ${at[p.key]} was not measured` };
-      states /= p.downFactor;
+      if (p.downFactor === undefined) return { distinctStates: NaN, exact: false, atLeast: false, missing: `${p.key} = ${p.base - 1} could not be measured` };
+      states /= p.downFactor ** -steps;
     }
   }
   return { distinctStates: Math.round(states), exact: false, atLeast };
@@ -195,8 +196,8 @@ export function estimateStates(size: FamilySize, values: Assignment = {}): SizeE
 /**
  * Values of the varied parameters, each at most its target, under which the family is estimated
  * to stay within `maxStates`: starting from the targets, the parameter whose step down saves the
- * most is lowered first, one step at a time, no lower than one below its base. Undefined when
- * lowering them as far as measured does not get there (or nothing can be estimated).
+ * most is lowered first, one step at a time, no lower than its floor. Undefined when lowering
+ * them that far does not get there (or nothing can be estimated).
  */
 export function boundsUnder(size: FamilySize, maxStates: number): { readonly values: Assignment; readonly estimate: SizeEstimate } | undefined {
   const values: Record<string, number> = Object.fromEntries(size.parameters.map((p) => [p.key, p.target]));
@@ -208,7 +209,7 @@ export function boundsUnder(size: FamilySize, maxStates: number): { readonly val
     let best: { key: string; by: number } | undefined;
     for (const p of size.parameters) {
       const v = values[p.key];
-      const by = v > p.base ? p.factor : v === p.base && v - 1 >= p.floor ? p.downFactor : undefined;
+      const by = v > p.base ? p.factor : v - 1 >= p.floor ? p.downFactor : undefined;
       if (by !== undefined && by > 1 && (best === undefined || by > best.by)) best = { key: p.key, by };
     }
     if (best === undefined) return undefined;

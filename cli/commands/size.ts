@@ -41,7 +41,8 @@ const n = (x: number): string => Math.round(x).toLocaleString('en-US');
 
 /** A count as people read it: 5,088, 1.2 M, 3.4 G. */
 export function roughCount(x: number): string {
-  if (x < 1e5) return n(x);
+  if (x < 1e4) return n(x);
+  if (x < 1e6) return n(Number(x.toPrecision(2)));
   if (x < 1e9) return `${(x / 1e6).toPrecision(2)} M`;
   if (x < 1e12) return `${(x / 1e9).toPrecision(2)} G`;
   return x.toExponential(1);
@@ -225,6 +226,7 @@ function formatSize(scenario: string, model: string, size: FamilySize, sizing: S
   for (const r of rows) lines.push(row(r));
   lines.push('');
   lines.push(`estimate for the check as given: ${estimateText(t.estimate)}${t.estimate.exact || Number.isNaN(t.estimate.distinctStates) ? '' : ' (the base\'s count times each setting\'s growth per +1; how settings interact is not measured)'}`);
+  if (t.estimate.atLeast && size.base.finished) lines.push('  (≥: a search one above the base stopped at --probe-states or --probe-time; raise them for a figure)');
   if (size.statesPerSecond !== undefined && !t.estimate.exact && !Number.isNaN(t.estimate.distinctStates)) {
     lines.push(`  at ${n(size.statesPerSecond)} states/s (the largest finished search's rate): ${t.estimate.atLeast ? 'at least ' : 'about '}${formatDuration(Math.max(1, Math.round(t.estimate.distinctStates / size.statesPerSecond)))}`);
   }
@@ -233,7 +235,7 @@ function formatSize(scenario: string, model: string, size: FamilySize, sizing: S
     if (t.opts.timeLimit !== undefined) lines.push('no search finished, so no rate to turn --time-limit into states; give --max-states');
     else lines.push('give --max-states N or --time-limit D for the settings under which the check fits in it');
   } else if (t.fit === undefined) {
-    lines.push(`to fit ${bound} (${roughCount(t.limitStates)} states): no values of the varied settings, down to one below the base, are estimated to; vary others with --vary, or lower the settings measured here further and size again`);
+    lines.push(`to fit ${bound} (${roughCount(t.limitStates)} states): no values of the varied settings down to their least are estimated to; vary others with --vary`);
   } else if (t.changed.length === 0) {
     lines.push(`fits ${bound} (${roughCount(t.limitStates)} states) as given`);
   } else {
