@@ -101,8 +101,9 @@ const keyOf = (values: Assignment): string => JSON.stringify(Object.keys(values)
 
 /**
  * Measures the family around `parameters`' targets: the target itself, bounded; when it does not
- * finish, a base with each parameter at min(target, floor + 1); then, one parameter at a time,
- * base − 1 and base + 1. Each search is bounded by `maxStates` and `timeLimitSeconds`.
+ * finish, a base with each parameter at min(target, floor + 1); when that does not finish either,
+ * the largest of the bases with one parameter one lower still that finishes; then, one parameter
+ * at a time, base − 1 and base + 1. Each search is bounded by `maxStates` and `timeLimitSeconds`.
  */
 export async function measureFamily(parameters: readonly FamilyParameter[], options: MeasureFamilyOptions): Promise<FamilySize> {
   const started = performance.now();
@@ -139,7 +140,18 @@ export async function measureFamily(parameters: readonly FamilyParameter[], opti
   const targets: Assignment = Object.fromEntries(parameters.map((p) => [p.key, p.target]));
   const target = await measure(targets);
   const lowered: Assignment = Object.fromEntries(parameters.map((p) => [p.key, Math.min(p.target, p.floor + 1)]));
-  const base = target.finished || target.refused !== undefined ? target : await measure(lowered);
+  let base = target.finished || target.refused !== undefined ? target : await measure(lowered);
+  if (!base.finished && base.refused === undefined) {
+    // Still too large: one parameter one lower at a time; the largest of those that finish is the
+    // base (the parameter lowered multiplies most, and its step up is the bound one).
+    let best: Measurement | undefined;
+    for (const p of parameters) {
+      if (lowered[p.key] - 1 < p.floor) continue;
+      const m = await measure({ ...lowered, [p.key]: lowered[p.key] - 1 });
+      if (m.finished && (best === undefined || m.distinctStates > best.distinctStates)) best = m;
+    }
+    if (best !== undefined) base = best;
+  }
   const growth: ParameterGrowth[] = [];
   for (const p of parameters) {
     const at = base.values[p.key];

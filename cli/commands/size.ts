@@ -210,7 +210,7 @@ function formatSize(scenario: string, model: string, size: FamilySize, sizing: S
     ? `the check as given: ${n(tg.distinctStates)} distinct states, depth ${tg.depth}, ${tg.seconds.toFixed(2)}s: finished`
     : `the check as given: more than ${n(tg.distinctStates)} distinct states (depth ${tg.depth} reached in ${tg.seconds.toFixed(1)}s); measured around smaller values instead`);
   if (size.base !== tg) {
-    lines.push(`base: ${valuesText(sizing, size.base.values, varied)}: ${countOf(size.base)} distinct states, depth ${size.base.depth}${size.base.finished ? '' : ', did not finish either'}`);
+    lines.push(`base: ${valuesText(sizing, size.base.values, varied)}: ${countOf(size.base)} distinct states, depth ${size.base.depth}${size.base.finished ? '' : ', did not finish either: raise --probe-states and --probe-time, or size a smaller check (--set)'}`);
   }
   lines.push('');
   const rows = size.parameters.map((p) => [
