@@ -29,8 +29,9 @@ function expectOneLine(r: Run, code: string, pattern: RegExp): void {
 describe('kubecheck size', () => {
   it('should name the node-crash budget as what multiplies node-failure, with the counts check computes at each value', async () => {
     const [size, text, ...checks] = await Promise.all([
-      kubecheckAsync(['size', '--json', '-q']),
-      kubecheckAsync(['size', '--vary', 'faults.nodeCrash', '--max-states', '1000', '-q']),
+      // Bounded by states alone: a loaded machine must not stop the two-crash search by time.
+      kubecheckAsync(['size', '--json', '-q', '--probe-time', '10m']),
+      kubecheckAsync(['size', '--vary', 'faults.nodeCrash', '--max-states', '1000', '-q', '--probe-time', '10m']),
       ...[0, 1, 2].map((c) => kubecheckAsync(['check', '--set', `faults.nodeCrash=${c}`, '--json', '-q'])),
     ]);
     expect(size.code, size.stderr).toBe(0);
@@ -60,7 +61,7 @@ describe('kubecheck size', () => {
   it('should size a check that does not finish around smaller values, and estimate it above what the bound let through', async () => {
     const args = ['--scenario', 'two-phase-commit', '--set', 'rms=6'];
     const [size, small] = await Promise.all([
-      kubecheckAsync(['size', ...args, '--probe-states', '2000', '--max-states', '5000', '--json', '-q']),
+      kubecheckAsync(['size', ...args, '--probe-states', '2000', '--probe-time', '10m', '--max-states', '5000', '--json', '-q']),
       kubecheckAsync(['check', '--scenario', 'two-phase-commit', '--set', 'rms=1', '--json', '-q']),
     ]);
     expect(size.code, size.stderr).toBe(0);
@@ -81,7 +82,7 @@ describe('kubecheck size', () => {
     expect(line).toEqual([expect.stringMatching(/^kubecheck: incomplete: 300 states in \d+s; (levels of [\d,]+ states on average|[\d,]+ states a level over \d+ levels).*; `kubecheck size --scenario two-phase-commit --set rms=5 --max-states 300` shows which settings drive it$/)]);
     // The command it names runs, and says what fits the bound that stopped the check.
     const command = /`kubecheck (size [^`]*)`/.exec(line[0])![1];
-    const sized = await kubecheckAsync([...splitArgs(command), '-q']);
+    const sized = await kubecheckAsync([...splitArgs(command), '-q', '--probe-time', '10m']);
     expect(sized.code, sized.stderr).toBe(0);
     expect(sized.stdout).toMatch(/^  rms +5 +4: [\d,]+ · 5: [\d,]+ · 6: [\d,]+ +×\d/m);
     expect(sized.stdout).toMatch(/^to fit --max-states 300 \(300 states\): --set rms=\d/m);
