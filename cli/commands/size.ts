@@ -115,6 +115,8 @@ export async function runSize(opts: SizeOptions): Promise<number> {
   const r = await resolveFromOptions(opts);
   checkPropertyIds(r.subject, opts.property, r.config);
   if (opts.symmetry === true && r.model.canonicalize === undefined) fail(ToolErrorCode.badOption, `scenario ${r.scenario} has no symmetry to reduce; drop --symmetry`);
+  // As check prints them: what Kubernetes accepts but documents as unsafe, and a defaulted shape.
+  if (!opts.json) for (const w of r.warnings ?? []) printErr(`kubecheck: warning: ${inputText(w)}\n`);
   const { sizing, build, allKeys } = await familyOf({ ...opts, json: true });
   const varied = variedParameters(sizing, opts.vary, allKeys);
   if (varied.length === 0) fail(ToolErrorCode.badOption, `nothing to vary: the check uses no count, budget or lag above its least value; name settings with --vary (e.g. --vary ${sizing.parameters[0]?.key ?? 'KEY'})`);
