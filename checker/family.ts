@@ -62,7 +62,7 @@ export interface FamilySize {
   readonly target: Measurement;
   /** The values the parameters are varied around: the target when its search finished, else smaller ones. */
   readonly base: Measurement;
-  /** Each parameter's growth, the one that multiplies most first. */
+  /** Each parameter's growth, the one that multiplies most (up or down from the base) first. */
   readonly parameters: readonly ParameterGrowth[];
   /** Distinct states per second of the largest measurement that finished. */
   readonly statesPerSecond?: number;
@@ -164,7 +164,10 @@ export async function measureFamily(parameters: readonly FamilyParameter[], opti
     const downFactor = usable && down !== undefined && down.finished && down.distinctStates > 0 ? base.distinctStates / down.distinctStates : undefined;
     growth.push({ ...p, base: at, points, ...(factor === undefined ? {} : { factor }), factorAtLeast: up !== undefined && !up.finished, ...(downFactor === undefined ? {} : { downFactor }) });
   }
-  growth.sort((a, b) => (b.factor ?? 0) - (a.factor ?? 0));
+  // The one that multiplies most first: by its growth either side of the base (a step up that a
+  // bound stopped says little, the step down to it may say more).
+  const most = (g: ParameterGrowth): number => Math.max(g.factor ?? 0, g.downFactor ?? 0);
+  growth.sort((a, b) => most(b) - most(a));
   const finished = [...done.values()].filter((m) => m.finished && m.seconds > 0).sort((a, b) => b.distinctStates - a.distinctStates)[0];
   return {
     target,

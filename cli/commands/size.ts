@@ -219,9 +219,10 @@ function formatSize(scenario: string, model: string, size: FamilySize, sizing: S
     inputText(p.key),
     unitOf(varied, p.key) === 'seconds' ? `${p.target}s` : String(p.target),
     p.points.map((m) => `${m.values[p.key]}: ${countOf(m)}`).join(' · '),
+    p.downFactor === undefined ? '' : factorText(p.downFactor, false),
     factorText(p.factor, p.factorAtLeast),
   ]);
-  const head = ['setting', 'check', 'states at each value (the others at the base)', 'per +1'];
+  const head = ['setting', 'check', 'states at each value (the others at the base)', 'to base', 'per +1'];
   const width = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const row = (cells: readonly string[]): string => `  ${cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(width[i]))).join('  ')}`;
   lines.push(row(head));

@@ -66,7 +66,7 @@ describe('measureFamily', () => {
     expect(n.factor).toBeGreaterThan(1);
     expect(n.factor).toBeLessThan(2);
     expect(estimateStates(size).atLeast).toBe(true);
-    const refused = await measureFamily([{ key: 'n', target: 16, floor: 0 }], { build, maxStates: 100_000, timeLimitSeconds: 60 });
+    const refused = await measureFamily([{ key: 'n', target: 16, floor: 0 }, { key: 'm', target: 0, floor: 0 }], { build, maxStates: 100, timeLimitSeconds: 60 });
     expect(refused.parameters[0].points.find((m) => m.values.n === 17)?.refused).toMatch(/n \(17\) must be at most 16/);
   });
 });

@@ -54,7 +54,7 @@ describe('kubecheck size', () => {
     // In text: the row and the values that fit 1,000 states (none crashing: as check counts it).
     expect(text.code, text.stderr).toBe(0);
     const n = (x: number): string => x.toLocaleString('en-US');
-    expect(text.stdout).toMatch(new RegExp(`^  faults\\.nodeCrash +1 +0: ${n(distinct(checks[0]))} · 1: ${n(distinct(checks[1]))} · 2: ${n(distinct(checks[2]))} +×\\d+\\.\\d$`, 'm'));
+    expect(text.stdout).toMatch(new RegExp(`^  faults\\.nodeCrash +1 +0: ${n(distinct(checks[0]))} · 1: ${n(distinct(checks[1]))} · 2: ${n(distinct(checks[2]))} +×\\d+\\.\\d +×\\d+\\.\\d$`, 'm'));
     expect(text.stdout).toMatch(new RegExp(`^to fit --max-states 1,000 \\(1,000 states\\): --set faults\\.nodeCrash=0 \\(${n(distinct(checks[0]))} distinct states \\(measured\\)\\)$`, 'm'));
   });
 
