@@ -66,7 +66,8 @@ describe('measureFamily', () => {
     expect(n.factor).toBeGreaterThan(1);
     expect(n.factor).toBeLessThan(2);
     expect(estimateStates(size).atLeast).toBe(true);
-    const refused = await measureFamily([{ key: 'n', target: 16, floor: 0 }, { key: 'm', target: 0, floor: 0 }], { build, maxStates: 100, timeLimitSeconds: 60 });
-    expect(refused.parameters[0].points.find((m) => m.values.n === 17)?.refused).toMatch(/n \(17\) must be at most 16/);
+    const upTo5 = (v: Assignment): Model<unknown> => (v.n > 5 ? fail('KC999', `n (${v.n}) must be at most 5`) : build(v));
+    const refused = await measureFamily([{ key: 'n', target: 5, floor: 0 }, { key: 'm', target: 0, floor: 0 }], { build: upTo5, maxStates: 100, timeLimitSeconds: 60 });
+    expect(refused.parameters.find((p) => p.key === 'n')!.points.find((m) => m.values.n === 6)?.refused).toMatch(/n \(6\) must be at most 5/);
   });
 });
