@@ -39,12 +39,11 @@ export const DEFAULT_PROBE_SECONDS = 30;
 
 const n = (x: number): string => Math.round(x).toLocaleString('en-US');
 
-/** A count as people read it: 5,088, 1.2 M, 3.4 G. */
+/** A count as people read it: 5,088, 250,301, 1.23 M, 3.45 G. */
 export function roughCount(x: number): string {
-  if (x < 1e4) return n(x);
-  if (x < 1e6) return n(Number(x.toPrecision(2)));
-  if (x < 1e9) return `${(x / 1e6).toPrecision(2)} M`;
-  if (x < 1e12) return `${(x / 1e9).toPrecision(2)} G`;
+  if (x < 1e6) return n(x);
+  if (x < 1e9) return `${(x / 1e6).toPrecision(3)} M`;
+  if (x < 1e12) return `${(x / 1e9).toPrecision(3)} G`;
   return x.toExponential(1);
 }
 
