@@ -30,3 +30,5 @@ export { forEachTransition } from './transitions.js';
 export { alwaysEventually, checkLiveness, eventually, eventuallyAlways, leadsTo, LIVENESS_MAX_STATES } from './liveness.js';
 export type { LivenessKind, LivenessOptions, LivenessProperty } from './liveness.js';
 export type { TransitionOptions, TransitionStats, TransitionVisitor } from './transitions.js';
+export { boundsUnder, estimateStates, measureFamily } from './family.js';
+export type { Assignment, FamilyParameter, FamilySize, MeasureFamilyOptions, Measurement, ParameterGrowth, SizeEstimate } from './family.js';

@@ -16,6 +16,7 @@ import { runImport } from './commands/import.js';
 import { runList } from './commands/list.js';
 import { runReplay } from './commands/replay.js';
 import { runSearch } from './commands/run.js';
+import { DEFAULT_PROBE_SECONDS, DEFAULT_PROBE_STATES, runSize } from './commands/size.js';
 import { runTiming } from './commands/timing.js';
 import { INCOMPLETE_CODES, runWorker } from './commands/cluster.js';
 import { parseSize, parseWorkers } from './limits.js';
@@ -108,6 +109,22 @@ export function program(exit: (code: number) => void): Command {
   checkCmd.action(function (this: Command) {
     return run(() => runSearch('check', this.opts()))();
   });
+
+  modelOption(configOptions(p.command('size').description('which settings multiply a check\'s states: bounded searches varying one setting at a time (nodes, zones, replicas, fault budgets...), each one\'s growth per +1, an estimate of the whole check, and the --set values that fit --max-states or --time-limit')))
+    .option('--vary <key>', 'a setting to vary (repeatable or comma-separated; default: the counts, budgets and lags the check uses)', collectList)
+    .option('-p, --property <id>', 'count as a check of these properties does (repeatable; default: the scenario\'s)', collectList)
+    .option('--max-states <n>', 'the bound the check should fit in: suggest the --set values whose estimate stays under it', positiveInt('--max-states'))
+    .option('--time-limit <duration>', 'the time the check should fit in (at the measured rate), e.g. 60s', (v) => parseTimeLimit('--time-limit', v))
+    .option('--probe-states <n>', `most distinct states of each search (default ${DEFAULT_PROBE_STATES.toLocaleString('en-US')})`, positiveInt('--probe-states'))
+    .option('--probe-time <duration>', `time limit of each search (default ${DEFAULT_PROBE_SECONDS}s)`, (v) => parseTimeLimit('--probe-time', v))
+    .option('--symmetry', 'merge interchangeable nodes and pods (default when the scenario has a symmetry)')
+    .option('--no-symmetry', 'count every state, without symmetry reduction')
+    .option('--json', 'print one JSON object instead of text')
+    .option('--no-color', 'no colours')
+    .option('-q, --quiet', 'no line on stderr per search')
+    .action(function (this: Command) {
+      return run(() => runSize(this.opts()))();
+    });
 
   p.command('worker').argument('<redis-url>', 'the run to join, as the coordinator was given it: redis://HOST:PORT/RUN')
     .description('serve a distributed check (kubecheck check ... --cluster URL): joins the run, rebuilds the model from its manifest, exits 0 when the search ends, 3 if the coordinator or Redis is lost')

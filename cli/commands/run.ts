@@ -1,6 +1,8 @@
 import { hostname } from 'node:os';
 /** `kubecheck check` and `kubecheck simulate`: search, print the outcome, write the reports, exit by verdict. */
-import { check, MAX_SIMULATE_STEPS, minimizeTrace, simulate, type CheckResult, type FoundViolation, type Property, type SearchVisitor, type Trace } from '../../checker/index.js';
+import { check, MAX_SIMULATE_STEPS, minimizeTrace, simulate, type CheckResult, type FoundViolation, type Progress, type Property, type SearchVisitor, type Trace } from '../../checker/index.js';
+import { formatDuration } from '../../checker/duration.js';
+import { levelGrowth, roughCount, sizeCommand, type LevelSample } from './size.js';
 import { itfOf, outcomeJson } from '../../reports/json.js';
 import { formatTimeline } from '../../reports/timeline.js';
 import { projectionVisitor } from '../../reports/projected.js';
@@ -151,6 +153,7 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
   if (command === 'check' && opts.cluster !== undefined) refuseOnCluster(opts, r.extensions.length > 0);
   const properties = opts.property && opts.property.length > 0 ? opts.property : r.defaultProperties;
   let result: CheckResult<unknown>;
+  const samples: LevelSample[] = [];
   let info: RunInfo = {
     command,
     scenario: r.scenario,
@@ -204,6 +207,17 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
   }
   if (command === 'check') {
     let progress = progressReporter({ quiet: opts.quiet === true });
+    // Samples of the search's depth and states, about every second, for the level widths an
+    // incomplete check reports; the progress shown is passed on at its own interval.
+    const sampleMs = Math.min(progress?.intervalMs ?? 1000, 1000);
+    let shownAt = 0;
+    const sampling = (p: Progress): void => {
+      samples.push({ depth: p.depth, distinctStates: p.distinctStates, seconds: p.seconds });
+      if (progress !== undefined && p.seconds * 1000 - shownAt >= progress.intervalMs - sampleMs / 2) {
+        shownAt = p.seconds * 1000;
+        progress.onProgress(p);
+      }
+    };
     const endProgress = (): void => {
       progress?.stop();
       progress = undefined;
@@ -221,7 +235,8 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
         ...(opts.maxMemory === undefined ? {} : { maxMemoryBytes: opts.maxMemory }),
         ...(opts.stopAtFirst ? { stopAtFirstViolation: true } : {}),
         onViolation,
-        ...(progress ? { onProgress: progress.onProgress, progressIntervalMs: progress.intervalMs } : {}),
+        onProgress: sampling,
+        progressIntervalMs: sampleMs,
         // Liveness: on the whole graph, without symmetry (a lasso on the reduced graph need not be
         // a behaviour), once the search's progress line is gone; its outcomes join the result's.
         ...(opts.liveness && r.liveness !== undefined ? { liveness: r.liveness, onSearchEnd: endProgress, ...(opts.livenessMaxStates === undefined ? {} : { livenessMaxStates: opts.livenessMaxStates }) } : {}),
@@ -287,6 +302,12 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
     // on stderr, which the runner reads for workflow commands too, so stdout stays one document.
     const lines = githubAnnotations(r.model, result, info);
     if (lines.length > 0) (format === 'text' ? process.stdout : process.stderr).write(lines.map((l) => `${l}\n`).join(''));
+  }
+  // A check a bound stopped: how large it got, how its levels grew, and what shows what drives it.
+  if (command === 'check' && result.stoppedBy !== undefined) {
+    const s = result.stats;
+    const levels = result.strategy === 'bfs' ? `; ${levelGrowth(samples, s)}` : '';
+    printErr(`kubecheck: incomplete: ${roughCount(s.distinctStates)} states in ${formatDuration(Math.max(1, Math.round(s.seconds)))}${levels}; \`${sizeCommand(opts, result.stoppedBy, s.distinctStates)}\` shows which settings drive it\n`);
   }
   // The exit code and the printed verdict come from one place (liveness included).
   return runVerdict(result).exitCode;
