@@ -11,6 +11,7 @@ import type { ClusterExtension } from '../model/index.js';
 import { fail, KubecheckError, ToolErrorCode } from '../reports/errors.js';
 import { checkRegularFile, kindOf, shortName } from './input.js';
 import type { JsonValue } from '../checker/index.js';
+import { ensureTypeScriptLoader } from '../checker/typescriptLoader.js';
 
 /** An extension is a module of source code; a file larger than this is not one. */
 export const MAX_EXTENSION_BYTES = 16 * 1024 * 1024;
@@ -272,8 +273,11 @@ export async function loadExtensionModules(paths: readonly string[]): Promise<{ 
     // even after the load timeout: its thread cannot be stopped).
     checkRegularFile(p, 'extension', MAX_EXTENSION_BYTES, 'load');
     const digest = moduleDigest(abs, p);
-    // The user's module is imported as it always was (TypeScript through tsx), bounded and guarded.
-    const module = await importBounded(p, pathToFileURL(abs).href);
+    // The user's module is imported as it always was (TypeScript through tsx, registered here when
+    // the command line named no .ts file: replay finds its modules in the trace), bounded and guarded.
+    const href = pathToFileURL(abs).href;
+    await ensureTypeScriptLoader(href);
+    const module = await importBounded(p, href);
     let found: ClusterExtension[];
     try {
       found = extensionsOf(module);
