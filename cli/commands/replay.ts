@@ -146,7 +146,8 @@ async function scenarioOfTrace(file: string, meta: ParsedItf['meta'], saved: str
   // The trace's config already holds the modules' settings: they are not applied again.
   const { resolved: rebuilt, extensions } = await resolveWithExtensionPaths(subject, scenario, savedInput, paths, { applySettings: false });
   if (opts.config !== undefined || opts.set !== undefined) {
-    const asked = await resolveFromOptions({ ...opts, scenario, extension: [] });
+    // The config asked for as check would resolve it, on the modules' settings (the trace's config holds them).
+    const asked = await resolveFromOptions({ ...opts, scenario, extension: paths ?? [] });
     const diff = configDifference(rebuilt.config, asked.config);
     if (diff !== undefined) {
       const show = (v: unknown): string => JSON.stringify(valueAt(v, diff)) ?? 'unset';

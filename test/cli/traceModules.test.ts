@@ -154,6 +154,23 @@ describe('traces and configs travel with the module', () => {
     }
   }, 120_000);
 
+  it('should replay a trace of a module with settings, and take a --set given to replay on them as check did', async () => {
+    const module = writeModule(join(work, 'replay-settings', 'operator'), "export const settings = { 'cluster.nodes': 2 };\n");
+    const results = join(work, 'replay-settings', 'out');
+    const made = await kubecheckAsync([...CHECK, '--extension', module, '--out', results]);
+    expect(made.code, made.stderr).toBe(1);
+    const [plain, agreeing, contradicting] = await Promise.all([
+      kubecheckAsync(['replay', join(results, TRACE), '--quiet']),
+      kubecheckAsync(['replay', join(results, TRACE), '--quiet', '--set', 'faults.nodeCrash=0']),
+      kubecheckAsync(['replay', join(results, TRACE), '--quiet', '--set', 'faults.nodeCrash=1']),
+    ]);
+    for (const r of [plain, agreeing]) {
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toMatch(/violation reproduced \(exit 1\)/);
+    }
+    expectOneLine(contradicting, 'KC204', /was made for another config: faults\.nodeCrash is 0 in the trace, 1 here/);
+  }, 120_000);
+
   it('should refuse a --set that contradicts a module\'s settings, and a bad key or value in them, in one coded line', async () => {
     const good = writeModule(join(work, 'clash'), "export const settings = { 'cluster.nodes': 2 };\n");
     const badKey = writeModule(join(work, 'bad-key'), "export const settings = { 'cluster.nodez': 2 };\n");
