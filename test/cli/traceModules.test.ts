@@ -127,6 +127,15 @@ describe('traces and configs travel with the module', () => {
     expect(allowed.stdout).toMatch(/violation reproduced \(exit 1\)/);
   }, 60_000);
 
+  it('should replay a TypeScript operator\'s trace with no .ts file on the command line (the example of docs/operators.md)', async () => {
+    const results = join(work, 'backup');
+    const made = await kubecheckAsync(['check', '--set', 'faults.nodeCrash=0', '--extension', 'examples/backup-operator/backupOperator.ts', '--property', 'backup-operator-external-call-once', '--quiet', '--out', results]);
+    expect(made.code, made.stderr).toBe(1);
+    const r = await kubecheckAsync(['replay', 'backup-operator-external-call-once.itf.json', '--quiet'], { cwd: results });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/✗ backup-operator-external-call-once violated at step 7 .*violation reproduced \(exit 1\)/);
+  }, 120_000);
+
   it('should say which module it cannot find, in one line', async () => {
     const lost = join(work, 'lost');
     mkdirSync(lost);
