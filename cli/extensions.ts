@@ -12,6 +12,7 @@ import { fail, KubecheckError, ToolErrorCode } from '../reports/errors.js';
 import { checkRegularFile, kindOf, shortName } from './input.js';
 import type { JsonValue } from '../checker/index.js';
 import { ensureTypeScriptLoader } from '../checker/typescriptLoader.js';
+import type { ExtensionModuleRecord } from '../reports/outcome.js';
 
 /** An extension is a module of source code; a file larger than this is not one. */
 export const MAX_EXTENSION_BYTES = 16 * 1024 * 1024;
@@ -295,4 +296,20 @@ export async function loadExtensionModules(paths: readonly string[]): Promise<{ 
     modules.push({ path: p, absolutePath: abs, digest, extensions: found.map((e) => e.name), ...(settings === undefined ? {} : { settings }) });
   }
   return { extensions: all, modules };
+}
+
+/**
+ * What the reports record of each extension module: its paths (as given, absolute, and relative
+ * to the `--out` folder, where the traces are, so that `replay` finds it from there) and hashes.
+ */
+export function extensionRecords(modules: readonly LoadedExtensionModule[], out: string | undefined): ExtensionModuleRecord[] {
+  return modules.map((m) => ({
+    path: m.path,
+    absolutePath: m.absolutePath,
+    ...(out === undefined ? {} : { relativePath: relative(resolve(out), m.absolutePath).split(sep).join('/') }),
+    sha256: m.digest.sha256,
+    files: m.digest.files,
+    extensions: m.extensions,
+    ...(m.settings === undefined ? {} : { settings: m.settings }),
+  }));
 }

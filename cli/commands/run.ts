@@ -8,9 +8,8 @@ import { projectionVisitor } from '../../reports/projected.js';
 import { githubAnnotations } from '../../reports/githubAnnotations.js';
 import { junitReport } from '../../reports/junit.js';
 import { sarifReport } from '../../reports/sarif.js';
-import { formatOutcome, runVerdict, type ExtensionModuleRecord, type RunInfo } from '../../reports/outcome.js';
-import type { LoadedExtensionModule } from '../extensions.js';
-import { relative, resolve, sep } from 'node:path';
+import { formatOutcome, runVerdict, type RunInfo } from '../../reports/outcome.js';
+import { extensionRecords } from '../extensions.js';
 import { prepareOut, refuseFoldersInTheWay, stageArtifacts, type OutPlan } from '../artifacts.js';
 import { fstatSync, ftruncateSync, readFileSync, writeSync } from 'node:fs';
 import { reportNamesFor, runArtifacts } from '../../reports/artifacts.js';
@@ -294,22 +293,6 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
   }
   // The exit code and the printed verdict come from one place (liveness included).
   return runVerdict(result).exitCode;
-}
-
-/**
- * What the reports record of each extension module: its paths (as given, absolute, and relative
- * to the `--out` folder, where the traces are, so that `replay` finds it from there) and hashes.
- */
-export function extensionRecords(modules: readonly LoadedExtensionModule[], out: string | undefined): ExtensionModuleRecord[] {
-  return modules.map((m) => ({
-    path: m.path,
-    absolutePath: m.absolutePath,
-    ...(out === undefined ? {} : { relativePath: relative(resolve(out), m.absolutePath).split(sep).join('/') }),
-    sha256: m.digest.sha256,
-    files: m.digest.files,
-    extensions: m.extensions,
-    ...(m.settings === undefined ? {} : { settings: m.settings }),
-  }));
 }
 
 /**
