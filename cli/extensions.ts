@@ -9,7 +9,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ClusterExtension } from '../model/index.js';
 import { fail, KubecheckError, ToolErrorCode } from '../reports/errors.js';
-import { checkRegularFile, kindOf, shortName } from './input.js';
+import { checkRegularFile, kindOf, refuseForbiddenKey, refuseForbiddenKeys, refuseLongKey, shortName } from './input.js';
 import type { JsonValue } from '../checker/index.js';
 import { ensureTypeScriptLoader } from '../checker/typescriptLoader.js';
 import type { ExtensionModuleRecord } from '../reports/outcome.js';
@@ -236,8 +236,10 @@ function settingsOf(module: Readonly<Record<string, unknown>>, p: string): Reado
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || Object.getPrototypeOf(raw) !== Object.prototype) {
     fail(ToolErrorCode.badOption, `extension ${p}: its settings export must be an object of --set keys and values, e.g. { 'cluster.nodes': 3 }; got ${Array.isArray(raw) ? 'a list' : raw === null ? 'null' : typeof raw}`);
   }
-  const out: Record<string, JsonValue> = {};
+  const out: Record<string, JsonValue> = Object.create(null) as Record<string, JsonValue>;
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    refuseLongKey(key, `extension ${p}: its settings export`);
+    refuseForbiddenKey(key, key, `extension ${p}: its settings export`);
     let json: JsonValue;
     try {
       json = JSON.parse(JSON.stringify(value) ?? 'null') as JsonValue;
@@ -247,9 +249,10 @@ function settingsOf(module: Readonly<Record<string, unknown>>, p: string): Reado
     if (value === undefined || typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint' || (typeof value === 'number' && !Number.isFinite(value))) {
       fail(ToolErrorCode.badOption, `extension ${p}: settings.${shortName(key)} is not a plain value (a number, a string, a boolean or a list or object of them)`);
     }
+    refuseForbiddenKeys(json, `extension ${p}: settings.${shortName(key)}`);
     out[key] = json;
   }
-  return out;
+  return { ...out };
 }
 
 /**
