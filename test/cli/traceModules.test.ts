@@ -147,6 +147,16 @@ describe('traces and configs travel with the module', () => {
     expectOneLine(r, 'KC201', /was made with extension module operator\/counter\.mjs, found neither at \.\.\/operator\/counter\.mjs from the trace's folder nor at .*nowhere.*; give it with --extension FILE/);
   }, 60_000);
 
+  it('should refuse a trace whose recorded modules are not what kubecheck writes (KC203), in one line', async () => {
+    const edited = join(work, 'edited');
+    mkdirSync(edited);
+    const itf = JSON.parse(readFileSync(join(out, TRACE), 'utf8')) as { '#meta': Record<string, unknown> };
+    itf['#meta'].extensionModules = [{ path: 'x.mjs', absolutePath: 'relative/x.mjs', sha256: 'sha256:00' }];
+    writeFileSync(join(edited, TRACE), JSON.stringify(itf));
+    const r = await kubecheckAsync(['replay', join(edited, TRACE)]);
+    expectOneLine(r, 'KC203', /#meta\.extensionModules\[0\]\.absolutePath is not an absolute path/);
+  }, 60_000);
+
   it('should apply a module\'s settings export as the base config, and accept a --set that agrees', async () => {
     const module = writeModule(join(work, 'settings'), "export const settings = { 'cluster.nodes': 2, 'kubeControllerManager.nodeMonitorGracePeriod': '50s' };\n");
     const [alone, agreeing, agreeingDuration] = await Promise.all([
