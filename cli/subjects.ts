@@ -9,7 +9,7 @@ import type { JsonValue, LivenessProperty, Model, ModelFactory } from '../checke
 import { fail, KubecheckError, ToolErrorCode } from '../reports/errors.js';
 import { inputText } from '../checker/escape.js';
 import type { ClusterConfig, ClusterExtension } from '../model/index.js';
-import { sameParameterValue } from '../model/index.js';
+import { sameParameterValue } from '../model/resolve.js';
 import type { ParameterInfo } from '../model/parameters.js';
 import { loadExtensionModules, type LoadedExtensionModule } from './extensions.js';
 import { importSources, type Imported } from './import/importer.js';

@@ -10,7 +10,7 @@ export type { ScenarioInfo } from './scenarios.js';
 export { scenarios } from './scenarios.js';
 export type { ParameterInfo } from './parameters.js';
 export { parameters } from './parameters.js';
-export { resolveConfig, configToObject, sameParameterValue } from './resolve.js';
+export { resolveConfig, configToObject } from './resolve.js';
 export type { ResolveInput } from './resolve.js';
 export { ModelErrorCode } from './errors.js';
 export { clusterModel, extensionProperties, quiescent, urgentActions, backgroundActions } from './clusterModel.js';
