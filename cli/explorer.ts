@@ -44,7 +44,7 @@ export interface ExplorerSession<S> {
   readonly graphSvg?: string;
   readonly groupOf?: (state: S) => number | undefined;
   /** `#meta` of the ITF traces written for a path (scenario, config), so `kubecheck replay` rebuilds the model. */
-  readonly itfMeta: { readonly scenario?: string; readonly config?: JsonValue; readonly allowUnsafeConfig?: boolean };
+  readonly itfMeta: { readonly scenario?: string; readonly config?: JsonValue; readonly allowUnsafeConfig?: boolean; readonly configInput?: JsonValue; readonly extensionModules?: JsonValue };
   /** The command that reopens a path: `kubecheck explore ... --path` (the path is appended). */
   readonly reopenCommand: string;
 }
@@ -157,6 +157,8 @@ function itfText<S>(session: ExplorerSession<S>, trace: Trace<S>): string {
     ...(session.itfMeta.scenario === undefined ? {} : { scenario: session.itfMeta.scenario }),
     ...(session.itfMeta.config === undefined ? {} : { config: session.itfMeta.config }),
     ...(session.itfMeta.allowUnsafeConfig ? { allowUnsafeConfig: true } : {}),
+    ...(session.itfMeta.configInput === undefined ? {} : { configInput: session.itfMeta.configInput }),
+    ...(session.itfMeta.extensionModules === undefined ? {} : { extensionModules: session.itfMeta.extensionModules }),
   });
   return `${JSON.stringify(itf, null, 2)}\n`;
 }

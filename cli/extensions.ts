@@ -4,11 +4,15 @@
  * exports: a `ClusterExtension` or a list of them.
  */
 import { readFileSync, statSync, type Stats } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ClusterExtension } from '../model/index.js';
 import { fail, KubecheckError, ToolErrorCode } from '../reports/errors.js';
-import { checkRegularFile, kindOf } from './input.js';
+import { checkRegularFile, kindOf, refuseForbiddenKey, refuseForbiddenKeys, refuseLongKey, shortName } from './input.js';
+import type { JsonValue } from '../checker/index.js';
+import { ensureTypeScriptLoader } from '../checker/typescriptLoader.js';
+import type { ExtensionModuleRecord } from '../reports/outcome.js';
 
 /** An extension is a module of source code; a file larger than this is not one. */
 export const MAX_EXTENSION_BYTES = 16 * 1024 * 1024;
@@ -109,9 +113,10 @@ const MAX_LOCAL_IMPORTS = 500;
  * Checks every file an extension imports by a relative path, transitively, the way the
  * extension itself is checked (a regular file of bounded size), before anything is imported.
  * TypeScript's `./x.js` for `./x.ts` and extensionless paths are tried as tsx resolves them; a
- * path that resolves to nothing is left to the loader's own error.
+ * path that resolves to nothing is left to the loader's own error. Returns the files found, the
+ * entry first, in the order they were found.
  */
-export function checkLocalImports(entry: string, shown: string, noun = 'extension'): void {
+export function checkLocalImports(entry: string, shown: string, noun = 'extension'): string[] {
   const seen = new Set<string>([entry]);
   const queue = [entry];
   while (queue.length > 0 && seen.size <= MAX_LOCAL_IMPORTS) {
@@ -142,6 +147,50 @@ export function checkLocalImports(entry: string, shown: string, noun = 'extensio
       if (/\.[cm]?[jt]sx?$/.test(target)) queue.push(target);
     }
   }
+  return [...seen];
+}
+
+/** One file of a module's content hash: its path relative to the entry's folder, and its own digest. */
+export interface ModuleFileDigest {
+  /** Relative to the folder of the module's entry file, with `/` separators (the entry's own name first). */
+  readonly path: string;
+  /** `sha256:` and the hex digest of its bytes. */
+  readonly sha256: string;
+}
+
+/** A module's content hash: over its entry file and every file it imports by a relative path, transitively. */
+export interface ModuleDigest {
+  /** `sha256:` and the hex digest over each file's relative path and bytes, in path order. */
+  readonly sha256: string;
+  readonly files: readonly ModuleFileDigest[];
+}
+
+function sha256Of(bytes: string | Uint8Array): string {
+  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+}
+
+/**
+ * The content hash of the module at `entry` (an absolute path): the entry and the files it
+ * imports by relative paths (`./x.js` for `./x.ts` as tsx resolves it), transitively. A file is
+ * named by its path relative to the entry's folder, so the folder may move and hash the same,
+ * while a change to any file, or a file renamed, hashes differently. KC201 for a file that cannot
+ * be read (as loading would say).
+ */
+export function moduleDigest(entry: string, shown: string, noun = 'extension'): ModuleDigest {
+  const root = dirname(entry);
+  const files = checkLocalImports(entry, shown, noun).map((file) => {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file);
+    } catch (e) {
+      return fail(ToolErrorCode.unreadableFile, `cannot read ${file === entry ? `${noun} ${shown}` : `${relative(root, file)}, imported by ${noun} ${shown}`}: ${describeThrown(e)}`);
+    }
+    return { path: relative(root, file).split(sep).join('/'), sha256: sha256Of(bytes) };
+  });
+  // The entry first, the others by path: the order the imports were found in does not count.
+  const [first, ...rest] = files;
+  const ordered = [first, ...rest.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))];
+  return { sha256: sha256Of(ordered.map((f) => `${f.path}\0${f.sha256}\n`).join('')), files: ordered };
 }
 
 /** Whether a value has the shape of a {@link ClusterExtension}. */
@@ -163,21 +212,76 @@ export function extensionsOf(module: Readonly<Record<string, unknown>>): Cluster
   return out.filter((e, i) => out.indexOf(e) === i);
 }
 
+/** An `--extension` module as loaded: where it is, what it hashed to, what it exports. */
+export interface LoadedExtensionModule {
+  /** The path as given (`--extension`, or as a trace recorded it). */
+  readonly path: string;
+  readonly absolutePath: string;
+  readonly digest: ModuleDigest;
+  /** The names of the extensions it exports. */
+  readonly extensions: readonly string[];
+  /** Its `settings` export: the `--set` keys and values its properties assume. */
+  readonly settings?: Readonly<Record<string, JsonValue>>;
+}
+
+/** The `settings` export of a module, as JSON; KC200 when it is not an object of keys and plain values. */
+function settingsOf(module: Readonly<Record<string, unknown>>, p: string): Readonly<Record<string, JsonValue>> | undefined {
+  let raw: unknown;
+  try {
+    raw = module.settings;
+  } catch (e) {
+    return fail(ToolErrorCode.extensionFailed, `extension ${p} failed while its settings export was read: ${describeThrown(e)}`);
+  }
+  if (raw === undefined) return undefined;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || Object.getPrototypeOf(raw) !== Object.prototype) {
+    fail(ToolErrorCode.badOption, `extension ${p}: its settings export must be an object of --set keys and values, e.g. { 'cluster.nodes': 3 }; got ${Array.isArray(raw) ? 'a list' : raw === null ? 'null' : typeof raw}`);
+  }
+  const out: Record<string, JsonValue> = Object.create(null) as Record<string, JsonValue>;
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    refuseLongKey(key, `extension ${p}: its settings export`);
+    refuseForbiddenKey(key, key, `extension ${p}: its settings export`);
+    let json: JsonValue;
+    try {
+      json = JSON.parse(JSON.stringify(value) ?? 'null') as JsonValue;
+    } catch {
+      return fail(ToolErrorCode.badOption, `extension ${p}: settings.${shortName(key)} is not a plain value (a number, a string, a boolean or a list or object of them)`);
+    }
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint' || (typeof value === 'number' && !Number.isFinite(value))) {
+      fail(ToolErrorCode.badOption, `extension ${p}: settings.${shortName(key)} is not a plain value (a number, a string, a boolean or a list or object of them)`);
+    }
+    refuseForbiddenKeys(json, `extension ${p}: settings.${shortName(key)}`);
+    out[key] = json;
+  }
+  return { ...out };
+}
+
 /**
  * Loads the extensions of each file, in order; KC201 when a file cannot be read, KC215 when it
  * throws, ends the process or does not finish loading in time, KC200 when it exports none.
  */
 export async function loadExtensions(paths: readonly string[]): Promise<ClusterExtension[]> {
+  return (await loadExtensionModules(paths)).extensions;
+}
+
+/**
+ * {@link loadExtensions}, with what each module was: its paths, its content hash (taken before it
+ * is imported, over the files it imports by relative paths too) and its `settings` export.
+ */
+export async function loadExtensionModules(paths: readonly string[]): Promise<{ readonly extensions: ClusterExtension[]; readonly modules: readonly LoadedExtensionModule[] }> {
   const all: ClusterExtension[] = [];
+  const modules: LoadedExtensionModule[] = [];
   for (const p of paths) {
     const abs = isAbsolute(p) ? p : resolve(process.cwd(), p);
     // A FIFO would block the loader's open forever, /dev/zero would never end: refuse them first,
     // the extension and the files it imports by a relative path (a blocked open holds the process
     // even after the load timeout: its thread cannot be stopped).
     checkRegularFile(p, 'extension', MAX_EXTENSION_BYTES, 'load');
-    checkLocalImports(abs, p);
-    // The user's module is imported as it always was (TypeScript through tsx), bounded and guarded.
-    const module = await importBounded(p, pathToFileURL(abs).href);
+    const digest = moduleDigest(abs, p);
+    // The user's module is imported as it always was (TypeScript through tsx, registered here when
+    // the command line named no .ts file: replay finds its modules in the trace), bounded and guarded.
+    const href = pathToFileURL(abs).href;
+    await ensureTypeScriptLoader(href);
+    const module = await importBounded(p, href);
     let found: ClusterExtension[];
     try {
       found = extensionsOf(module);
@@ -191,6 +295,24 @@ export async function loadExtensions(paths: readonly string[]): Promise<ClusterE
       if (all.some((x) => x.name === e.name)) fail(ToolErrorCode.badOption, `--extension ${p}: a second extension is named "${e.name}"; names must be unique`);
       all.push(e);
     }
+    const settings = settingsOf(module, p);
+    modules.push({ path: p, absolutePath: abs, digest, extensions: found.map((e) => e.name), ...(settings === undefined ? {} : { settings }) });
   }
-  return all;
+  return { extensions: all, modules };
+}
+
+/**
+ * What the reports record of each extension module: its paths (as given, absolute, and relative
+ * to the `--out` folder, where the traces are, so that `replay` finds it from there) and hashes.
+ */
+export function extensionRecords(modules: readonly LoadedExtensionModule[], out: string | undefined): ExtensionModuleRecord[] {
+  return modules.map((m) => ({
+    path: m.path,
+    absolutePath: m.absolutePath,
+    ...(out === undefined ? {} : { relativePath: relative(resolve(out), m.absolutePath).split(sep).join('/') }),
+    sha256: m.digest.sha256,
+    files: m.digest.files,
+    extensions: m.extensions,
+    ...(m.settings === undefined ? {} : { settings: m.settings }),
+  }));
 }

@@ -148,6 +148,7 @@ export function program(exit: (code: number) => void): Command {
     .description('re-execute a saved trace step by step; exit 1 violation reproduced, 0 witness replayed, 2 the trace does not replay'))))
     .option('-q, --quiet', 'print the verdict only, not the timeline')
     .option('--unfold', 'print every step: no quiet stretch of time passing and routine work folded into one line')
+    .option('--allow-changed-extension', 'replay on the extension modules the trace recorded even when their content changed since (a warning; without it: KC221, exit 2)')
     .action(function (this: Command, trace: string) {
       return run(() => runReplay(trace, this.opts()))();
     });

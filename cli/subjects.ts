@@ -6,11 +6,12 @@
  * classic protocol with a space of a few hundred states. Commands only talk to this interface.
  */
 import type { JsonValue, LivenessProperty, Model, ModelFactory } from '../checker/index.js';
-import { fail, ToolErrorCode } from '../reports/errors.js';
+import { fail, KubecheckError, ToolErrorCode } from '../reports/errors.js';
 import { inputText } from '../checker/escape.js';
 import type { ClusterConfig, ClusterExtension } from '../model/index.js';
+import { sameParameterValue } from '../model/resolve.js';
 import type { ParameterInfo } from '../model/parameters.js';
-import { loadExtensions } from './extensions.js';
+import { loadExtensionModules, type LoadedExtensionModule } from './extensions.js';
 import { importSources, type Imported } from './import/importer.js';
 import { readSources } from './import/read.js';
 import { settingLocations } from './import/locate.js';
@@ -56,6 +57,10 @@ export interface LivenessInfo {
 export interface ConfigInput {
   readonly file?: unknown;
   readonly set?: Readonly<Record<string, string>>;
+  /** The base under the file and `--set`: the settings the extension modules declare (dotted keys). */
+  readonly base?: Readonly<Record<string, JsonValue>>;
+  /** Where `base` comes from, for a refusal of one of its keys. */
+  readonly baseOrigin?: string;
   readonly allowUnsafe?: boolean;
 }
 
@@ -147,6 +152,8 @@ export interface ResolvedFromOptions extends Resolved {
   readonly imported?: Imported;
   /** Names of the extensions attached to the model. */
   readonly extensions: readonly string[];
+  /** The `--extension` modules loaded: their paths, content hashes and settings. */
+  readonly extensionModules?: readonly LoadedExtensionModule[];
   /**
    * The keys of the cluster's shape (`cluster.nodes`, `cluster.zones`) that its files did not give
    * and that keep the scenario's defaults; each is also a warning (`check --strict` refuses them).
@@ -184,13 +191,62 @@ export function resolveWithExtensions(subject: Subject, scenario: string, input:
 /**
  * The config of `input` resolved, validated and its sizes refused before any extension module is
  * loaded (a bad config is named before the user's code runs), then the model built with the
- * extensions the paths name.
+ * extensions the paths name. The modules' `settings` exports are the base of the config, under
+ * the file and `--set` (unless `applySettings` is false: a trace's config already holds them).
  */
-export async function resolveWithExtensionPaths(subject: Subject, scenario: string, input: ConfigInput, paths: readonly string[] | undefined): Promise<{ readonly resolved: Resolved; readonly extensions: readonly ClusterExtension[] }> {
+export async function resolveWithExtensionPaths(
+  subject: Subject,
+  scenario: string,
+  input: ConfigInput,
+  paths: readonly string[] | undefined,
+  options: { readonly applySettings?: boolean } = {},
+): Promise<{ readonly resolved: Resolved; readonly extensions: readonly ClusterExtension[]; readonly modules: readonly LoadedExtensionModule[]; readonly base?: Readonly<Record<string, JsonValue>> }> {
   refuseOversizedInput(subject.name, input);
   const validated = subject.validate?.(scenario, input);
-  const extensions = paths && paths.length > 0 ? await loadExtensions(paths) : [];
-  return { resolved: resolveWithExtensions(subject, scenario, input, extensions, validated), extensions };
+  const { extensions, modules } = paths && paths.length > 0 ? await loadExtensionModules(paths) : { extensions: [], modules: [] };
+  const base = options.applySettings === false ? undefined : moduleSettings(subject, scenario, modules, input.set);
+  if (base === undefined) return { resolved: resolveWithExtensions(subject, scenario, input, extensions, validated), extensions, modules };
+  const withBase: ConfigInput = { ...input, base };
+  return { resolved: resolveWithExtensions(subject, scenario, withBase, extensions, subject.validate?.(scenario, withBase)), extensions, modules, base };
+}
+
+/**
+ * The settings the modules declare, as one base config: each module's validated on its own
+ * (a bad key or value is its rule's code, naming the module); KC200 when two modules, or a module
+ * and `--set`, give one key different values (the check would otherwise silently choose one).
+ */
+function moduleSettings(subject: Subject, scenario: string, modules: readonly LoadedExtensionModule[], set: Readonly<Record<string, string>> | undefined): Readonly<Record<string, JsonValue>> | undefined {
+  const declaring = modules.filter((m) => m.settings !== undefined && Object.keys(m.settings).length > 0);
+  if (declaring.length === 0) return undefined;
+  const base: Record<string, JsonValue> = {};
+  const from: Record<string, string> = {};
+  const show = (v: unknown): string => (typeof v === 'string' ? inputText(v) : shortJson(v));
+  for (const m of declaring) {
+    try {
+      subject.validate?.(scenario, { base: m.settings, baseOrigin: 'its settings export' });
+    } catch (e) {
+      if (e instanceof KubecheckError) throw new KubecheckError(e.code, `extension ${inputText(m.path)}: ${e.message.replace(/^KC\d+: /, '')}`);
+      throw e;
+    }
+    for (const [key, value] of Object.entries(m.settings!)) {
+      if (Object.hasOwn(base, key) && !sameParameterValue(key, base[key], value)) {
+        fail(ToolErrorCode.badOption, `extensions ${inputText(from[key])} and ${inputText(m.path)} declare different settings for ${key}: ${show(base[key])} and ${show(value)}; one check cannot assume both`);
+      }
+      base[key] = value;
+      from[key] = m.path;
+    }
+  }
+  for (const [key, value] of Object.entries(set ?? {})) {
+    if (Object.hasOwn(base, key) && !sameParameterValue(key, value, base[key])) {
+      fail(ToolErrorCode.badOption, `--set ${key}=${inputText(value)} contradicts extension ${inputText(from[key])}, whose settings export gives ${key}: ${show(base[key])} (what its properties assume); drop the --set, or change the module's settings`);
+    }
+  }
+  return base;
+}
+
+function shortJson(v: unknown): string {
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length <= 60 ? text : `${text.slice(0, 57)}...`;
 }
 
 /**
@@ -213,12 +269,12 @@ export async function resolveFromOptions(opts: ConfigOptions): Promise<ResolvedF
     ...(opts.set ? { set: opts.set } : {}),
     ...(opts.allowUnsafeConfig ? { allowUnsafe: true } : {}),
   };
-  const { resolved, extensions } = await resolveWithExtensionPaths(subject, scenario, input, opts.extension);
+  const { resolved, extensions, modules, base } = await resolveWithExtensionPaths(subject, scenario, input, opts.extension);
   const notModelled = imported === undefined ? [] : [...imported.notModelled, ...imported.skipped.map((f) => `skipped: ${f}`)];
   if (notModelled.length > 0 && !opts.json) printErr(formatNotModelled(notModelled));
   // What the cluster's files left to the scenario's defaults (unless --set gives it), once each:
   // the cluster's shape (its nodes and zones) as a warning every report carries, the workloads as a note.
-  const defaulted = Object.entries(imported?.defaulted ?? {}).filter(([key]) => opts.set?.[key] === undefined);
+  const defaulted = Object.entries(imported?.defaulted ?? {}).filter(([key]) => opts.set?.[key] === undefined && base?.[key] === undefined);
   const shape = [...new Set(defaulted.filter(([key]) => SHAPE_KEYS.includes(key)).map(([, n]) => n))];
   if (!opts.json) for (const note of new Set(defaulted.filter(([key]) => !SHAPE_KEYS.includes(key)).map(([, n]) => n))) printErr(`kubecheck: ${inputText(note)}\n`);
   // The extensions' own properties join the catalogue: --property, list and reports know them by id.
@@ -227,7 +283,7 @@ export async function resolveFromOptions(opts: ConfigOptions): Promise<ResolvedF
   const withOwn: Subject = own.length === 0 ? subject : { ...subject, properties: [...subject.properties, ...own] };
   const warnings = [...(resolved.warnings ?? []), ...shape, ...schedulingWarning(imported?.schedulingCaveats ?? [])];
   const settings = imported === undefined ? [] : settingLocations(imported, imported.files);
-  return { ...resolved, ...(warnings.length > 0 ? { warnings } : {}), subject: withOwn, notModelled, settings, defaultedShape: defaulted.filter(([key]) => SHAPE_KEYS.includes(key)).map(([key]) => key), ...(imported === undefined ? {} : { imported }), extensions: extensions.map((e) => e.name) };
+  return { ...resolved, ...(warnings.length > 0 ? { warnings } : {}), subject: withOwn, notModelled, settings, defaultedShape: defaulted.filter(([key]) => SHAPE_KEYS.includes(key)).map(([key]) => key), ...(imported === undefined ? {} : { imported }), extensions: extensions.map((e) => e.name), extensionModules: modules };
 }
 
 /**

@@ -19,6 +19,13 @@ export interface ResolveInput {
   readonly file?: unknown;
   /** `--set key=value` pairs. */
   readonly set?: Readonly<Record<string, string>>;
+  /**
+   * Dotted keys (the ones `--set` takes) applied over the scenario and under the file and `--set`:
+   * the settings an extension module declares its properties assume (its `settings` export).
+   */
+  readonly base?: Readonly<Record<string, unknown>>;
+  /** Where `base` comes from, for the message that refuses one of its keys (default `settings`). */
+  readonly baseOrigin?: string;
   /** Explore a config Kubernetes would refuse (its consequences then show in the search). */
   readonly allowUnsafe?: boolean;
 }
@@ -455,8 +462,13 @@ export function resolveConfig(scenario: string, input: ResolveInput = {}): Clust
   }
   // Sizes above the caps are refused before any of them is read (the library's way in as the command line's).
   refuseOversizedInput(input);
+  if (input.base !== undefined) refuseOversizedInput({ set: input.base });
   // The value as given of each key set anywhere, the later source winning: the scenario, the file, --set.
   const given = new Map<string, unknown>(Object.entries(overrides));
+  for (const [k, v] of Object.entries(input.base ?? {})) {
+    if (parameterSpec(k) === undefined) unknownKey(k, input.baseOrigin ?? 'settings');
+    given.set(k, v);
+  }
   // What the user gives (the file, then --set over it): a workload list must not lose any of it.
   const user = new Map<string, unknown>();
   let allowUnsafe = input.allowUnsafe === true;
@@ -498,6 +510,15 @@ export function resolveConfig(scenario: string, input: ResolveInput = {}): Clust
   refuseOversizedConfig(config);
   validateConfig(config);
   return config;
+}
+
+/**
+ * Whether two values given for the parameter `key` (as `--set` or a file gives them: `40s` and
+ * `"40s"`, `3` and `"3"`) mean the same; false for a key that is not a parameter.
+ */
+export function sameParameterValue(key: string, a: unknown, b: unknown): boolean {
+  const spec = parameterSpec(key);
+  return spec !== undefined && JSON.stringify(parseValue(spec, a)) === JSON.stringify(parseValue(spec, b));
 }
 
 /** A JSON-serialisable form of `config` that {@link resolveConfig} reads back to an equal config. */

@@ -57,6 +57,12 @@ export const ToolErrorCode = {
    * process, exports no `Model` nor factory, or its factory threw or returned no `Model`.
    */
   badModel: 'KC220',
+  /**
+   * `replay`: an extension module the trace recorded has changed since (its content hash, over
+   * the entry file and the files it imports by relative paths, differs); `--allow-changed-extension`
+   * replays it anyway.
+   */
+  extensionChanged: 'KC221',
 } as const;
 
 export type ToolErrorCode = (typeof ToolErrorCode)[keyof typeof ToolErrorCode];

@@ -12,7 +12,7 @@ export { canonicalItf, fromItfValue, parseItf, stateVars, toItf, toItfValue, typ
 export { configDifference, evaluateAlong, replayItf, type ReplayReport } from './replay.js';
 export { DEFAULT_MAX_NODES, stateLabel, traceNeighbourhood, wholeGraph, type GraphEdge, type GraphNode, type GraphOptions, type StateGraph, type TraceMark } from './graph.js';
 export { dotToPngFile, dotToSvg, graphToDot, hasDotProgram } from './dot.js';
-export { exitCodeOf, formatOutcome, formatProperties, formatStats, formatStop, formatVerdict, violationWhy, type FormatOptions, type RunInfo } from './outcome.js';
+export { exitCodeOf, formatOutcome, formatProperties, formatStats, formatStop, formatVerdict, violationWhy, type ConfigInputRecord, type ExtensionModuleRecord, type FormatOptions, type RunInfo } from './outcome.js';
 export { counterexampleJson, itfOf, outcomeJson, type CounterexampleJson, type TimelineJson } from './json.js';
 export { markdownReport, type MarkdownOptions } from './markdown.js';
 export { formatLiveness, livenessOutcomes, livenessSummary, reportKind, searchOutcomes, type LivenessSummary } from './liveness.js';

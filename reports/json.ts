@@ -28,6 +28,7 @@ import { jsonOf, type Change } from './diff.js';
 import { toItf, type ItfTrace } from './itf.js';
 import { livenessSummary, searchOutcomes } from './liveness.js';
 import { runVerdict, violationWhy, type RunInfo } from './outcome.js';
+import { recordedInput } from './recorded.js';
 import { presented, timelineSteps, traceDuration } from './timeline.js';
 
 export interface TimelineJson {
@@ -61,13 +62,14 @@ export interface CounterexampleJson {
 }
 
 /** The ITF of one property's trace, with the run's scenario and config in `#meta`. */
-export function itfOf<S>(model: Model<S>, outcome: PropertyOutcome<S>, info: Pick<RunInfo, 'scenario' | 'config' | 'allowUnsafeConfig'>): ItfTrace {
+export function itfOf<S>(model: Model<S>, outcome: PropertyOutcome<S>, info: Pick<RunInfo, 'scenario' | 'config' | 'allowUnsafeConfig' | 'configInput' | 'extensionModules'>): ItfTrace {
   return toItf(outcome.trace!, {
     description: `${outcome.status === 'witnessed' ? 'witness of' : 'counterexample to'} ${outcome.id}: ${outcome.description}`,
     model: model.name,
     ...(info.scenario === undefined ? {} : { scenario: info.scenario }),
     ...(info.config === undefined ? {} : { config: info.config }),
     ...(info.allowUnsafeConfig ? { allowUnsafeConfig: true } : {}),
+    ...recordedInput(info),
     property: outcome.id,
     status: outcome.status === 'witnessed' ? 'witnessed' : 'violated',
   });
@@ -124,6 +126,7 @@ export function outcomeJson<S>(model: Model<S>, result: CheckResult<S>, info: Ru
     scenario: info.scenario ?? null,
     model: model.name,
     config: info.config ?? null,
+    ...recordedInput(info),
     properties: searched.map((p) => ({
       id: p.id,
       kind: p.kind,

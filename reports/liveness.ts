@@ -8,6 +8,7 @@ import { isLiveness, type ActionLabel, type CheckResult, type Lasso, type Model,
 import type { Palette } from './colors.js';
 import { toItf } from './itf.js';
 import type { RunInfo } from './outcome.js';
+import { recordedInput } from './recorded.js';
 import { formatTimeline } from './timeline.js';
 
 /** A liveness property's outcome as the reports give it (`check --liveness`). */
@@ -105,6 +106,7 @@ export function lassoTraces<S>(model: Model<S>, result: Pick<CheckResult<S>, 'pr
       ...(info.scenario === undefined ? {} : { scenario: info.scenario }),
       ...(info.config === undefined ? {} : { config: info.config }),
       ...(info.allowUnsafeConfig ? { allowUnsafeConfig: true } : {}),
+      ...recordedInput(info),
     });
     return [{ id: l.id, name: `liveness-${l.id}.itf.json`, content: `${JSON.stringify({ ...itf, loop: l.lasso.loop }, null, 2)}\n` }];
   });

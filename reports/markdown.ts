@@ -92,6 +92,21 @@ export function markdownReport<S>(model: Model<S>, result: CheckResult<S>, info:
     const file = options.traceFiles?.[l.id];
     if (file) out.push('', `ITF trace: [\`${file}\`](${file}); re-execute it with \`npx kubecheck replay ${file}\`.`);
   }
+  const modules = info.extensionModules ?? [];
+  if (modules.length > 0) {
+    out.push('', '**Extension modules checked** (`kubecheck replay` loads them from the trace\'s folder by the relative path, else by the absolute one, and refuses one whose content changed):', '');
+    out.push('| module | extensions | path from this folder | absolute path | sha256 (entry and its relative imports) |', '| --- | --- | --- | --- | --- |');
+    for (const m of modules) {
+      const files = m.files.length > 1 ? ` (${m.files.length} files)` : '';
+      out.push(`| \`${cell(m.path)}\` | ${cell(m.extensions.join(', '))} | ${m.relativePath === undefined ? '' : `\`${cell(m.relativePath)}\``} | \`${cell(m.absolutePath)}\` | \`${cell(m.sha256)}\`${files} |`);
+    }
+    const settings = modules.filter((m) => m.settings !== undefined && Object.keys(m.settings).length > 0);
+    if (settings.length > 0) out.push('', `Settings the modules declare (the base of the config): ${settings.flatMap((m) => Object.entries(m.settings!).map(([k, v]) => `\`${cell(k)}=${cell(typeof v === 'string' ? v : JSON.stringify(v))}\``)).join(', ')}.`);
+  }
+  if (info.configInput !== undefined) {
+    const given = [...info.configInput.files.map((f) => `\`--config ${cell(f)}\``), ...Object.entries(info.configInput.set).map(([k, v]) => `\`--set ${cell(k)}=${cell(v)}\``)];
+    if (given.length > 0) out.push('', `Config given: ${given.join(' ')} (the config below is what it resolved to; replay reads that).`);
+  }
   if (info.config !== undefined) {
     out.push('', '<details><summary>Config</summary>', '', '```yaml', stringify(info.config).trimEnd(), '```', '', '</details>');
   }

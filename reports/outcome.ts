@@ -21,8 +21,39 @@ export interface ConfigSetting {
   readonly origin: string;
 }
 
+/**
+ * An extension module a run checked, as its reports record it, so that `replay` finds it again
+ * and knows whether it changed: `result.json` and each ITF trace's `#meta` carry it.
+ */
+export interface ExtensionModuleRecord {
+  /** The path as given to `--extension`. */
+  readonly path: string;
+  readonly absolutePath: string;
+  /** Relative to the `--out` folder (where the traces are), when the run wrote one. */
+  readonly relativePath?: string;
+  /** `sha256:<hex>` over the entry file and the files it imports by relative paths, transitively. */
+  readonly sha256: string;
+  /** Each file hashed: its path relative to the module's folder and its own `sha256:<hex>`. */
+  readonly files: readonly { readonly path: string; readonly sha256: string }[];
+  /** The extensions it exports, by name. */
+  readonly extensions: readonly string[];
+  /** Its `settings` export: the `--set` keys it declares its properties assume. */
+  readonly settings?: Readonly<Record<string, JsonValue>>;
+}
+
+/** The config as the user gave it: the `--config` files and folders and the `--set` pairs. */
+export interface ConfigInputRecord {
+  /** The `--config` paths, as given. */
+  readonly files: readonly string[];
+  readonly set: Readonly<Record<string, string>>;
+}
+
 export interface RunInfo {
   readonly command: 'check' | 'simulate';
+  /** The `--extension` modules checked, with their paths and content hashes. */
+  readonly extensionModules?: readonly ExtensionModuleRecord[];
+  /** The `--config` files and `--set` pairs given (`config` is what they resolved to). */
+  readonly configInput?: ConfigInputRecord;
   /** When the run started (ISO 8601) and on which host: JUnit's `timestamp` and `hostname`. */
   readonly startedAt?: string;
   readonly hostname?: string;

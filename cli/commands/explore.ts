@@ -14,6 +14,8 @@ import { groupOf, projectedGraph, projectionVisitor } from '../../reports/projec
 import { exploredSpace } from '../../reports/artifacts.js';
 import { answer, formatPath, parsePath, refuseForeign, REQUEST_SECONDS, tracesOf, type Answer, type ExplorerSession } from '../explorer.js';
 import { configPaths, checkPropertyIds, resolveFromOptions, type ConfigOptions } from '../subjects.js';
+import { extensionRecords } from '../extensions.js';
+import { recordedInput } from '../../reports/recorded.js';
 
 export interface ExploreOptions extends ConfigOptions {
   readonly port?: number;
@@ -88,7 +90,16 @@ export async function exploreSession(opts: ExploreOptions, log: (line: string) =
     checkSummary,
     traces,
     ...(graphSvg === undefined ? {} : { graphSvg, groupOf: groupIndex! }),
-    itfMeta: { scenario: r.scenario, config: r.config, ...(opts.allowUnsafeConfig ? { allowUnsafeConfig: true } : {}) },
+    itfMeta: {
+      scenario: r.scenario,
+      config: r.config,
+      ...(opts.allowUnsafeConfig ? { allowUnsafeConfig: true } : {}),
+      // A path's trace is saved wherever the browser puts it: its modules are found by their absolute paths.
+      ...recordedInput({
+        ...(configPaths(opts).length > 0 || Object.keys(opts.set ?? {}).length > 0 ? { configInput: { files: [...configPaths(opts)], set: { ...opts.set } } } : {}),
+        ...((r.extensionModules ?? []).length > 0 ? { extensionModules: extensionRecords(r.extensionModules ?? [], undefined) } : {}),
+      }),
+    },
     reopenCommand: reopenCommand(opts),
   };
 }

@@ -14,6 +14,10 @@ import { parseItf } from '../../reports/itf.js';
 import { checkTraceMeta, configDifference, replayItf, valueAt } from '../../reports/replay.js';
 import { formatTimeline, timelineSteps } from '../../reports/timeline.js';
 import { readTraceText, refuseForbiddenKeys } from '../input.js';
+import { statSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { moduleDigest, type ModuleFileDigest } from '../extensions.js';
+import { printErr } from '../terminal.js';
 import type { ParsedItf } from '../../reports/itf.js';
 import type { ClusterExtension } from '../../model/index.js';
 import { allSubjects, resolveFromOptions, resolveWithExtensionPaths, subjectOf, type ConfigOptions, type Resolved } from '../subjects.js';
@@ -26,6 +30,95 @@ export interface ReplayOptions extends ConfigOptions {
   readonly quiet?: boolean;
   /** Every step on a line of its own: no quiet stretch folded. */
   readonly unfold?: boolean;
+  /** Replay with the extension modules the trace recorded even when their content changed since (a warning). */
+  readonly allowChangedExtension?: boolean;
+}
+
+/** An extension module as a trace's `#meta.extensionModules` records it (see `ExtensionModuleRecord`). */
+interface RecordedModule {
+  readonly path: string;
+  readonly absolutePath: string;
+  readonly relativePath?: string;
+  readonly sha256: string;
+  readonly files: readonly ModuleFileDigest[];
+}
+
+/** More modules than a check would take: not a trace kubecheck wrote. */
+const MAX_RECORDED_MODULES = 100;
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+/** The modules `#meta.extensionModules` records; KC203 for a field that is not what kubecheck writes. */
+function recordedModules(meta: ParsedItf['meta'], file: string): RecordedModule[] {
+  const raw = meta.extensionModules;
+  if (raw === undefined) return [];
+  const bad = (where: string, rule: string): never => fail(ToolErrorCode.notItf, `${inputText(file)}: #meta.extensionModules${where} ${rule}`);
+  if (!Array.isArray(raw)) return bad('', 'is not a list');
+  if (raw.length > MAX_RECORDED_MODULES) bad('', `lists ${raw.length} modules, more than the ${MAX_RECORDED_MODULES} a trace of kubecheck records`);
+  const text = (v: unknown): v is string => typeof v === 'string' && v !== '' && v.length <= 4096 && !v.includes('\0');
+  return raw.map((m, i) => {
+    if (m === null || typeof m !== 'object' || Array.isArray(m)) return bad(`[${i}]`, 'is not an object');
+    const r = m as Record<string, unknown>;
+    if (!text(r.path)) bad(`[${i}].path`, 'is not a path');
+    if (!text(r.absolutePath) || !isAbsolute(r.absolutePath)) bad(`[${i}].absolutePath`, 'is not an absolute path');
+    if (r.relativePath !== undefined && !text(r.relativePath)) bad(`[${i}].relativePath`, 'is not a path');
+    if (typeof r.sha256 !== 'string' || !DIGEST.test(r.sha256)) bad(`[${i}].sha256`, 'is not sha256: and 64 hex digits');
+    const files = Array.isArray(r.files) ? r.files : [];
+    const digests = files.map((f: unknown, j) => {
+      const g = f as Record<string, unknown> | null;
+      if (g === null || typeof g !== 'object' || !text(g.path) || typeof g.sha256 !== 'string' || !DIGEST.test(g.sha256)) return bad(`[${i}].files[${j}]`, 'is not a path and its sha256');
+      return { path: g.path, sha256: g.sha256 };
+    });
+    return { path: r.path as string, absolutePath: r.absolutePath as string, ...(r.relativePath === undefined ? {} : { relativePath: r.relativePath as string }), sha256: r.sha256 as string, files: digests };
+  });
+}
+
+/** A path as messages show it: relative to the working folder when inside it, else absolute. */
+function shownPath(abs: string): string {
+  const rel = relative(process.cwd(), abs);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : abs;
+}
+
+/** Which files of a module differ from the ones recorded, in words. */
+function changedFiles(recorded: readonly ModuleFileDigest[], now: readonly ModuleFileDigest[]): string {
+  const before = new Map(recorded.map((f) => [f.path, f.sha256]));
+  const after = new Map(now.map((f) => [f.path, f.sha256]));
+  const words = [
+    ...now.filter((f) => before.has(f.path) && before.get(f.path) !== f.sha256).map((f) => `${inputText(f.path)} differs`),
+    ...now.filter((f) => !before.has(f.path)).map((f) => `${inputText(f.path)} is imported now`),
+    ...recorded.filter((f) => !after.has(f.path)).map((f) => `${inputText(f.path)} is no longer imported`),
+  ];
+  return words.length === 0 ? 'its files hash differently' : words.slice(0, 5).join(', ') + (words.length > 5 ? `, and ${words.length - 5} more` : '');
+}
+
+/**
+ * The files of the extension modules a trace recorded, found again: by the path relative to the
+ * trace's folder first (a results folder moved or checked out elsewhere with its modules), then
+ * by the absolute path. KC201 when neither is a file; KC221 when the module's content hash
+ * differs from the recorded one (a warning instead with `--allow-changed-extension`).
+ */
+function locateRecordedModules(file: string, recorded: readonly RecordedModule[], allowChanged: boolean): string[] {
+  const folder = dirname(resolve(file));
+  return recorded.map((r) => {
+    const candidates = [...(r.relativePath === undefined ? [] : [resolve(folder, r.relativePath)]), r.absolutePath];
+    const found = candidates.find((c) => {
+      try {
+        return statSync(c).isFile();
+      } catch {
+        return false;
+      }
+    });
+    if (found === undefined) {
+      fail(ToolErrorCode.unreadableFile, `${inputText(file)} was made with extension module ${inputText(r.path)}, found neither ${r.relativePath === undefined ? '' : `at ${inputText(r.relativePath)} from the trace's folder nor `}at ${inputText(r.absolutePath)}; give it with --extension FILE`);
+    }
+    const shown = shownPath(found);
+    const now = moduleDigest(found, shown);
+    if (now.sha256 !== r.sha256) {
+      const what = `extension module ${inputText(shown)} changed since ${inputText(file)} was made: ${changedFiles(r.files, now.files)} (sha256 recorded ${r.sha256.slice(7, 19)}…, now ${now.sha256.slice(7, 19)}…)`;
+      if (!allowChanged) fail(ToolErrorCode.extensionChanged, `${what}; check it again, or replay the trace on the module as it is now with --allow-changed-extension`);
+      printErr(`kubecheck: warning: ${what}; replaying on the module as it is now (--allow-changed-extension)\n`);
+    }
+    return shown;
+  });
 }
 
 type Rebuilt = { readonly rebuilt: Resolved; readonly extensions: readonly ClusterExtension[]; readonly scenario: string };
@@ -47,9 +140,14 @@ async function scenarioOfTrace(file: string, meta: ParsedItf['meta'], saved: str
   const unsafe = meta.allowUnsafeConfig === true || opts.allowUnsafeConfig === true;
   refuseForbiddenKeys(meta.config, `${file}: #meta.config`, { parameterKeys: true });
   const savedInput = { ...(meta.config === undefined ? {} : { file: meta.config }), ...(unsafe ? { allowUnsafe: true } : {}) };
-  const { resolved: rebuilt, extensions } = await resolveWithExtensionPaths(subject, scenario, savedInput, opts.extension);
+  // The modules the trace records, unless --extension names others: found again and refused when changed.
+  const recorded = recordedModules(meta, file);
+  const paths = (opts.extension ?? []).length > 0 || recorded.length === 0 ? opts.extension : locateRecordedModules(file, recorded, opts.allowChangedExtension === true);
+  // The trace's config already holds the modules' settings: they are not applied again.
+  const { resolved: rebuilt, extensions } = await resolveWithExtensionPaths(subject, scenario, savedInput, paths, { applySettings: false });
   if (opts.config !== undefined || opts.set !== undefined) {
-    const asked = await resolveFromOptions({ ...opts, scenario, extension: [] });
+    // The config asked for as check would resolve it, on the modules' settings (the trace's config holds them).
+    const asked = await resolveFromOptions({ ...opts, scenario, extension: paths ?? [] });
     const diff = configDifference(rebuilt.config, asked.config);
     if (diff !== undefined) {
       const show = (v: unknown): string => JSON.stringify(valueAt(v, diff)) ?? 'unset';

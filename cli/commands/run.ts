@@ -11,6 +11,7 @@ import { githubAnnotations } from '../../reports/githubAnnotations.js';
 import { junitReport } from '../../reports/junit.js';
 import { sarifReport } from '../../reports/sarif.js';
 import { formatOutcome, runVerdict, type RunInfo } from '../../reports/outcome.js';
+import { extensionRecords } from '../extensions.js';
 import { prepareOut, refuseFoldersInTheWay, stageArtifacts, type OutPlan } from '../artifacts.js';
 import { fstatSync, ftruncateSync, readFileSync, writeSync } from 'node:fs';
 import { reportNamesFor, runArtifacts } from '../../reports/artifacts.js';
@@ -161,6 +162,8 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
     hostname: hostname(),
     ...(r.settings.length > 0 ? { settings: r.settings } : {}),
     config: r.config,
+    ...(configPaths(opts).length > 0 || Object.keys(opts.set ?? {}).length > 0 ? { configInput: { files: [...configPaths(opts)], set: { ...opts.set } } } : {}),
+    ...((r.extensionModules ?? []).length > 0 ? { extensionModules: extensionRecords(r.extensionModules ?? [], opts.out) } : {}),
     ...(opts.allowUnsafeConfig ? { allowUnsafeConfig: true } : {}),
     ...(r.warnings && r.warnings.length > 0 ? { warnings: r.warnings } : {}),
     ...(properties === r.defaultProperties && r.leftOut && r.leftOut.length > 0 ? { leftOut: r.leftOut } : {}),

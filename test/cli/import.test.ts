@@ -2,7 +2,7 @@
  * Reading a cluster's own files (`--config`, `kubecheck import`), `kubecheck timing` and `kubecheck
  * diff`, and `--extension`: the importer on its own (pure), then the command line as users run it.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -285,19 +285,27 @@ describe('the command line on a cluster\'s files', () => {
     expect(flap.stdout).toMatch(/healthy-node-not-unknown: holds → violated \(\d+ steps\)/);
   });
 
-  it('should load a user\'s controller with --extension, and replay its trace only with it', async () => {
+  it('should load a user\'s controller with --extension, and replay its trace with it or with the module the trace records', async () => {
     const out = join(dir, 'ext');
     const checked = await kubecheckAsync(['check', '--scenario', 'node-partition', '--extension', 'examples/my-operator/myOperator.ts', '--property', 'statefulset-at-most-one', '--out', out]);
     expect(checked.code).toBe(1);
     expect(checked.stdout).toMatch(/fast-failover +deletes db-0 \(node-\d not Ready for more than 30s\)/);
     const trace = join(out, 'statefulset-at-most-one.itf.json');
-    const [again, without, missing] = await Promise.all([
+    // A trace written before modules were recorded: replay says which step it lacks.
+    const itf = JSON.parse(readFileSync(trace, 'utf8')) as { '#meta': Record<string, unknown> };
+    delete itf['#meta'].extensionModules;
+    const unrecorded = join(out, 'unrecorded.itf.json');
+    writeFileSync(unrecorded, JSON.stringify(itf));
+    const [again, recorded, without, missing] = await Promise.all([
       kubecheckAsync(['replay', trace, '--extension', 'examples/my-operator/myOperator.ts', '--quiet']),
       kubecheckAsync(['replay', trace, '--quiet']),
+      kubecheckAsync(['replay', unrecorded, '--quiet']),
       kubecheckAsync(['check', '--extension', 'examples/my-operator/nope.ts']),
     ]);
-    expect(again.code).toBe(1);
-    expect(again.stdout).toMatch(/violation reproduced/);
+    for (const r of [again, recorded]) {
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toMatch(/violation reproduced/);
+    }
     expectOneLine(without, 'KC205', /takes the step "fast-failover-delete", which the model has no action for; .* replay with the same --extension/);
     expectOneLine(missing, 'KC201', /cannot load extension examples\/my-operator\/nope.ts: no such file/);
   });
