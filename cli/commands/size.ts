@@ -230,7 +230,7 @@ function formatSize(scenario: string, model: string, size: FamilySize, sizing: S
   lines.push(`estimate for the check as given: ${estimateText(t.estimate)}${t.estimate.exact || Number.isNaN(t.estimate.distinctStates) ? '' : ' (the base\'s count times each setting\'s growth per +1; how settings interact is not measured)'}`);
   if (t.estimate.atLeast && size.base.finished) lines.push('  (≥: a search one above the base stopped at --probe-states or --probe-time; raise them for a figure)');
   if (size.statesPerSecond !== undefined && !t.estimate.exact && !Number.isNaN(t.estimate.distinctStates)) {
-    lines.push(`  at ${n(size.statesPerSecond)} states/s (the largest finished search's rate): ${t.estimate.atLeast ? 'at least ' : 'about '}${formatDuration(Math.max(1, Math.round(t.estimate.distinctStates / size.statesPerSecond)))}`);
+    lines.push(`  time: ${t.estimate.atLeast ? 'at least ' : 'about '}${formatDuration(Math.max(1, Math.round(t.estimate.distinctStates / size.statesPerSecond)))} at ${n(size.statesPerSecond)} states/s (the largest finished search's rate)`);
   }
   const bound = [t.opts.maxStates === undefined ? undefined : `--max-states ${n(t.opts.maxStates)}`, t.opts.timeLimit === undefined ? undefined : `--time-limit ${formatDuration(t.opts.timeLimit)}`].filter((x) => x !== undefined).join(' and ');
   if (!Number.isFinite(t.limitStates)) {
