@@ -81,6 +81,15 @@ export interface ReconcileResult<M extends JsonValue = JsonValue> {
   readonly requeue?: boolean;
   /** Seconds after which the request is queued again. */
   readonly requeueAfter?: number;
+  /**
+   * The error the reconcile returns (Go's `return ctrl.Result{}, err`), in one line: once its
+   * writes are made (none, or all of them that did not fail), the reconcile ends in failure and its
+   * request is queued again through the rate limiter, as controller-runtime's reconcileHandler does
+   * with an error (`AddRateLimited`, the error logged; `requeue` and `requeueAfter` are then
+   * ignored, as there). Traces give it: `reconciles db: returns error "db-0 not Ready yet", so ...`.
+   * An empty string is no error.
+   */
+  readonly error?: string;
   /** The operator's memory after this reconcile. */
   readonly memory?: M;
 }
@@ -215,6 +224,8 @@ export interface Reconciling {
   readonly ignore: readonly WriteOutcome[];
   readonly requeue: boolean;
   readonly after: number;
+  /** The error the reconcile returned: it fails once its writes are made. */
+  readonly error?: string;
 }
 
 const sameObject = (a: ApiObject | undefined, b: ApiObject): boolean => a === b || (a !== undefined && JSON.stringify(a) === JSON.stringify(b));
@@ -278,6 +289,8 @@ interface Reconciled {
   readonly ignore: readonly WriteOutcome[];
   readonly requeue: boolean;
   readonly requeueAfter: number;
+  /** The error it returned (`ReconcileResult.error`), when not empty. */
+  readonly error?: string;
 }
 const WRITE_OPS: readonly Write['op'][] = ['create', 'update', 'updateStatus', 'patch', 'patchStatus', 'delete', 'external'];
 
@@ -527,7 +540,9 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     const r = jsonFrom(returned, `extension ${name}: ${where}'s result`) as ReconcileResult;
     const memory = r.memory === undefined ? keptMemory(m.memory, own, where) : r.memory;
     const writes = writesFrom((r.writes ?? []) as unknown as JsonValue, where);
-    return { result: { writes, ignore: r.ignore ?? [], requeue: r.requeue === true, requeueAfter: typeof r.requeueAfter === 'number' && r.requeueAfter > 0 ? r.requeueAfter : 0 }, memory };
+    if (r.error !== undefined && typeof r.error !== 'string') modelError(ModelErrorCode.extensionFailed, `extension ${name}: ${where} returned error ${compactJson(r.error as JsonValue).slice(0, 80)}, not a string (the error's message)`);
+    const error = r.error === undefined || r.error === '' ? {} : { error: r.error };
+    return { result: { writes, ignore: r.ignore ?? [], requeue: r.requeue === true, requeueAfter: typeof r.requeueAfter === 'number' && r.requeueAfter > 0 ? r.requeueAfter : 0, ...error }, memory };
   };
   /** The memory after a reconcile that returned none: the copy it was handed, when it edited it in place. */
   const keptMemory = (before: JsonValue, own: JsonValue, where: string): JsonValue => {
@@ -670,8 +685,8 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
         // controller-runtime requeues a reconcile that returns an error (here: a live read unanswered).
         if (r === 'unanswered') return withMem(s, i, finish(taken, request, 'failed', 0));
         const writes = r.writes;
-        if (writes.length === 0) return withMem(s, i, finish(taken, request, r.requeue ? 'requeue' : 'done', r.requeueAfter));
-        const started: Reconciling = { request, writes, next: 0, ignore: r.ignore, requeue: r.requeue, after: r.requeueAfter };
+        if (writes.length === 0) return withMem(s, i, finish(taken, request, r.error !== undefined ? 'failed' : r.requeue ? 'requeue' : 'done', r.error !== undefined ? 0 : r.requeueAfter));
+        const started: Reconciling = { request, writes, next: 0, ignore: r.ignore, requeue: r.requeue, after: r.requeueAfter, ...(r.error === undefined ? {} : { error: r.error }) };
         return withMem(s, i, { ...taken, inflight: [...m.inflight, started].sort((a, b) => (a.request < b.request ? -1 : 1)) });
       },
       fair: 'strong',
@@ -690,7 +705,9 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
         const [after, outcome] = send(s, i, f.writes[f.next]);
         const failed = outcome !== 'ok' && !f.ignore.includes(outcome);
         const done = failed || f.next + 1 === f.writes.length;
-        const next = done ? finish(m, f.request, failed ? 'failed' : f.requeue ? 'requeue' : 'done', failed ? 0 : f.after) : { ...m, inflight: m.inflight.map((x) => (x === f ? { ...f, next: f.next + 1 } : x)) };
+        // A reconcile that returned an error fails once its writes are made (reconcileHandler: err → AddRateLimited).
+        const ends = failed || f.error !== undefined ? 'failed' : f.requeue ? 'requeue' : 'done';
+        const next = done ? finish(m, f.request, ends, ends === 'failed' ? 0 : f.after) : { ...m, inflight: m.inflight.map((x) => (x === f ? { ...f, next: f.next + 1 } : x)) };
         return withMem(after, i, next, store(after));
       },
       fair: 'strong',
@@ -974,7 +991,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
         plan: f.writes.map(describeWrite).join('; '),
         sent: `${f.next} of ${f.writes.length}`,
         ...(f.ignore.length > 0 ? { ignoring: f.ignore.join(', ') } : {}),
-        ...(f.requeue ? { then: 'requeue' } : f.after > 0 ? { then: `requeue after ${f.after}s` } : {}),
+        ...(f.error !== undefined ? { then: `error ${JSON.stringify(f.error)}` } : f.requeue ? { then: 'requeue' } : f.after > 0 ? { then: `requeue after ${f.after}s` } : {}),
       })),
       later: Object.fromEntries(m.later.map((l) => [l.request, l.in === 0 ? 'due' : `in ${l.in}s`])),
       ...(backoff === undefined ? {} : { failures: m.failures }),
@@ -1041,8 +1058,10 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       const f = mem(after, i).inflight.find((x) => x.request === request);
       const cached = m.cache[def.for]?.find((o) => objectKey(o.metadata) === request);
       const read = cached === undefined ? `its cache has no ${def.for} ${request}` : `its cache has ${def.for} ${request}${cached.metadata.resourceVersion === '' ? '' : ` at ${cached.metadata.resourceVersion}`}${cached.metadata.deletionTimestamp === undefined ? '' : ', being deleted'}`;
-      if (reconcileOf(before, m, i, request).result === 'unanswered') return { actor, summary: `reconciles ${request} (${read}): its live read gets no answer (cut off from the kube-apiserver), so the reconcile fails and ${requeued(m, request)}` };
+      const result = reconcileOf(before, m, i, request).result;
+      if (result === 'unanswered') return { actor, summary: `reconciles ${request} (${read}): its live read gets no answer (cut off from the kube-apiserver), so the reconcile fails and ${requeued(m, request)}` };
       const plan = f === undefined ? 'nothing to write' : `plans ${f.writes.map(describeWrite).join('; ')}`;
+      if (result.error !== undefined) return { actor, summary: `reconciles ${request} (${read}): ${f === undefined ? `returns error ${JSON.stringify(result.error)}, so the reconcile fails and ${requeued(m, request)}` : `${plan}, then returns error ${JSON.stringify(result.error)}`}` };
       return { actor, summary: `reconciles ${request} (${read}): ${plan}` };
     }
     if (a.name === `${name}-write`) {
@@ -1051,7 +1070,8 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       const failed = outcome !== 'ok' && !f.ignore.includes(outcome);
       const w = f.writes[f.next];
       const stale = m.role === 'leader' && m.sinceRenew >= giveUp ? ` (it has not renewed ${lease} for ${m.sinceRenew}s: it no longer leads, but has not noticed)` : '';
-      return { actor, summary: `${describeWrite(w)}: ${OUTCOME[outcome]}${failed ? `, so the reconcile of ${f.request} fails and ${requeued(m, f.request)}` : ''}${stale}`, to: [w.op === 'external' ? 'outside the cluster' : 'kube-apiserver'] };
+      const returned = !failed && f.error !== undefined && f.next + 1 === f.writes.length ? `; the reconcile of ${f.request} returns its error ${JSON.stringify(f.error)}, so ${requeued(m, f.request)}` : '';
+      return { actor, summary: `${describeWrite(w)}: ${OUTCOME[outcome]}${failed ? `, so the reconcile of ${f.request} fails and ${requeued(m, f.request)}` : returned}${stale}`, to: [w.op === 'external' ? 'outside the cluster' : 'kube-apiserver'] };
     }
     if (a.name === `${name}-lost-answer`) {
       const f = m.inflight[slotOf(a.param as number | number[])[1]];
