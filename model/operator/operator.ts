@@ -49,7 +49,7 @@ import { action, type AnyActionDef, type JsonValue, type LivenessProperty, type 
 import { always } from '../../checker/properties.js';
 import type { ClusterExtension } from '../clusterModel.js';
 import { clusterAction, type ClusterAction } from '../context.js';
-import { canWrite, type ClusterState } from '../state.js';
+import { canWrite, stateWith, type ClusterState } from '../state.js';
 import { deletePod } from '../informers.js';
 import { modelError, ModelErrorCode } from '../errors.js';
 import { compactJson, objectLabel, presentObject } from './present.js';
@@ -329,6 +329,16 @@ export function idle(s: ClusterState, name: string): boolean {
     if (Object.values(pending).some((events) => events.length > 0)) return false;
     return Object.keys(m.cache).every((kind) => !isStockKind(kind) || sameObjects(m.cache[kind], stockObjects(s, kind)));
   });
+}
+
+/**
+ * The initial state with its pods' phases (`PodObject.ready` false: posted Running, not Ready):
+ * the cluster was steady before the check starts, so a bound pod whose container runs was posted
+ * Running by its kubelet (those on Ready nodes are Ready already, `readyAtStart`).
+ */
+function podsRanAtStart(s: ClusterState): ClusterState {
+  const pods = s.api.pods.map((p) => (p.ready === undefined && p.nodeName >= 0 && s.nodes[p.nodeName]?.running.includes(p.name) ? { ...p, ready: false } : p));
+  return pods.every((p, i) => p === s.api.pods[i]) ? s : stateWith(s, { api: { ...s.api, pods } });
 }
 
 /** A definition that cannot run is refused when it is built, in one coded line (KC1xx, exit 2 on the command line). */
@@ -1124,7 +1134,9 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
           st = { ...st, nextUid: st.nextUid + 1 };
         }
       }
-      return { ...s, custom: { ...st, clients, watches, ...(elected ? { identities } : {}) } };
+      // An operator reading the cluster's Pods reads their phase: the pods keep whether they ran.
+      const readsPods = stockKinds.includes('Pod');
+      return { ...(readsPods ? podsRanAtStart(s) : s), custom: { ...st, clients, watches, ...(elected ? { identities } : {}), ...(readsPods ? { podPhases: true as const } : {}) } };
     },
     initial: (s) => indices.map(() => started(s)) as unknown as JsonValue,
     onTick: (memory, s, seconds) => {
