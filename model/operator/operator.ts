@@ -282,6 +282,7 @@ function applyAll(store: CustomStore, writes: readonly Write[]): CustomStore {
 }
 
 const NO_AGES: readonly number[] = Object.freeze([]);
+const NO_KEYS: ReadonlySet<string> = new Set();
 
 /** A reconcile's result as the model keeps it (JSON of its own, defaults filled in). */
 interface Reconciled {
@@ -631,11 +632,33 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     const aged = agesOf(m, kind).length === 0 ? next : setAges(next, { [kind]: agesOf(m, kind).slice(1) });
     return withMem(s, i, aged, { ...st, watches: { ...st.watches, [w]: { ...st.watches[w], [kind]: rest } } });
   };
-  /** Replica i's informer of a cluster kind catches up with the API, and queues the requests of every object that changed since. */
+  /**
+   * The keys of the objects replica i's cache of `kind` holds in an incarnation the API no longer
+   * has, while the API has another of the same name (a pod deleted and recreated: its uid differs).
+   */
+  const reincarnated = (cache: readonly ApiObject[], now: readonly ApiObject[]): ReadonlySet<string> => {
+    let out: Set<string> | undefined;
+    const uids = new Map(now.map((o) => [objectKey(o.metadata), o.metadata.uid]));
+    for (const o of cache) {
+      const uid = uids.get(objectKey(o.metadata));
+      if (uid !== undefined && uid !== o.metadata.uid) (out ??= new Set()).add(objectKey(o.metadata));
+    }
+    return out ?? NO_KEYS;
+  };
+  /**
+   * Replica i's informer of a cluster kind catches up with the API, and queues the requests of
+   * every object that changed since. An object its cache holds in an older incarnation (another
+   * uid) was deleted and created again: its watch had a DELETED event, then an ADDED one, and an
+   * informer hands both to the handlers, so the cache is without it for a while. The catch-up
+   * then takes the API without the new incarnations (the old ones' deletes delivered, their
+   * requests queued) and the next brings them in (each at any instant after, within the lag).
+   */
   const catchUp = (s: ClusterState, i: number, kind: string): ClusterState => {
     const m = mem(s, i);
     const before = m.cache[kind] ?? [];
-    const now = stockObjects(s, kind);
+    const api = stockObjects(s, kind);
+    const renewed = reincarnated(before, api);
+    const now = renewed.size === 0 ? api : api.filter((o) => !renewed.has(objectKey(o.metadata)));
     let queue = m.queue;
     if (m.role !== 'follower') {
       const old = new Map(before.map((o) => [objectKey(o.metadata), o]));
@@ -643,7 +666,8 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       const current = new Set(now.map((o) => objectKey(o.metadata)));
       for (const o of before) if (!current.has(objectKey(o.metadata))) queue = enqueue(queue, requestsOf(o));
     }
-    return withMem(s, i, setAges({ ...m, cache: { ...m.cache, [kind]: now }, queue }, { [kind]: [] }));
+    // With a lag, what is left (the new incarnations) has waited as long as the rest: its age stays.
+    return withMem(s, i, setAges({ ...m, cache: { ...m.cache, [kind]: now }, queue }, { [kind]: now === api ? [] : agesOf(m, kind) }));
   };
   /** Whether replica i's informer of `kind` has something to deliver, and can (not paused, not cut off). */
   const behind = (s: ClusterState, i: number, kind: string): boolean =>
@@ -675,7 +699,8 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       // The informer of a cluster kind (Pods, Nodes): the cache catches up with the API at some
       // instant after a change, and the handlers queue the requests of every object that changed
       // since (client-go's DeltaFIFO hands a handler the latest object; intermediate states an
-      // informer coalesces are missed, as here).
+      // informer coalesces are missed, as here), but for a delete and a recreation of one name,
+      // which a watch delivers as two events (see `catchUp`).
       name: `${name}-watch-cluster`,
       params: indices.flatMap((i) => stockKinds.map((k) => [i, k] as [number, string])),
       enabled: (s, [i, kind]) => behind(s, i, kind),
@@ -1061,7 +1086,9 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       const kind = (a.param as [number, string])[1];
       const seen = mem(after, i).cache[kind] ?? [];
       const queued = mem(after, i).queue.filter((r) => !m.queue.includes(r));
-      return { actor, summary: `its ${kind} informer catches up (${seen.length === 0 ? 'none' : seen.map((o) => o.metadata.name + (o.metadata.deletionTimestamp === undefined ? '' : ' Terminating')).join(', ')})${queued.length > 0 ? `, queues ${queued.join(', ')}` : ''}` };
+      const renewed = [...reincarnated(m.cache[kind] ?? [], stockObjects(before, kind))];
+      const gone = renewed.length === 0 ? '' : `; hears DELETED ${renewed.map((k) => `${objectName(kind, k)} (${(m.cache[kind] ?? []).find((o) => objectKey(o.metadata) === k)?.metadata.uid})`).join(', ')}, the new ${renewed.length === 1 ? 'one' : 'ones'} next`;
+      return { actor, summary: `its ${kind} informer catches up (${seen.length === 0 ? 'none' : seen.map((o) => o.metadata.name + (o.metadata.deletionTimestamp === undefined ? '' : ' Terminating')).join(', ')})${gone}${queued.length > 0 ? `, queues ${queued.join(', ')}` : ''}` };
     }
     if (a.name === `${name}-reconcile`) {
       const request = nextRequest(m)!;

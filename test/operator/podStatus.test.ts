@@ -10,6 +10,7 @@ import { kubernetesScenario } from '../../api/testing.js';
 import { operator, type ApiObject, type OperatorMemory } from '../../model/operator/index.js';
 import { podAsObject } from '../../model/operator/api.js';
 import { NO_TOLERATION, type ClusterState, type PodObject } from '../../model/state.js';
+import { timelineSteps } from '../../reports/timeline.js';
 import { checkWith, statusOf } from './helpers.js';
 
 /** One node, the StatefulSet `db` of one replica alone. */
@@ -97,5 +98,41 @@ describe('Pods as an operator reads them', () => {
       seen('replacement-unscheduled', 'its cache has the new db-0 Pending and not scheduled', (o) => statusIn(o).phase === 'Pending' && condition(o, 'PodScheduled') === 'False' && condition(o, 'Ready') === undefined),
     ]);
     expect(statusOf(r)).toEqual({ 'phase-forward': 'holds', 'running-not-ready': 'witnessed', 'replacement-unscheduled': 'witnessed' });
+  });
+});
+
+describe("a StatefulSet pod's delete and recreation, as an informer hears them", () => {
+  /**
+   * Restarts db-0 once and counts the DELETE it hears, as a restarter counting delete events does:
+   * deletes it (Ready), then waits for its cache to show db-0 gone. The StatefulSet controller
+   * recreates db-0 under the same name at once; a watch still sends DELETED before ADDED.
+   */
+  const restarter = operator<{ phase: 'idle' | 'waiting' | 'counted' }>({
+    name: 'restarter',
+    for: 'Pod',
+    memory: { phase: 'idle' },
+    reconcile(name, view) {
+      if (name !== 'db-0') return {};
+      const p = view.get('Pod', name);
+      if (view.memory.phase === 'waiting') return p === undefined ? { memory: { phase: 'counted' } } : {};
+      if (view.memory.phase === 'counted' || p === undefined || !isPodReady(p)) return {};
+      return { writes: [{ op: 'delete', kind: 'Pod', name, preconditions: { uid: p.metadata.uid } }], memory: { phase: 'waiting' } };
+    },
+  });
+  const phaseOf = (s: ClusterState): string => ((s.extensions!.restarter as unknown as OperatorMemory[])[0].memory as { phase: string }).phase;
+
+  it('delivers the DELETE before the ADD of the new incarnation, so a restarter counting deletes can finish', async () => {
+    const { model } = await kubernetesScenario('node-failure', { set: { ...ONE_POD, 'faults.extensionRestart': '0' }, extensions: [restarter] });
+    const counted = sometimes<ClusterState>('delete-counted', 'the restarter hears db-0 deleted and counts it', (s) => phaseOf(s) === 'counted');
+    // The cache never goes from one incarnation of db-0 straight to the next.
+    const heard = alwaysStep<ClusterState>('delete-heard', 'no catch-up replaces a cached db-0 by another incarnation', (b, _a, after) => {
+      const was = cachedDb0(b, 'restarter');
+      const is = cachedDb0(after, 'restarter');
+      return was === undefined || is === undefined || was.metadata.uid === is.metadata.uid;
+    });
+    const r = checkWith(model, [counted, heard]);
+    expect(statusOf(r)).toEqual({ 'delete-counted': 'witnessed', 'delete-heard': 'holds' });
+    const steps = timelineSteps(model, r.properties[0].trace!).map((s) => s.summary);
+    expect(steps.some((l) => /its Pod informer catches up \([^)]*\); hears DELETED Pod\/db-0 \(db-0-0\), the new one next, queues db-0/.test(l))).toBe(true);
   });
 });
