@@ -138,7 +138,8 @@ export type Write =
 /**
  * The cluster's own kinds an operator may watch and read (`for`, `owns`, `watches`, `view.reader`)
  * as API objects. They are the model's objects seen through the API: a Pod's `spec.nodeName`,
- * `metadata.deletionTimestamp` and `status` (phase, PodScheduled and Ready conditions: `podAsObject`); a Node's Ready condition, taints and `spec.unschedulable`; a
+ * `metadata.deletionTimestamp` and `status` (phase, PodScheduled and Ready conditions:
+ * `podAsObject`); a Node's Ready condition, taints and `spec.unschedulable`; a
  * workload's `spec.replicas` (and a StatefulSet's `podManagementPolicy`) with `status.replicas`
  * (a ReplicaSet's pods not Terminating, a StatefulSet's every pod, Terminating ones too) and
  * `status.readyReplicas` (those Running and Ready), as the status is once its controller has
