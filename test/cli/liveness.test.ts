@@ -20,6 +20,7 @@ describe('kubecheck check --liveness', () => {
     expect(text.stdout.split('\n').filter((l) => l.includes('vacuously'))).toEqual([`warning: ${line}`]);
     const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { warnings?: string[]; liveness: { id: string; premiseReached?: boolean }[] };
     expect(result.warnings).toEqual([line]);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain(`> ⚠️ **Warning:** ${line}`);
     // The checker says it of every leads-to (the cluster's own liveness properties are of other kinds).
     expect(result.liveness.filter((l) => l.premiseReached !== undefined).map((l) => [l.id, l.premiseReached])).toEqual([['failed-retried', false], ['pending-done', true]]);
   });
