@@ -35,7 +35,8 @@
  * - `eventually always(P)`: violated iff an admissible component of the whole graph holds a ¬P
  *   state (a fair behaviour can meet ¬P again and again; every state is reachable).
  * - `P leads-to Q`: violated iff an admissible ¬Q component is reachable through ¬Q states from a
- *   reachable state where P and ¬Q hold.
+ *   reachable state where P and ¬Q hold. Its outcome says whether P holds in some reachable state
+ *   (`premiseReached`): one that holds without P ever holding holds vacuously.
  *
  * A violation is a lasso: a prefix from an initial state and a cycle that returns to the prefix's
  * last state (`loop` is the index in `states` where the cycle starts).
@@ -388,7 +389,9 @@ function decide<S>(g: StateGraph<S>, properties: readonly LivenessProperty<S>[])
     const bad = fairComponents(g, notQ);
     const targets = new Set(bad.flatMap((c) => c));
     const reach = pathTo(g, starts, targets, notQ);
-    const outcome = { id: prop.id, kind: prop.kind, description: prop.description };
+    // Whether a leads-to was ever triggered: a `holds` of one never triggered is vacuous, which callers may say.
+    const premise = prop.kind === 'leads-to' ? { premiseReached: g.states.some((s) => prop.p!(s)) } : {};
+    const outcome = { id: prop.id, kind: prop.kind, description: prop.description, ...premise };
     if (reach === undefined) return { ...outcome, status: 'holds' as const };
     // The prefix from an initial state to the start of the ¬Q run, then the run, then the cycle.
     const first = reach.ids[0];

@@ -39,6 +39,12 @@ export interface PropertyOutcome<S> {
   readonly lasso?: Lasso<S>;
   /** Why a property is `unknown` when it is not a bound of the search (a liveness graph too large to keep). */
   readonly reason?: string;
+  /**
+   * A decided `leads-to` property's: whether its premise (the left side, P of `P leads-to Q`) holds
+   * in some state of the explored graph. False on a `holds`: it holds only vacuously, since nothing
+   * ever triggers it. Absent for every other kind.
+   */
+  readonly premiseReached?: boolean;
 }
 
 /** `ok`: every property holds on the whole space and every goal is witnessed. */

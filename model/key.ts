@@ -66,7 +66,7 @@ function podAttrKey(p: PodObject): string {
   let key = podAttrKeys.get(p);
   if (key === undefined) {
     const t = p.tolerations;
-    key = `${p.workload}=${p.deletion === null ? '-' : DEL[p.deletion]}${t.unreachable ?? 'f'}:${t.notReady ?? 'f'}:${t.outOfService ?? 'f'}:${noScheduleBits(t.noSchedule)}${p.replacement ? 'R' : ''}${p.ready === true ? 'Y' : ''}`;
+    key = `${p.workload}=${p.deletion === null ? '-' : DEL[p.deletion]}${t.unreachable ?? 'f'}:${t.notReady ?? 'f'}:${t.outOfService ?? 'f'}:${noScheduleBits(t.noSchedule)}${p.replacement ? 'R' : ''}${p.ready === true ? 'Y' : p.ready === false ? 'N' : ''}`;
     podAttrKeys.set(p, key);
   }
   return key;

@@ -52,7 +52,8 @@
  * the state (their own node, Lease and pods), so the end state of the instant does not depend on
  * their order; the batch keeps node symmetry exact. The renewal jitter (0.04, sliding) is
  * explored where a grace period comes near the renew interval (see `jitter` below). Not
- * modelled: the five immediate Lease retries, kubelet admission (maxPods is the scheduler's filter only), pod phases.
+ * modelled: the five immediate Lease retries, kubelet admission (maxPods is the scheduler's filter only), pod phases
+ * (an operator watching Pods reads Pending or Running, from `PodObject.ready`: see `podAsObject`).
  */
 import { produce } from './immer.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';

@@ -72,8 +72,14 @@ export interface PodObject {
    * NotReady), and kept as it was while the kubelet cannot post (node down, kubelet down or cut
    * off, runtime down, status updates failing, no API): a crashed node's pod stays Ready until its
    * node is marked Unknown. Absent: not Ready. Kept by `syncPodReadiness` after every step.
+   *
+   * `false`, kept only where an operator watches the cluster's Pods (`CustomStore.podPhases`): not
+   * Ready, but its kubelet has posted its status since it started (phase Running, which a pod
+   * keeps once it ran: the model's containers restart under restartPolicy Always, and a pod
+   * reported Failed is dropped as it is reported). Absent there: never posted (phase Pending).
+   * Elsewhere nothing reads the phase, so the stock model does not keep that bit.
    */
-  readonly ready?: true;
+  readonly ready?: boolean;
 }
 
 /**
@@ -225,6 +231,8 @@ export function kubeletPostsStatus(s: ClusterState, n: number): boolean {
  */
 export function syncPodReadiness(s: ClusterState): ClusterState {
   let pods: PodObject[] | undefined;
+  // Whether a pod that was posted once keeps that it ran (phase Running): where an operator reads Pods.
+  const phases = s.custom?.podPhases === true;
   for (let i = 0; i < s.api.pods.length; i++) {
     const p = s.api.pods[i];
     let ready = p.ready === true;
@@ -237,10 +245,11 @@ export function syncPodReadiness(s: ClusterState): ClusterState {
         ready = real.running.includes(p.name) && !isTerminating(real, p.name);
       }
     }
-    if (ready === (p.ready === true)) continue;
+    const now = ready ? true : phases && p.ready !== undefined ? false : undefined;
+    if (now === p.ready) continue;
     pods ??= [...s.api.pods];
     const { ready: _was, ...rest } = p;
-    pods[i] = ready ? { ...rest, ready: true } : rest;
+    pods[i] = now === undefined ? rest : { ...rest, ready: now };
   }
   return pods === undefined ? s : stateWith(s, { api: { ...s.api, pods } });
 }

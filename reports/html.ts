@@ -237,6 +237,7 @@ export function htmlReport<S>(model: Model<S>, result: CheckResult<S>, info: Run
   out.push('</table>');
   const notes = runNotes(info);
   for (const w of notes.warnings) out.push(`<p class="warning"><b>Config warning:</b> ${escapeHtml(w)}</p>`);
+  for (const w of info.verdictWarnings ?? []) out.push(`<p class="warning"><b>Warning:</b> ${escapeHtml(w)}</p>`);
   const list = (title: string, items: readonly string[]): void => {
     if (items.length > 0) out.push(`<p class="notes"><b>${title}</b></p><ul class="notes">${items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul>`);
   };

@@ -140,7 +140,7 @@ export function outcomeJson<S>(model: Model<S>, result: CheckResult<S>, info: Ru
     stoppedBy: result.stoppedBy ?? null,
     ...(info.simulation ? { simulation: info.simulation } : {}),
     ...(info.leftOut ? { leftOut: info.leftOut } : {}),
-    ...(info.warnings ? { warnings: info.warnings } : {}),
+    ...(info.warnings || info.verdictWarnings ? { warnings: [...(info.warnings ?? []), ...(info.verdictWarnings ?? [])] } : {}),
     ...(info.notModelled ? { notModelled: info.notModelled } : {}),
     ...(liveness === undefined ? {} : { liveness }),
     counterexamples,

@@ -19,6 +19,8 @@ export interface LivenessSummary {
   readonly status: PropertyStatus;
   /** Why it was not decided (its graph was too large to keep). */
   readonly reason?: string;
+  /** A decided leads-to's: whether its premise holds in some explored state (false: it holds vacuously). */
+  readonly premiseReached?: boolean;
   /** A violation's lasso: the step after which its cycle starts, its steps, and their number. */
   readonly lasso?: { readonly loop: number; readonly actions: readonly ActionLabel[]; readonly length: number };
 }
@@ -61,6 +63,7 @@ export function livenessSummary<S>(result: Pick<CheckResult<S>, 'properties'>): 
     description: l.description,
     status: l.status,
     ...(l.reason === undefined ? {} : { reason: l.reason }),
+    ...(l.premiseReached === undefined ? {} : { premiseReached: l.premiseReached }),
     ...(l.lasso ? { lasso: { loop: l.lasso.loop, actions: l.lasso.actions, length: l.lasso.actions.length } } : {}),
   }));
 }

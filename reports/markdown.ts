@@ -61,6 +61,7 @@ export function markdownReport<S>(model: Model<S>, result: CheckResult<S>, info:
   if (stop) out.push('', `⚠️ Incomplete: ${stop}.`);
   const notes = runNotes(info);
   for (const w of notes.warnings) out.push('', `> ⚠️ **Config warning:** ${markdownText(w)}`);
+  for (const w of info.verdictWarnings ?? []) out.push('', `> ⚠️ **Warning:** ${markdownText(w)}`);
   if (notes.leftOut.length > 0) out.push('', '**Not checked** (left out of the default selection):', '', ...notes.leftOut.map((l) => `- ${markdownText(l)}`));
   if (notes.notModelled.length > 0) out.push('', "**Read from the cluster's files but not modelled** (ignored):", '', ...notes.notModelled.map((l) => `- ${markdownText(l)}`));
   if (info.simulation) {

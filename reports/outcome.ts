@@ -72,6 +72,12 @@ export interface RunInfo {
   readonly leftOut?: readonly { readonly id: string; readonly reason: string }[];
   /** Config warnings (what Kubernetes accepts but documents as unsafe). */
   readonly warnings?: readonly string[];
+  /**
+   * Warnings about the verdicts themselves, one line each, worded by the command (a liveness
+   * property that holds only vacuously): the terminal prints them under the liveness section, and
+   * JSON joins them to `warnings`.
+   */
+  readonly verdictWarnings?: readonly string[];
   /** What the cluster's own files hold that the model does not read (each ignored). */
   readonly notModelled?: readonly string[];
   /** Random exploration's seed, runs, steps and fast-check replay path. */
@@ -241,5 +247,6 @@ export function formatOutcome<S>(model: Model<S>, result: CheckResult<S>, info: 
   out.push(formatVerdict(result, c));
   const liveness = livenessOutcomes(result);
   if (liveness.length > 0) out.push('', formatLiveness(model, liveness, c, options.fold !== false, info.livenessFairness));
+  for (const w of info.verdictWarnings ?? []) out.push(c.yellow(`warning: ${w}`));
   return out.join('\n');
 }

@@ -75,6 +75,17 @@ function replayCommand(seed: number, path: string): string {
   return `kubecheck ${kept.join(' ')} --seed ${seed} --replay-path '${path}'`;
 }
 
+/**
+ * One line for each liveness property that holds only vacuously: a leads-to whose premise (its
+ * left side, what triggers it) holds in no explored state, so nothing ever put its promise to the
+ * test. The checker says whether the premise was reached (`premiseReached`); the words are the command's.
+ */
+export function vacuityWarnings(result: Pick<CheckResult<unknown>, 'properties'>): string[] {
+  return result.properties
+    .filter((p) => p.status === 'holds' && p.premiseReached === false)
+    .map((p) => `${p.id} holds vacuously: its trigger (the left side of its leads-to) is reached in no explored state, so nothing tested what it promises`);
+}
+
 /** The result with each counterexample minimised (see `minimizeTrace`). */
 function minimized<S>(model: Model<S>, result: CheckResult<S>): CheckResult<S> {
   return { ...result, properties: result.properties.map((p) => (p.status === 'violated' && p.trace ? { ...p, trace: minimizeTrace(model, p.id, p.trace) } : p)) };
@@ -250,6 +261,8 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
       endProgress();
     }
     if (opts.minimize) result = minimized(r.model, result);
+    const vacuous = vacuityWarnings(result);
+    if (vacuous.length > 0) info = { ...info, verdictWarnings: vacuous };
   } else {
     const sim = simulateOrRefuse(() => bounded(() => simulate(r.model, {
       properties,

@@ -101,6 +101,11 @@ export interface CustomStore {
   readonly partitioned?: readonly string[];
   /** The cluster's workloads (`cluster.workloads`) as their objects are served; fixed for a run but for `api.scale`. */
   readonly workloads?: readonly WorkloadSpec[];
+  /**
+   * Set when an operator watches the cluster's Pods: the pods keep whether their kubelet posted
+   * them since they started (`PodObject.ready` false), so their objects carry `status.phase`.
+   */
+  readonly podPhases?: true;
 }
 
 /** A workload of the cluster as the API serves its object (a Deployment is its ReplicaSet, of the same name). */
@@ -138,8 +143,9 @@ export type Write =
 
 /**
  * The cluster's own kinds an operator may watch and read (`for`, `owns`, `watches`, `view.reader`)
- * as API objects. They are the model's objects seen through the API: a Pod's `spec.nodeName` and
- * `metadata.deletionTimestamp`; a Node's Ready condition, taints and `spec.unschedulable`; a
+ * as API objects. They are the model's objects seen through the API: a Pod's `spec.nodeName`,
+ * `metadata.deletionTimestamp` and `status` (phase, PodScheduled and Ready conditions:
+ * `podAsObject`); a Node's Ready condition, taints and `spec.unschedulable`; a
  * workload's `spec.replicas` (and a StatefulSet's `podManagementPolicy`) with `status.replicas`
  * (a ReplicaSet's pods not Terminating, a StatefulSet's every pod, Terminating ones too) and
  * `status.readyReplicas` (those Running and Ready), as the status is once its controller has
@@ -225,12 +231,44 @@ const claimObjects = new WeakMap<readonly ClaimObject[], readonly ApiObject[]>()
 const podObjects = new WeakMap<readonly PodObject[], readonly ApiObject[]>();
 const nodeObjects = new WeakMap<readonly (NodeObject | null)[], readonly ApiObject[]>();
 
-/** A Pod object as the API serves it. */
+/** A condition of a Pod's status as the API serves it. */
+const condition = (type: 'PodScheduled' | 'Ready', status: 'True' | 'False'): JsonValue => Object.freeze({ type, status });
+/**
+ * The four statuses a Pod of the model can have, shared by every object (a reader gets a copy):
+ * - not bound: `Pending`, `PodScheduled` False (the model keeps no record of whether the scheduler
+ *   has tried it yet: until it has, the API holds no condition), no Ready condition;
+ * - bound and never posted by its kubelet: `Pending`, `PodScheduled` True, `Ready` False;
+ * - posted since it started: `Running`, with `Ready` as the API holds it (`PodObject.ready`: what
+ *   the kubelet last posted, or False from the node lifecycle controller's MarkPodsNotReady).
+ * A Terminating pod keeps its phase and conditions (the kubelet posts Ready False once it stops
+ * the containers). Succeeded and Failed are not served: the model's pods run until deleted, and a
+ * pod its kubelet reports Failed (a graceful node shutdown) is dropped as it is reported.
+ */
+const POD_STATUS = {
+  unscheduled: Object.freeze({ phase: 'Pending', conditions: Object.freeze([condition('PodScheduled', 'False')]) }),
+  pending: Object.freeze({ phase: 'Pending', conditions: Object.freeze([condition('Ready', 'False'), condition('PodScheduled', 'True')]) }),
+  ready: Object.freeze({ phase: 'Running', conditions: Object.freeze([condition('Ready', 'True'), condition('PodScheduled', 'True')]) }),
+  notReady: Object.freeze({ phase: 'Running', conditions: Object.freeze([condition('Ready', 'False'), condition('PodScheduled', 'True')]) }),
+} as const satisfies Record<string, JsonValue>;
+
+/** A Pod's `status` as the API serves it: its phase, and its PodScheduled and Ready conditions (see `POD_STATUS`). */
+export function podStatusOf(p: PodObject): JsonValue {
+  if (p.nodeName < 0) return POD_STATUS.unscheduled;
+  return p.ready === true ? POD_STATUS.ready : p.ready === false ? POD_STATUS.notReady : POD_STATUS.pending;
+}
+
+/**
+ * A Pod object as the API serves it: `spec.nodeName`, `status.phase` and `status.conditions`
+ * (PodScheduled, Ready; `podutil.IsPodReady` reads the Ready one), `metadata.deletionTimestamp`
+ * while Terminating. The phase Running needs `CustomStore.podPhases` (set for an operator that
+ * watches Pods): without it a pod that ran and lost its Ready condition reads Pending.
+ */
 export function podAsObject(p: PodObject): ApiObject {
   return {
     kind: 'Pod',
     metadata: { name: p.name, uid: `${p.name}-${p.uid ?? 0}`, resourceVersion: '', generation: 1, labels: { app: p.workload }, ...(p.deletion === null ? {} : { deletionTimestamp: 'set' }) },
     spec: { nodeName: p.nodeName < 0 ? '' : nodeName(p.nodeName) },
+    status: podStatusOf(p),
   };
 }
 

@@ -49,7 +49,7 @@ import { action, type AnyActionDef, type JsonValue, type LivenessProperty, type 
 import { always } from '../../checker/properties.js';
 import type { ClusterExtension } from '../clusterModel.js';
 import { clusterAction, type ClusterAction } from '../context.js';
-import { canWrite, type ClusterState } from '../state.js';
+import { canWrite, stateWith, type ClusterState } from '../state.js';
 import { deletePod } from '../informers.js';
 import { deleteClaim } from '../claims.js';
 import { modelError, ModelErrorCode } from '../errors.js';
@@ -82,6 +82,15 @@ export interface ReconcileResult<M extends JsonValue = JsonValue> {
   readonly requeue?: boolean;
   /** Seconds after which the request is queued again. */
   readonly requeueAfter?: number;
+  /**
+   * The error the reconcile returns (Go's `return ctrl.Result{}, err`), in one line: once its
+   * writes are made (none, or all of them that did not fail), the reconcile ends in failure and its
+   * request is queued again through the rate limiter, as controller-runtime's reconcileHandler does
+   * with an error (`AddRateLimited`, the error logged; `requeue` and `requeueAfter` are then
+   * ignored, as there). Traces give it: `reconciles db: returns error "db-0 not Ready yet", so ...`.
+   * An empty string is no error.
+   */
+  readonly error?: string;
   /** The operator's memory after this reconcile. */
   readonly memory?: M;
 }
@@ -216,6 +225,8 @@ export interface Reconciling {
   readonly ignore: readonly WriteOutcome[];
   readonly requeue: boolean;
   readonly after: number;
+  /** The error the reconcile returned: it fails once its writes are made. */
+  readonly error?: string;
 }
 
 const sameObject = (a: ApiObject | undefined, b: ApiObject): boolean => a === b || (a !== undefined && JSON.stringify(a) === JSON.stringify(b));
@@ -272,6 +283,7 @@ function applyAll(store: CustomStore, writes: readonly Write[]): CustomStore {
 }
 
 const NO_AGES: readonly number[] = Object.freeze([]);
+const NO_KEYS: ReadonlySet<string> = new Set();
 
 /** A reconcile's result as the model keeps it (JSON of its own, defaults filled in). */
 interface Reconciled {
@@ -279,6 +291,8 @@ interface Reconciled {
   readonly ignore: readonly WriteOutcome[];
   readonly requeue: boolean;
   readonly requeueAfter: number;
+  /** The error it returned (`ReconcileResult.error`), when not empty. */
+  readonly error?: string;
 }
 const WRITE_OPS: readonly Write['op'][] = ['create', 'update', 'updateStatus', 'patch', 'patchStatus', 'delete', 'external'];
 
@@ -317,6 +331,16 @@ export function idle(s: ClusterState, name: string): boolean {
     if (Object.values(pending).some((events) => events.length > 0)) return false;
     return Object.keys(m.cache).every((kind) => !isStockKind(kind) || sameObjects(m.cache[kind], stockObjects(s, kind)));
   });
+}
+
+/**
+ * The initial state with its pods' phases (`PodObject.ready` false: posted Running, not Ready):
+ * the cluster was steady before the check starts, so a bound pod whose container runs was posted
+ * Running by its kubelet (those on Ready nodes are Ready already, `readyAtStart`).
+ */
+function podsRanAtStart(s: ClusterState): ClusterState {
+  const pods = s.api.pods.map((p) => (p.ready === undefined && p.nodeName >= 0 && s.nodes[p.nodeName]?.running.includes(p.name) ? { ...p, ready: false } : p));
+  return pods.every((p, i) => p === s.api.pods[i]) ? s : stateWith(s, { api: { ...s.api, pods } });
 }
 
 /** A definition that cannot run is refused when it is built, in one coded line (KC1xx, exit 2 on the command line). */
@@ -545,7 +569,9 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     const r = jsonFrom(returned, `extension ${name}: ${where}'s result`) as ReconcileResult;
     const memory = r.memory === undefined ? keptMemory(m.memory, own, where) : r.memory;
     const writes = writesFrom((r.writes ?? []) as unknown as JsonValue, where);
-    return { result: { writes, ignore: r.ignore ?? [], requeue: r.requeue === true, requeueAfter: typeof r.requeueAfter === 'number' && r.requeueAfter > 0 ? r.requeueAfter : 0 }, memory };
+    if (r.error !== undefined && typeof r.error !== 'string') modelError(ModelErrorCode.extensionFailed, `extension ${name}: ${where} returned error ${compactJson(r.error as JsonValue).slice(0, 80)}, not a string (the error's message)`);
+    const error = r.error === undefined || r.error === '' ? {} : { error: r.error };
+    return { result: { writes, ignore: r.ignore ?? [], requeue: r.requeue === true, requeueAfter: typeof r.requeueAfter === 'number' && r.requeueAfter > 0 ? r.requeueAfter : 0, ...error }, memory };
   };
   /** The memory after a reconcile that returned none: the copy it was handed, when it edited it in place. */
   const keptMemory = (before: JsonValue, own: JsonValue, where: string): JsonValue => {
@@ -624,11 +650,33 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     const aged = agesOf(m, kind).length === 0 ? next : setAges(next, { [kind]: agesOf(m, kind).slice(1) });
     return withMem(s, i, aged, { ...st, watches: { ...st.watches, [w]: { ...st.watches[w], [kind]: rest } } });
   };
-  /** Replica i's informer of a cluster kind catches up with the API, and queues the requests of every object that changed since. */
+  /**
+   * The keys of the objects replica i's cache of `kind` holds in an incarnation the API no longer
+   * has, while the API has another of the same name (a pod deleted and recreated: its uid differs).
+   */
+  const reincarnated = (cache: readonly ApiObject[], now: readonly ApiObject[]): ReadonlySet<string> => {
+    let out: Set<string> | undefined;
+    const uids = new Map(now.map((o) => [objectKey(o.metadata), o.metadata.uid]));
+    for (const o of cache) {
+      const uid = uids.get(objectKey(o.metadata));
+      if (uid !== undefined && uid !== o.metadata.uid) (out ??= new Set()).add(objectKey(o.metadata));
+    }
+    return out ?? NO_KEYS;
+  };
+  /**
+   * Replica i's informer of a cluster kind catches up with the API, and queues the requests of
+   * every object that changed since. An object its cache holds in an older incarnation (another
+   * uid) was deleted and created again: its watch had a DELETED event, then an ADDED one, and an
+   * informer hands both to the handlers, so the cache is without it for a while. The catch-up
+   * then takes the API without the new incarnations (the old ones' deletes delivered, their
+   * requests queued) and the next brings them in (each at any instant after, within the lag).
+   */
   const catchUp = (s: ClusterState, i: number, kind: string): ClusterState => {
     const m = mem(s, i);
     const before = m.cache[kind] ?? [];
-    const now = stockObjects(s, kind);
+    const api = stockObjects(s, kind);
+    const renewed = reincarnated(before, api);
+    const now = renewed.size === 0 ? api : api.filter((o) => !renewed.has(objectKey(o.metadata)));
     let queue = m.queue;
     if (m.role !== 'follower') {
       const old = new Map(before.map((o) => [objectKey(o.metadata), o]));
@@ -636,7 +684,8 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       const current = new Set(now.map((o) => objectKey(o.metadata)));
       for (const o of before) if (!current.has(objectKey(o.metadata))) queue = enqueue(queue, requestsOf(o));
     }
-    return withMem(s, i, setAges({ ...m, cache: { ...m.cache, [kind]: now }, queue }, { [kind]: [] }));
+    // With a lag, what is left (the new incarnations) has waited as long as the rest: its age stays.
+    return withMem(s, i, setAges({ ...m, cache: { ...m.cache, [kind]: now }, queue }, { [kind]: now === api ? [] : agesOf(m, kind) }));
   };
   /** Whether replica i's informer of `kind` has something to deliver, and can (not paused, not cut off). */
   const behind = (s: ClusterState, i: number, kind: string): boolean =>
@@ -668,7 +717,8 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       // The informer of a cluster kind (Pods, Nodes): the cache catches up with the API at some
       // instant after a change, and the handlers queue the requests of every object that changed
       // since (client-go's DeltaFIFO hands a handler the latest object; intermediate states an
-      // informer coalesces are missed, as here).
+      // informer coalesces are missed, as here), but for a delete and a recreation of one name,
+      // which a watch delivers as two events (see `catchUp`).
       name: `${name}-watch-cluster`,
       params: indices.flatMap((i) => stockKinds.map((k) => [i, k] as [number, string])),
       enabled: (s, [i, kind]) => behind(s, i, kind),
@@ -688,8 +738,8 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
         // controller-runtime requeues a reconcile that returns an error (here: a live read unanswered).
         if (r === 'unanswered') return withMem(s, i, finish(taken, request, 'failed', 0));
         const writes = r.writes;
-        if (writes.length === 0) return withMem(s, i, finish(taken, request, r.requeue ? 'requeue' : 'done', r.requeueAfter));
-        const started: Reconciling = { request, writes, next: 0, ignore: r.ignore, requeue: r.requeue, after: r.requeueAfter };
+        if (writes.length === 0) return withMem(s, i, finish(taken, request, r.error !== undefined ? 'failed' : r.requeue ? 'requeue' : 'done', r.error !== undefined ? 0 : r.requeueAfter));
+        const started: Reconciling = { request, writes, next: 0, ignore: r.ignore, requeue: r.requeue, after: r.requeueAfter, ...(r.error === undefined ? {} : { error: r.error }) };
         return withMem(s, i, { ...taken, inflight: [...m.inflight, started].sort((a, b) => (a.request < b.request ? -1 : 1)) });
       },
       fair: 'strong',
@@ -708,7 +758,9 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
         const [after, outcome] = send(s, i, f.writes[f.next]);
         const failed = outcome !== 'ok' && !f.ignore.includes(outcome);
         const done = failed || f.next + 1 === f.writes.length;
-        const next = done ? finish(m, f.request, failed ? 'failed' : f.requeue ? 'requeue' : 'done', failed ? 0 : f.after) : { ...m, inflight: m.inflight.map((x) => (x === f ? { ...f, next: f.next + 1 } : x)) };
+        // A reconcile that returned an error fails once its writes are made (reconcileHandler: err → AddRateLimited).
+        const ends = failed || f.error !== undefined ? 'failed' : f.requeue ? 'requeue' : 'done';
+        const next = done ? finish(m, f.request, ends, ends === 'failed' ? 0 : f.after) : { ...m, inflight: m.inflight.map((x) => (x === f ? { ...f, next: f.next + 1 } : x)) };
         return withMem(after, i, next, store(after));
       },
       fair: 'strong',
@@ -992,7 +1044,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
         plan: f.writes.map(describeWrite).join('; '),
         sent: `${f.next} of ${f.writes.length}`,
         ...(f.ignore.length > 0 ? { ignoring: f.ignore.join(', ') } : {}),
-        ...(f.requeue ? { then: 'requeue' } : f.after > 0 ? { then: `requeue after ${f.after}s` } : {}),
+        ...(f.error !== undefined ? { then: `error ${JSON.stringify(f.error)}` } : f.requeue ? { then: 'requeue' } : f.after > 0 ? { then: `requeue after ${f.after}s` } : {}),
       })),
       later: Object.fromEntries(m.later.map((l) => [l.request, l.in === 0 ? 'due' : `in ${l.in}s`])),
       ...(backoff === undefined ? {} : { failures: m.failures }),
@@ -1052,15 +1104,19 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       const kind = (a.param as [number, string])[1];
       const seen = mem(after, i).cache[kind] ?? [];
       const queued = mem(after, i).queue.filter((r) => !m.queue.includes(r));
-      return { actor, summary: `its ${kind} informer catches up (${seen.length === 0 ? 'none' : seen.map((o) => o.metadata.name + (o.metadata.deletionTimestamp === undefined ? '' : ' Terminating')).join(', ')})${queued.length > 0 ? `, queues ${queued.join(', ')}` : ''}` };
+      const renewed = [...reincarnated(m.cache[kind] ?? [], stockObjects(before, kind))];
+      const gone = renewed.length === 0 ? '' : `; hears DELETED ${renewed.map((k) => `${objectName(kind, k)} (${(m.cache[kind] ?? []).find((o) => objectKey(o.metadata) === k)?.metadata.uid})`).join(', ')}, the new ${renewed.length === 1 ? 'one' : 'ones'} next`;
+      return { actor, summary: `its ${kind} informer catches up (${seen.length === 0 ? 'none' : seen.map((o) => o.metadata.name + (o.metadata.deletionTimestamp === undefined ? '' : ' Terminating')).join(', ')})${gone}${queued.length > 0 ? `, queues ${queued.join(', ')}` : ''}` };
     }
     if (a.name === `${name}-reconcile`) {
       const request = nextRequest(m)!;
       const f = mem(after, i).inflight.find((x) => x.request === request);
       const cached = m.cache[def.for]?.find((o) => objectKey(o.metadata) === request);
       const read = cached === undefined ? `its cache has no ${def.for} ${request}` : `its cache has ${def.for} ${request}${cached.metadata.resourceVersion === '' ? '' : ` at ${cached.metadata.resourceVersion}`}${cached.metadata.deletionTimestamp === undefined ? '' : ', being deleted'}`;
-      if (reconcileOf(before, m, i, request).result === 'unanswered') return { actor, summary: `reconciles ${request} (${read}): its live read gets no answer (cut off from the kube-apiserver), so the reconcile fails and ${requeued(m, request)}` };
+      const result = reconcileOf(before, m, i, request).result;
+      if (result === 'unanswered') return { actor, summary: `reconciles ${request} (${read}): its live read gets no answer (cut off from the kube-apiserver), so the reconcile fails and ${requeued(m, request)}` };
       const plan = f === undefined ? 'nothing to write' : `plans ${f.writes.map(describeWrite).join('; ')}`;
+      if (result.error !== undefined) return { actor, summary: `reconciles ${request} (${read}): ${f === undefined ? `returns error ${JSON.stringify(result.error)}, so the reconcile fails and ${requeued(m, request)}` : `${plan}, then returns error ${JSON.stringify(result.error)}`}` };
       return { actor, summary: `reconciles ${request} (${read}): ${plan}` };
     }
     if (a.name === `${name}-write`) {
@@ -1069,7 +1125,8 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       const failed = outcome !== 'ok' && !f.ignore.includes(outcome);
       const w = f.writes[f.next];
       const stale = m.role === 'leader' && m.sinceRenew >= giveUp ? ` (it has not renewed ${lease} for ${m.sinceRenew}s: it no longer leads, but has not noticed)` : '';
-      return { actor, summary: `${describeWrite(w)}: ${OUTCOME[outcome]}${failed ? `, so the reconcile of ${f.request} fails and ${requeued(m, f.request)}` : ''}${stale}`, to: [w.op === 'external' ? 'outside the cluster' : 'kube-apiserver'] };
+      const returned = !failed && f.error !== undefined && f.next + 1 === f.writes.length ? `; the reconcile of ${f.request} returns its error ${JSON.stringify(f.error)}, so ${requeued(m, f.request)}` : '';
+      return { actor, summary: `${describeWrite(w)}: ${OUTCOME[outcome]}${failed ? `, so the reconcile of ${f.request} fails and ${requeued(m, f.request)}` : returned}${stale}`, to: [w.op === 'external' ? 'outside the cluster' : 'kube-apiserver'] };
     }
     if (a.name === `${name}-lost-answer`) {
       const f = m.inflight[slotOf(a.param as number | number[])[1]];
@@ -1129,7 +1186,9 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
           st = { ...st, nextUid: st.nextUid + 1 };
         }
       }
-      return { ...s, custom: { ...st, clients, watches, ...(elected ? { identities } : {}) } };
+      // An operator reading the cluster's Pods reads their phase: the pods keep whether they ran.
+      const readsPods = stockKinds.includes('Pod');
+      return { ...(readsPods ? podsRanAtStart(s) : s), custom: { ...st, clients, watches, ...(elected ? { identities } : {}), ...(readsPods ? { podPhases: true as const } : {}) } };
     },
     initial: (s) => indices.map(() => started(s)) as unknown as JsonValue,
     onTick: (memory, s, seconds) => {

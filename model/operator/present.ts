@@ -34,9 +34,19 @@ const leaseSummary = (o: ApiObject): string => {
   return `held by ${spec.holder || 'none'}${transitions > 0 ? `, ${transitions >= 2 ? '2 or more transitions' : '1 transition'}` : ''}`;
 };
 
+/** What one of the cluster's Pods says, in brief: `on node-1, Running, Ready`, `not scheduled, Pending`. */
+const podSummary = (o: ApiObject): string => {
+  const node = (o.spec as { nodeName?: string } | undefined)?.nodeName ?? '';
+  const status = o.status as { phase?: string; conditions?: readonly { type: string; status: string }[] } | undefined;
+  const ready = status?.conditions?.find((c) => c.type === 'Ready')?.status;
+  return [node === '' ? 'not scheduled' : `on ${node}`, status?.phase ?? 'no status', ...(ready === undefined ? [] : [ready === 'True' ? 'Ready' : 'not Ready'])].join(', ');
+};
+
 /** The default summary of what an object says: `spec {…} status {…}`, each part only when set. */
 export function defaultSummary(o: ApiObject): string {
   if (isLeaderLease(o)) return leaseSummary(o);
+  // A Pod is always one of the cluster's own: no operator may declare the kind.
+  if (o.kind === 'Pod') return podSummary(o);
   const parts: string[] = [];
   if (o.spec !== undefined && !(typeof o.spec === 'object' && o.spec !== null && Object.keys(o.spec).length === 0)) parts.push(`spec ${compactJson(o.spec)}`);
   if (o.status !== undefined) parts.push(`status ${compactJson(o.status)}`);
@@ -90,7 +100,7 @@ export function presentObject(o: ApiObject, summary?: string): Record<string, un
     ...((m.finalizers ?? []).length === 0 ? {} : { finalizers: m.finalizers }),
     ...(m.labels === undefined || Object.keys(m.labels).length === 0 ? {} : { labels: m.labels }),
     ...((m.ownerReferences ?? []).length === 0 ? {} : { owners: m.ownerReferences!.map(ownerText) }),
-    ...(summary !== undefined ? { summary } : isLeaderLease(o) ? { summary: leaseSummary(o) } : { ...(o.spec === undefined ? {} : { spec: o.spec }), ...(o.status === undefined ? {} : { status: o.status }) }),
+    ...(summary !== undefined ? { summary } : isLeaderLease(o) ? { summary: leaseSummary(o) } : o.kind === 'Pod' ? { summary: podSummary(o) } : { ...(o.spec === undefined ? {} : { spec: o.spec }), ...(o.status === undefined ? {} : { status: o.status }) }),
   };
 }
 

@@ -128,6 +128,11 @@ describe('liveness under weak fairness', () => {
     const r = checkLiveness(model(false), [prop])[0];
     expect(r.status).toBe('violated');
     expect(r.lasso!.states[r.lasso!.loop]).toEqual({ req: true, granted: false });
+    // Whether its premise was ever reached: a leads-to whose trigger never holds holds vacuously.
+    expect(checkLiveness(model(true), [prop])[0].premiseReached).toBe(true);
+    const never = leadsTo<Rq>('never-asked', 'a request granted and pending at once is granted', (s) => s.req && s.granted && !s.req, (s) => s.granted);
+    expect(checkLiveness(model(false), [never])[0]).toMatchObject({ status: 'holds', premiseReached: false });
+    expect(checkLiveness(model(false), [eventually<Rq>('e', 'granted', (s) => s.granted)])[0].premiseReached).toBeUndefined();
   });
 
   it('should refuse symmetry (liveness on a quotient graph is unsound, tlaplus#59)', () => {

@@ -8,6 +8,24 @@ import { kubecheck } from './run.js';
 const SMALL = ['--set', 'kubelet.nodeLeaseDurationSeconds=4', '--set', 'kubeControllerManager.nodeMonitorPeriod=1s', '--set', 'kubeControllerManager.nodeMonitorGracePeriod=2s', '--set', 'kubeApiserver.defaultUnreachableTolerationSeconds=3'];
 
 describe('kubecheck check --liveness', () => {
+  it('should warn in one line, in the text and in result.json, of a leads-to that holds only because its trigger is never reached', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'kubecheck-vacuous-')), 'report');
+    const args = ['check', '--liveness', '--set', 'faults.nodeCrash=0', '--set', 'cluster.nodes=1', '--set', 'cluster.replicaSetReplicas=0', '--set', 'cluster.statefulSetReplicas=0', '--set', 'cluster.controllerManagerCandidates=1', '--set', 'cluster.schedulerCandidates=1', '--extension', 'test/cli/fixtures/vacuous-leads-to.ts'];
+    const line = 'failed-retried holds vacuously: its trigger (the left side of its leads-to) is reached in no explored state, so nothing tested what it promises';
+    const text = kubecheck([...args, '--out', out]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/✓ failed-retried {2}holds/);
+    expect(text.stdout).toMatch(/✓ pending-done {2}holds/);
+    // One line, for the vacuous one only.
+    expect(text.stdout.split('\n').filter((l) => l.includes('vacuously'))).toEqual([`warning: ${line}`]);
+    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { warnings?: string[]; liveness: { id: string; premiseReached?: boolean }[] };
+    expect(result.warnings).toEqual([line]);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain(`> ⚠️ **Warning:** ${line}`);
+    // The checker says it of every leads-to (the cluster's own liveness properties are of other kinds).
+    expect(result.liveness.filter((l) => l.premiseReached !== undefined).map((l) => [l.id, l.premiseReached])).toEqual([['failed-retried', false], ['pending-done', true]]);
+  });
+
+
   it('should report each liveness property, a lasso for the StatefulSet identity lost with its node, and exit 1', () => {
     const r = kubecheck(['check', '--scenario', 'node-failure', '--liveness', ...SMALL]);
     expect(r.code).toBe(1);

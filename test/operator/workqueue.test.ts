@@ -19,6 +19,9 @@ const memoryOf = (s: ClusterState, name: string): OperatorMemory => (s.extension
 const elapsed = (model: Model<ClusterState>, states: readonly ClusterState[], actions: readonly { name: string; param?: unknown }[]): number =>
   actions.reduce((t, a, k) => t + (model.elapsed?.(states[k], a as never, states[k + 1]) ?? 0), 0);
 
+/** The operator `name` failed 9 times: the ninth failure is retried after 1 s. */
+const failures9 = (name: string): Property<ClusterState> => sometimes<ClusterState>(`${name}-failed-9`, `t failed 9 times`, (s) => (memoryOf(s, name).failures.t ?? 0) >= 9);
+
 describe('the rate limiter\'s backoff', () => {
   it('follows controller-runtime\'s default: 5 ms doubling to 1000 s, at the model\'s one-second grain', () => {
     const { delay, cap } = backoffOf({ baseDelaySeconds: 0.005, maxDelaySeconds: 1000 });
@@ -85,6 +88,41 @@ describe('the rate limiter\'s backoff', () => {
     const failedOnce = sometimes<ClusterState>('failed-once', 'one failure counted', (s) => memoryOf(s, 'stubborn').failures.t === 1);
     const forgotten = sometimes<ClusterState>('forgotten', 'the failure forgotten after the success', (s) => objectOf(s, 'Thing', 't')?.status !== undefined && memoryOf(s, 'stubborn').queue.length === 0 && memoryOf(s, 'stubborn').inflight.length === 0 && memoryOf(s, 'stubborn').failures.t === undefined);
     expect(statusOf(checkWith(model, [failedOnce, forgotten]))).toEqual({ 'failed-once': 'witnessed', forgotten: 'witnessed' });
+  });
+});
+
+describe('a reconcile that returns an error', () => {
+  /**
+   * Go's `return ctrl.Result{}, err`: not Ready yet, so it marks the Thing waiting and returns an
+   * error; controller-runtime's reconcileHandler queues it again through the rate limiter
+   * (AddRateLimited), and the error wins over requeueAfter.
+   */
+  const waiting = (writes: boolean) =>
+    operator({
+      name: 'waiting',
+      for: 'Thing',
+      rateLimiter: {},
+      objects: [{ kind: 'Thing', metadata: { name: 't' } }],
+      reconcile: () => ({ ...(writes ? { writes: [{ op: 'patchStatus', kind: 'Thing', name: 't', status: { waiting: true } }] } : {}), error: 'db-0 not Ready yet', requeueAfter: 30 }),
+    });
+  it('is queued again through the rate limiter, its writes made first, and the timeline says why', async () => {
+    for (const writes of [false, true]) {
+      const { model } = await scenario(waiting(writes));
+      const r = checkWith(model, [failures9('waiting')]);
+      expect(statusOf(r)).toEqual({ 'waiting-failed-9': 'witnessed' });
+      const steps = timelineSteps(model, r.properties[0].trace!).map((s) => s.summary);
+      // requeueAfter is ignored: no timer of 30 s, the backoff's retries instead.
+      expect(r.properties[0].trace!.states.every((s) => memoryOf(s, 'waiting').later.every((l) => l.in < 30))).toBe(true);
+      if (writes) {
+        expect(objectOf(r.properties[0].trace!.states.at(-1)!, 'Thing', 't')?.status).toEqual({ waiting: true });
+        expect(steps).toContain('patchStatus Thing/t: ok; the reconcile of t returns its error "db-0 not Ready yet", so t is queued again in 1s (the rate limiter\'s backoff after 9 failures)');
+      } else expect(steps).toContain('reconciles t (its cache has Thing t at rv-1): returns error "db-0 not Ready yet", so the reconcile fails and t is queued again in 1s (the rate limiter\'s backoff after 9 failures)');
+    }
+  });
+  it('is refused in one line when the error is not a string', async () => {
+    const bad = operator({ name: 'bad', for: 'Thing', objects: [{ kind: 'Thing', metadata: { name: 't' } }], reconcile: () => ({ error: { code: 1 } as unknown as string }) });
+    const { model } = await scenario(bad);
+    expect(() => checkWith(model, [])).toThrow(/extension bad: reconcile of t returned error \{"?code"?: ?1\}, not a string/);
   });
 });
 
