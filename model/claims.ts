@@ -37,6 +37,7 @@ import { acting, canWrite, KCM, nodeName, podIndex, type ClaimObject, type Clust
 export const claimName = (template: string, pod: string): string => `${template}-${pod}`;
 
 const NO_CLAIMS: readonly ClaimObject[] = Object.freeze([]);
+const NO_NAMES: readonly string[] = Object.freeze([]);
 
 /** The claims in the API, sorted by name. */
 export const claimsOf = (s: ClusterState): readonly ClaimObject[] => s.api.claims ?? NO_CLAIMS;
@@ -171,8 +172,12 @@ export function claimActions(ctx: Ctx): ClusterAction[] {
     clusterAction<string>({
       name: 'pvc-protection',
       urgent: true,
-      params: (s) => releasableClaims(s).map((c) => c.name),
-      enabled: (s, p) => protector(s) >= 0 && releasableClaims(s).some((c) => c.name === p),
+      // Asked in every state: nothing is allocated unless a claim is being deleted.
+      params: (s) => (claimsOf(s).some((c) => c.deleting === true) ? releasableClaims(s).map((c) => c.name) : NO_NAMES),
+      enabled: (s, p) => {
+        const c = claimNamed(s, p);
+        return c !== undefined && c.deleting === true && !inUse(s, c) && protector(s) >= 0;
+      },
       apply: (s, p) => removeClaim(s, p),
       describe: (_b, p) => ({ actor: 'kube-controller-manager/pvc-protection', summary: `removes the kubernetes.io/pvc-protection finalizer of ${p} (no scheduled pod uses it): the claim is gone`, to: [...API] }),
     }),
