@@ -9,8 +9,10 @@ import { kubecheckAsync, type Run } from '../cli/run.js';
 
 const E = 'examples';
 const NO_CRASH = ['--set', 'faults.nodeCrash=0'];
-const TWO = [...NO_CRASH, '--set', 'faults.operatorPause=1', '--set', 'faults.processPauseDuration=4s', '--set', 'cluster.nodes=1', '--set', 'cluster.controllerManagerCandidates=1', '--set', 'cluster.schedulerCandidates=1'];
-const PARTITION = ['--scenario', 'node-partition', '--set', 'cluster.nodes=2', '--set', 'cluster.replicaSetReplicas=0'];
+const ONE_NODE = ['--config', `${E}/backup-operator/one-node.yaml`];
+const TWO = [...ONE_NODE, '--set', 'faults.operatorPause=1', '--set', 'faults.processPauseDuration=5s'];
+const TWO_CUT = [...ONE_NODE, '--set', 'faults.operatorPartition=1', '--set', 'faults.operatorPartitionHeal=1'];
+const PARTITION = ['--scenario', 'node-partition', '--config', `${E}/node-remediation/cluster.yaml`];
 const STALE = ['--scenario', 'node-failure', '--config', 'test/cli/fixtures/stale-remediation.yaml', '--set', 'faults.extensionRestart=0'];
 const RESTARTS = [...NO_CRASH, '--set', 'cluster.nodes=1', '--set', 'cluster.replicaSetReplicas=0', '--set', 'cluster.statefulSetReplicas=0'];
 
@@ -40,13 +42,14 @@ const status = (r: Report, id: string): string | undefined => r.properties.find(
 const runs = {
   backup: check([...NO_CRASH, '--extension', `${E}/backup-operator/backupOperator.ts`]),
   backupFixed: check([...NO_CRASH, '--extension', `${E}/backup-operator/backupOperatorFixed.ts`]),
-  two: check([...TWO, '--extension', `${E}/backup-operator/twoReplicas.ts`, '--stop-at-first']),
-  twoClaim: check([...TWO, '--extension', `${E}/backup-operator/twoReplicas.ts`, '--property', 'backup-operator-external-call-once']),
-  twoFixed: check([...TWO, '--extension', `${E}/backup-operator/twoReplicasFixed.ts`, '--property', 'backup-operator-external-call-once', '--max-states', '100000']),
+  two: check([...TWO, '--extension', `${E}/backup-operator/twoReplicas.ts`]),
+  twoFixed: check([...TWO, '--extension', `${E}/backup-operator/twoReplicasFixed.ts`]),
+  twoCut: check([...TWO_CUT, '--extension', `${E}/backup-operator/twoReplicasFixed.ts`]),
+  twoCutTight: check([...TWO_CUT, '--extension', `${E}/backup-operator/twoReplicasTightLease.ts`, '--stop-at-first']),
   database: check([...NO_CRASH, '--extension', `${E}/database-operator/databaseOperator.ts`]),
   databaseFixed: check([...NO_CRASH, '--extension', `${E}/database-operator/databaseOperatorFixed.ts`]),
   node: check([...PARTITION, '--extension', `${E}/node-remediation/nodeRemediation.ts`, '--stop-at-first']),
-  nodeFixed: check([...PARTITION, '--extension', `${E}/node-remediation/nodeRemediationFixed.ts`, '--max-depth', '85']),
+  nodeFixed: check([...PARTITION, '--extension', `${E}/node-remediation/nodeRemediationFixed.ts`]),
   remediation: check(['--scenario', 'node-partition', '--extension', `${E}/remediation-operator/remediationOperator.ts`, '--stop-at-first']),
   cached: check([...STALE, '--extension', `${E}/remediation-operator/cachedRemediation.ts`]),
   cachedFixed: check([...STALE, '--extension', `${E}/remediation-operator/cachedRemediationFixed.ts`]),
@@ -60,11 +63,15 @@ describe('the example operators on the command line, with their default properti
     expect((await runs.backupFixed).exitCode).toBe(0);
   });
 
-  it('two replicas: single-leader first (a pause longer than the Lease), the second backup in 13 steps; the claim holds in the first 100,000 states', async () => {
-    expect([(await runs.two).exitCode, violated(await runs.two)]).toEqual([1, { 'backup-operator-single-leader': 11 }]);
-    expect(violated(await runs.twoClaim)).toEqual({ 'backup-operator-external-call-once': 13 });
+  it('two replicas paused past the Lease: two leaders and the second backup in 23 steps; the claim holds on the whole space, the second leader does not', async () => {
+    expect([(await runs.two).exitCode, violated(await runs.two)]).toEqual([1, { 'backup-operator-external-call-once': 23, 'backup-operator-single-leader': 23 }]);
     const fixed = await runs.twoFixed;
-    expect([fixed.exitCode, status(fixed, 'backup-operator-external-call-once')]).toEqual([3, 'unknown']);
+    expect([fixed.exitCode, violated(fixed), status(fixed, 'backup-operator-external-call-once')]).toEqual([1, { 'backup-operator-single-leader': 23 }, 'holds']);
+  });
+
+  it('two replicas cut off and healed: their own Lease timings (4/2/1) keep one leader on the whole space; 3/2/1 gives two in 17 steps', async () => {
+    expect((await runs.twoCut).exitCode).toBe(0);
+    expect([(await runs.twoCutTight).exitCode, violated(await runs.twoCutTight)]).toEqual([1, { 'backup-operator-single-leader': 17 }]);
   });
 
   it('database-operator: the new incarnation\'s data dropped in 18 steps; the live read holds on the whole space', async () => {
@@ -72,11 +79,9 @@ describe('the example operators on the command line, with their default properti
     expect((await runs.databaseFixed).exitCode).toBe(0);
   });
 
-  it('node-remediation: its own promise broken at the force delete, 70 steps; the graceful delete holds to depth 85', async () => {
-    expect([(await runs.node).exitCode, violated(await runs.node)]).toEqual([1, { 'node-remediation-spares-running-pods': 70 }]);
-    const fixed = await runs.nodeFixed;
-    expect(fixed.exitCode).toBe(3);
-    expect(fixed.properties.filter((p) => p.status === 'violated')).toEqual([]);
+  it('node-remediation: its own promise broken at the force delete, 155 steps; the graceful delete holds on the whole space', async () => {
+    expect([(await runs.node).exitCode, violated(await runs.node)]).toEqual([1, { 'node-remediation-spares-running-pods': 155 }]);
+    expect((await runs.nodeFixed).exitCode).toBe(0);
   });
 
   it('remediation-operator: its own promise broken at the force delete, 149 steps', async () => {
