@@ -162,6 +162,9 @@ export const EXAMPLES: readonly Example[] = [
     settings: ['--config', 'examples/zookeeper-operator/cluster.yaml'],
     checks: [
       { what: 'bug, first violation', file: 'ensembleOperator.ts', args: ['--stop-at-first'], exit: 1, property: 'zookeeper-member-data-kept' },
+      { what: 'intermediate state alone (its module asks for a restart)', file: 'intermediateState.ts', args: ['--stop-at-first'], exit: 1, property: 'zookeeper-no-stale-rejoin' },
+      { what: 'unobserved state alone', file: 'unobservedState.ts', args: ['--stop-at-first'], exit: 1, property: 'zookeeper-no-stale-rejoin' },
+      { what: 'stale state alone', file: 'staleState.ts', args: ['--stop-at-first'], exit: 1, property: 'zookeeper-member-data-kept' },
       { what: 'fix', file: 'ensembleOperatorFixed.ts', args: [], exit: 0 },
       { what: 'fix, a restart of the operator', file: 'ensembleOperatorFixed.ts', args: restart, exit: 0 },
     ],
