@@ -26,7 +26,7 @@
  * otherwise and a new one is always greater than every one present.
  */
 import type { JsonValue } from '../../checker/index.js';
-import { nodeName, podRunningAndReady, replicasOf, type ClaimObject, type ClusterState, type NodeObject, type PodObject } from '../state.js';
+import { nodeName, podRunningAndReady, podWith, replicasOf, type ClaimObject, type ClusterState, type NodeObject, type PodObject } from '../state.js';
 
 /** An owner of an object: the garbage collector deletes the object once no object of `kind` has `uid`. */
 export interface OwnerReference {
@@ -65,7 +65,7 @@ export interface ApiObject {
 /** What a create (or a manifest) gives: a name and what you choose; the API fills in the rest. */
 export interface ObjectInit {
   readonly kind: string;
-  readonly metadata: { readonly name: string; readonly namespace?: string; readonly labels?: Readonly<Record<string, string>>; readonly finalizers?: readonly string[]; readonly ownerReferences?: readonly OwnerReference[] };
+  readonly metadata: { readonly name: string; readonly namespace?: string; readonly labels?: Readonly<Record<string, string>>; readonly annotations?: Readonly<Record<string, string>>; readonly finalizers?: readonly string[]; readonly ownerReferences?: readonly OwnerReference[] };
   readonly spec?: JsonValue;
   readonly status?: JsonValue;
 }
@@ -99,6 +99,8 @@ export interface CustomStore {
   readonly identities?: Readonly<Record<string, string>>;
   /** Operator replicas cut off from the kube-apiserver (their pod's network), by name. */
   readonly partitioned?: readonly string[];
+  /** The labels the model gives each Node (`kubernetes.io/hostname`, `topology.kubernetes.io/zone`, `cluster.nodeLabels`), node-1 first; fixed for a run. */
+  readonly nodeLabels?: readonly Readonly<Record<string, string>>[];
   /** The cluster's workloads (`cluster.workloads`) as their objects are served; fixed for a run but for `api.scale`. */
   readonly workloads?: readonly WorkloadSpec[];
   /**
@@ -121,10 +123,13 @@ export interface WorkloadSpec {
   readonly persistentVolumeClaimRetentionPolicy?: { readonly whenDeleted: 'Retain' | 'Delete'; readonly whenScaled: 'Retain' | 'Delete' };
 }
 
+/** Labels or annotations in a merge patch: a key set to `null` is removed (RFC 7386). */
+export type MetaPatch = Readonly<Record<string, string | null>>;
+
 /** A write to the API, or a call outside the cluster, as a controller or a user issues it. */
 export type Write =
   | { readonly op: 'create'; readonly object: ObjectInit }
-  /** Replaces metadata (labels, finalizers, ownerReferences) and spec; carries the resourceVersion it read. */
+  /** Replaces metadata (labels, annotations, finalizers, ownerReferences) and spec; carries the resourceVersion it read. */
   | { readonly op: 'update'; readonly object: ApiObject }
   /** Replaces status only; carries the resourceVersion it read. */
   | { readonly op: 'updateStatus'; readonly object: ApiObject }
@@ -133,7 +138,7 @@ export type Write =
    * below `name` may be the object's key (`namespace/name`, as a request names it) or its name with
    * `namespace` beside it.
    */
-  | { readonly op: 'patch'; readonly kind: string; readonly name: string; readonly namespace?: string; readonly patch: { readonly labels?: Readonly<Record<string, string>>; readonly finalizers?: readonly string[]; readonly spec?: JsonValue }; readonly resourceVersion?: string }
+  | { readonly op: 'patch'; readonly kind: string; readonly name: string; readonly namespace?: string; readonly patch: { readonly labels?: MetaPatch; readonly annotations?: MetaPatch; readonly finalizers?: readonly string[]; readonly spec?: JsonValue }; readonly resourceVersion?: string }
   /** A merge patch of status; unconditional unless it names a resourceVersion. */
   | { readonly op: 'patchStatus'; readonly kind: string; readonly name: string; readonly namespace?: string; readonly status: JsonValue; readonly resourceVersion?: string }
   /** Of a Pod: graceful (the kubelet stops its containers, then the object goes) unless `gracePeriodSeconds` is 0 (`--grace-period=0 --force`). */
@@ -229,7 +234,7 @@ const NO_CLAIMS: readonly ClaimObject[] = Object.freeze([]);
 const claimObjects = new WeakMap<readonly ClaimObject[], readonly ApiObject[]>();
 
 const podObjects = new WeakMap<readonly PodObject[], readonly ApiObject[]>();
-const nodeObjects = new WeakMap<readonly (NodeObject | null)[], readonly ApiObject[]>();
+const nodeObjects = new WeakMap<readonly (NodeObject | null)[], { readonly labels: CustomStore['nodeLabels']; readonly objects: readonly ApiObject[] }>();
 
 /** A condition of a Pod's status as the API serves it. */
 const condition = (type: 'PodScheduled' | 'Ready', status: 'True' | 'False'): JsonValue => Object.freeze({ type, status });
@@ -266,17 +271,33 @@ export function podStatusOf(p: PodObject): JsonValue {
 export function podAsObject(p: PodObject): ApiObject {
   return {
     kind: 'Pod',
-    metadata: { name: p.name, uid: `${p.name}-${p.uid ?? 0}`, resourceVersion: '', generation: 1, labels: { app: p.workload }, ...(p.deletion === null ? {} : { deletionTimestamp: 'set' }) },
+    metadata: {
+      name: p.name,
+      uid: `${p.name}-${p.uid ?? 0}`,
+      resourceVersion: '',
+      generation: 1,
+      labels: { app: p.workload, ...p.labels },
+      ...(p.annotations === undefined ? {} : { annotations: p.annotations }),
+      ...(p.deletion === null ? {} : { deletionTimestamp: 'set' }),
+    },
     spec: { nodeName: p.nodeName < 0 ? '' : nodeName(p.nodeName) },
     status: podStatusOf(p),
   };
 }
 
-/** A Node object as the API serves it (deleted ones are absent). */
-export function nodeAsObject(n: NodeObject, i: number): ApiObject {
+/** The labels the model gives node i (see `CustomStore.nodeLabels`; `kubernetes.io/hostname` alone without a store). */
+export function modelNodeLabels(s: ClusterState, i: number): Readonly<Record<string, string>> {
+  return s.custom?.nodeLabels?.[i] ?? { 'kubernetes.io/hostname': nodeName(i) };
+}
+
+/**
+ * A Node object as the API serves it (deleted ones are absent): `labels` are the model's
+ * (`modelNodeLabels`), with those an operator wrote after them.
+ */
+export function nodeAsObject(n: NodeObject, i: number, labels: Readonly<Record<string, string>> = { 'kubernetes.io/hostname': nodeName(i) }): ApiObject {
   return {
     kind: 'Node',
-    metadata: { name: nodeName(i), uid: nodeName(i), resourceVersion: '', generation: 1 },
+    metadata: { name: nodeName(i), uid: nodeName(i), resourceVersion: '', generation: 1, labels: { ...labels, ...n.labels }, ...(n.annotations === undefined ? {} : { annotations: n.annotations }) },
     spec: { unschedulable: n.unschedulable, taints: n.taints.map((t) => ({ key: `node.kubernetes.io/${t.split(':')[0]}`, effect: t.split(':')[1] })) },
     status: { conditions: n.ready === 'None' ? [] : [{ type: 'Ready', status: n.ready }] },
   };
@@ -306,9 +327,11 @@ export function stockObjects(s: ClusterState, kind: string): readonly ApiObject[
     if (out === undefined) podObjects.set(s.api.pods, (out = s.api.pods.map(podAsObject).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))));
     return out;
   }
+  // The model's node labels are fixed for a run, but a list of nodes may be shared by runs.
+  const labels = s.custom?.nodeLabels;
   let out = nodeObjects.get(s.api.nodes);
-  if (out === undefined) nodeObjects.set(s.api.nodes, (out = s.api.nodes.flatMap((n, i) => (n === null ? [] : [nodeAsObject(n, i)])).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))));
-  return out;
+  if (out === undefined || out.labels !== labels) nodeObjects.set(s.api.nodes, (out = { labels, objects: s.api.nodes.flatMap((n, i) => (n === null ? [] : [nodeAsObject(n, i, modelNodeLabels(s, i))])).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1)) }));
+  return out.objects;
 }
 
 /** How a write ended, with the API's reason when it failed. */
@@ -439,7 +462,7 @@ export function applyWrite(store: CustomStore, w: Write): [CustomStore, WriteOut
         const [s1, next] = bump(store, { ...cur, ...(w.object.status === undefined ? {} : { status: w.object.status }) });
         return [put(s1, kind, next, 'MODIFIED'), 'ok'];
       }
-      const changed: ApiObject = { ...cur, metadata: { ...cur.metadata, labels: metadata.labels, finalizers: metadata.finalizers, ownerReferences: metadata.ownerReferences }, ...(w.object.spec === undefined ? {} : { spec: w.object.spec }) };
+      const changed: ApiObject = { ...cur, metadata: { ...cur.metadata, labels: metadata.labels, annotations: metadata.annotations, finalizers: metadata.finalizers, ownerReferences: metadata.ownerReferences }, ...(w.object.spec === undefined ? {} : { spec: w.object.spec }) };
       return noOp(cur, changed) ? [store, 'ok'] : settleChange(store, cur, clean(changed));
     }
     case 'patch':
@@ -456,7 +479,7 @@ export function applyWrite(store: CustomStore, w: Write): [CustomStore, WriteOut
       const p = w.patch;
       const changed: ApiObject = {
         ...cur,
-        metadata: { ...cur.metadata, ...(p.labels === undefined ? {} : { labels: { ...cur.metadata.labels, ...p.labels } }), ...(p.finalizers === undefined ? {} : { finalizers: p.finalizers }) },
+        metadata: { ...cur.metadata, ...(p.labels === undefined ? {} : { labels: patchedMap(cur.metadata.labels, p.labels) }), ...(p.annotations === undefined ? {} : { annotations: patchedMap(cur.metadata.annotations, p.annotations) }), ...(p.finalizers === undefined ? {} : { finalizers: p.finalizers }) },
         ...(p.spec === undefined ? {} : { spec: mergePatch(cur.spec, p.spec) }),
       };
       return noOp(cur, changed) ? [store, 'ok'] : settleChange(store, cur, clean(changed));
@@ -477,14 +500,25 @@ export function applyWrite(store: CustomStore, w: Write): [CustomStore, WriteOut
   }
 }
 
-/** Drops metadata fields left undefined, so an object has one encoding. */
+/** `base` with a merge patch of its keys applied (`null` removes one); undefined when none is left. */
+function patchedMap(base: Readonly<Record<string, string>> | undefined, patch: MetaPatch): Readonly<Record<string, string>> | undefined {
+  const out: Record<string, string> = { ...base };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return Object.keys(out).length === 0 ? undefined : out;
+}
+
+/** Drops metadata fields left undefined (and empty lists, labels, annotations), so an object has one encoding. */
 function clean(o: ApiObject): ApiObject {
   const meta: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o.metadata)) if (v !== undefined && !(Array.isArray(v) && v.length === 0)) meta[k] = v;
+  const empty = (k: string, v: unknown): boolean => (Array.isArray(v) && v.length === 0) || ((k === 'labels' || k === 'annotations') && v !== null && typeof v === 'object' && Object.keys(v).length === 0);
+  for (const [k, v] of Object.entries(o.metadata)) if (v !== undefined && !empty(k, v)) meta[k] = v;
   return { ...o, metadata: meta as unknown as ObjectMeta };
 }
 
-const noOp = (a: ApiObject, b: ApiObject): boolean => equal(a.spec, b.spec) && equal(a.metadata.labels, b.metadata.labels) && equal(finalizersOf(a), finalizersOf(b)) && equal(a.metadata.ownerReferences ?? [], b.metadata.ownerReferences ?? []);
+const noOp = (a: ApiObject, b: ApiObject): boolean => equal(a.spec, b.spec) && equal(a.metadata.labels ?? {}, b.metadata.labels ?? {}) && equal(a.metadata.annotations ?? {}, b.metadata.annotations ?? {}) && equal(finalizersOf(a), finalizersOf(b)) && equal(a.metadata.ownerReferences ?? [], b.metadata.ownerReferences ?? []);
 
 /** JSON merge patch (RFC 7386): objects merge key by key, `null` removes, anything else replaces. */
 export function mergePatch(target: JsonValue | undefined, patch: JsonValue): JsonValue {
@@ -561,10 +595,20 @@ const OUT_OF_SERVICE = { key: 'node.kubernetes.io/out-of-service', effect: 'NoEx
  * controller's and must be sent back as read). A refusal says why (a write the model does not
  * express); NotFound for a Node that is not in the API.
  */
-export function writeNode(s: ClusterState, name: string, spec: unknown): [ClusterState, WriteOutcome] | { readonly refused: string } {
+export function writeNode(s: ClusterState, name: string, spec: unknown, meta?: MetaWrite): [ClusterState, WriteOutcome] | { readonly refused: string } {
   const i = /^node-\d+$/.test(name) ? Number(name.slice(5)) - 1 : -1;
   const node = i >= 0 && i < s.api.nodes.length ? s.api.nodes[i] : null;
   if (node === null) return [s, 'NotFound'];
+  // Labels and annotations: the model's labels stay as they are, the others are the operator's.
+  const model = modelNodeLabels(s, i);
+  const served = nodeAsObject(node, i, model).metadata;
+  const labels = meta === undefined ? served.labels ?? {} : writtenMap(served.labels ?? {}, meta.op, meta.labels);
+  const annotations = meta === undefined ? served.annotations ?? {} : writtenMap(served.annotations ?? {}, meta.op, meta.annotations);
+  if (labels === 'Invalid' || annotations === 'Invalid') return [s, 'Invalid'];
+  const fixed = Object.keys(model).find((k) => labels[k] !== model[k]);
+  if (fixed !== undefined) return { refused: `a ${labels[fixed] === undefined ? 'removal' : 'change'} of Node ${name}'s label ${fixed} (${model[fixed]}: the kubelet's, or the scenario's in cluster.nodeLabels, which scheduling reads)` };
+  const extraLabels = extraOf(labels, Object.keys(model));
+  const extraAnnotations = extraOf(annotations, []);
   if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) return { refused: 'a Node write without a spec' };
   const fields = spec as Record<string, unknown>;
   const other = Object.keys(fields).find((k) => k !== 'unschedulable' && k !== 'taints');
@@ -586,10 +630,68 @@ export function writeNode(s: ClusterState, name: string, spec: unknown): [Cluste
     const has = node.taints.includes('out-of-service:NoExecute');
     if (want !== has) taints = want ? [...node.taints, 'out-of-service:NoExecute' as const].sort() : node.taints.filter((t) => t !== 'out-of-service:NoExecute');
   }
-  if (unschedulable === node.unschedulable && taints === node.taints) return [s, 'ok'];
+  if (unschedulable === node.unschedulable && taints === node.taints && equal(extraLabels, node.labels) && equal(extraAnnotations, node.annotations)) return [s, 'ok'];
   const nodes = s.api.nodes.slice();
-  nodes[i] = { ...node, unschedulable, taints };
+  nodes[i] = { ready: node.ready, unschedulable, taints, ...(extraLabels === undefined ? {} : { labels: extraLabels }), ...(extraAnnotations === undefined ? {} : { annotations: extraAnnotations }) };
   return [{ ...s, api: { ...s.api, nodes } }, 'ok'];
+}
+
+/** A write of an object's labels and annotations: a merge patch of each, or (`update`) each whole as sent. */
+export interface MetaWrite {
+  readonly op: 'patch' | 'update';
+  readonly labels?: unknown;
+  readonly annotations?: unknown;
+}
+
+/**
+ * The labels (or annotations) a write leaves of those `served`: a patch merges (a key set to
+ * `null` is removed, `null` for the whole map removes all), an update replaces (absent: none).
+ * Invalid for a value that is not a string.
+ */
+function writtenMap(served: Readonly<Record<string, string>>, op: MetaWrite['op'], given: unknown): Readonly<Record<string, string>> | 'Invalid' {
+  if (given === undefined) return op === 'patch' ? served : {};
+  if (given === null) return {};
+  if (typeof given !== 'object' || Array.isArray(given)) return 'Invalid';
+  const out: Record<string, string> = op === 'patch' ? { ...served } : {};
+  for (const [k, v] of Object.entries(given as Record<string, unknown>)) {
+    if (v === null && op === 'patch') delete out[k];
+    else if (typeof v === 'string') out[k] = v;
+    else return 'Invalid';
+  }
+  return out;
+}
+
+/** The entries of `m` whose keys are not `reserved`, keys sorted (one encoding in the state); undefined when none. */
+function extraOf(m: Readonly<Record<string, string>>, reserved: readonly string[]): Readonly<Record<string, string>> | undefined {
+  const keys = Object.keys(m).filter((k) => !reserved.includes(k)).sort();
+  return keys.length === 0 ? undefined : Object.fromEntries(keys.map((k) => [k, m[k]]));
+}
+
+/**
+ * A write of a Pod's labels and annotations from a reconcile (patch or update): those an operator
+ * adds are kept on the pod until it is deleted (a new incarnation starts with its template's
+ * label `app` alone). NotFound for no such pod, Conflict for a `uid` of another incarnation (the
+ * model keeps no resourceVersion for Pods). A change or removal of `app`, the workload's selector
+ * label, is refused: Kubernetes would orphan the pod (its controller releases it, see
+ * ControllerRefManager, and creates a replacement), which the model does not express.
+ */
+export function writePodMeta(s: ClusterState, name: string, meta: MetaWrite, uid?: string): [ClusterState, WriteOutcome] | { readonly refused: string } {
+  const i = s.api.pods.findIndex((p) => p.name === name);
+  if (i < 0) return [s, 'NotFound'];
+  const pod = s.api.pods[i];
+  if (uid !== undefined && uid !== '' && uid !== `${name}-${pod.uid ?? 0}`) return [s, 'Conflict'];
+  const served = podAsObject(pod).metadata;
+  const labels = writtenMap(served.labels ?? {}, meta.op, meta.labels);
+  const annotations = writtenMap(served.annotations ?? {}, meta.op, meta.annotations);
+  if (labels === 'Invalid' || annotations === 'Invalid') return [s, 'Invalid'];
+  if (labels.app !== pod.workload) return { refused: `a ${labels.app === undefined ? 'removal' : 'change'} of Pod ${name}'s label app (${pod.workload}, its workload's selector: Kubernetes would orphan the pod, its controller releasing it and creating a replacement)` };
+  const extraLabels = extraOf(labels, ['app']);
+  const extraAnnotations = extraOf(annotations, []);
+  if (equal(extraLabels, pod.labels) && equal(extraAnnotations, pod.annotations)) return [s, 'ok'];
+  const { labels: _labels, annotations: _annotations, ...rest } = podWith(pod, {});
+  const pods = s.api.pods.slice();
+  pods[i] = { ...rest, ...(extraLabels === undefined ? {} : { labels: extraLabels }), ...(extraAnnotations === undefined ? {} : { annotations: extraAnnotations }) };
+  return [{ ...s, api: { ...s.api, pods } }, 'ok'];
 }
 
 /**
