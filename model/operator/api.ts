@@ -46,7 +46,7 @@ export interface ObjectMeta {
   readonly resourceVersion: string;
   readonly generation: number;
   readonly labels?: Readonly<Record<string, string>>;
-  /** Annotations the model sets on the cluster's own objects (a claim's `volume.kubernetes.io/selected-node`). */
+  /** Annotations: yours, those operators wrote on Pods and Nodes, and the model's (a claim's `volume.kubernetes.io/selected-node`). */
   readonly annotations?: Readonly<Record<string, string>>;
   readonly finalizers?: readonly string[];
   readonly ownerReferences?: readonly OwnerReference[];
@@ -149,8 +149,10 @@ export type Write =
 /**
  * The cluster's own kinds an operator may watch and read (`for`, `owns`, `watches`, `view.reader`)
  * as API objects. They are the model's objects seen through the API: a Pod's `spec.nodeName`,
- * `metadata.deletionTimestamp` and `status` (phase, PodScheduled and Ready conditions:
- * `podAsObject`); a Node's Ready condition, taints and `spec.unschedulable`; a
+ * `metadata.deletionTimestamp`, its template's label `app` and `status` (phase, PodScheduled and
+ * Ready conditions: `podAsObject`); a Node's Ready condition, taints, `spec.unschedulable` and
+ * labels (`kubernetes.io/hostname`, `topology.kubernetes.io/zone`, `cluster.nodeLabels`); Pods and
+ * Nodes also carry the labels and annotations operators wrote on them; a
  * workload's `spec.replicas` (and a StatefulSet's `podManagementPolicy`) with `status.replicas`
  * (a ReplicaSet's pods not Terminating, a StatefulSet's every pod, Terminating ones too) and
  * `status.readyReplicas` (those Running and Ready), as the status is once its controller has
@@ -165,8 +167,12 @@ export type Write =
  * the annotation `volume.kubernetes.io/selected-node` naming the node it lives on. Writes: Pods
  * and PersistentVolumeClaims are deleted (a claim a scheduled pod uses stays Terminating until
  * no such pod is left); a Deployment's, ReplicaSet's or StatefulSet's `spec.replicas` is patched
- * or updated (a scale, as `kubectl scale` does); other writes to them are not modelled and are
- * refused when a reconcile makes one.
+ * or updated (a scale, as `kubectl scale` does); a Pod's and a Node's labels and annotations are
+ * patched (merge patch: `null` removes a key) or updated (the object as read, a Pod's with a uid
+ * that must be its incarnation's: `writePodMeta`), but for a pod's `app` (its workload's
+ * selector: a change would orphan it) and a Node's model labels; a Node's `spec.unschedulable`
+ * and out-of-service taint are written too (`writeNode`); other writes to them are not modelled
+ * and are refused when a reconcile makes one.
  */
 export const STOCK_KINDS: readonly string[] = ['Pod', 'Node', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'PersistentVolumeClaim'];
 export const isStockKind = (kind: string): boolean => STOCK_KINDS.includes(kind);
@@ -592,8 +598,10 @@ const OUT_OF_SERVICE = { key: 'node.kubernetes.io/out-of-service', effect: 'NoEx
  * uncordon, as `kubectl cordon` patches it; the node lifecycle controller then adds or removes the
  * `node.kubernetes.io/unschedulable:NoSchedule` taint) and the `node.kubernetes.io/out-of-service`
  * NoExecute taint in `taints` (added or removed; the other taints are the node lifecycle
- * controller's and must be sent back as read). A refusal says why (a write the model does not
- * express); NotFound for a Node that is not in the API.
+ * controller's and must be sent back as read), with `meta` its labels and annotations (those the
+ * model gives, `modelNodeLabels`, must stay as they are: the kubelet's, and what scheduling
+ * reads). A refusal says why (a write the model does not express); NotFound for a Node that is
+ * not in the API.
  */
 export function writeNode(s: ClusterState, name: string, spec: unknown, meta?: MetaWrite): [ClusterState, WriteOutcome] | { readonly refused: string } {
   const i = /^node-\d+$/.test(name) ? Number(name.slice(5)) - 1 : -1;
