@@ -13,7 +13,7 @@ import { operator, type ApiObject, type OperatorMemory, type Write } from '../..
 import { IDENTITY_PLAN, stateKey, writeStateKey } from '../../model/key.js';
 import { describeState } from '../../model/describe.js';
 import type { ClusterState, PodObject } from '../../model/state.js';
-import { checkWith, statusOf } from './helpers.js';
+import { checkWith, run, statusOf } from './helpers.js';
 
 /** One node, the StatefulSet `db` of one replica alone, no crash. */
 const ONE_POD = { 'faults.nodeCrash': '0', 'cluster.nodes': '1', 'cluster.replicaSetReplicas': '0' };
@@ -64,6 +64,24 @@ describe("an operator writing a Pod's labels and annotations", () => {
     expect(applied(writePodMeta(s1, 'db-0', { op: 'update', labels: { app: 'db' } }, 'db-0-7'))[1]).toBe('Conflict');
     expect(applied(writePodMeta(s1, 'db-9', { op: 'patch', labels: { a: 'b' } }))[1]).toBe('NotFound');
     expect(describeState(s1)).toContain(`db-0@node-1 {labels ${STATE}=evicting; annotations note=x}`);
+  });
+
+  it('marks a pod and unmarks it with null through reconciles', async () => {
+    const unmarker = operator<{ step: number }>({
+      name: 'unmarker',
+      for: 'Pod',
+      memory: { step: 0 },
+      reconcile(request, view) {
+        const p = view.get('Pod', request);
+        if (request !== 'db-0' || p === undefined || view.memory.step === 2) return {};
+        const marked = p.metadata.labels?.[STATE] !== undefined;
+        if (view.memory.step === 0) return { writes: [{ op: 'patch', kind: 'Pod', name: 'db-0', patch: { labels: { [STATE]: 'evicting' } } }], memory: { step: 1 } };
+        return marked ? { writes: [{ op: 'patch', kind: 'Pod', name: 'db-0', patch: { labels: { [STATE]: null } } }], memory: { step: 2 } } : {};
+      },
+    });
+    const { model } = await kubernetesScenario('node-failure', { set: ONE_POD, extensions: [unmarker] });
+    const unmarked = sometimes<ClusterState>('unmarked', 'db-0 is unmarked after the operator heard its mark', (s) => (memoryOf(s, 'unmarker').memory as { step: number }).step === 2 && db0(s) !== undefined && !('labels' in db0(s)!) && memoryOf(s, 'unmarker').inflight.length === 0);
+    expect(statusOf(checkWith(model, [unmarked]))).toEqual({ unmarked: 'witnessed' });
   });
 
   it('refuses a change or removal of the app label in one line saying why', async () => {
@@ -137,6 +155,25 @@ describe("an operator writing a Pod's labels and annotations", () => {
     const own = await kubernetesScenario('node-failure', { set: ONE_POD, extensions: [self] });
     const sawOwn = sometimes<ClusterState>('self-saw', 'self reconciles db-0 again with its own label', (s) => memoryOf(s, 'self').cache.Pod?.some((o) => o.metadata.labels?.mine === 'yes') === true && memoryOf(s, 'self').queue.includes('db-0'));
     expect(statusOf(checkWith(own.model, [sawOwn]))).toEqual({ 'self-saw': 'witnessed' });
+  });
+});
+
+describe("an operator's own kinds", () => {
+  it('remove a label or annotation set to null in a patch, and carry annotations in patches and updates', () => {
+    const { store, outcomes } = run([
+      { op: 'create', object: { kind: 'Thing', metadata: { name: 't', labels: { a: '1', b: '2' }, annotations: { n: 'x' } } } },
+      { op: 'patch', kind: 'Thing', name: 't', patch: { labels: { a: null }, annotations: { n: null, m: 'y' } } },
+    ]);
+    expect(outcomes).toEqual(['ok', 'ok']);
+    const t = store.objects.Thing[0];
+    expect([t.metadata.labels, t.metadata.annotations, t.metadata.resourceVersion]).toEqual([{ b: '2' }, { m: 'y' }, 'rv-2']);
+    // Removing what is not there changes nothing; removing the last label leaves no labels at all.
+    const again = run([{ op: 'patch', kind: 'Thing', name: 't', patch: { labels: { a: null } } }], store);
+    expect(again.store.objects.Thing[0].metadata.resourceVersion).toBe('rv-2');
+    const bare = run([{ op: 'patch', kind: 'Thing', name: 't', patch: { labels: { b: null } } }, { op: 'update', object: { ...t, metadata: { ...t.metadata, labels: undefined, resourceVersion: 'rv-3', annotations: { m: 'z' } } } }], store);
+    expect(bare.outcomes).toEqual(['ok', 'ok']);
+    expect(bare.store.objects.Thing[0].metadata).not.toHaveProperty('labels');
+    expect(bare.store.objects.Thing[0].metadata.annotations).toEqual({ m: 'z' });
   });
 });
 
