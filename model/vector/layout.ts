@@ -327,7 +327,7 @@ export function encodeCluster(L: ClusterLayout, s: ClusterState): Float64Array {
       v[at + NODE.unschedulable] = 0;
       v[at + NODE.taints] = 0;
     } else {
-      if (o.labels !== undefined || o.annotations !== undefined) throw new VectorRangeError(`labels or annotations written on Node ${n} are not in the layout`);
+      if (o.labels !== undefined || o.annotations !== undefined) throw new VectorRangeError(`labels or annotations written on Node node-${n + 1} are not in the layout`);
       v[at + NODE.ready] = code(READY_INDEX, o.ready, 'Ready');
       v[at + NODE.unschedulable] = o.unschedulable ? 1 : 0;
       let bits = 0;

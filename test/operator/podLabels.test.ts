@@ -13,6 +13,8 @@ import { operator, type ApiObject, type OperatorMemory, type Write } from '../..
 import { IDENTITY_PLAN, stateKey, writeStateKey } from '../../model/key.js';
 import { describeState } from '../../model/describe.js';
 import type { ClusterState, PodObject } from '../../model/state.js';
+import { clusterModel, makeCtx, resolveConfig } from '../../model/index.js';
+import { clusterVectorLayout, encodeCluster } from '../../model/vector/layout.js';
 import { checkWith, run, statusOf } from './helpers.js';
 
 /** One node, the StatefulSet `db` of one replica alone, no crash. */
@@ -210,6 +212,19 @@ describe("an operator writing a Node's labels and annotations", () => {
     expect(statusOf(checkWith(model, [kept, unknown]))).toEqual({ 'annotation-kept': 'holds', 'annotated-unknown': 'witnessed' });
     const bad = await kubernetesScenario('node-failure', { set, extensions: [annotate({ 'kubernetes.io/hostname': 'elsewhere' })] });
     expect(() => checkWith(bad.model, [])).toThrow(/operator annotator: a change of Node node-1's label kubernetes.io\/hostname \(node-1: the kubelet's[^\n]*is not modelled/);
+  });
+});
+
+describe('the vector layout', () => {
+  it('refuses a state with a label or annotation written on a Pod or Node, by name', () => {
+    const config = resolveConfig('node-failure', {});
+    const s = clusterModel(config, { symmetry: false }).initialStates()[0];
+    const L = clusterVectorLayout(makeCtx(config), s);
+    if ('unsupported' in L) throw new Error(L.unsupported);
+    const pods = s.api.pods.map((p, i) => (i === 0 ? { ...p, labels: { x: '1' } } : p));
+    expect(() => encodeCluster(L, { ...s, api: { ...s.api, pods } })).toThrow(`labels or annotations written on pod ${s.api.pods[0].name} are not in the layout`);
+    const nodes = s.api.nodes.map((n, i) => (i === 0 && n !== null ? { ...n, annotations: { y: '2' } } : n));
+    expect(() => encodeCluster(L, { ...s, api: { ...s.api, nodes } })).toThrow('labels or annotations written on Node node-1 are not in the layout');
   });
 });
 
