@@ -96,8 +96,8 @@ export interface PodObject {
    */
   readonly ready?: boolean;
   /**
-   * Labels written by an operator beside `app` (the template's label, which `podAsObject`
-   * serves), keys sorted; absent when none. A new incarnation starts without them.
+   * Labels written by an operator beside its template's (`app` and the workload's `labels`, which
+   * `podObjectOf` serves), keys sorted; absent when none. A new incarnation starts without them.
    */
   readonly labels?: Readonly<Record<string, string>>;
   /** Annotations written by an operator, keys sorted; absent when none. */

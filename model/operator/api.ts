@@ -101,6 +101,12 @@ export interface CustomStore {
   readonly partitioned?: readonly string[];
   /** The labels the model gives each Node (`kubernetes.io/hostname`, `topology.kubernetes.io/zone`, `cluster.nodeLabels`), node-1 first; fixed for a run. */
   readonly nodeLabels?: readonly Readonly<Record<string, string>>[];
+  /**
+   * The label keys the scheduler reads, when any: of Nodes (nodeSelector, node affinity, topology
+   * keys) and of Pods (pod affinity and spread constraints' selectors). The model's scheduler
+   * reads the model's labels (a Node's, a pod's template's), so an operator may not write these.
+   */
+  readonly labelKeysRead?: { readonly node: readonly string[]; readonly pod: readonly string[] };
   /** The cluster's workloads (`cluster.workloads`) as their objects are served; fixed for a run but for `api.scale`. */
   readonly workloads?: readonly WorkloadSpec[];
   /**
@@ -114,6 +120,8 @@ export interface CustomStore {
 export interface WorkloadSpec {
   readonly kind: 'ReplicaSet' | 'StatefulSet' | 'DaemonSet';
   readonly name: string;
+  /** Its pod template's labels beside `app` (`cluster.workloads[].labels`), when given. */
+  readonly labels?: Readonly<Record<string, string>>;
   /** The configured `spec.replicas`. */
   readonly replicas: number;
   readonly podManagementPolicy?: 'OrderedReady' | 'Parallel';
@@ -149,11 +157,11 @@ export type Write =
 /**
  * The cluster's own kinds an operator may watch and read (`for`, `owns`, `watches`, `view.reader`)
  * as API objects. They are the model's objects seen through the API: a Pod's `spec.nodeName`,
- * `metadata.deletionTimestamp`, its template's label `app` and `status` (phase, PodScheduled and
- * Ready conditions: `podAsObject`); a Node's Ready condition, taints, `spec.unschedulable` and
- * labels (`kubernetes.io/hostname`, `topology.kubernetes.io/zone`, `cluster.nodeLabels`); Pods and
- * Nodes also carry the labels and annotations operators wrote on them; a
- * workload's `spec.replicas` (and a StatefulSet's `podManagementPolicy`) with `status.replicas`
+ * `metadata.deletionTimestamp`, its template's labels (`app` and `cluster.workloads[].labels`)
+ * and `status` (phase, PodScheduled and Ready conditions: `podObjectOf`); a Node's Ready
+ * condition, taints, `spec.unschedulable` and labels (`kubernetes.io/hostname`,
+ * `topology.kubernetes.io/zone`, `cluster.nodeLabels`); Pods and Nodes also carry the labels and
+ * annotations operators wrote on them; a workload's `spec.replicas` (and a StatefulSet's `podManagementPolicy`) with `status.replicas`
  * (a ReplicaSet's pods not Terminating, a StatefulSet's every pod, Terminating ones too) and
  * `status.readyReplicas` (those Running and Ready), as the status is once its controller has
  * written it. They are the objects of namespace `default`, served without `metadata.namespace`. A Deployment is served as its ReplicaSet, under
@@ -170,9 +178,10 @@ export type Write =
  * or updated (a scale, as `kubectl scale` does); a Pod's and a Node's labels and annotations are
  * patched (merge patch: `null` removes a key) or updated (the object as read, a Pod's with a uid
  * that must be its incarnation's: `writePodMeta`), but for a pod's `app` (its workload's
- * selector: a change would orphan it) and a Node's model labels; a Node's `spec.unschedulable`
- * and out-of-service taint are written too (`writeNode`); other writes to them are not modelled
- * and are refused when a reconcile makes one.
+ * selector: a change would orphan it), its template's other labels, a Node's model labels, and
+ * label keys the scheduler's selectors read (it reads the model's labels); a Node's
+ * `spec.unschedulable` and out-of-service taint are written too (`writeNode`); other writes to
+ * them are not modelled and are refused when a reconcile makes one.
  */
 export const STOCK_KINDS: readonly string[] = ['Pod', 'Node', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'PersistentVolumeClaim'];
 export const isStockKind = (kind: string): boolean => STOCK_KINDS.includes(kind);
@@ -239,7 +248,10 @@ export function claimAsObject(c: ClaimObject): ApiObject {
 const NO_CLAIMS: readonly ClaimObject[] = Object.freeze([]);
 const claimObjects = new WeakMap<readonly ClaimObject[], readonly ApiObject[]>();
 
-const podObjects = new WeakMap<readonly PodObject[], readonly ApiObject[]>();
+const podObjects = new WeakMap<readonly PodObject[], { readonly workloads: CustomStore['workloads']; readonly objects: readonly ApiObject[] }>();
+
+/** The labels of a pod of `workload` as its template gives them (`app` aside). */
+export const templateLabels = (s: ClusterState, workload: string): Readonly<Record<string, string>> | undefined => s.custom?.workloads?.find((w) => w.name === workload)?.labels;
 const nodeObjects = new WeakMap<readonly (NodeObject | null)[], { readonly labels: CustomStore['nodeLabels']; readonly objects: readonly ApiObject[] }>();
 
 /** A condition of a Pod's status as the API serves it. */
@@ -271,10 +283,16 @@ export function podStatusOf(p: PodObject): JsonValue {
 /**
  * A Pod object as the API serves it: `spec.nodeName`, `status.phase` and `status.conditions`
  * (PodScheduled, Ready; `podutil.IsPodReady` reads the Ready one), `metadata.deletionTimestamp`
- * while Terminating. The phase Running needs `CustomStore.podPhases` (set for an operator that
- * watches Pods): without it a pod that ran and lost its Ready condition reads Pending.
+ * while Terminating, its template's labels (`template`, and `app`: its workload) with those an
+ * operator wrote after them. The phase Running needs `CustomStore.podPhases` (set for an operator
+ * that watches Pods): without it a pod that ran and lost its Ready condition reads Pending.
  */
 export function podAsObject(p: PodObject): ApiObject {
+  return podObjectOf(p, undefined);
+}
+
+/** `podAsObject` with the labels of the pod's template (`templateLabels`) beside `app`. */
+export function podObjectOf(p: PodObject, template: Readonly<Record<string, string>> | undefined): ApiObject {
   return {
     kind: 'Pod',
     metadata: {
@@ -282,7 +300,7 @@ export function podAsObject(p: PodObject): ApiObject {
       uid: `${p.name}-${p.uid ?? 0}`,
       resourceVersion: '',
       generation: 1,
-      labels: { app: p.workload, ...p.labels },
+      labels: { ...template, app: p.workload, ...p.labels },
       ...(p.annotations === undefined ? {} : { annotations: p.annotations }),
       ...(p.deletion === null ? {} : { deletionTimestamp: 'set' }),
     },
@@ -329,9 +347,11 @@ export function stockObjects(s: ClusterState, kind: string): readonly ApiObject[
     return out;
   }
   if (kind === 'Pod') {
+    // Templates are fixed for a run, but a list of pods may be shared by runs.
+    const workloads = s.custom?.workloads;
     let out = podObjects.get(s.api.pods);
-    if (out === undefined) podObjects.set(s.api.pods, (out = s.api.pods.map(podAsObject).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))));
-    return out;
+    if (out === undefined || out.workloads !== workloads) podObjects.set(s.api.pods, (out = { workloads, objects: s.api.pods.map((p) => podObjectOf(p, templateLabels(s, p.workload))).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1)) }));
+    return out.objects;
   }
   // The model's node labels are fixed for a run, but a list of nodes may be shared by runs.
   const labels = s.custom?.nodeLabels;
@@ -616,6 +636,8 @@ export function writeNode(s: ClusterState, name: string, spec: unknown, meta?: M
   const fixed = Object.keys(model).find((k) => labels[k] !== model[k]);
   if (fixed !== undefined) return { refused: `a ${labels[fixed] === undefined ? 'removal' : 'change'} of Node ${name}'s label ${fixed} (${model[fixed]}: the kubelet's, or the scenario's in cluster.nodeLabels, which scheduling reads)` };
   const extraLabels = extraOf(labels, Object.keys(model));
+  const read = s.custom?.labelKeysRead?.node.find((k) => (extraLabels?.[k] ?? null) !== (node.labels?.[k] ?? null));
+  if (read !== undefined) return { refused: `a write of Node ${name}'s label ${read} (the scheduler reads it, through a nodeSelector, node affinity or topology key, from the model's labels)` };
   const extraAnnotations = extraOf(annotations, []);
   if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) return { refused: 'a Node write without a spec' };
   const fields = spec as Record<string, unknown>;
@@ -678,22 +700,29 @@ function extraOf(m: Readonly<Record<string, string>>, reserved: readonly string[
 /**
  * A write of a Pod's labels and annotations from a reconcile (patch or update): those an operator
  * adds are kept on the pod until it is deleted (a new incarnation starts with its template's
- * label `app` alone). NotFound for no such pod, Conflict for a `uid` of another incarnation (the
+ * labels alone). NotFound for no such pod, Conflict for a `uid` of another incarnation (the
  * model keeps no resourceVersion for Pods). A change or removal of `app`, the workload's selector
  * label, is refused: Kubernetes would orphan the pod (its controller releases it, see
- * ControllerRefManager, and creates a replacement), which the model does not express.
+ * ControllerRefManager, and creates a replacement), which the model does not express. So is a
+ * change of the template's other labels, or of a label key the workloads' pod affinity and
+ * spread constraints select on: the model's scheduler matches the template's labels.
  */
 export function writePodMeta(s: ClusterState, name: string, meta: MetaWrite, uid?: string): [ClusterState, WriteOutcome] | { readonly refused: string } {
   const i = s.api.pods.findIndex((p) => p.name === name);
   if (i < 0) return [s, 'NotFound'];
   const pod = s.api.pods[i];
   if (uid !== undefined && uid !== '' && uid !== `${name}-${pod.uid ?? 0}`) return [s, 'Conflict'];
-  const served = podAsObject(pod).metadata;
+  const template = templateLabels(s, pod.workload) ?? {};
+  const served = podObjectOf(pod, template).metadata;
   const labels = writtenMap(served.labels ?? {}, meta.op, meta.labels);
   const annotations = writtenMap(served.annotations ?? {}, meta.op, meta.annotations);
   if (labels === 'Invalid' || annotations === 'Invalid') return [s, 'Invalid'];
   if (labels.app !== pod.workload) return { refused: `a ${labels.app === undefined ? 'removal' : 'change'} of Pod ${name}'s label app (${pod.workload}, its workload's selector: Kubernetes would orphan the pod, its controller releasing it and creating a replacement)` };
-  const extraLabels = extraOf(labels, ['app']);
+  const fixed = Object.keys(template).find((k) => k !== 'app' && labels[k] !== template[k]);
+  if (fixed !== undefined) return { refused: `a ${labels[fixed] === undefined ? 'removal' : 'change'} of Pod ${name}'s label ${fixed} (its template's, which the scheduler's pod affinity and spread constraints match)` };
+  const extraLabels = extraOf(labels, ['app', ...Object.keys(template)]);
+  const read = s.custom?.labelKeysRead?.pod.find((k) => (extraLabels?.[k] ?? null) !== (pod.labels?.[k] ?? null));
+  if (read !== undefined) return { refused: `a write of Pod ${name}'s label ${read} (a pod affinity or spread constraint selects on it; the model's scheduler matches the template's labels)` };
   const extraAnnotations = extraOf(annotations, []);
   if (equal(extraLabels, pod.labels) && equal(extraAnnotations, pod.annotations)) return [s, 'ok'];
   const { labels: _labels, annotations: _annotations, ...rest } = podWith(pod, {});

@@ -55,7 +55,8 @@ import { deleteClaim } from '../claims.js';
 import { modelError, ModelErrorCode } from '../errors.js';
 import { compactJson, objectLabel, presentObject } from './present.js';
 import { copyOf, deepFreeze, jsonFrom, modelBuiltExtensions, userCall } from './userCode.js';
-import { nodeLabelsOf } from '../config.js';
+import { nodeLabelsOf, type WorkloadConfig } from '../config.js';
+import { labelKeysRead, podLabelKeysRead } from '../placement.js';
 import { applyWrite, DELETABLE_KINDS, EMPTY_STORE, workloadAsObject, isStockKind, keyOf, namesNodes, objectKey, objectName, SCALABLE_KINDS, scaleWorkload, stockObjects, workloadSpecOf, writeNode, writePodMeta, type ApiObject, type MetaPatch, type MetaWrite, type CustomStore, type ObjectInit, type WatchEvent, type Write, type WriteOutcome } from './api.js';
 
 /**
@@ -299,6 +300,13 @@ interface Reconciled {
   readonly error?: string;
 }
 const WRITE_OPS: readonly Write['op'][] = ['create', 'update', 'updateStatus', 'patch', 'patchStatus', 'delete', 'external'];
+
+/** The label keys the scheduler reads (see `CustomStore.labelKeysRead`), when any. */
+function labelKeysOf(workloads: readonly WorkloadConfig[]): Pick<CustomStore, 'labelKeysRead'> {
+  const node = [...labelKeysRead(workloads)].sort();
+  const pod = [...podLabelKeysRead(workloads)].sort();
+  return node.length === 0 && pod.length === 0 ? {} : { labelKeysRead: { node, pod } };
+}
 
 /** A live read (`view.reader`) of a replica cut off from the kube-apiserver: no answer. */
 class LiveReadUnanswered extends Error {}
@@ -1182,10 +1190,12 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
         ...store(s),
         pauseSeconds: config.faults.processPauseDuration,
         nodeLabels: Array.from({ length: config.cluster.nodes }, (_, n) => nodeLabelsOf(config, n)),
+        ...labelKeysOf(config.cluster.workloads),
         ...(config.informers.watchLag > 0 ? { watchLag: config.informers.watchLag } : {}),
         workloads: config.cluster.workloads.map((w) => ({
           kind: w.kind,
           name: w.name,
+          ...(w.labels === undefined || Object.keys(w.labels).length === 0 ? {} : { labels: w.labels }),
           replicas: w.replicas,
           ...(w.podManagementPolicy === undefined ? {} : { podManagementPolicy: w.podManagementPolicy }),
           ...(w.volumeClaimTemplates === undefined ? {} : { volumeClaimTemplates: w.volumeClaimTemplates.map((t) => t.name) }),

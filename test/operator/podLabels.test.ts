@@ -215,6 +215,31 @@ describe("an operator writing a Node's labels and annotations", () => {
   });
 });
 
+describe('labels the scheduler reads', () => {
+  it("serves a pod's template labels and refuses writing them, or a label a selector reads, on Pods and Nodes", async () => {
+    const workloads = [
+      {
+        kind: 'ReplicaSet', name: 'web', replicas: 1, labels: { tier: 'front' }, nodeSelector: { disktype: 'ssd' },
+        affinity: {
+          nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'gpu', operator: 'DoesNotExist' }] }] } },
+          podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { tier: 'front' }, matchExpressions: [{ key: 'role', operator: 'DoesNotExist' }] }, topologyKey: 'kubernetes.io/hostname' }] },
+        },
+      },
+    ];
+    const { model } = await kubernetesScenario('node-failure', { file: { cluster: { nodes: 1, workloads, nodeLabels: [{ disktype: 'ssd' }] } }, extensions: [once('quiet', () => [])] });
+    const s0 = model.initialStates()[0];
+    const web = s0.api.pods[0].name;
+    expect(objectOf(s0, 'Pod', web)!.metadata.labels).toEqual({ tier: 'front', app: 'web' });
+    expect(objectOf(s0, 'Node', 'node-1')!.metadata.labels).toMatchObject({ disktype: 'ssd', 'kubernetes.io/hostname': 'node-1' });
+    expect(writePodMeta(s0, web, { op: 'patch', labels: { tier: 'back' } })).toEqual({ refused: expect.stringMatching(/change of Pod web-\d's label tier \(its template's/) });
+    expect(writePodMeta(s0, web, { op: 'patch', labels: { role: 'x' } })).toEqual({ refused: expect.stringMatching(/write of Pod web-\d's label role \(a pod affinity or spread constraint selects on it/) });
+    expect(applied(writePodMeta(s0, web, { op: 'patch', labels: { other: 'x' } }))[1]).toBe('ok');
+    expect(writeNode(s0, 'node-1', {}, { op: 'patch', labels: { disktype: null } })).toEqual({ refused: expect.stringMatching(/removal of Node node-1's label disktype/) });
+    expect(writeNode(s0, 'node-1', {}, { op: 'patch', labels: { gpu: 'yes' } })).toEqual({ refused: expect.stringMatching(/write of Node node-1's label gpu \(the scheduler reads it/) });
+    expect(applied(writeNode(s0, 'node-1', {}, { op: 'patch', labels: { pool: 'a' } }))[1]).toBe('ok');
+  });
+});
+
 describe('the vector layout', () => {
   it('refuses a state with a label or annotation written on a Pod or Node, by name', () => {
     const config = resolveConfig('node-failure', {});
