@@ -504,7 +504,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
   const refuseNodeWrite = (what: string): never =>
     modelError(ModelErrorCode.invalidShape, `operator ${name}: ${what} is not modelled; of a Node an operator writes spec.unschedulable (cordon), the node.kubernetes.io/out-of-service NoExecute taint in spec.taints, and labels and annotations other than the model's`);
   const refusePodWrite = (what: string): never =>
-    modelError(ModelErrorCode.invalidShape, `operator ${name}: ${what} is not modelled; of a Pod an operator deletes it or writes its labels (but app) and annotations`);
+    modelError(ModelErrorCode.invalidShape, `operator ${name}: ${what} is not modelled; of a Pod an operator deletes it or writes its annotations and labels (but its template's and those the scheduler's selectors read)`);
 
   /**
    * The `spec.replicas` a patch or update of a workload writes; anything else it would change is

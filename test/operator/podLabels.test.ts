@@ -97,6 +97,16 @@ describe("an operator writing a Pod's labels and annotations", () => {
     expect(() => checkWith(other.model, [])).toThrow(/a patch of Pod db-0's spec is not modelled/);
   });
 
+  it('updates the pod as read with a new label through a reconcile, and refuses an update that changes its spec', async () => {
+    const updater = once('updater', (p) => [{ op: 'update', object: { ...p, metadata: { ...p.metadata, labels: { ...p.metadata.labels, [STATE]: 'evicting' } } } }]);
+    const { model } = await kubernetesScenario('node-failure', { set: ONE_POD, extensions: [updater] });
+    const labelled = sometimes<ClusterState>('updated', 'db-0 is labelled by an update', (s) => db0(s)?.labels?.[STATE] === 'evicting');
+    expect(statusOf(checkWith(model, [labelled]))).toEqual({ updated: 'witnessed' });
+    const respec = once('respec', (p) => [{ op: 'update', object: { ...p, spec: { ...(p.spec as object), hostNetwork: true } } }]);
+    const bad = await kubernetesScenario('node-failure', { set: ONE_POD, extensions: [respec] });
+    expect(() => checkWith(bad.model, [])).toThrow(/operator respec: an update of Pod db-0's spec is not modelled/);
+  });
+
   it('keys two states apart that differ only in a label, in both key paths', async () => {
     const s0 = await initial();
     const [a] = applied(writePodMeta(s0, 'db-0', { op: 'patch', labels: { x: '1' } }));
