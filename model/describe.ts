@@ -11,9 +11,9 @@ export function describeState(s: ClusterState, summary: ObjectSummary = () => un
     const obj = s.api.nodes[i];
     const api = obj === null ? 'deleted' : `${obj.ready === 'None' ? 'no status yet' : `Ready=${obj.ready}`}${obj.taints.length ? ` [${obj.taints.join(' ')}]` : ''}`;
     const real = !n.up ? 'down' : `${n.kubeletUp ? '' : n.booting === true ? 'kubelet-not-started ' : 'kubelet-down '}${n.partitioned ? 'partitioned ' : ''}running{${n.running.map((x) => { const t = n.terminating?.find((y) => y.pod === x); return t === undefined ? x : `${x} (SIGTERM, SIGKILL in ${t.killIn}s)`; }).join(',')}}`;
-    return `${nodeName(i)} ${api} ${real.trim()}`;
+    return `${nodeName(i)} ${api}${obj === null ? '' : written(obj)} ${real.trim()}`;
   });
-  const pods = s.api.pods.map((p) => `${p.name}@${p.nodeName >= 0 ? nodeName(p.nodeName) : 'Pending'}${p.deletion ? '(Terminating)' : ''}`);
+  const pods = s.api.pods.map((p) => `${p.name}@${p.nodeName >= 0 ? nodeName(p.nodeName) : 'Pending'}${p.deletion ? '(Terminating)' : ''}${written(p)}`);
   const leaders = s.candidates.map((list, e) => {
     const acting = list.flatMap((k, c) => (k.up && k.paused === 0 && k.leader ? [candidateName(e, c)] : []));
     return `${ELECTION_NAMES[e]} leader: ${acting.length ? acting.join('+') : 'none'}`;
@@ -22,6 +22,13 @@ export function describeState(s: ClusterState, summary: ObjectSummary = () => un
   return [...nodes, `pods: ${pods.join(' ') || 'none'}`, ...leaders, etcd, ...customObjects(s, summary)].join(' | ');
 }
 
+
+/** Labels and annotations an operator wrote on a Pod or Node: ` {labels state=evicting; annotations maintenance=true}`, "" when none. */
+function written(o: { readonly labels?: Readonly<Record<string, string>>; readonly annotations?: Readonly<Record<string, string>> }): string {
+  const pairs = (m: Readonly<Record<string, string>>): string => Object.entries(m).map(([k, v]) => `${k}=${v}`).join(',');
+  const parts = [...(o.labels === undefined ? [] : [`labels ${pairs(o.labels)}`]), ...(o.annotations === undefined ? [] : [`annotations ${pairs(o.annotations)}`])];
+  return parts.length === 0 ? '' : ` {${parts.join('; ')}}`;
+}
 
 /**
  * Operators' objects and calls out, one part each: `Backup nightly (uid-1, rv-3) status {phase: Done}`

@@ -38,11 +38,26 @@ export function nodeObjectKey(o: NodeObject | null): string {
   if (key === undefined) {
     let bits = 0;
     for (let i = 0; i < o.taints.length; i++) bits |= TAINT_BIT[o.taints[i]];
-    key = `${o.ready[0]}${o.unschedulable ? 1 : 0}${bits.toString(36)}`;
+    key = `${o.ready[0]}${o.unschedulable ? 1 : 0}${bits.toString(36)}${metaKey(o)}`;
     nodeObjectKeys.set(o, key);
   }
   return key;
 }
+
+/**
+ * Labels and annotations an operator wrote on a Pod or Node (kept with keys sorted, so their JSON
+ * is canonical and self-delimiting); "" when none, so the stock model's keys are unchanged.
+ */
+function metaKey(o: { readonly labels?: Readonly<Record<string, string>>; readonly annotations?: Readonly<Record<string, string>> }): string {
+  return `${o.labels === undefined ? '' : `L${JSON.stringify(o.labels)}`}${o.annotations === undefined ? '' : `A${JSON.stringify(o.annotations)}`}`;
+}
+
+/** The same as numbers: a flag each (bits 1 and 2 of the number given), then their JSON. */
+function writeMeta(w: KeyBuffer, o: { readonly labels?: Readonly<Record<string, string>>; readonly annotations?: Readonly<Record<string, string>> }): void {
+  if (o.labels !== undefined) w.text(JSON.stringify(o.labels));
+  if (o.annotations !== undefined) w.text(JSON.stringify(o.annotations));
+}
+const metaBits = (o: { readonly labels?: unknown; readonly annotations?: unknown }): number => (o.labels === undefined ? 0 : 1) | (o.annotations === undefined ? 0 : 2);
 
 /** The node's own fields, running containers excluded. */
 function nodeRealKey(n: NodeReal): string {
@@ -66,7 +81,7 @@ function podAttrKey(p: PodObject): string {
   let key = podAttrKeys.get(p);
   if (key === undefined) {
     const t = p.tolerations;
-    key = `${p.workload}=${p.deletion === null ? '-' : DEL[p.deletion]}${t.unreachable ?? 'f'}:${t.notReady ?? 'f'}:${t.outOfService ?? 'f'}:${noScheduleBits(t.noSchedule)}${p.replacement ? 'R' : ''}${p.ready === true ? 'Y' : p.ready === false ? 'N' : ''}`;
+    key = `${p.workload}=${p.deletion === null ? '-' : DEL[p.deletion]}${t.unreachable ?? 'f'}:${t.notReady ?? 'f'}:${t.outOfService ?? 'f'}:${noScheduleBits(t.noSchedule)}${p.replacement ? 'R' : ''}${p.ready === true ? 'Y' : p.ready === false ? 'N' : ''}${metaKey(p)}`;
     podAttrKeys.set(p, key);
   }
   return key;
@@ -200,7 +215,9 @@ function writeNodeObject(w: KeyBuffer, o: NodeObject | null): void {
   if (o === null) return w.num(ABSENT);
   let bits = 0;
   for (let i = 0; i < o.taints.length; i++) bits |= TAINT_BIT[o.taints[i]];
-  w.num(READY_CODE[o.ready] * 128 + (o.unschedulable ? 64 : 0) + bits);
+  // Labels and annotations written by an operator: flags above the rest (0 for the stock model's nodes), then their JSON.
+  w.num(metaBits(o) * 1024 + READY_CODE[o.ready] * 128 + (o.unschedulable ? 64 : 0) + bits);
+  writeMeta(w, o);
 }
 
 // Scratch of the writers that rename pods (one key is written at a time, and each writer is done
@@ -296,7 +313,9 @@ export function writePodAttributes(w: KeyBuffer, p: PodObject): void {
   w.num(p.tolerations.notReady ?? ABSENT);
   w.num(p.tolerations.outOfService ?? ABSENT);
   w.num(noScheduleBits(p.tolerations.noSchedule));
-  w.flag(p.replacement);
+  // The replacement flag, with labels and annotations written by an operator as bits 2 and 4 (absent in the stock model), then their JSON.
+  w.num((p.replacement ? 1 : 0) | (metaBits(p) << 1));
+  writeMeta(w, p);
 }
 
 function writeCtrl(w: KeyBuffer, c: ControllerManagerLocal | null, perm: readonly number[] | undefined, rn: ((pod: string) => string) | undefined): void {

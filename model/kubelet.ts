@@ -58,7 +58,7 @@
 import { produce } from './immer.js';
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
 import { isCriticalWorkload, MAX_WAIT_FOR_CONTAINER_RUNTIME, RUNTIME_UP_PERIOD, shutdownGraceCap, terminationGraceOf } from './config.js';
-import { apiWith, candidateWith, ctrlWith, healthWith, nodeWith, nodeWithContainers, poweredOff, stateWith, kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeIndex, nodeName, podIndex, isTerminating, terminatingOf, KCM, type Candidate, type ClusterState, type NodeObject, type NodeReal, type PodObject, type Terminating } from './state.js';
+import { apiWith, nodeObjectWith, candidateWith, ctrlWith, healthWith, nodeWith, nodeWithContainers, poweredOff, stateWith, kubeletAlive, kubeletCanWrite, kubeletReachesApi, nodeIndex, nodeName, podIndex, isTerminating, terminatingOf, KCM, type Candidate, type ClusterState, type NodeObject, type NodeReal, type PodObject, type Terminating } from './state.js';
 
 /** Nodes whose kubelet is due to renew its Lease. */
 export function heartbeatsDue(s: ClusterState): number[] {
@@ -457,7 +457,7 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
           const ready = postedReady(s, n);
           if (obj !== null && ready !== undefined && obj.ready !== ready) {
             apiNodes ??= s.api.nodes.slice();
-            apiNodes[n] = { ready, unschedulable: obj.unschedulable, taints: obj.taints };
+            apiNodes[n] = nodeObjectWith(obj, { ready });
           }
         });
         return stateWith(s, {
@@ -518,7 +518,7 @@ export function kubeletActions(ctx: Ctx): ClusterAction[] {
           const obj = s.api.nodes[n];
           if (w.notReady === true && obj !== null && obj.ready !== 'False') {
             apiNodes ??= s.api.nodes.slice();
-            apiNodes[n] = { ready: 'False', unschedulable: obj.unschedulable, taints: obj.taints };
+            apiNodes[n] = nodeObjectWith(obj, { ready: 'False' });
           }
         }
         const api = pods === s.api.pods && apiNodes === undefined ? s.api : apiWith(s.api, { nodes: apiNodes ?? s.api.nodes, pods });

@@ -47,7 +47,7 @@
  * Not modelled: pressure conditions.
  */
 import { API, clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { managerIndex, apiWith, candidatesWith, candidateWith, ctrlWith, healthWith, stateWith, byShape, acting, candidateName, canWrite, KCM, nodeIndex, nodeName, type ClusterState, type NodeObject, type Taint, type ZoneLimiter, type ZoneState, NEVER_LIMITER } from './state.js';
+import { managerIndex, nodeObjectWith, apiWith, candidatesWith, candidateWith, ctrlWith, healthWith, stateWith, byShape, acting, candidateName, canWrite, KCM, nodeIndex, nodeName, type ClusterState, type NodeObject, type Taint, type ZoneLimiter, type ZoneState, NEVER_LIMITER } from './state.js';
 
 /** ComputeZoneState: (ready, notReady) of a zone's nodes → its state. */
 export function zoneState(ctx: Ctx, ready: number, notReady: number): ZoneState {
@@ -185,7 +185,7 @@ function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
       // observed condition is the fake Unknown one, it is queued for tainting on the same pass.
       const grace = node.ready === 'None' ? ctx.startupGrace : ctx.grace;
       if (node.ready !== 'Unknown' && sinceProbe >= grace && writable) {
-        apiNodes[n] = { ready: 'Unknown', unschedulable: node.unschedulable, taints: node.taints };
+        apiNodes[n] = nodeObjectWith(node, { ready: 'Unknown' });
         apiChanged = true;
       }
     }
@@ -238,7 +238,7 @@ function monitorPass(ctx: Ctx, s: ClusterState, c: number): ClusterState {
       // markNodeAsReachable keys on the condition observed when the pass began; entering master
       // disruption mode calls it on every node.
       if ((s.api.nodes[n]?.ready === 'True' || (disruptionMode && !before.disruptionMode)) && (node.taints.includes('unreachable:NoExecute') || node.taints.includes('not-ready:NoExecute'))) {
-        apiNodes[n] = { ready: node.ready, unschedulable: node.unschedulable, taints: node.taints.filter((t) => t !== 'unreachable:NoExecute' && t !== 'not-ready:NoExecute') };
+        apiNodes[n] = nodeObjectWith(node, { taints: node.taints.filter((t) => t !== 'unreachable:NoExecute' && t !== 'not-ready:NoExecute') });
         apiChanged = true;
       }
     }
@@ -286,7 +286,7 @@ export function nodeLifecycleActions(ctx: Ctx): ClusterAction[] {
       },
       apply: (s) => {
         const nodes = s.api.nodes.map((node) =>
-          node === null || !noScheduleMismatch(node) ? node : { ready: node.ready, unschedulable: node.unschedulable, taints: [...node.taints.filter((t) => !NO_SCHEDULE.includes(t)), ...wantedNoSchedule(node)].sort() },
+          node === null || !noScheduleMismatch(node) ? node : nodeObjectWith(node, { taints: [...node.taints.filter((t) => !NO_SCHEDULE.includes(t)), ...wantedNoSchedule(node)].sort() }),
         );
         return stateWith(s, { api: apiWith(s.api, { nodes }) });
       },
@@ -322,7 +322,7 @@ export function nodeLifecycleActions(ctx: Ctx): ClusterAction[] {
           taints.sort();
         }
         const apiNodes = s.api.nodes.slice();
-        apiNodes[n] = { ready: node.ready, unschedulable: node.unschedulable, taints };
+        apiNodes[n] = nodeObjectWith(node, { taints });
         let candidates = s.candidates;
         if (!swap) {
           const k = s.candidates[KCM][c];

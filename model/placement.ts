@@ -355,6 +355,20 @@ export function topologyKeys(workloads: readonly WorkloadConfig[]): ReadonlySet<
   return out;
 }
 
+/** Every pod label key the label selectors of workloads' pod (anti-)affinity terms and spread constraints read. */
+export function podLabelKeysRead(workloads: readonly WorkloadConfig[]): ReadonlySet<string> {
+  const out = new Set<string>();
+  const add = (sel: LabelSelector | null): void => {
+    for (const k of Object.keys(sel?.matchLabels ?? {})) out.add(k);
+    for (const r of sel?.matchExpressions ?? []) out.add(r.key);
+  };
+  for (const w of workloads) {
+    for (const t of [...required(w.affinity, 'podAffinity'), ...required(w.affinity, 'podAntiAffinity')]) add(t.labelSelector);
+    for (const c of w.topologySpreadConstraints ?? []) add(c.labelSelector);
+  }
+  return out;
+}
+
 /** Every node label key a workload's nodeSelector, node affinity, pod affinity or spread constraints read. */
 export function labelKeysRead(workloads: readonly WorkloadConfig[]): ReadonlySet<string> {
   const out = new Set<string>(topologyKeys(workloads));

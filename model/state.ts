@@ -29,6 +29,21 @@ export interface NodeObject {
   readonly unschedulable: boolean;
   /** Sorted. */
   readonly taints: readonly Taint[];
+  /**
+   * Labels written by an operator beside the ones the model serves (`kubernetes.io/hostname`,
+   * `topology.kubernetes.io/zone`, `cluster.nodeLabels`), keys sorted; absent when none.
+   */
+  readonly labels?: Readonly<Record<string, string>>;
+  /** Annotations written by an operator, keys sorted; absent when none. */
+  readonly annotations?: Readonly<Record<string, string>>;
+}
+
+/** `{ ...o, ready, taints }` for the fields the control plane changes, keeping what operators wrote (labels, annotations). */
+export function nodeObjectWith(o: NodeObject, patch: Partial<Pick<NodeObject, 'ready' | 'unschedulable' | 'taints'>>): NodeObject {
+  const out: { -readonly [K in keyof NodeObject]: NodeObject[K] } = { ready: patch.ready ?? o.ready, unschedulable: patch.unschedulable ?? o.unschedulable, taints: patch.taints ?? o.taints };
+  if (o.labels !== undefined) out.labels = o.labels;
+  if (o.annotations !== undefined) out.annotations = o.annotations;
+  return out;
 }
 
 /** Why a pod object carries a deletionTimestamp. */
@@ -80,6 +95,13 @@ export interface PodObject {
    * Elsewhere nothing reads the phase, so the stock model does not keep that bit.
    */
   readonly ready?: boolean;
+  /**
+   * Labels written by an operator beside its template's (`app` and the workload's `labels`, which
+   * `podObjectOf` serves), keys sorted; absent when none. A new incarnation starts without them.
+   */
+  readonly labels?: Readonly<Record<string, string>>;
+  /** Annotations written by an operator, keys sorted; absent when none. */
+  readonly annotations?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -572,7 +594,7 @@ export function candidateWith(k: Candidate, patch: Partial<Candidate>): Candidat
 }
 
 /** Every field of `PodObject`, optional ones included (see `NODE_REAL_FIELDS`). */
-export const POD_OBJECT_FIELDS = { name: true, workload: true, nodeName: true, deletion: true, tolerations: true, replacement: true, uid: true, ready: true } as const satisfies Record<keyof PodObject, true>;
+export const POD_OBJECT_FIELDS = { name: true, workload: true, nodeName: true, deletion: true, tolerations: true, replacement: true, uid: true, ready: true, labels: true, annotations: true } as const satisfies Record<keyof PodObject, true>;
 
 /** `{ ...p, ...patch }` for a pod's node and deletion, field by field (see `nodeWithTimers`). */
 export function podWith(p: PodObject, patch: Partial<Pick<PodObject, 'nodeName' | 'deletion'>>): PodObject {
@@ -581,6 +603,8 @@ export function podWith(p: PodObject, patch: Partial<Pick<PodObject, 'nodeName' 
   const out: { -readonly [K in keyof PodObject]: PodObject[K] } = { name: p.name, workload: p.workload, nodeName, deletion, tolerations: p.tolerations, replacement: p.replacement };
   if (p.uid !== undefined) out.uid = p.uid;
   if (p.ready !== undefined) out.ready = p.ready;
+  if (p.labels !== undefined) out.labels = p.labels;
+  if (p.annotations !== undefined) out.annotations = p.annotations;
   return out;
 }
 

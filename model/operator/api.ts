@@ -26,7 +26,7 @@
  * otherwise and a new one is always greater than every one present.
  */
 import type { JsonValue } from '../../checker/index.js';
-import { nodeName, podRunningAndReady, replicasOf, type ClaimObject, type ClusterState, type NodeObject, type PodObject } from '../state.js';
+import { nodeName, podRunningAndReady, podWith, replicasOf, type ClaimObject, type ClusterState, type NodeObject, type PodObject } from '../state.js';
 
 /** An owner of an object: the garbage collector deletes the object once no object of `kind` has `uid`. */
 export interface OwnerReference {
@@ -46,7 +46,7 @@ export interface ObjectMeta {
   readonly resourceVersion: string;
   readonly generation: number;
   readonly labels?: Readonly<Record<string, string>>;
-  /** Annotations the model sets on the cluster's own objects (a claim's `volume.kubernetes.io/selected-node`). */
+  /** Annotations: yours, those operators wrote on Pods and Nodes, and the model's (a claim's `volume.kubernetes.io/selected-node`). */
   readonly annotations?: Readonly<Record<string, string>>;
   readonly finalizers?: readonly string[];
   readonly ownerReferences?: readonly OwnerReference[];
@@ -65,7 +65,7 @@ export interface ApiObject {
 /** What a create (or a manifest) gives: a name and what you choose; the API fills in the rest. */
 export interface ObjectInit {
   readonly kind: string;
-  readonly metadata: { readonly name: string; readonly namespace?: string; readonly labels?: Readonly<Record<string, string>>; readonly finalizers?: readonly string[]; readonly ownerReferences?: readonly OwnerReference[] };
+  readonly metadata: { readonly name: string; readonly namespace?: string; readonly labels?: Readonly<Record<string, string>>; readonly annotations?: Readonly<Record<string, string>>; readonly finalizers?: readonly string[]; readonly ownerReferences?: readonly OwnerReference[] };
   readonly spec?: JsonValue;
   readonly status?: JsonValue;
 }
@@ -99,6 +99,14 @@ export interface CustomStore {
   readonly identities?: Readonly<Record<string, string>>;
   /** Operator replicas cut off from the kube-apiserver (their pod's network), by name. */
   readonly partitioned?: readonly string[];
+  /** The labels the model gives each Node (`kubernetes.io/hostname`, `topology.kubernetes.io/zone`, `cluster.nodeLabels`), node-1 first; fixed for a run. */
+  readonly nodeLabels?: readonly Readonly<Record<string, string>>[];
+  /**
+   * The label keys the scheduler reads, when any: of Nodes (nodeSelector, node affinity, topology
+   * keys) and of Pods (pod affinity and spread constraints' selectors). The model's scheduler
+   * reads the model's labels (a Node's, a pod's template's), so an operator may not write these.
+   */
+  readonly labelKeysRead?: { readonly node: readonly string[]; readonly pod: readonly string[] };
   /** The cluster's workloads (`cluster.workloads`) as their objects are served; fixed for a run but for `api.scale`. */
   readonly workloads?: readonly WorkloadSpec[];
   /**
@@ -112,6 +120,8 @@ export interface CustomStore {
 export interface WorkloadSpec {
   readonly kind: 'ReplicaSet' | 'StatefulSet' | 'DaemonSet';
   readonly name: string;
+  /** Its pod template's labels beside `app` (`cluster.workloads[].labels`), when given. */
+  readonly labels?: Readonly<Record<string, string>>;
   /** The configured `spec.replicas`. */
   readonly replicas: number;
   readonly podManagementPolicy?: 'OrderedReady' | 'Parallel';
@@ -121,10 +131,13 @@ export interface WorkloadSpec {
   readonly persistentVolumeClaimRetentionPolicy?: { readonly whenDeleted: 'Retain' | 'Delete'; readonly whenScaled: 'Retain' | 'Delete' };
 }
 
+/** Labels or annotations in a merge patch: a key set to `null` is removed (RFC 7386). */
+export type MetaPatch = Readonly<Record<string, string | null>>;
+
 /** A write to the API, or a call outside the cluster, as a controller or a user issues it. */
 export type Write =
   | { readonly op: 'create'; readonly object: ObjectInit }
-  /** Replaces metadata (labels, finalizers, ownerReferences) and spec; carries the resourceVersion it read. */
+  /** Replaces metadata (labels, annotations, finalizers, ownerReferences) and spec; carries the resourceVersion it read. */
   | { readonly op: 'update'; readonly object: ApiObject }
   /** Replaces status only; carries the resourceVersion it read. */
   | { readonly op: 'updateStatus'; readonly object: ApiObject }
@@ -133,7 +146,7 @@ export type Write =
    * below `name` may be the object's key (`namespace/name`, as a request names it) or its name with
    * `namespace` beside it.
    */
-  | { readonly op: 'patch'; readonly kind: string; readonly name: string; readonly namespace?: string; readonly patch: { readonly labels?: Readonly<Record<string, string>>; readonly finalizers?: readonly string[]; readonly spec?: JsonValue }; readonly resourceVersion?: string }
+  | { readonly op: 'patch'; readonly kind: string; readonly name: string; readonly namespace?: string; readonly patch: { readonly labels?: MetaPatch; readonly annotations?: MetaPatch; readonly finalizers?: readonly string[]; readonly spec?: JsonValue }; readonly resourceVersion?: string }
   /** A merge patch of status; unconditional unless it names a resourceVersion. */
   | { readonly op: 'patchStatus'; readonly kind: string; readonly name: string; readonly namespace?: string; readonly status: JsonValue; readonly resourceVersion?: string }
   /** Of a Pod: graceful (the kubelet stops its containers, then the object goes) unless `gracePeriodSeconds` is 0 (`--grace-period=0 --force`). */
@@ -144,9 +157,11 @@ export type Write =
 /**
  * The cluster's own kinds an operator may watch and read (`for`, `owns`, `watches`, `view.reader`)
  * as API objects. They are the model's objects seen through the API: a Pod's `spec.nodeName`,
- * `metadata.deletionTimestamp` and `status` (phase, PodScheduled and Ready conditions:
- * `podAsObject`); a Node's Ready condition, taints and `spec.unschedulable`; a
- * workload's `spec.replicas` (and a StatefulSet's `podManagementPolicy`) with `status.replicas`
+ * `metadata.deletionTimestamp`, its template's labels (`app` and `cluster.workloads[].labels`)
+ * and `status` (phase, PodScheduled and Ready conditions: `podObjectOf`); a Node's Ready
+ * condition, taints, `spec.unschedulable` and labels (`kubernetes.io/hostname`,
+ * `topology.kubernetes.io/zone`, `cluster.nodeLabels`); Pods and Nodes also carry the labels and
+ * annotations operators wrote on them; a workload's `spec.replicas` (and a StatefulSet's `podManagementPolicy`) with `status.replicas`
  * (a ReplicaSet's pods not Terminating, a StatefulSet's every pod, Terminating ones too) and
  * `status.readyReplicas` (those Running and Ready), as the status is once its controller has
  * written it. They are the objects of namespace `default`, served without `metadata.namespace`. A Deployment is served as its ReplicaSet, under
@@ -160,8 +175,13 @@ export type Write =
  * the annotation `volume.kubernetes.io/selected-node` naming the node it lives on. Writes: Pods
  * and PersistentVolumeClaims are deleted (a claim a scheduled pod uses stays Terminating until
  * no such pod is left); a Deployment's, ReplicaSet's or StatefulSet's `spec.replicas` is patched
- * or updated (a scale, as `kubectl scale` does); other writes to them are not modelled and are
- * refused when a reconcile makes one.
+ * or updated (a scale, as `kubectl scale` does); a Pod's and a Node's labels and annotations are
+ * patched (merge patch: `null` removes a key) or updated (the object as read, a Pod's with a uid
+ * that must be its incarnation's: `writePodMeta`), but for a pod's `app` (its workload's
+ * selector: a change would orphan it), its template's other labels, a Node's model labels, and
+ * label keys the scheduler's selectors read (it reads the model's labels); a Node's
+ * `spec.unschedulable` and out-of-service taint are written too (`writeNode`); other writes to
+ * them are not modelled and are refused when a reconcile makes one.
  */
 export const STOCK_KINDS: readonly string[] = ['Pod', 'Node', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'PersistentVolumeClaim'];
 export const isStockKind = (kind: string): boolean => STOCK_KINDS.includes(kind);
@@ -228,8 +248,11 @@ export function claimAsObject(c: ClaimObject): ApiObject {
 const NO_CLAIMS: readonly ClaimObject[] = Object.freeze([]);
 const claimObjects = new WeakMap<readonly ClaimObject[], readonly ApiObject[]>();
 
-const podObjects = new WeakMap<readonly PodObject[], readonly ApiObject[]>();
-const nodeObjects = new WeakMap<readonly (NodeObject | null)[], readonly ApiObject[]>();
+const podObjects = new WeakMap<readonly PodObject[], { readonly workloads: CustomStore['workloads']; readonly objects: readonly ApiObject[] }>();
+
+/** The labels of a pod of `workload` as its template gives them (`app` aside). */
+export const templateLabels = (s: ClusterState, workload: string): Readonly<Record<string, string>> | undefined => s.custom?.workloads?.find((w) => w.name === workload)?.labels;
+const nodeObjects = new WeakMap<readonly (NodeObject | null)[], { readonly labels: CustomStore['nodeLabels']; readonly objects: readonly ApiObject[] }>();
 
 /** A condition of a Pod's status as the API serves it. */
 const condition = (type: 'PodScheduled' | 'Ready', status: 'True' | 'False'): JsonValue => Object.freeze({ type, status });
@@ -260,23 +283,45 @@ export function podStatusOf(p: PodObject): JsonValue {
 /**
  * A Pod object as the API serves it: `spec.nodeName`, `status.phase` and `status.conditions`
  * (PodScheduled, Ready; `podutil.IsPodReady` reads the Ready one), `metadata.deletionTimestamp`
- * while Terminating. The phase Running needs `CustomStore.podPhases` (set for an operator that
- * watches Pods): without it a pod that ran and lost its Ready condition reads Pending.
+ * while Terminating, its template's labels (`template`, and `app`: its workload) with those an
+ * operator wrote after them. The phase Running needs `CustomStore.podPhases` (set for an operator
+ * that watches Pods): without it a pod that ran and lost its Ready condition reads Pending.
  */
 export function podAsObject(p: PodObject): ApiObject {
+  return podObjectOf(p, undefined);
+}
+
+/** `podAsObject` with the labels of the pod's template (`templateLabels`) beside `app`. */
+export function podObjectOf(p: PodObject, template: Readonly<Record<string, string>> | undefined): ApiObject {
   return {
     kind: 'Pod',
-    metadata: { name: p.name, uid: `${p.name}-${p.uid ?? 0}`, resourceVersion: '', generation: 1, labels: { app: p.workload }, ...(p.deletion === null ? {} : { deletionTimestamp: 'set' }) },
+    metadata: {
+      name: p.name,
+      uid: `${p.name}-${p.uid ?? 0}`,
+      resourceVersion: '',
+      generation: 1,
+      labels: { ...template, app: p.workload, ...p.labels },
+      ...(p.annotations === undefined ? {} : { annotations: p.annotations }),
+      ...(p.deletion === null ? {} : { deletionTimestamp: 'set' }),
+    },
     spec: { nodeName: p.nodeName < 0 ? '' : nodeName(p.nodeName) },
     status: podStatusOf(p),
   };
 }
 
-/** A Node object as the API serves it (deleted ones are absent). */
-export function nodeAsObject(n: NodeObject, i: number): ApiObject {
+/** The labels the model gives node i (see `CustomStore.nodeLabels`; `kubernetes.io/hostname` alone without a store). */
+export function modelNodeLabels(s: ClusterState, i: number): Readonly<Record<string, string>> {
+  return s.custom?.nodeLabels?.[i] ?? { 'kubernetes.io/hostname': nodeName(i) };
+}
+
+/**
+ * A Node object as the API serves it (deleted ones are absent): `labels` are the model's
+ * (`modelNodeLabels`), with those an operator wrote after them.
+ */
+export function nodeAsObject(n: NodeObject, i: number, labels: Readonly<Record<string, string>> = { 'kubernetes.io/hostname': nodeName(i) }): ApiObject {
   return {
     kind: 'Node',
-    metadata: { name: nodeName(i), uid: nodeName(i), resourceVersion: '', generation: 1 },
+    metadata: { name: nodeName(i), uid: nodeName(i), resourceVersion: '', generation: 1, labels: { ...labels, ...n.labels }, ...(n.annotations === undefined ? {} : { annotations: n.annotations }) },
     spec: { unschedulable: n.unschedulable, taints: n.taints.map((t) => ({ key: `node.kubernetes.io/${t.split(':')[0]}`, effect: t.split(':')[1] })) },
     status: { conditions: n.ready === 'None' ? [] : [{ type: 'Ready', status: n.ready }] },
   };
@@ -302,13 +347,17 @@ export function stockObjects(s: ClusterState, kind: string): readonly ApiObject[
     return out;
   }
   if (kind === 'Pod') {
+    // Templates are fixed for a run, but a list of pods may be shared by runs.
+    const workloads = s.custom?.workloads;
     let out = podObjects.get(s.api.pods);
-    if (out === undefined) podObjects.set(s.api.pods, (out = s.api.pods.map(podAsObject).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))));
-    return out;
+    if (out === undefined || out.workloads !== workloads) podObjects.set(s.api.pods, (out = { workloads, objects: s.api.pods.map((p) => podObjectOf(p, templateLabels(s, p.workload))).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1)) }));
+    return out.objects;
   }
+  // The model's node labels are fixed for a run, but a list of nodes may be shared by runs.
+  const labels = s.custom?.nodeLabels;
   let out = nodeObjects.get(s.api.nodes);
-  if (out === undefined) nodeObjects.set(s.api.nodes, (out = s.api.nodes.flatMap((n, i) => (n === null ? [] : [nodeAsObject(n, i)])).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))));
-  return out;
+  if (out === undefined || out.labels !== labels) nodeObjects.set(s.api.nodes, (out = { labels, objects: s.api.nodes.flatMap((n, i) => (n === null ? [] : [nodeAsObject(n, i, modelNodeLabels(s, i))])).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1)) }));
+  return out.objects;
 }
 
 /** How a write ended, with the API's reason when it failed. */
@@ -439,7 +488,7 @@ export function applyWrite(store: CustomStore, w: Write): [CustomStore, WriteOut
         const [s1, next] = bump(store, { ...cur, ...(w.object.status === undefined ? {} : { status: w.object.status }) });
         return [put(s1, kind, next, 'MODIFIED'), 'ok'];
       }
-      const changed: ApiObject = { ...cur, metadata: { ...cur.metadata, labels: metadata.labels, finalizers: metadata.finalizers, ownerReferences: metadata.ownerReferences }, ...(w.object.spec === undefined ? {} : { spec: w.object.spec }) };
+      const changed: ApiObject = { ...cur, metadata: { ...cur.metadata, labels: metadata.labels, annotations: metadata.annotations, finalizers: metadata.finalizers, ownerReferences: metadata.ownerReferences }, ...(w.object.spec === undefined ? {} : { spec: w.object.spec }) };
       return noOp(cur, changed) ? [store, 'ok'] : settleChange(store, cur, clean(changed));
     }
     case 'patch':
@@ -456,7 +505,7 @@ export function applyWrite(store: CustomStore, w: Write): [CustomStore, WriteOut
       const p = w.patch;
       const changed: ApiObject = {
         ...cur,
-        metadata: { ...cur.metadata, ...(p.labels === undefined ? {} : { labels: { ...cur.metadata.labels, ...p.labels } }), ...(p.finalizers === undefined ? {} : { finalizers: p.finalizers }) },
+        metadata: { ...cur.metadata, ...(p.labels === undefined ? {} : { labels: patchedMap(cur.metadata.labels, p.labels) }), ...(p.annotations === undefined ? {} : { annotations: patchedMap(cur.metadata.annotations, p.annotations) }), ...(p.finalizers === undefined ? {} : { finalizers: p.finalizers }) },
         ...(p.spec === undefined ? {} : { spec: mergePatch(cur.spec, p.spec) }),
       };
       return noOp(cur, changed) ? [store, 'ok'] : settleChange(store, cur, clean(changed));
@@ -477,14 +526,25 @@ export function applyWrite(store: CustomStore, w: Write): [CustomStore, WriteOut
   }
 }
 
-/** Drops metadata fields left undefined, so an object has one encoding. */
+/** `base` with a merge patch of its keys applied (`null` removes one); undefined when none is left. */
+function patchedMap(base: Readonly<Record<string, string>> | undefined, patch: MetaPatch): Readonly<Record<string, string>> | undefined {
+  const out: Record<string, string> = { ...base };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return Object.keys(out).length === 0 ? undefined : out;
+}
+
+/** Drops metadata fields left undefined (and empty lists, labels, annotations), so an object has one encoding. */
 function clean(o: ApiObject): ApiObject {
   const meta: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o.metadata)) if (v !== undefined && !(Array.isArray(v) && v.length === 0)) meta[k] = v;
+  const empty = (k: string, v: unknown): boolean => (Array.isArray(v) && v.length === 0) || ((k === 'labels' || k === 'annotations') && v !== null && typeof v === 'object' && Object.keys(v).length === 0);
+  for (const [k, v] of Object.entries(o.metadata)) if (v !== undefined && !empty(k, v)) meta[k] = v;
   return { ...o, metadata: meta as unknown as ObjectMeta };
 }
 
-const noOp = (a: ApiObject, b: ApiObject): boolean => equal(a.spec, b.spec) && equal(a.metadata.labels, b.metadata.labels) && equal(finalizersOf(a), finalizersOf(b)) && equal(a.metadata.ownerReferences ?? [], b.metadata.ownerReferences ?? []);
+const noOp = (a: ApiObject, b: ApiObject): boolean => equal(a.spec, b.spec) && equal(a.metadata.labels ?? {}, b.metadata.labels ?? {}) && equal(a.metadata.annotations ?? {}, b.metadata.annotations ?? {}) && equal(finalizersOf(a), finalizersOf(b)) && equal(a.metadata.ownerReferences ?? [], b.metadata.ownerReferences ?? []);
 
 /** JSON merge patch (RFC 7386): objects merge key by key, `null` removes, anything else replaces. */
 export function mergePatch(target: JsonValue | undefined, patch: JsonValue): JsonValue {
@@ -558,13 +618,27 @@ const OUT_OF_SERVICE = { key: 'node.kubernetes.io/out-of-service', effect: 'NoEx
  * uncordon, as `kubectl cordon` patches it; the node lifecycle controller then adds or removes the
  * `node.kubernetes.io/unschedulable:NoSchedule` taint) and the `node.kubernetes.io/out-of-service`
  * NoExecute taint in `taints` (added or removed; the other taints are the node lifecycle
- * controller's and must be sent back as read). A refusal says why (a write the model does not
- * express); NotFound for a Node that is not in the API.
+ * controller's and must be sent back as read), with `meta` its labels and annotations (those the
+ * model gives, `modelNodeLabels`, must stay as they are: the kubelet's, and what scheduling
+ * reads). A refusal says why (a write the model does not express); NotFound for a Node that is
+ * not in the API.
  */
-export function writeNode(s: ClusterState, name: string, spec: unknown): [ClusterState, WriteOutcome] | { readonly refused: string } {
+export function writeNode(s: ClusterState, name: string, spec: unknown, meta?: MetaWrite): [ClusterState, WriteOutcome] | { readonly refused: string } {
   const i = /^node-\d+$/.test(name) ? Number(name.slice(5)) - 1 : -1;
   const node = i >= 0 && i < s.api.nodes.length ? s.api.nodes[i] : null;
   if (node === null) return [s, 'NotFound'];
+  // Labels and annotations: the model's labels stay as they are, the others are the operator's.
+  const model = modelNodeLabels(s, i);
+  const served = nodeAsObject(node, i, model).metadata;
+  const labels = meta === undefined ? served.labels ?? {} : writtenMap(served.labels ?? {}, meta.op, meta.labels);
+  const annotations = meta === undefined ? served.annotations ?? {} : writtenMap(served.annotations ?? {}, meta.op, meta.annotations);
+  if (labels === 'Invalid' || annotations === 'Invalid') return [s, 'Invalid'];
+  const fixed = Object.keys(model).find((k) => labels[k] !== model[k]);
+  if (fixed !== undefined) return { refused: `a ${labels[fixed] === undefined ? 'removal' : 'change'} of Node ${name}'s label ${fixed} (${model[fixed]}: the kubelet's, or the scenario's in cluster.nodeLabels, which scheduling reads)` };
+  const extraLabels = extraOf(labels, Object.keys(model));
+  const read = s.custom?.labelKeysRead?.node.find((k) => (extraLabels?.[k] ?? null) !== (node.labels?.[k] ?? null));
+  if (read !== undefined) return { refused: `a write of Node ${name}'s label ${read} (the scheduler reads it, through a nodeSelector, node affinity or topology key, from the model's labels)` };
+  const extraAnnotations = extraOf(annotations, []);
   if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) return { refused: 'a Node write without a spec' };
   const fields = spec as Record<string, unknown>;
   const other = Object.keys(fields).find((k) => k !== 'unschedulable' && k !== 'taints');
@@ -586,10 +660,75 @@ export function writeNode(s: ClusterState, name: string, spec: unknown): [Cluste
     const has = node.taints.includes('out-of-service:NoExecute');
     if (want !== has) taints = want ? [...node.taints, 'out-of-service:NoExecute' as const].sort() : node.taints.filter((t) => t !== 'out-of-service:NoExecute');
   }
-  if (unschedulable === node.unschedulable && taints === node.taints) return [s, 'ok'];
+  if (unschedulable === node.unschedulable && taints === node.taints && equal(extraLabels, node.labels) && equal(extraAnnotations, node.annotations)) return [s, 'ok'];
   const nodes = s.api.nodes.slice();
-  nodes[i] = { ...node, unschedulable, taints };
+  nodes[i] = { ready: node.ready, unschedulable, taints, ...(extraLabels === undefined ? {} : { labels: extraLabels }), ...(extraAnnotations === undefined ? {} : { annotations: extraAnnotations }) };
   return [{ ...s, api: { ...s.api, nodes } }, 'ok'];
+}
+
+/** A write of an object's labels and annotations: a merge patch of each, or (`update`) each whole as sent. */
+export interface MetaWrite {
+  readonly op: 'patch' | 'update';
+  readonly labels?: unknown;
+  readonly annotations?: unknown;
+}
+
+/**
+ * The labels (or annotations) a write leaves of those `served`: a patch merges (a key set to
+ * `null` is removed, `null` for the whole map removes all), an update replaces (absent: none).
+ * Invalid for a value that is not a string.
+ */
+function writtenMap(served: Readonly<Record<string, string>>, op: MetaWrite['op'], given: unknown): Readonly<Record<string, string>> | 'Invalid' {
+  if (given === undefined) return op === 'patch' ? served : {};
+  if (given === null) return {};
+  if (typeof given !== 'object' || Array.isArray(given)) return 'Invalid';
+  const out: Record<string, string> = op === 'patch' ? { ...served } : {};
+  for (const [k, v] of Object.entries(given as Record<string, unknown>)) {
+    if (v === null && op === 'patch') delete out[k];
+    else if (typeof v === 'string') out[k] = v;
+    else return 'Invalid';
+  }
+  return out;
+}
+
+/** The entries of `m` whose keys are not `reserved`, keys sorted (one encoding in the state); undefined when none. */
+function extraOf(m: Readonly<Record<string, string>>, reserved: readonly string[]): Readonly<Record<string, string>> | undefined {
+  const keys = Object.keys(m).filter((k) => !reserved.includes(k)).sort();
+  return keys.length === 0 ? undefined : Object.fromEntries(keys.map((k) => [k, m[k]]));
+}
+
+/**
+ * A write of a Pod's labels and annotations from a reconcile (patch or update): those an operator
+ * adds are kept on the pod until it is deleted (a new incarnation starts with its template's
+ * labels alone). NotFound for no such pod, Conflict for a `uid` of another incarnation (the
+ * model keeps no resourceVersion for Pods). A change or removal of `app`, the workload's selector
+ * label, is refused: Kubernetes would orphan the pod (its controller releases it, see
+ * ControllerRefManager, and creates a replacement), which the model does not express. So is a
+ * change of the template's other labels, or of a label key the workloads' pod affinity and
+ * spread constraints select on: the model's scheduler matches the template's labels.
+ */
+export function writePodMeta(s: ClusterState, name: string, meta: MetaWrite, uid?: string): [ClusterState, WriteOutcome] | { readonly refused: string } {
+  const i = s.api.pods.findIndex((p) => p.name === name);
+  if (i < 0) return [s, 'NotFound'];
+  const pod = s.api.pods[i];
+  if (uid !== undefined && uid !== '' && uid !== `${name}-${pod.uid ?? 0}`) return [s, 'Conflict'];
+  const template = templateLabels(s, pod.workload) ?? {};
+  const served = podObjectOf(pod, template).metadata;
+  const labels = writtenMap(served.labels ?? {}, meta.op, meta.labels);
+  const annotations = writtenMap(served.annotations ?? {}, meta.op, meta.annotations);
+  if (labels === 'Invalid' || annotations === 'Invalid') return [s, 'Invalid'];
+  if (labels.app !== pod.workload) return { refused: `a ${labels.app === undefined ? 'removal' : 'change'} of Pod ${name}'s label app (${pod.workload}, its workload's selector: Kubernetes would orphan the pod, its controller releasing it and creating a replacement)` };
+  const fixed = Object.keys(template).find((k) => k !== 'app' && labels[k] !== template[k]);
+  if (fixed !== undefined) return { refused: `a ${labels[fixed] === undefined ? 'removal' : 'change'} of Pod ${name}'s label ${fixed} (its template's, which the scheduler's pod affinity and spread constraints match)` };
+  const extraLabels = extraOf(labels, ['app', ...Object.keys(template)]);
+  const read = s.custom?.labelKeysRead?.pod.find((k) => (extraLabels?.[k] ?? null) !== (pod.labels?.[k] ?? null));
+  if (read !== undefined) return { refused: `a write of Pod ${name}'s label ${read} (a pod affinity or spread constraint selects on it; the model's scheduler matches the template's labels)` };
+  const extraAnnotations = extraOf(annotations, []);
+  if (equal(extraLabels, pod.labels) && equal(extraAnnotations, pod.annotations)) return [s, 'ok'];
+  const { labels: _labels, annotations: _annotations, ...rest } = podWith(pod, {});
+  const pods = s.api.pods.slice();
+  pods[i] = { ...rest, ...(extraLabels === undefined ? {} : { labels: extraLabels }), ...(extraAnnotations === undefined ? {} : { annotations: extraAnnotations }) };
+  return [{ ...s, api: { ...s.api, pods } }, 'ok'];
 }
 
 /**

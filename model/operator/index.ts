@@ -4,6 +4,6 @@
  * goes (`kubecheck check --extension`, `kubernetesScenario(..., { extensions })`).
  */
 export { applyWrite, callCount, callsOf, garbageCollectable, mergePatch, objectName, objectOf, objectsOf, SCALABLE_KINDS, STOCK_KINDS } from './api.js';
-export type { ApiObject, CustomStore, ObjectInit, ObjectMeta, OwnerReference, WatchEvent, WorkloadSpec, Write, WriteOutcome } from './api.js';
+export type { ApiObject, CustomStore, MetaPatch, ObjectInit, ObjectMeta, OwnerReference, WatchEvent, WorkloadSpec, Write, WriteOutcome } from './api.js';
 export { backoffOf, idle, operator } from './operator.js';
 export type { ClientAction, OperatorDefinition, OperatorMemory, Reconciling, ReconcileResult, ReconcileView, Watch } from './operator.js';

@@ -55,7 +55,9 @@ import { deleteClaim } from '../claims.js';
 import { modelError, ModelErrorCode } from '../errors.js';
 import { compactJson, objectLabel, presentObject } from './present.js';
 import { copyOf, deepFreeze, jsonFrom, modelBuiltExtensions, userCall } from './userCode.js';
-import { applyWrite, DELETABLE_KINDS, EMPTY_STORE, workloadAsObject, isStockKind, keyOf, namesNodes, objectKey, objectName, SCALABLE_KINDS, scaleWorkload, stockObjects, workloadSpecOf, writeNode, type ApiObject, type CustomStore, type ObjectInit, type WatchEvent, type Write, type WriteOutcome } from './api.js';
+import { nodeLabelsOf, type WorkloadConfig } from '../config.js';
+import { labelKeysRead, podLabelKeysRead } from '../placement.js';
+import { applyWrite, DELETABLE_KINDS, EMPTY_STORE, workloadAsObject, isStockKind, keyOf, namesNodes, objectKey, objectName, SCALABLE_KINDS, scaleWorkload, stockObjects, workloadSpecOf, writeNode, writePodMeta, type ApiObject, type MetaPatch, type MetaWrite, type CustomStore, type ObjectInit, type WatchEvent, type Write, type WriteOutcome } from './api.js';
 
 /**
  * What a reconcile reads. Objects are found by name and namespace, or by their key
@@ -266,13 +268,16 @@ const describeWrite = (w: Write): string => {
       return `${w.op} ${objectName(w.object.kind, objectKey(w.object.metadata))} (resourceVersion ${w.object.metadata.resourceVersion || 'none'})`;
     case 'patch':
     case 'patchStatus':
-      return `${w.op} ${objectName(w.kind, w.name, w.namespace)}${w.resourceVersion === undefined ? '' : ` (resourceVersion ${w.resourceVersion})`}`;
+      return `${w.op} ${objectName(w.kind, w.name, w.namespace)}${w.resourceVersion === undefined ? '' : ` (resourceVersion ${w.resourceVersion})`}${w.op === 'patch' && (w.kind === 'Pod' || w.kind === 'Node') ? metaPatchText(w.patch) : ''}`;
     case 'delete': {
       const pre = w.preconditions === undefined ? '' : ` (preconditions ${Object.entries(w.preconditions).map(([k, v]) => `${k}=${v}`).join(', ')})`;
       return `delete ${objectName(w.kind, w.name, w.namespace)}${pre}${w.gracePeriodSeconds === 0 ? ' (--grace-period=0 --force)' : ''}`;
     }
   }
 };
+/** What a patch of a Pod's or Node's labels and annotations writes, as people read it: ` labels {state: evicting, x: null}`. */
+const metaPatchText = (p: { readonly labels?: MetaPatch; readonly annotations?: MetaPatch }): string =>
+  `${p.labels === undefined ? '' : ` labels ${compactJson(p.labels)}`}${p.annotations === undefined ? '' : ` annotations ${compactJson(p.annotations)}`}`;
 const OUTCOME: Record<WriteOutcome, string> = { ok: 'ok', AlreadyExists: '409 AlreadyExists', Conflict: '409 Conflict', NotFound: '404 NotFound', Invalid: '422 Invalid', Unavailable: 'no answer (cut off from the kube-apiserver)' };
 
 /** Applies writes in order with no stop on failure (a user's commands). */
@@ -295,6 +300,13 @@ interface Reconciled {
   readonly error?: string;
 }
 const WRITE_OPS: readonly Write['op'][] = ['create', 'update', 'updateStatus', 'patch', 'patchStatus', 'delete', 'external'];
+
+/** The label keys the scheduler reads (see `CustomStore.labelKeysRead`), when any. */
+function labelKeysOf(workloads: readonly WorkloadConfig[]): Pick<CustomStore, 'labelKeysRead'> {
+  const node = [...labelKeysRead(workloads)].sort();
+  const pod = [...podLabelKeysRead(workloads)].sort();
+  return node.length === 0 && pod.length === 0 ? {} : { labelKeysRead: { node, pod } };
+}
 
 /** A live read (`view.reader`) of a replica cut off from the kube-apiserver: no answer. */
 class LiveReadUnanswered extends Error {}
@@ -445,15 +457,35 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       const [custom, outcome] = applyWrite(store(s), w);
       return [{ ...s, custom }, outcome];
     }
-    if (kind === 'Node' && (w.op === 'patch' || w.op === 'update')) {
-      // Cordon, uncordon and the out-of-service taint; anything else written to a Node is refused.
-      const patch = w.op === 'patch' ? w.patch : { spec: w.object.spec };
-      if (w.op === 'patch' && Object.keys(w.patch).some((k) => k !== 'spec')) return refuseNodeWrite(`a patch of Node ${w.name}'s ${Object.keys(w.patch).filter((k) => k !== 'spec').join(', ')}`);
-      // A Node named without reading one (no watch of Nodes, Pods or claims) would break node symmetry, which is on for such an operator.
-      if (!stockKinds.some(namesNodes) && def.symmetric !== false) return modelError(ModelErrorCode.invalidShape, `operator ${name}: writes Node ${w.op === 'patch' ? w.name : w.object.metadata.name} but watches no Node, Pod or PersistentVolumeClaim, so its nodes are interchangeable to the search; list Node in watches (or set symmetric: false)`);
+    if ((kind === 'Node' || kind === 'Pod') && (w.op === 'patch' || w.op === 'update')) {
+      // Of a Node: cordon, uncordon, the out-of-service taint, labels and annotations; of a Pod:
+      // labels and annotations. Anything else written to them is refused.
+      const refuse = kind === 'Node' ? refuseNodeWrite : refusePodWrite;
+      const target = w.op === 'patch' ? stockName(w.name, w.namespace) : stockName(w.object.metadata.name, w.object.metadata.namespace);
+      const allowed = kind === 'Node' ? ['spec', 'labels', 'annotations'] : ['labels', 'annotations'];
+      if (w.op === 'patch' && Object.keys(w.patch).some((k) => !allowed.includes(k))) return refuse(`a patch of ${kind} ${w.name}'s ${Object.keys(w.patch).filter((k) => !allowed.includes(k)).join(', ')}`);
+      // A Node or Pod named without reading one (no watch of Nodes, Pods or claims) would break node symmetry, which is on for such an operator.
+      if (!stockKinds.some(namesNodes) && def.symmetric !== false) return modelError(ModelErrorCode.invalidShape, `operator ${name}: writes ${kind} ${target} but watches no Node, Pod or PersistentVolumeClaim, so its nodes are interchangeable to the search; list ${kind} in watches (or set symmetric: false)`);
+      const meta: MetaWrite = w.op === 'patch' ? { op: 'patch', labels: w.patch.labels, annotations: w.patch.annotations } : { op: 'update', labels: w.object.metadata.labels, annotations: w.object.metadata.annotations };
+      if (kind === 'Pod' && w.op === 'update') {
+        // The rest of the Pod as read may be sent back; a change of it is not modelled.
+        const served = stockObjects(s, 'Pod').find((o) => o.metadata.name === target);
+        const sent = w.object.spec;
+        if (served !== undefined && JSON.stringify(sent ?? null) !== JSON.stringify(served.spec)) {
+          // Only spec.nodeName differs: a copy read before the pod was bound (409 Conflict on its stale
+          // resourceVersion in Kubernetes), or a change of it (422: a pod's spec.nodeName is immutable).
+          const fields = sent !== null && typeof sent === 'object' && !Array.isArray(sent) ? Object.keys(sent) : [];
+          if (fields.length !== 1 || fields[0] !== 'nodeName') return refuse(`an update of Pod ${target}'s spec`);
+          if (!canWrite(s, false)) return [s, 'Unavailable'];
+          return [s, (sent as { nodeName: unknown }).nodeName === '' ? 'Conflict' : 'Invalid'];
+        }
+        const other = (['finalizers', 'ownerReferences'] as const).find((k) => (w.object.metadata[k]?.length ?? 0) > 0);
+        if (other !== undefined) return refuse(`a write of Pod ${target}'s ${other}`);
+      }
+      // A write to etcd needs quorum (an operator runs on the control plane's network, so only quorum can fail it).
       if (!canWrite(s, false)) return [s, 'Unavailable'];
-      const r = writeNode(s, w.op === 'patch' ? stockName(w.name, w.namespace) : stockName(w.object.metadata.name, w.object.metadata.namespace), patch.spec ?? {});
-      return 'refused' in r ? refuseNodeWrite(r.refused) : r;
+      const r = kind === 'Node' ? writeNode(s, target, (w.op === 'patch' ? w.patch.spec : w.object.spec) ?? {}, meta) : writePodMeta(s, target, meta, w.op === 'update' ? w.object.metadata.uid : undefined);
+      return 'refused' in r ? refuse(r.refused) : r;
     }
     const replicas = w.op === 'delete' && DELETABLE_KINDS.includes(kind) ? undefined : scaleOf(s, w, kind);
     // A write to etcd needs quorum (an operator runs on the control plane's network, so only quorum can fail it).
@@ -470,7 +502,9 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
   };
 
   const refuseNodeWrite = (what: string): never =>
-    modelError(ModelErrorCode.invalidShape, `operator ${name}: ${what} is not modelled; of a Node an operator writes spec.unschedulable (cordon) and the node.kubernetes.io/out-of-service NoExecute taint in spec.taints`);
+    modelError(ModelErrorCode.invalidShape, `operator ${name}: ${what} is not modelled; of a Node an operator writes spec.unschedulable (cordon), the node.kubernetes.io/out-of-service NoExecute taint in spec.taints, and labels and annotations other than the model's`);
+  const refusePodWrite = (what: string): never =>
+    modelError(ModelErrorCode.invalidShape, `operator ${name}: ${what} is not modelled; of a Pod an operator deletes it or writes its annotations and labels (but its template's and those the scheduler's selectors read)`);
 
   /**
    * The `spec.replicas` a patch or update of a workload writes; anything else it would change is
@@ -478,7 +512,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
    */
   const scaleOf = (s: ClusterState, w: Write, kind: string): unknown => {
     const refuse = (what: string): never =>
-      modelError(ModelErrorCode.invalidShape, `operator ${name}: ${what} is not modelled; of the cluster's own objects an operator deletes Pods and PersistentVolumeClaims, scales Deployments, ReplicaSets and StatefulSets (spec.replicas, by patch or update) and cordons or taints Nodes out of service`);
+      modelError(ModelErrorCode.invalidShape, `operator ${name}: ${what} is not modelled; of the cluster's own objects an operator deletes Pods and PersistentVolumeClaims, scales Deployments, ReplicaSets and StatefulSets (spec.replicas, by patch or update), writes Pods' and Nodes' labels and annotations, and cordons or taints Nodes out of service`);
     if (!SCALABLE_KINDS.includes(kind) || (w.op !== 'patch' && w.op !== 'update')) return refuse(`a ${w.op} of a ${kind}`);
     if (w.op === 'patch') {
       const { spec, ...rest } = w.patch;
@@ -1155,10 +1189,13 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       let st: CustomStore = {
         ...store(s),
         pauseSeconds: config.faults.processPauseDuration,
+        nodeLabels: Array.from({ length: config.cluster.nodes }, (_, n) => nodeLabelsOf(config, n)),
+        ...labelKeysOf(config.cluster.workloads),
         ...(config.informers.watchLag > 0 ? { watchLag: config.informers.watchLag } : {}),
         workloads: config.cluster.workloads.map((w) => ({
           kind: w.kind,
           name: w.name,
+          ...(w.labels === undefined || Object.keys(w.labels).length === 0 ? {} : { labels: w.labels }),
           replicas: w.replicas,
           ...(w.podManagementPolicy === undefined ? {} : { podManagementPolicy: w.podManagementPolicy }),
           ...(w.volumeClaimTemplates === undefined ? {} : { volumeClaimTemplates: w.volumeClaimTemplates.map((t) => t.name) }),

@@ -59,7 +59,7 @@ const showsUid = (o: ApiObject): boolean => o.metadata.uid !== '' && (!isStockKi
 /** An owner reference as people read it: `WorkerSet db (uid-1, controller)`. */
 const ownerText = (r: { readonly kind: string; readonly name: string; readonly uid: string; readonly controller?: boolean }): string => `${r.kind} ${r.name} (${r.uid}${r.controller === true ? ', controller' : ''})`;
 
-/** The metadata a reader follows, in order: uid, resourceVersion, generation past 1, deleting, finalizers, labels, owners. */
+/** The metadata a reader follows, in order: uid, resourceVersion, generation past 1, deleting, finalizers, labels, annotations, owners. */
 function metaParts(o: ApiObject): string[] {
   const m = o.metadata;
   const parts: string[] = [];
@@ -70,6 +70,8 @@ function metaParts(o: ApiObject): string[] {
   if ((m.finalizers ?? []).length > 0) parts.push(`finalizers [${m.finalizers!.map(inputText).join(', ')}]`);
   const labels = Object.entries(m.labels ?? {});
   if (labels.length > 0) parts.push(`labels ${labels.map(([k, v]) => `${inputText(k)}=${inputText(v)}`).join(',')}`);
+  const annotations = Object.entries(m.annotations ?? {});
+  if (annotations.length > 0) parts.push(`annotations ${annotations.map(([k, v]) => `${inputText(k)}=${inputText(v)}`).join(',')}`);
   for (const r of m.ownerReferences ?? []) parts.push(`owner ${ownerText(r)}`);
   return parts;
 }
@@ -87,7 +89,7 @@ export function objectLine(o: ApiObject, summary?: string): string {
 /**
  * An object as a record people read, named by kind and key (a list of them diffs element by
  * element): its metadata flat (uid, resourceVersion, generation, deleting, finalizers, labels,
- * owners), then its spec and status, or `summary` in their place when you describe the kind.
+ * annotations, owners), then its spec and status, or `summary` in their place when you describe the kind.
  */
 export function presentObject(o: ApiObject, summary?: string): Record<string, unknown> {
   const m = o.metadata;
@@ -99,6 +101,7 @@ export function presentObject(o: ApiObject, summary?: string): Record<string, un
     ...(m.deletionTimestamp === undefined ? {} : { deleting: true }),
     ...((m.finalizers ?? []).length === 0 ? {} : { finalizers: m.finalizers }),
     ...(m.labels === undefined || Object.keys(m.labels).length === 0 ? {} : { labels: m.labels }),
+    ...(m.annotations === undefined || Object.keys(m.annotations).length === 0 ? {} : { annotations: m.annotations }),
     ...((m.ownerReferences ?? []).length === 0 ? {} : { owners: m.ownerReferences!.map(ownerText) }),
     ...(summary !== undefined ? { summary } : isLeaderLease(o) ? { summary: leaseSummary(o) } : o.kind === 'Pod' ? { summary: podSummary(o) } : { ...(o.spec === undefined ? {} : { spec: o.spec }), ...(o.status === undefined ? {} : { status: o.status }) }),
   };

@@ -327,6 +327,7 @@ export function encodeCluster(L: ClusterLayout, s: ClusterState): Float64Array {
       v[at + NODE.unschedulable] = 0;
       v[at + NODE.taints] = 0;
     } else {
+      if (o.labels !== undefined || o.annotations !== undefined) throw new VectorRangeError(`labels or annotations written on Node node-${n + 1} are not in the layout`);
       v[at + NODE.ready] = code(READY_INDEX, o.ready, 'Ready');
       v[at + NODE.unschedulable] = o.unschedulable ? 1 : 0;
       let bits = 0;
@@ -363,6 +364,7 @@ export function encodeCluster(L: ClusterLayout, s: ClusterState): Float64Array {
     const at = L.podBase + p * POD_WIDTH;
     if (v[at + POD.nodeName] !== ABSENT) throw new VectorRangeError(`two pod objects named ${pod.name}`);
     if (pod.workload !== L.podWorkload[p]) throw new VectorRangeError(`pod ${pod.name} belongs to ${pod.workload}, not to ${L.podWorkload[p]}`);
+    if (pod.labels !== undefined || pod.annotations !== undefined) throw new VectorRangeError(`labels or annotations written on pod ${pod.name} are not in the layout`);
     v[at + POD.nodeName] = pod.nodeName;
     v[at + POD.uid] = pod.uid ?? 0;
     v[at + POD.deletion] = code(DELETION_INDEX, pod.deletion, 'deletion');
