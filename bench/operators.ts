@@ -140,7 +140,8 @@ export const EXAMPLES: readonly Example[] = [
     checks: [
       { what: 'bug on node-partition, first violation', file: 'remediationOperator.ts', args: ['--scenario', 'node-partition', '--stop-at-first'], exit: 1, property: 'remediation-operator-spares-running-pods' },
       { what: 'bug on node-partition, the StatefulSet promise', file: 'remediationOperator.ts', args: ['--scenario', 'node-partition', '--property', 'statefulset-at-most-one'], exit: 1, property: 'statefulset-at-most-one' },
-      { what: 'on node-failure it is safe', file: 'remediationOperator.ts', args: ['--scenario', 'node-failure'], exit: 0 },
+      { what: 'on node-failure its promise and the StatefulSet\'s hold', file: 'remediationOperator.ts', args: ['--scenario', 'node-failure', '--property', 'remediation-operator-spares-running-pods', '--property', 'statefulset-at-most-one'], exit: 0 },
+      { what: 'on node-failure, every property: it replaces pods before their toleration, as it means to', file: 'remediationOperator.ts', args: ['--scenario', 'node-failure', '--stop-at-first'], exit: 1, property: 'replacement-after-toleration' },
     ],
   },
   {
@@ -229,7 +230,7 @@ function run(e: Example, c: Check, limitSeconds: number): Measured {
   }
   // The expected property's counterexample or lasso if there is one, else the first found.
   const lasso = j.liveness?.find((l) => l.status === 'violated' && (c.property === undefined || l.id === c.property)) ?? j.liveness?.find((l) => l.status === 'violated');
-  const first = j.counterexamples?.find((x) => x.property === c.property) ?? (lasso?.id === c.property ? undefined : j.counterexamples?.[0]);
+  const first = j.counterexamples?.find((x) => x.property === c.property) ?? (lasso !== undefined && lasso.id === c.property ? undefined : j.counterexamples?.[0]);
   const property = first?.property ?? lasso?.id;
   const trace = first !== undefined ? `${first.steps}` : lasso?.lasso !== undefined ? `${lasso.lasso.loop} + ${lasso.lasso.actions.length - lasso.lasso.loop}` : undefined;
   const problems: string[] = [];
