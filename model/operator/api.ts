@@ -433,11 +433,43 @@ function bump(store: CustomStore, o: Omit<ApiObject, 'metadata'> & { metadata: O
 
 const finalizersOf = (o: ApiObject): readonly string[] => o.metadata.finalizers ?? [];
 
+// apimachinery's validation of ObjectMeta (ValidateLabels, ValidateAnnotations), which every
+// object's create, update and patch passes through: 422 Invalid when it fails.
+const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/** `IsQualifiedName`: an optional DNS subdomain prefix of at most 253 characters and `/`, then a name of at most 63. */
+const isQualifiedName = (key: string): boolean => {
+  const parts = key.split('/');
+  if (parts.length > 2) return false;
+  const name = parts[parts.length - 1];
+  if (parts.length === 2 && (parts[0].length === 0 || parts[0].length > 253 || !DNS_SUBDOMAIN.test(parts[0]))) return false;
+  return name.length <= 63 && QUALIFIED_NAME.test(name);
+};
+/** `IsValidLabelValue`: empty, or at most 63 characters of the qualified name's form. */
+const isLabelValue = (v: string): boolean => v === '' || (v.length <= 63 && QUALIFIED_NAME.test(v));
+/** `TotalAnnotationSizeLimitB`: keys and values together at most 256 KiB. */
+const ANNOTATIONS_LIMIT = 256 * 1024;
+
+/** Why `labels` and `annotations` would be refused (422 Invalid) by the kube-apiserver; undefined when valid. */
+export function invalidMetadata(labels: Readonly<Record<string, string>> | undefined, annotations: Readonly<Record<string, string>> | undefined): string | undefined {
+  for (const [k, v] of Object.entries(labels ?? {})) {
+    if (!isQualifiedName(k)) return `label key ${JSON.stringify(k)} is not a qualified name`;
+    if (!isLabelValue(v)) return `label value ${JSON.stringify(v)} is not a valid label value`;
+  }
+  let size = 0;
+  for (const [k, v] of Object.entries(annotations ?? {})) {
+    if (!isQualifiedName(k.toLowerCase())) return `annotation key ${JSON.stringify(k)} is not a qualified name`;
+    size += k.length + v.length;
+  }
+  return size > ANNOTATIONS_LIMIT ? 'annotations are larger than 256 KiB' : undefined;
+}
+
 /** Writes `o` back after a change of its metadata or spec: removed when deleting with no finalizer left. */
 function settleChange(store: CustomStore, before: ApiObject, changed: ApiObject): [CustomStore, WriteOutcome] {
   const deleting = before.metadata.deletionTimestamp !== undefined;
   const added = finalizersOf(changed).some((f) => !finalizersOf(before).includes(f));
   if (deleting && added) return [store, 'Invalid']; // Forbidden: no new finalizers can be added if the object is being deleted
+  if (invalidMetadata(changed.metadata.labels, changed.metadata.annotations) !== undefined) return [store, 'Invalid'];
   const meta = { ...changed.metadata, uid: before.metadata.uid, ...(deleting ? { deletionTimestamp: before.metadata.deletionTimestamp } : {}) };
   if (meta.finalizers !== undefined && meta.finalizers.length === 0) delete (meta as { finalizers?: readonly string[] }).finalizers;
   if (deleting && finalizersOf(changed).length === 0) {
@@ -470,6 +502,7 @@ export function applyWrite(store: CustomStore, w: Write): [CustomStore, WriteOut
     case 'create': {
       const { kind, metadata } = w.object;
       if (find(store, kind, objectKey(metadata)) !== undefined) return [store, 'AlreadyExists'];
+      if (invalidMetadata(metadata.labels, metadata.annotations) !== undefined) return [store, 'Invalid'];
       const uid = `uid-${store.nextUid}`;
       const meta: ObjectMeta = { ...metadata, uid, resourceVersion: '', generation: 1 };
       if (meta.finalizers !== undefined && meta.finalizers.length === 0) delete (meta as { finalizers?: readonly string[] }).finalizers;
@@ -632,7 +665,7 @@ export function writeNode(s: ClusterState, name: string, spec: unknown, meta?: M
   const served = nodeAsObject(node, i, model).metadata;
   const labels = meta === undefined ? served.labels ?? {} : writtenMap(served.labels ?? {}, meta.op, meta.labels);
   const annotations = meta === undefined ? served.annotations ?? {} : writtenMap(served.annotations ?? {}, meta.op, meta.annotations);
-  if (labels === 'Invalid' || annotations === 'Invalid') return [s, 'Invalid'];
+  if (labels === 'Invalid' || annotations === 'Invalid' || invalidMetadata(labels, annotations) !== undefined) return [s, 'Invalid'];
   const fixed = Object.keys(model).find((k) => labels[k] !== model[k]);
   if (fixed !== undefined) return { refused: `a ${labels[fixed] === undefined ? 'removal' : 'change'} of Node ${name}'s label ${fixed} (${model[fixed]}: the kubelet's, or the scenario's in cluster.nodeLabels, which scheduling reads)` };
   const extraLabels = extraOf(labels, Object.keys(model));
@@ -716,7 +749,7 @@ export function writePodMeta(s: ClusterState, name: string, meta: MetaWrite, uid
   const served = podObjectOf(pod, template).metadata;
   const labels = writtenMap(served.labels ?? {}, meta.op, meta.labels);
   const annotations = writtenMap(served.annotations ?? {}, meta.op, meta.annotations);
-  if (labels === 'Invalid' || annotations === 'Invalid') return [s, 'Invalid'];
+  if (labels === 'Invalid' || annotations === 'Invalid' || invalidMetadata(labels, annotations) !== undefined) return [s, 'Invalid'];
   if (labels.app !== pod.workload) return { refused: `a ${labels.app === undefined ? 'removal' : 'change'} of Pod ${name}'s label app (${pod.workload}, its workload's selector: Kubernetes would orphan the pod, its controller releasing it and creating a replacement)` };
   const fixed = Object.keys(template).find((k) => k !== 'app' && labels[k] !== template[k]);
   if (fixed !== undefined) return { refused: `a ${labels[fixed] === undefined ? 'removal' : 'change'} of Pod ${name}'s label ${fixed} (its template's, which the scheduler's pod affinity and spread constraints match)` };

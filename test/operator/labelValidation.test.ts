@@ -1,0 +1,48 @@
+/**
+ * Labels and annotations pass the kube-apiserver's ObjectMeta validation (apimachinery
+ * ValidateLabels / ValidateAnnotations) on every create, update and patch, the operator's own
+ * kinds and the cluster's Pods and Nodes alike: a key that is not a qualified name, a value that
+ * is not a label value, or annotations above 256 KiB get 422 Invalid and change nothing.
+ */
+import { describe, expect, it } from 'vitest';
+import { kubernetesScenario } from '../../api/testing.js';
+import { applyWrite, EMPTY_STORE, invalidMetadata, writeNode, writePodMeta } from '../../model/operator/api.js';
+import { operator } from '../../model/operator/index.js';
+import type { ClusterState } from '../../model/state.js';
+
+describe('label and annotation validation', () => {
+  it('accepts qualified names and label values, and names what it refuses', () => {
+    expect(invalidMetadata({ app: 'db', 'remediation.example.com/state': 'evicting', 'a_b.c-d': '' }, { 'Example.com/Note': 'any text: spaces, / and all' })).toBeUndefined();
+    expect(invalidMetadata({ 'bad key': 'x' }, undefined)).toMatch(/label key "bad key"/);
+    expect(invalidMetadata({ '-x': 'y' }, undefined)).toMatch(/label key/);
+    expect(invalidMetadata({ 'Upper.Case/x': 'y' }, undefined)).toMatch(/label key/); // a prefix is a lowercase DNS subdomain
+    expect(invalidMetadata({ [`${'a'.repeat(64)}`]: 'y' }, undefined)).toMatch(/label key/);
+    expect(invalidMetadata({ a: 'has space' }, undefined)).toMatch(/label value/);
+    expect(invalidMetadata({ a: 'v'.repeat(64) }, undefined)).toMatch(/label value/);
+    expect(invalidMetadata(undefined, { 'a/b/c': '' })).toMatch(/annotation key/);
+    expect(invalidMetadata(undefined, { big: 'x'.repeat(256 * 1024) })).toMatch(/256 KiB/);
+  });
+
+  it("refuses an invalid label on the operator's own objects at create, update and patch", () => {
+    const meta = { name: 'nightly', labels: { team: 'db' } };
+    const [s1, created] = applyWrite(EMPTY_STORE, { op: 'create', object: { kind: 'Backup', metadata: meta, spec: {} } });
+    expect(created).toBe('ok');
+    expect(applyWrite(EMPTY_STORE, { op: 'create', object: { kind: 'Backup', metadata: { name: 'x', labels: { team: 'data base' } }, spec: {} } })).toEqual([EMPTY_STORE, 'Invalid']);
+    expect(applyWrite(s1, { op: 'patch', kind: 'Backup', name: 'nightly', patch: { labels: { 'not/a/key': 'x' } } })).toEqual([s1, 'Invalid']);
+    const cur = s1.objects.Backup![0];
+    expect(applyWrite(s1, { op: 'update', object: { ...cur, metadata: { ...cur.metadata, annotations: { '': 'x' } } } })).toEqual([s1, 'Invalid']);
+    expect(applyWrite(s1, { op: 'patch', kind: 'Backup', name: 'nightly', patch: { labels: { team: 'storage' } } })[1]).toBe('ok');
+  });
+
+  it("refuses an invalid label or annotation on the cluster's Pods and Nodes, changing nothing", async () => {
+    const { model } = await kubernetesScenario('node-failure', {
+      set: { 'faults.nodeCrash': '0', 'cluster.nodes': '1', 'cluster.replicaSetReplicas': '0' },
+      extensions: [operator({ name: 'quiet', for: 'Pod', reconcile: () => ({}) })],
+    });
+    const s0: ClusterState = model.initialStates()[0];
+    expect(writePodMeta(s0, 'db-0', { op: 'patch', labels: { state: 'two words' } })).toEqual([s0, 'Invalid']);
+    expect(writeNode(s0, 'node-1', {}, { op: 'patch', annotations: { 'a/b/c': 'x' } })).toEqual([s0, 'Invalid']);
+    const [s1, ok] = writePodMeta(s0, 'db-0', { op: 'patch', labels: { state: 'evicting' } }) as [ClusterState, string];
+    expect([ok, s1.api.pods.find((p) => p.name === 'db-0')!.labels]).toEqual(['ok', { state: 'evicting' }]);
+  });
+});
