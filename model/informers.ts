@@ -41,7 +41,7 @@
  */
 import type { StepDescription } from '../checker/model.js';
 import { clusterAction, type ClusterAction, type Ctx } from './context.js';
-import { apiReachable, KCM, quorum, SCHED, type ClusterState, type Expectation, type Informer, type NodeObject, type PodObject, type Tolerations } from './state.js';
+import { apiReachable, KCM, quorum, SCHED, writtenMetadata, type ClusterState, type Expectation, type Informer, type NodeObject, type PodObject, type Tolerations } from './state.js';
 
 /** Informer caches are modelled. */
 export const informersOn = (ctx: Ctx): boolean => ctx.config.informers.watchLag > 0;
@@ -159,7 +159,8 @@ export function freshUid(s: ClusterState, name: string, backup: readonly PodObje
   scan(s.api.pods);
   if (s.informers !== undefined) for (const inf of Object.values(s.informers)) scan(inf.pods);
   const memories = s.extensions !== undefined && Object.keys(s.extensions).length > 0;
-  if (memories || s.custom !== undefined) heldIn([s.extensions, s.custom], name, used);
+  // Labels and annotations operators wrote may name a uid too (`evicted=db-0-0`).
+  if (memories || s.custom !== undefined) heldIn([s.extensions, s.custom, writtenMetadata(s)], name, used);
   if (memories || s.custom !== undefined || s.informers !== undefined) scan(backup);
   let u = 0;
   while (used.has(u)) u++;

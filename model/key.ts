@@ -9,7 +9,7 @@ import { opaqueView } from './operator/api.js';
 import { encode } from '../checker/fingerprint.js';
 import type { KeyBuffer } from '../checker/keyBuffer.js';
 import { informersKey } from './informers.js';
-import type { Candidate, ClaimObject, ClusterState, ControllerManagerLocal, NodeObject, NodeReal, PodObject, Taint } from './state.js';
+import { writtenMetadata, type Candidate, type ClaimObject, type ClusterState, type ControllerManagerLocal, type NodeObject, type NodeReal, type PodObject, type Taint } from './state.js';
 
 const TAINT_BIT: Record<Taint, number> = {
   'not-ready:NoExecute': 1,
@@ -178,7 +178,7 @@ function stateKeyTail(s: ClusterState): string {
   let out = `#${budgetKey(s.budget)}#${s.kubeletApiOutage},${s.sequenceDone},${s.sequenceIn}`;
   if (s.api.scale !== undefined) out += `#S${encode(s.api.scale)}`;
   if (s.api.claims !== undefined) out += `#C${claimsKey(s.api.claims)}`;
-  if (s.custom !== undefined) out += `#${encode(opaqueView(s.custom, s.extensions))}`;
+  if (s.custom !== undefined) out += `#${encode(opaqueView(s.custom, s.extensions, writtenMetadata(s)))}`;
   else if (s.extensions !== undefined) out += `#${encode(s.extensions)}`;
   if (s.informers !== undefined) out += informersKey(s, podKey, nodeObjectKey);
   return out;
@@ -446,7 +446,7 @@ export function writeStateKey(w: KeyBuffer, s: ClusterState, plan: KeyPlan): voi
   }
   if (s.custom !== undefined) {
     w.num(1);
-    w.text(encode(opaqueView(s.custom, s.extensions)));
+    w.text(encode(opaqueView(s.custom, s.extensions, writtenMetadata(s))));
   } else if (s.extensions !== undefined) {
     w.num(2);
     w.text(encode(s.extensions));

@@ -46,6 +46,29 @@ export function nodeObjectWith(o: NodeObject, patch: Partial<Pick<NodeObject, 'r
   return out;
 }
 
+/**
+ * The labels and annotations operators wrote on the API's Pods and Nodes and on the built-in
+ * components' cached copies, by where they sit; undefined when there are none. Their strings may
+ * hold tokens the state's other parts are compared by (a pod's `<name>-<n>` uid, an operator
+ * object's `uid-N`), so the fingerprint ranks them with the rest (`opaqueView`) and `freshUid`
+ * counts a uid they name as held.
+ */
+export function writtenMetadata(s: ClusterState): JsonValue | undefined {
+  let out: Record<string, JsonValue> | undefined;
+  const add = (where: string, o: { readonly labels?: Readonly<Record<string, string>>; readonly annotations?: Readonly<Record<string, string>> } | null): void => {
+    if (o === null || (o.labels === undefined && o.annotations === undefined)) return;
+    (out ??= {})[where] = { l: o.labels ?? null, a: o.annotations ?? null };
+  };
+  for (const p of s.api.pods) add(`pod ${p.name}`, p);
+  s.api.nodes.forEach((n, i) => add(`node ${i}`, n));
+  if (s.informers !== undefined)
+    for (const [who, inf] of Object.entries(s.informers)) {
+      for (const p of inf.pods) add(`${who} pod ${p.name}`, p);
+      inf.nodes.forEach((n, i) => add(`${who} node ${i}`, n));
+    }
+  return out;
+}
+
 /** Why a pod object carries a deletionTimestamp. */
 export type Deletion = 'taint-eviction' | 'replicaset' | 'operator' | 'statefulset';
 

@@ -612,9 +612,12 @@ const OPAQUE = /^(uid|rv)-(\d+)$/;
 
 /**
  * The store and the controllers' memories with uids and resourceVersions renamed by rank (the
- * smallest present becomes `uid-1`), and the counters left out: what the fingerprint sees.
+ * smallest present becomes `uid-1`), and the counters left out: what the fingerprint sees. The
+ * labels and annotations operators wrote on Pods and Nodes (`written`, see `writtenMetadata`)
+ * are ranked with them, so a label naming `uid-1` still tells the object it names from a later
+ * one's `uid-2`.
  */
-export function opaqueView(store: CustomStore, memories: JsonValue | undefined): JsonValue {
+export function opaqueView(store: CustomStore, memories: JsonValue | undefined, written?: JsonValue): JsonValue {
   const seen = { uid: new Set<number>(), rv: new Set<number>() };
   const collect = (v: unknown): void => {
     if (typeof v === 'string') {
@@ -623,7 +626,7 @@ export function opaqueView(store: CustomStore, memories: JsonValue | undefined):
     } else if (Array.isArray(v)) for (const x of v) collect(x);
     else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) collect(x);
   };
-  const body = { objects: store.objects, calls: store.calls, watches: store.watches, clients: store.clients, identities: store.identities ?? null, partitioned: store.partitioned ?? null, pauseSeconds: store.pauseSeconds ?? null, memories: memories ?? null } as unknown as JsonValue;
+  const body = { objects: store.objects, calls: store.calls, watches: store.watches, clients: store.clients, identities: store.identities ?? null, partitioned: store.partitioned ?? null, pauseSeconds: store.pauseSeconds ?? null, memories: memories ?? null, ...(written === undefined ? {} : { written }) } as unknown as JsonValue;
   collect(body);
   const rank = (set: Set<number>): Map<number, number> => new Map([...set].sort((a, b) => a - b).map((n, i) => [n, i + 1]));
   const ranks = { uid: rank(seen.uid), rv: rank(seen.rv) };
