@@ -676,7 +676,9 @@ export function writeNode(s: ClusterState, name: string, spec: unknown, meta?: M
   if (read !== undefined) return { refused: `a write of Node ${name}'s label ${read} (the scheduler reads it, through a nodeSelector, node affinity or topology key, from the model's labels)` };
   const extraAnnotations = extraOf(annotations, []);
   if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) return { refused: 'a Node write without a spec' };
-  const fields = spec as Record<string, unknown>;
+  // An update replaces the spec (a PUT): a field it leaves out is its zero value, so an update
+  // without spec.unschedulable uncordons, and one without the taints drops them (refused below).
+  const fields: Record<string, unknown> = meta?.op === 'update' ? { unschedulable: false, taints: [], ...(spec as Record<string, unknown>) } : (spec as Record<string, unknown>);
   const other = Object.keys(fields).find((k) => k !== 'unschedulable' && k !== 'taints');
   if (other !== undefined) return { refused: `a write of Node ${name}'s spec.${other}` };
   let unschedulable = node.unschedulable;

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { kubernetesScenario } from '../../api/testing.js';
-import { applyWrite, EMPTY_STORE, invalidMetadata, writeNode, writePodMeta } from '../../model/operator/api.js';
+import { applyWrite, EMPTY_STORE, invalidMetadata, objectOf, writeNode, writePodMeta } from '../../model/operator/api.js';
 import { operator } from '../../model/operator/index.js';
 import type { ClusterState } from '../../model/state.js';
 
@@ -44,5 +44,21 @@ describe('label and annotation validation', () => {
     expect(writeNode(s0, 'node-1', {}, { op: 'patch', annotations: { 'a/b/c': 'x' } })).toEqual([s0, 'Invalid']);
     const [s1, ok] = writePodMeta(s0, 'db-0', { op: 'patch', labels: { state: 'evicting' } }) as [ClusterState, string];
     expect([ok, s1.api.pods.find((p) => p.name === 'db-0')!.labels]).toEqual(['ok', { state: 'evicting' }]);
+  });
+
+  it('an update of a Node replaces its spec: a spec left out uncordons it, as a PUT does', async () => {
+    const { model } = await kubernetesScenario('node-failure', {
+      set: { 'faults.nodeCrash': '0', 'cluster.nodes': '1', 'cluster.replicaSetReplicas': '0' },
+      extensions: [operator({ name: 'quiet', for: 'Node', reconcile: () => ({}) })],
+    });
+    const s0: ClusterState = model.initialStates()[0];
+    const [cordoned] = writeNode(s0, 'node-1', { unschedulable: true }, { op: 'patch' }) as [ClusterState, string];
+    expect(cordoned.api.nodes[0]!.unschedulable).toBe(true);
+    // An update carrying only the annotation (its labels as read, no spec): the cordon goes too.
+    const [updated, ok] = writeNode(cordoned, 'node-1', {}, { op: 'update', labels: objectOf(cordoned, 'Node', 'node-1')!.metadata.labels, annotations: { note: 'x' } }) as [ClusterState, string];
+    expect([ok, updated.api.nodes[0]!.unschedulable, updated.api.nodes[0]!.annotations]).toEqual(['ok', false, { note: 'x' }]);
+    // A patch without a spec keeps it.
+    const [patched] = writeNode(cordoned, 'node-1', {}, { op: 'patch', annotations: { note: 'x' } }) as [ClusterState, string];
+    expect(patched.api.nodes[0]!.unschedulable).toBe(true);
   });
 });
