@@ -165,8 +165,10 @@ export type Write =
  * (a ReplicaSet's pods not Terminating, a StatefulSet's every pod, Terminating ones too) and
  * `status.readyReplicas` (those Running and Ready), as the status is once its controller has
  * written it. They are the objects of namespace `default`, served without `metadata.namespace`. A Deployment is served as its ReplicaSet, under
- * the same name (kind `Deployment` or `ReplicaSet`). The model keeps no resourceVersion for them
- * (it is empty, and an update of one is never a Conflict); a Pod's uid (`<name>-<n>`) tells its
+ * the same name (kind `Deployment` or `ReplicaSet`). The model keeps no resourceVersion counter for
+ * them: a Pod's and a Node's is a fingerprint of what they show (`contentVersion`), so an update
+ * on a copy read before a change is a Conflict; a workload's and a claim's is empty (an update of
+ * one is never a Conflict); a Pod's uid (`<name>-<n>`) tells its
  * incarnations apart: a new one never carries the uid of one that anything in the run still
  * holds a copy of (`freshUid` in informers.ts). A StatefulSet's PersistentVolumeClaims
  * (`<template>-<set>-<ordinal>`, see model/claims.ts) carry the label `app` of their set, a uid
@@ -281,6 +283,29 @@ export function podStatusOf(p: PodObject): JsonValue {
 }
 
 /**
+ * The resourceVersion of a Pod or Node as the model serves it: a fingerprint of everything a
+ * reader sees of it (`s` and 13 base-36 digits), since the model keeps no counter for the
+ * cluster's own objects. Any change a reader could see gives a new one, so an `update` sent on a
+ * copy read before a change gets 409 Conflict; a change undone gives the old one back (in
+ * Kubernetes every write draws a new one), so an update on a copy from before it is accepted.
+ */
+function contentVersion(o: Omit<ApiObject, 'kind'>): string {
+  const text = JSON.stringify([o.metadata.labels ?? null, o.metadata.annotations ?? null, o.metadata.deletionTimestamp ?? null, o.spec ?? null, o.status ?? null]);
+  // FNV-1a and the same with MurmurHash's multiplier: 64 bits.
+  let a = 0x811c9dc5;
+  let b = 0x5bd1e995;
+  for (let k = 0; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return `s${(a >>> 0).toString(36).padStart(7, '0')}${(b >>> 0).toString(36).padStart(7, '0')}`;
+}
+
+/** An object with its content's resourceVersion (`contentVersion`). */
+const versioned = (o: ApiObject): ApiObject => ({ ...o, metadata: { ...o.metadata, resourceVersion: contentVersion(o) } });
+
+/**
  * A Pod object as the API serves it: `spec.nodeName`, `status.phase` and `status.conditions`
  * (PodScheduled, Ready; `podutil.IsPodReady` reads the Ready one), `metadata.deletionTimestamp`
  * while Terminating, its template's labels (`template`, and `app`: its workload) with those an
@@ -293,7 +318,7 @@ export function podAsObject(p: PodObject): ApiObject {
 
 /** `podAsObject` with the labels of the pod's template (`templateLabels`) beside `app`. */
 export function podObjectOf(p: PodObject, template: Readonly<Record<string, string>> | undefined): ApiObject {
-  return {
+  return versioned({
     kind: 'Pod',
     metadata: {
       name: p.name,
@@ -306,7 +331,7 @@ export function podObjectOf(p: PodObject, template: Readonly<Record<string, stri
     },
     spec: { nodeName: p.nodeName < 0 ? '' : nodeName(p.nodeName) },
     status: podStatusOf(p),
-  };
+  });
 }
 
 /** The labels the model gives node i (see `CustomStore.nodeLabels`; `kubernetes.io/hostname` alone without a store). */
@@ -319,12 +344,12 @@ export function modelNodeLabels(s: ClusterState, i: number): Readonly<Record<str
  * (`modelNodeLabels`), with those an operator wrote after them.
  */
 export function nodeAsObject(n: NodeObject, i: number, labels: Readonly<Record<string, string>> = { 'kubernetes.io/hostname': nodeName(i) }): ApiObject {
-  return {
+  return versioned({
     kind: 'Node',
     metadata: { name: nodeName(i), uid: nodeName(i), resourceVersion: '', generation: 1, labels: { ...labels, ...n.labels }, ...(n.annotations === undefined ? {} : { annotations: n.annotations }) },
     spec: { unschedulable: n.unschedulable, taints: n.taints.map((t) => ({ key: `node.kubernetes.io/${t.split(':')[0]}`, effect: t.split(':')[1] })) },
     status: { conditions: n.ready === 'None' ? [] : [{ type: 'Ready', status: n.ready }] },
-  };
+  });
 }
 
 const workloadObjects = new WeakMap<ClusterState, Map<string, readonly ApiObject[]>>();
@@ -738,8 +763,8 @@ function extraOf(m: Readonly<Record<string, string>>, reserved: readonly string[
 /**
  * A write of a Pod's labels and annotations from a reconcile (patch or update): those an operator
  * adds are kept on the pod until it is deleted (a new incarnation starts with its template's
- * labels alone). NotFound for no such pod, Conflict for a `uid` of another incarnation (the
- * model keeps no resourceVersion for Pods). A change or removal of `app`, the workload's selector
+ * labels alone). NotFound for no such pod, Conflict for a `uid` of another incarnation (an
+ * update's resourceVersion is checked before, in the operator's `applyTo`). A change or removal of `app`, the workload's selector
  * label, is refused: Kubernetes would orphan the pod (its controller releases it, see
  * ControllerRefManager, and creates a replacement), which the model does not express. So is a
  * change of the template's other labels, or of a label key the workloads' pod affinity and

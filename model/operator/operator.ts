@@ -53,7 +53,7 @@ import { canWrite, stateWith, type ClusterState } from '../state.js';
 import { deletePod } from '../informers.js';
 import { deleteClaim } from '../claims.js';
 import { modelError, ModelErrorCode } from '../errors.js';
-import { compactJson, objectLabel, presentObject } from './present.js';
+import { compactJson, objectLabel, presentObject, shownVersion } from './present.js';
 import { copyOf, deepFreeze, jsonFrom, modelBuiltExtensions, userCall } from './userCode.js';
 import { nodeLabelsOf, type WorkloadConfig } from '../config.js';
 import { labelKeysRead, podLabelKeysRead } from '../placement.js';
@@ -467,6 +467,15 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       // A Node or Pod named without reading one (no watch of Nodes, Pods or claims) would break node symmetry, which is on for such an operator.
       if (!stockKinds.some(namesNodes) && def.symmetric !== false) return modelError(ModelErrorCode.invalidShape, `operator ${name}: writes ${kind} ${target} but watches no Node, Pod or PersistentVolumeClaim, so its nodes are interchangeable to the search; list ${kind} in watches (or set symmetric: false)`);
       const meta: MetaWrite = w.op === 'patch' ? { op: 'patch', labels: w.patch.labels, annotations: w.patch.annotations } : { op: 'update', labels: w.object.metadata.labels, annotations: w.object.metadata.annotations };
+      if (w.op === 'update' && w.object.metadata.resourceVersion) {
+        // The resourceVersion read (a fingerprint of the object as served, `contentVersion`): a copy
+        // from before a change gets 409 Conflict, as an optimistic update does.
+        const now = stockObjects(s, kind).find((o) => o.metadata.name === target);
+        if (now !== undefined && now.metadata.resourceVersion !== w.object.metadata.resourceVersion) {
+          if (!canWrite(s, false)) return [s, 'Unavailable'];
+          return [s, 'Conflict'];
+        }
+      }
       if (kind === 'Pod' && w.op === 'update') {
         // The rest of the Pod as read may be sent back; a change of it is not modelled.
         const served = stockObjects(s, 'Pod').find((o) => o.metadata.name === target);
@@ -1089,7 +1098,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
     };
   };
   /** A cached copy in brief: which version of the object the replica holds. */
-  const cachedLine = (o: ApiObject): string => `${objectLabel(o)}${o.metadata.resourceVersion !== '' ? ` at ${o.metadata.resourceVersion}` : DELETABLE_KINDS.includes(o.kind) ? ` (${o.metadata.uid})` : ''}${o.metadata.deletionTimestamp === undefined ? '' : ' (deleting)'}`;
+  const cachedLine = (o: ApiObject): string => `${objectLabel(o)}${shownVersion(o) !== '' ? ` at ${o.metadata.resourceVersion}` : DELETABLE_KINDS.includes(o.kind) ? ` (${o.metadata.uid})` : ''}${o.metadata.deletionTimestamp === undefined ? '' : ' (deleting)'}`;
   /** One replica's part of a state's description: `backup-operator: queue nightly; reconciling nightly (1 of 2 sent); cache Backup nightly at rv-2; not heard yet MODIFIED Backup nightly (rv-3)`. */
   const describeReplica = (s: ClusterState, m: OperatorMemory, i: number): string => {
     const status = [...(elected ? [m.role] : []), ...(m.paused > 0 ? [`paused ${m.paused}s more`] : []), ...(cutOff(s, i) ? ['cut off'] : [])];
@@ -1146,7 +1155,7 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       const request = nextRequest(m)!;
       const f = mem(after, i).inflight.find((x) => x.request === request);
       const cached = m.cache[def.for]?.find((o) => objectKey(o.metadata) === request);
-      const read = cached === undefined ? `its cache has no ${def.for} ${request}` : `its cache has ${def.for} ${request}${cached.metadata.resourceVersion === '' ? '' : ` at ${cached.metadata.resourceVersion}`}${cached.metadata.deletionTimestamp === undefined ? '' : ', being deleted'}`;
+      const read = cached === undefined ? `its cache has no ${def.for} ${request}` : `its cache has ${def.for} ${request}${shownVersion(cached) === '' ? '' : ` at ${cached.metadata.resourceVersion}`}${cached.metadata.deletionTimestamp === undefined ? '' : ', being deleted'}`;
       const result = reconcileOf(before, m, i, request).result;
       if (result === 'unanswered') return { actor, summary: `reconciles ${request} (${read}): its live read gets no answer (cut off from the kube-apiserver), so the reconcile fails and ${requeued(m, request)}` };
       const plan = f === undefined ? 'nothing to write' : `plans ${f.writes.map(describeWrite).join('; ')}`;

@@ -56,6 +56,12 @@ export function defaultSummary(o: ApiObject): string {
 /** Whether a reader needs an object's uid: the cluster's Nodes and workloads have one per name, which says nothing. */
 const showsUid = (o: ApiObject): boolean => o.metadata.uid !== '' && (!isStockKind(o.kind) || DELETABLE_KINDS.includes(o.kind));
 
+/**
+ * The resourceVersion a reader follows: an operator's own objects'; the cluster's own objects'
+ * is a fingerprint of what they show (`contentVersion` in api.ts), which says nothing more.
+ */
+export const shownVersion = (o: ApiObject): string => (isStockKind(o.kind) ? '' : o.metadata.resourceVersion);
+
 /** An owner reference as people read it: `WorkerSet db (uid-1, controller)`. */
 const ownerText = (r: { readonly kind: string; readonly name: string; readonly uid: string; readonly controller?: boolean }): string => `${r.kind} ${r.name} (${r.uid}${r.controller === true ? ', controller' : ''})`;
 
@@ -64,7 +70,7 @@ function metaParts(o: ApiObject): string[] {
   const m = o.metadata;
   const parts: string[] = [];
   if (showsUid(o)) parts.push(m.uid);
-  if (m.resourceVersion !== '') parts.push(m.resourceVersion);
+  if (shownVersion(o) !== '') parts.push(m.resourceVersion);
   if (m.generation > 1) parts.push(`generation ${m.generation}`);
   if (m.deletionTimestamp !== undefined) parts.push('deleting');
   if ((m.finalizers ?? []).length > 0) parts.push(`finalizers [${m.finalizers!.map(inputText).join(', ')}]`);
@@ -96,7 +102,7 @@ export function presentObject(o: ApiObject, summary?: string): Record<string, un
   return {
     name: objectLabel(o),
     ...(showsUid(o) ? { uid: m.uid } : {}),
-    ...(m.resourceVersion === '' ? {} : { resourceVersion: m.resourceVersion }),
+    ...(shownVersion(o) === '' ? {} : { resourceVersion: m.resourceVersion }),
     ...(m.generation > 1 ? { generation: m.generation } : {}),
     ...(m.deletionTimestamp === undefined ? {} : { deleting: true }),
     ...((m.finalizers ?? []).length === 0 ? {} : { finalizers: m.finalizers }),

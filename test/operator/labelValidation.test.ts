@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { kubernetesScenario } from '../../api/testing.js';
 import { applyWrite, EMPTY_STORE, invalidMetadata, objectOf, writeNode, writePodMeta } from '../../model/operator/api.js';
 import { operator } from '../../model/operator/index.js';
+import { sometimes } from '../../checker/index.js';
+import { checkWith, statusOf } from './helpers.js';
 import type { ClusterState } from '../../model/state.js';
 
 describe('label and annotation validation', () => {
@@ -60,5 +62,38 @@ describe('label and annotation validation', () => {
     // A patch without a spec keeps it.
     const [patched] = writeNode(cordoned, 'node-1', {}, { op: 'patch', annotations: { note: 'x' } }) as [ClusterState, string];
     expect(patched.api.nodes[0]!.unschedulable).toBe(true);
+  });
+
+  it('an update of a Pod sent on a copy read before a change gets 409 Conflict: the change is not lost', async () => {
+    // One reconcile: a merge patch of label a, then an update of the pod as read before it, adding b.
+    const stale = operator<{ done: boolean }>({
+      name: 'stale',
+      for: 'Pod',
+      memory: { done: false },
+      reconcile(request, view) {
+        const p = view.get('Pod', request);
+        if (request !== 'db-0' || p === undefined || view.memory.done) return {};
+        return {
+          writes: [
+            { op: 'patch', kind: 'Pod', name: 'db-0', patch: { labels: { a: '1' } } },
+            { op: 'update', object: { ...p, metadata: { ...p.metadata, labels: { ...p.metadata.labels, b: '1' } } } },
+          ],
+          memory: { done: true },
+          ignore: ['Conflict'],
+        };
+      },
+    });
+    const { model } = await kubernetesScenario('node-failure', { set: { 'faults.nodeCrash': '0', 'cluster.nodes': '1', 'cluster.replicaSetReplicas': '0' }, extensions: [stale] });
+    const labelsOf = (s: ClusterState) => s.api.pods.find((q) => q.name === 'db-0')?.labels;
+    const r = checkWith(model, [
+      sometimes<ClusterState>('a-lost', 'db-0 has b and not a', (s) => labelsOf(s)?.b === '1' && labelsOf(s)?.a === undefined),
+      sometimes<ClusterState>('a-kept', 'db-0 has a', (s) => labelsOf(s)?.a === '1'),
+    ]);
+    expect(statusOf(r)['a-lost']).toBe('unwitnessed');
+    expect(statusOf(r)['a-kept']).toBe('witnessed');
+    // The served resourceVersion follows what a reader sees: a label write changes it.
+    const s0 = model.initialStates()[0];
+    const [s1] = writePodMeta(s0, 'db-0', { op: 'patch', labels: { a: '1' } }) as [ClusterState, string];
+    expect(objectOf(s1, 'Pod', 'db-0')!.metadata.resourceVersion).not.toBe(objectOf(s0, 'Pod', 'db-0')!.metadata.resourceVersion);
   });
 });
