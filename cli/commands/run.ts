@@ -159,9 +159,6 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
     fail(ToolErrorCode.clusterNotRead, `--strict: ${r.defaultedShape.join(' and ')} would be the scenario's default, not your cluster's: the files given (${configPaths(opts).join(', ')}) hold no Node objects nor a cluster definition (kind, kops, Cluster API, k3d, eksctl); add them (kubectl get nodes -o yaml) or --set ${r.defaultedShape[0]}=N`);
   }
   const outPlan = checkRunOptions(command, opts, r.model, r.scenario);
-  if (opts.workers !== undefined && opts.workers > 1 && r.extensions.length > 0) {
-    fail(ToolErrorCode.badOption, '--workers rebuilds the model in each thread from its config, which holds no --extension; run extended models on one worker');
-  }
   if (command === 'check' && opts.cluster !== undefined) refuseOnCluster(opts, r.extensions.length > 0);
   const properties = opts.property && opts.property.length > 0 ? opts.property : r.defaultProperties;
   let result: CheckResult<unknown>;
@@ -245,7 +242,7 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
         ...(opts.timeLimit === undefined ? {} : { timeLimitSeconds: opts.timeLimit }),
         ...(opts.symmetry === undefined ? {} : { symmetry: opts.symmetry }),
         ...(opts.dfs ? { strategy: 'dfs' as const } : {}),
-        ...(opts.workers === undefined || opts.workers === 1 ? {} : { workers: opts.workers, modelFactory: r.modelFactory ?? modelFactoryOf(r.scenario, r.config) }),
+        ...(opts.workers === undefined || opts.workers === 1 ? {} : { workers: opts.workers, modelFactory: r.modelFactory ?? modelFactoryOf(r.scenario, r.config, (r.extensionModules ?? []).map((m) => m.absolutePath)) }),
         ...(opts.maxMemory === undefined ? {} : { maxMemoryBytes: opts.maxMemory }),
         ...(opts.stopAtFirst ? { stopAtFirstViolation: true } : {}),
         onViolation,

@@ -4,7 +4,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import { check, type CheckResult } from '../../checker/index.js';
-import { kubecheck } from './run.js';
+import { kubecheck, kubecheckAsync } from './run.js';
 import { MAX_CLUSTER_SIZE, parseSize } from '../../cli/limits.js';
 import { modelFactoryOf, modelOfConfig } from '../../cli/modelFactory.js';
 import { resolveFromOptions } from '../../cli/subjects.js';
@@ -42,6 +42,16 @@ describe('a Kubernetes check on two workers', () => {
     expect(one.verdict).toBe('violation');
     expect(summary(two)).toEqual(summary(one));
     expect(two.properties[0].trace?.actions).toEqual(one.properties[0].trace?.actions);
+  });
+
+  it("should check an operator on two workers, each thread importing the module again, with one thread's outcome", async () => {
+    const args = ['check', '--scenario', 'node-partition', '--config', 'examples/node-remediation/cluster.yaml', '--extension', 'examples/node-remediation/nodeRemediation.ts', '--max-states', '3000', '--json'];
+    // The traces of 155 steps and more pass the synchronous runner's buffer.
+    const one = JSON.parse((await kubecheckAsync(args)).stdout);
+    const two = JSON.parse((await kubecheckAsync([...args, '--workers', '2'], { env: { KUBECHECK_PARALLEL_LEVEL: '20' } })).stdout);
+    expect(one.counterexamples.map((c: { property: string }) => c.property)).toContain('node-remediation-spares-running-pods');
+    expect([two.exitCode, two.stats.distinctStates, two.stats.generatedStates, two.properties]).toEqual([one.exitCode, one.stats.distinctStates, one.stats.generatedStates, one.properties]);
+    expect(two.counterexamples.map((c: { timeline: unknown }) => c.timeline)).toEqual(one.counterexamples.map((c: { timeline: unknown }) => c.timeline));
   });
 
   it('should print the same outcome from the command line with --workers 2 as with 1 (--stop-at-first stops early)', () => {
