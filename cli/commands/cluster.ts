@@ -13,6 +13,7 @@ import { describeAddress, parseRunAddress, RedisEndpoint } from '../../checker/d
 import { encode } from '../../checker/fingerprint.js';
 import { ToolErrorCode } from '../../reports/errors.js';
 import { modelOfConfig } from '../modelFactory.js';
+import { loadExtensionModules } from '../extensions.js';
 import { KUBECHECK_VERSION } from '../version.js';
 
 /** Errors that leave a distributed search incomplete (exit 3): a worker lost, records lost, Redis gone. */
@@ -58,17 +59,38 @@ export interface ClusterRun {
   readonly quiet?: boolean;
 }
 
+/** A user's extension module as the run's manifest names it: where it is and what it holds. */
+export interface ManifestModule {
+  readonly absolutePath: string;
+  readonly sha256: string;
+}
+
+/**
+ * The extension modules a manifest names, checked on this machine: each must be at the same path
+ * with the same content (the hash over it and its relative imports), else the worker would check
+ * another operator than the coordinator's (KC014).
+ */
+async function modulesOf(given: unknown): Promise<readonly string[]> {
+  if (given === undefined) return [];
+  const wanted = given as readonly ManifestModule[];
+  const { modules } = await loadExtensionModules(wanted.map((w) => w.absolutePath));
+  wanted.forEach((w, i) => {
+    if (modules[i]?.digest.sha256 !== w.sha256) fail(CheckerErrorCode.manifestMismatch, `extension module ${w.absolutePath} on this worker is not the coordinator's (${modules[i]?.digest.sha256 ?? 'absent'}, the run's ${w.sha256}): put the same files at the same path on every machine`);
+  });
+  return wanted.map((w) => w.absolutePath);
+}
+
 /**
  * The coordinator: writes the manifest, waits for `expect` workers, runs the search and writes
  * its result to Redis. Ctrl-C (or SIGTERM) stops every worker. The exit code is the caller's.
  */
-export async function checkOnCluster<S>(model: Model<S>, scenario: string, config: JsonValue, options: CheckOptions, run: ClusterRun): Promise<CheckResult<S>> {
+export async function checkOnCluster<S>(model: Model<S>, scenario: string, config: JsonValue, options: CheckOptions, run: ClusterRun, extensions: readonly ManifestModule[] = []): Promise<CheckResult<S>> {
   const address = parseRunAddress(run.cluster, ToolErrorCode.badOption);
   const expect = run.expect ?? 1;
   if (!address.loopback && address.password === undefined && run.quiet !== true) {
     process.stderr.write(`kubecheck: warning: ${describeAddress(address)} is not on this machine and has no password; the run's config travels through it\n`);
   }
-  const manifest = { kubecheck: KUBECHECK_VERSION, build: buildId(), scenario, config, initial: initialFingerprint(model as Model<unknown>) };
+  const manifest = { kubecheck: KUBECHECK_VERSION, build: buildId(), scenario, config, ...(extensions.length === 0 ? {} : { extensions: extensions.map((e) => ({ ...e })) }), initial: initialFingerprint(model as Model<unknown>) };
   const endpoint = await RedisEndpoint.coordinate(address, manifest, expect, waiting(expect, run.quiet === true, describeAddress(address)));
   const interrupted = (signal: NodeJS.Signals): void => {
     process.stderr.write(`kubecheck: interrupted; every worker of ${describeAddress(address)} is told to stop\n`);
@@ -104,7 +126,8 @@ export async function runWorker(url: string, opts: { readonly quiet?: boolean })
     address,
     async (m) => {
       if (m.build !== buildId()) fail(CheckerErrorCode.manifestMismatch, `the coordinator runs kubecheck ${String(m.kubecheck)} build ${String(m.build)}, this worker ${KUBECHECK_VERSION} build ${buildId()}: run the same build on every machine`);
-      const built = await modelOfConfig({ scenario: m.scenario as string, config: m.config as JsonValue });
+      const modules = await modulesOf(m.extensions);
+      const built = await modelOfConfig({ scenario: m.scenario as string, config: m.config as JsonValue, ...(modules.length === 0 ? {} : { extensions: modules }) });
       if (initialFingerprint(built) !== m.initial) fail(CheckerErrorCode.manifestMismatch, `the model this worker builds from scenario ${String(m.scenario)} and the run's config does not start in the coordinator's initial states`);
       model = built;
     },

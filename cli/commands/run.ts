@@ -141,11 +141,11 @@ function checkRunOptions(command: 'check' | 'simulate', opts: RunOptions, model:
 }
 
 /** What a search over worker processes does not do, refused in one line (KC016) before it starts, as TLC does. */
-function refuseOnCluster(opts: RunOptions, extended: boolean): void {
+function refuseOnCluster(opts: RunOptions): void {
   const why = opts.model !== undefined ? '--model: workers rebuild the model from a scenario\'s name and config' : opts.liveness ? '--liveness is decided on the whole graph in one process'
     : opts.dfs ? '--dfs: a distributed search is breadth-first'
       : opts.workers !== undefined && opts.workers > 1 ? '--workers: run one worker process per core instead'
-        : extended ? '--extension: workers rebuild the model from its config, which holds no extension' : undefined;
+        : undefined;
   if (why !== undefined) fail(CheckerErrorCode.distributedUnsupported, `--cluster cannot be combined with ${why}`);
 }
 
@@ -159,7 +159,7 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
     fail(ToolErrorCode.clusterNotRead, `--strict: ${r.defaultedShape.join(' and ')} would be the scenario's default, not your cluster's: the files given (${configPaths(opts).join(', ')}) hold no Node objects nor a cluster definition (kind, kops, Cluster API, k3d, eksctl); add them (kubectl get nodes -o yaml) or --set ${r.defaultedShape[0]}=N`);
   }
   const outPlan = checkRunOptions(command, opts, r.model, r.scenario);
-  if (command === 'check' && opts.cluster !== undefined) refuseOnCluster(opts, r.extensions.length > 0);
+  if (command === 'check' && opts.cluster !== undefined) refuseOnCluster(opts);
   const properties = opts.property && opts.property.length > 0 ? opts.property : r.defaultProperties;
   let result: CheckResult<unknown>;
   const samples: LevelSample[] = [];
@@ -253,7 +253,7 @@ export async function runSearch(command: 'check' | 'simulate', given: RunOptions
         ...(opts.liveness && r.liveness !== undefined ? { liveness: r.liveness, onSearchEnd: endProgress, ...(opts.livenessMaxStates === undefined ? {} : { livenessMaxStates: opts.livenessMaxStates }) } : {}),
       };
       // An extension's step or hook that never returns is stopped (KC218), and --time-limit holds over it (KC219).
-      result = opts.cluster === undefined ? bounded(() => check(r.model, checkOptions)) : await checkOnCluster(r.model, r.scenario, r.config, checkOptions, { cluster: opts.cluster, expect: opts.expect, quiet: opts.quiet });
+      result = opts.cluster === undefined ? bounded(() => check(r.model, checkOptions)) : await checkOnCluster(r.model, r.scenario, r.config, checkOptions, { cluster: opts.cluster, expect: opts.expect, quiet: opts.quiet }, (r.extensionModules ?? []).map((m) => ({ absolutePath: m.absolutePath, sha256: m.digest.sha256 })));
     } finally {
       endProgress();
     }

@@ -63,16 +63,18 @@ function worker(run: string): { child: ChildProcess; done: Promise<{ code: numbe
 }
 
 describe.skipIf(!hasRedis)('a check over two worker processes through redis-server', () => {
-  it('should give one thread\'s counts, verdict and counterexample (node-failure; a force delete)', async () => {
+  it('should give one thread\'s counts, verdict and counterexample (node-failure; a force delete; an operator)', async () => {
     const cases = [
       ['check', '--scenario', 'node-failure', '--json'],
       ['check', '--scenario', 'node-partition', '--set', 'operator.forceDeletePod=1', '--max-states', '2000', '--json'],
+      // An operator: each worker process imports the module the manifest names (path and hash).
+      ['check', '--scenario', 'node-partition', '--config', 'examples/node-remediation/cluster.yaml', '--extension', 'examples/node-remediation/nodeRemediation.ts', '--max-states', '3000', '--json'],
     ];
     for (const [k, args] of cases.entries()) {
       const run = `equal-${k}`;
       const workers = [worker(run), worker(run)];
       const many = await kubecheckAsync([...args, '--cluster', `redis://127.0.0.1:${port}/${run}`, '--expect', '2']);
-      const one = kubecheck(args);
+      const one = await kubecheckAsync(args);
       expect(many.code).toBe(one.code);
       const a = JSON.parse(one.stdout);
       const b = JSON.parse(many.stdout);
