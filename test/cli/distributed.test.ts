@@ -6,7 +6,7 @@
  * does not do is refused in one line. Skipped, saying why, where redis-server is not installed.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,6 +112,31 @@ describe.skipIf(!hasRedis)('a check over two worker processes through redis-serv
     expect(Number(named)).toBe(victim.pid);
     // The other worker is told to stop.
     expect([0, 3]).toContain((await workers[0].done).code);
+  });
+
+  it('should refuse a worker whose copy of the extension module differs from the coordinator\'s (KC014)', async () => {
+    const run = 'changed-module';
+    const mod = mkdtempSync(join(tmpdir(), 'kubecheck-module-'));
+    const file = join(mod, 'op.ts');
+    writeFileSync(file, "import { nodeRemediation } from '" + join(ROOT, 'examples/node-remediation/nodeRemediation.ts').replace(/\\/g, '/') + "';\nexport default nodeRemediation({ force: false });\n");
+    const coordinator = spawn(process.execPath, [BIN, 'check', '--scenario', 'node-partition', '--config', 'examples/node-remediation/cluster.yaml', '--extension', file, '--cluster', `redis://127.0.0.1:${port}/${run}`, '--expect', '1'], { cwd: ROOT, env: ENV, timeout: 120_000, killSignal: 'SIGKILL' });
+    started.push(coordinator);
+    let stderr = '';
+    const waiting = new Promise<void>((resolve) => {
+      coordinator.stderr?.setEncoding('utf8').on('data', (d: string) => {
+        stderr += d;
+        if (/waiting for 1 worker|0 of 1 joined/.test(stderr)) resolve();
+      });
+    });
+    await Promise.race([waiting, new Promise((r) => setTimeout(r, 8000))]);
+    // The module changes on this "machine" before its worker joins.
+    writeFileSync(file, "import { nodeRemediation } from '" + join(ROOT, 'examples/node-remediation/nodeRemediation.ts').replace(/\\/g, '/') + "';\nexport default nodeRemediation({ force: true });\n");
+    const w = worker(run);
+    const { code, stderr: said } = await w.done;
+    coordinator.kill('SIGKILL');
+    rmSync(mod, { recursive: true, force: true });
+    expect(code).toBe(2);
+    expect(said).toMatch(/KC014: extension module .*op\.ts on this worker is not the coordinator's/);
   });
 
   it('should say KC015 (exit 3) when Redis cannot be reached', async () => {
