@@ -467,18 +467,16 @@ export function operator<M extends JsonValue = JsonValue>(def: OperatorDefinitio
       // A Node or Pod named without reading one (no watch of Nodes, Pods or claims) would break node symmetry, which is on for such an operator.
       if (!stockKinds.some(namesNodes) && def.symmetric !== false) return modelError(ModelErrorCode.invalidShape, `operator ${name}: writes ${kind} ${target} but watches no Node, Pod or PersistentVolumeClaim, so its nodes are interchangeable to the search; list ${kind} in watches (or set symmetric: false)`);
       const meta: MetaWrite = w.op === 'patch' ? { op: 'patch', labels: w.patch.labels, annotations: w.patch.annotations } : { op: 'update', labels: w.object.metadata.labels, annotations: w.object.metadata.annotations };
-      if (w.op === 'update' && w.object.metadata.resourceVersion) {
+      // The object as served now, which an update is checked against.
+      const served = w.op === 'update' ? stockObjects(s, kind).find((o) => o.metadata.name === target) : undefined;
+      if (w.op === 'update' && w.object.metadata.resourceVersion && served !== undefined && served.metadata.resourceVersion !== w.object.metadata.resourceVersion) {
         // The resourceVersion read (a fingerprint of the object as served, `contentVersion`): a copy
         // from before a change gets 409 Conflict, as an optimistic update does.
-        const now = stockObjects(s, kind).find((o) => o.metadata.name === target);
-        if (now !== undefined && now.metadata.resourceVersion !== w.object.metadata.resourceVersion) {
-          if (!canWrite(s, false)) return [s, 'Unavailable'];
-          return [s, 'Conflict'];
-        }
+        if (!canWrite(s, false)) return [s, 'Unavailable'];
+        return [s, 'Conflict'];
       }
       if (kind === 'Pod' && w.op === 'update') {
         // The rest of the Pod as read may be sent back; a change of it is not modelled.
-        const served = stockObjects(s, 'Pod').find((o) => o.metadata.name === target);
         const sent = w.object.spec;
         if (served !== undefined && JSON.stringify(sent ?? null) !== JSON.stringify(served.spec)) {
           // Only spec.nodeName differs: a copy read before the pod was bound (409 Conflict on its stale
